@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# scripts/deps.sh [--test] — installs the Debian 12 packages skinview needs (skips what is installed).
+set -euo pipefail
+packages=(build-essential cmake pkg-config python3-glad libglfw3-dev libassimp-dev libcglm-dev
+          libstb-dev libcjson-dev libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri)
+if [ "${1:-}" = "--test" ]; then
+  packages+=(xvfb xauth assimp-testmodels)
+fi
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "skinview: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,92 @@
+/* anim.h — the animation core: sampling -> local pose -> model space -> skin palette -> CPU skinning.
+ *
+ * Plain C + cglm. No GL, no Assimp, no allocation inside the per-frame jobs:
+ * every buffer is owned by the caller (see Animator in animator.h, which
+ * allocates them once per model).
+ *
+ * The per-frame pipeline (ozz-animation's job split):
+ *
+ *   clip_sample()         keys at time t        -> local matrices of animated joints
+ *   pose_local_to_model() local matrices        -> model-space (scene-space) joint matrices
+ *   skin_palette()        joint matrices        -> one skinning matrix per bone of a mesh
+ *   skin_vertices_lbs()   palette + bind mesh   -> posed positions and normals (CPU reference)
+ *
+ * docs/skinning.md walks through the math with pointers to these functions.
+ */
+#ifndef SKINVIEW_ANIM_H
+#define SKINVIEW_ANIM_H
+
+#include "model.h"
+
+/* ---- sampling (sample.c) ------------------------------------------------ */
+
+/* Where the last sample of one channel was found: times[key] <= t < times[key+1].
+ * Playing forward re-uses it (O(1)); a jump falls back to a binary search. */
+typedef struct TrackCursor {
+    int translation_key;
+    int rotation_key;
+    int scale_key;
+} TrackCursor;
+
+/* Index k of the key interval containing t: times[k] <= t < times[k+1],
+ * clamped to [0, count-1]. `cursor` is the hint from the previous call and is
+ * updated. count must be >= 1. */
+int key_find(const float *times, int count, float t, int *cursor);
+
+/* Interpolation factor of t between keys k and k+1 in [0,1]. */
+float key_alpha(const float *times, int count, int k, float t);
+
+/* Linear interpolation of a vec3 channel at time t (clamped at both ends). */
+void sample_vec3(const float *times, const vec3 *values, int count, float t, int *cursor, vec3 out);
+
+/* Spherical interpolation of a rotation channel at time t, the short way round. */
+void sample_quat(const float *times, const versor *values, int count, float t, int *cursor, versor out);
+
+/* Slerp from a to b that takes the shorter arc: if dot(a,b) < 0, b is negated
+ * first (q and -q are the same rotation). Falls back to normalised lerp when
+ * the two are nearly equal. */
+void quat_slerp_shortest(const versor a, const versor b, float t, versor out);
+
+/* Samples every track of `clip` at `time` (seconds; clamped to [0, duration])
+ * and writes the local matrix local[joint] = T * R * S of each animated joint.
+ * Channels a track lacks take the joint's rest value. Joints without a track
+ * are left untouched: the caller fills local[] with the rest pose first.
+ * `cursors` has clip->track_count entries (zero them when switching clip). */
+void clip_sample(const Clip *clip, const Skeleton *skeleton, float time,
+                 TrackCursor *cursors, mat4 *local);
+
+/* Same as clip_sample, but writes decomposed transforms (for tests / blending). */
+void clip_sample_trs(const Clip *clip, const Skeleton *skeleton, float time,
+                     TrackCursor *cursors, JointTransform *local_trs);
+
+/* local = T * R * S */
+void joint_transform_to_matrix(const JointTransform *trs, mat4 local);
+
+/* ---- hierarchy (pose.c) ------------------------------------------------- */
+
+/* Copies the rest pose (file node transforms) into local[]. */
+void pose_set_rest(const Skeleton *skeleton, mat4 *local);
+
+/* model[j] = model[parent[j]] * local[j]; roots: model[j] = local[j].
+ * One forward loop: valid because parents are stored before children. */
+void pose_local_to_model(const Skeleton *skeleton, const mat4 *local, mat4 *model);
+
+/* ---- skinning (skin.c) -------------------------------------------------- */
+
+/* palette[i] = model[bone_joint[i]] * inverse_bind[i]  (one matrix per bone of the mesh).
+ * For a static mesh (bone_count == 0) nothing is written. */
+void skin_palette(const Mesh *mesh, const mat4 *model, mat4 *palette);
+
+/* Bind-pose palette: every bone's model matrix set to inverse(inverse_bind),
+ * so every palette entry is the identity. */
+void skin_palette_identity(const Mesh *mesh, mat4 *palette);
+
+/* Linear blend skinning on the CPU — the reference the GPU shader is checked against:
+ *   p' = sum_k w_k * palette[j_k] * (p, 1)
+ *   n' = normalize( sum_k w_k * mat3(palette[j_k]) * n )
+ * For a static mesh, `palette` is ignored and `node_model` (the model matrix
+ * of the mesh's node) is applied instead. out_normals may be NULL. */
+void skin_vertices_lbs(const Mesh *mesh, const mat4 *palette, const mat4 node_model,
+                       vec3 *out_positions, vec3 *out_normals);
+
+#endif

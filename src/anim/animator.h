@@ -1,0 +1,40 @@
+/* animator.h — the buffers one animated model instance needs, allocated once.
+ *
+ * Animator owns the pose (local and model-space joint matrices), the key
+ * cursors and one palette per mesh. animator_evaluate() runs the whole
+ * per-frame pipeline of anim.h without allocating anything.
+ */
+#ifndef SKINVIEW_ANIMATOR_H
+#define SKINVIEW_ANIMATOR_H
+
+#include "anim.h"
+
+#define ANIMATOR_REST_POSE (-1)   /* clip index: file node transforms, no clip */
+#define ANIMATOR_BIND_POSE (-2)   /* clip index: the pose the meshes were bound in (palettes = identity) */
+
+typedef struct Animator {
+    const Model  *model;
+    mat4         *local;           /* [joint_count] */
+    mat4         *joint_model;     /* [joint_count] model (scene) space */
+    TrackCursor  *cursors;         /* [max track count over clips] */
+    mat4        **palettes;        /* [mesh_count][bone_count] */
+    int           clip;            /* clip the cursors belong to */
+} Animator;
+
+/* Allocates every buffer for `model`. Returns false on out-of-memory. */
+bool animator_init(Animator *animator, const Model *model);
+void animator_free(Animator *animator);
+
+/* Evaluates clip `clip` (or ANIMATOR_REST_POSE / ANIMATOR_BIND_POSE) at `time`
+ * seconds (clamped to the clip) into joint_model[] and every mesh palette. */
+void animator_evaluate(Animator *animator, int clip, float time);
+
+/* Model matrix to draw mesh m with: identity for skinned meshes (their palette
+ * already lands in scene space; DESIGN.md trap 2), the node's animated model
+ * matrix for static meshes. */
+void animator_mesh_matrix(const Animator *animator, int mesh, mat4 out);
+
+/* Posed vertices of mesh m in scene space (CPU reference). */
+void animator_skin_mesh(const Animator *animator, int mesh, vec3 *out_positions, vec3 *out_normals);
+
+#endif

@@ -1,0 +1,139 @@
+/* model.h — skinview's own in-memory model: plain arrays, no Assimp, no GL.
+ *
+ * The importer (src/io/import.c) fills these structs once; everything after
+ * that (animation, rendering, export, tests) reads only these.
+ *
+ * Conventions (the same everywhere in skinview):
+ *   - cglm, column vectors: p' = M * p, matrices compose right-to-left.
+ *   - "scene space" = the space of the file's root node, before the camera.
+ *   - joint  = one node of the transform hierarchy (bones AND the helper nodes
+ *              between them: DESIGN.md trap 4). Stored parents-before-children.
+ *   - bone   = a joint that a mesh is skinned to; a mesh lists its bones and
+ *              per bone the inverse bind ("offset") matrix.
+ *   - clip   = one named animation; times are in SECONDS (converted at import).
+ */
+#ifndef SKINVIEW_MODEL_H
+#define SKINVIEW_MODEL_H
+
+#include <cglm/cglm.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SV_NAME_MAX 128          /* names longer than this are truncated */
+#define SV_MAX_INFLUENCES 4      /* the design card: four (joint, weight) pairs */
+
+/* Translation / rotation / scale of one joint relative to its parent. */
+typedef struct JointTransform {
+    vec3   translation;
+    versor rotation;             /* unit quaternion, cglm order x, y, z, w */
+    vec3   scale;
+} JointTransform;
+
+/* The joint hierarchy. parent[j] < j for every joint but the roots (-1). */
+typedef struct Skeleton {
+    int             joint_count;
+    char          (*names)[SV_NAME_MAX];
+    int            *parent;
+    mat4           *rest_local;    /* node transform from the file (exact matrix) */
+    JointTransform *rest_trs;      /* the same, decomposed; tracks override parts of it */
+    bool           *is_bone;       /* true if some mesh is skinned to this joint */
+} Skeleton;
+
+/* Keys of one joint in one clip. Each channel has its own key times (seconds,
+ * strictly increasing after import). A channel with 0 keys keeps the joint's
+ * rest value for that component. */
+typedef struct JointTrack {
+    int     joint;
+    int     translation_count;
+    float  *translation_times;
+    vec3   *translation_values;
+    int     rotation_count;
+    float  *rotation_times;
+    versor *rotation_values;
+    int     scale_count;
+    float  *scale_times;
+    vec3   *scale_values;
+} JointTrack;
+
+typedef struct Clip {
+    char        name[SV_NAME_MAX];  /* may be "" (unnamed glTF clips) */
+    float       duration;           /* seconds */
+    float       source_ticks_per_second; /* as read from the file (0 = unspecified) */
+    int         track_count;
+    JointTrack *tracks;
+} Clip;
+
+/* One drawable mesh: triangles, one material.
+ * Skinned: joint_indices index the mesh's OWN bone list (bone_joint / inverse_bind),
+ * which is also the order of the palette uploaded for this mesh. */
+typedef struct Mesh {
+    char      name[SV_NAME_MAX];
+    int       vertex_count;
+    int       index_count;         /* 3 per triangle */
+    vec3     *positions;           /* in the mesh's own space (as stored in the file) */
+    vec3     *normals;
+    vec2     *uvs;                 /* zeros when the file has none */
+    uint32_t *indices;
+    /* skinning (NULL / 0 when the mesh is static) */
+    int       bone_count;
+    int      *bone_joint;          /* bone i -> joint index in the skeleton. Vertices of a skinned
+                                      mesh that no bone weights are bound (weight 1) to an extra bone
+                                      = the mesh's node with an identity inverse bind: they move
+                                      rigidly with that node, as FBX tools and three.js do. */
+    mat4     *inverse_bind;        /* bone i: mesh space -> bone space at bind time (Assimp mOffsetMatrix) */
+    uint16_t (*joint_indices)[SV_MAX_INFLUENCES]; /* per vertex: 4 bone indices (into bone_joint) */
+    float    (*weights)[SV_MAX_INFLUENCES];       /* per vertex: 4 weights, sum 1 (0 for unused slots) */
+    bool      skinned;
+    int       node_joint;          /* joint of the node that holds the mesh (static meshes follow it) */
+    int       material;            /* index into Model.materials, or -1 */
+} Mesh;
+
+/* A decoded texture: RGBA8, rows top to bottom. */
+typedef struct Texture {
+    char           source[SV_NAME_MAX]; /* file name or "*N" for embedded */
+    int            width, height;
+    unsigned char *rgba;
+} Texture;
+
+typedef struct Material {
+    char  name[SV_NAME_MAX];
+    vec4  diffuse_color;         /* linear RGBA */
+    int   diffuse_texture;       /* index into Model.textures, or -1 */
+} Material;
+
+/* What the importer had to change, reported by --info. */
+typedef struct ImportStats {
+    int vertices_influences_cut;   /* vertices that had more than 4 influences */
+    int vertices_renormalized;     /* vertices whose weight sum was not 1 (|sum-1| > 1e-4) */
+    int vertices_unweighted;       /* skinned-mesh vertices with no weight: bound rigidly to the mesh node */
+    int bones_without_node;        /* bones whose name matched no node (dropped) */
+    int clips_renamed;             /* duplicate or empty clip names given a suffix */
+    int channels_without_node;     /* animation channels that target no node (ignored) */
+    int meshes_split_by_bones;     /* extra meshes created by the bone-count split */
+} ImportStats;
+
+typedef struct Model {
+    char      source_path[1024];
+    Skeleton  skeleton;
+    int       mesh_count;
+    Mesh     *meshes;
+    int       material_count;
+    Material *materials;
+    int       texture_count;
+    Texture  *textures;
+    int       clip_count;
+    Clip     *clips;
+    ImportStats stats;
+} Model;
+
+/* Frees everything a Model owns (safe on a zeroed Model). */
+void model_free(Model *model);
+
+/* Index of the clip with this exact name, or -1. (Used once, at start-up.) */
+int model_find_clip(const Model *model, const char *name);
+
+/* Total vertex / triangle counts over all meshes. */
+int model_total_vertices(const Model *model);
+
+#endif

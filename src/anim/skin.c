@@ -1,0 +1,53 @@
+/* skin.c — the skin palette and linear blend skinning on the CPU. */
+#include "anim.h"
+
+void skin_palette(const Mesh *mesh, const mat4 *model, mat4 *palette)
+{
+    for (int i = 0; i < mesh->bone_count; i++)
+        /* palette_i = M_joint(now) * inverse(M_joint(bind)): mesh space -> bone space -> scene space */
+        glm_mat4_mul((vec4 *)model[mesh->bone_joint[i]], mesh->inverse_bind[i], palette[i]);
+}
+
+void skin_palette_identity(const Mesh *mesh, mat4 *palette)
+{
+    for (int i = 0; i < mesh->bone_count; i++)
+        glm_mat4_identity(palette[i]);
+}
+
+void skin_vertices_lbs(const Mesh *mesh, const mat4 *palette, const mat4 node_model,
+                       vec3 *out_positions, vec3 *out_normals)
+{
+    if (!mesh->skinned) {
+        mat3 normal_matrix;
+        glm_mat4_pick3((vec4 *)node_model, normal_matrix);
+        for (int v = 0; v < mesh->vertex_count; v++) {
+            glm_mat4_mulv3((vec4 *)node_model, mesh->positions[v], 1.0f, out_positions[v]);
+            if (out_normals) {
+                glm_mat3_mulv(normal_matrix, mesh->normals[v], out_normals[v]);
+                glm_vec3_normalize(out_normals[v]);
+            }
+        }
+        return;
+    }
+    for (int v = 0; v < mesh->vertex_count; v++) {
+        /* p' = sum_k w_k * palette[j_k] * (p, 1);  n' = normalize(sum_k w_k * mat3(palette[j_k]) * n) */
+        vec3 p = {0.0f, 0.0f, 0.0f}, n = {0.0f, 0.0f, 0.0f};
+        for (int k = 0; k < SV_MAX_INFLUENCES; k++) {
+            float w = mesh->weights[v][k];
+            if (w == 0.0f) continue;     /* unused slot; note: bone index 0 is a real bone */
+            const vec4 *m = palette[mesh->joint_indices[v][k]];
+            vec3 pk, nk;
+            glm_mat4_mulv3((vec4 *)m, mesh->positions[v], 1.0f, pk);
+            glm_vec3_muladds(pk, w, p);
+            if (out_normals) {
+                glm_mat4_mulv3((vec4 *)m, mesh->normals[v], 0.0f, nk);
+                glm_vec3_muladds(nk, w, n);
+            }
+        }
+        glm_vec3_copy(p, out_positions[v]);
+        if (out_normals) {
+            glm_vec3_normalize(n);
+            glm_vec3_copy(n, out_normals[v]);
+        }
+    }
+}

@@ -1,0 +1,131 @@
+/* cli.c — command-line parsing. */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *cli_usage(void)
+{
+    return "usage: skinview [MODEL] [--clip NAME|INDEX] [--time SECONDS] [--speed X]\n"
+           "                [--info] [--json]\n"
+           "                [--screenshot OUT.png] [--size WxH]\n"
+           "                [--export-pose OUT.obj]\n"
+           "                [--verify] [--max-bones N]\n"
+           "  MODEL              any file Assimp reads (FBX, glTF/GLB, Collada, X, ...);\n"
+           "                     default: the bundled demo model\n"
+           "  --clip NAME|INDEX  clip by name or by index from 0 (as --info lists them);\n"
+           "                     'bind' = bind pose, 'rest' = file node transforms\n"
+           "  --time SECONDS     time from the clip start\n"
+           "  --speed X          playback speed factor (default 1)\n"
+           "  --info [--json]    print meshes, joints and clips, then exit\n"
+           "  --screenshot PNG   render one frame off-screen, write a PNG, exit\n"
+           "  --size WxH         screenshot / window size (default 1280x720)\n"
+           "  --export-pose OBJ  write the skinned meshes at --clip/--time in scene space, exit\n"
+           "  --verify           compare GPU skinning (shaders/skinned.vert) with the CPU\n"
+           "                     reference for every clip; exit 1 on mismatch\n"
+           "  --max-bones N      force a smaller bones-per-mesh limit (meshes are split)\n";
+}
+
+static bool parse_float(const char *text, float *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno != 0 || end == text || *end != '\0' || !isfinite(v)) return false;
+    *out = (float)v;
+    return true;
+}
+
+static bool parse_int(const char *text, int *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0' || v < -1000000000L || v > 1000000000L) return false;
+    *out = (int)v;
+    return true;
+}
+
+bool cli_parse(int argc, char **argv, Options *options, char *error, size_t error_size)
+{
+    memset(options, 0, sizeof *options);
+    options->speed = 1.0f;
+    options->width = 1280;
+    options->height = 720;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *value = (i + 1 < argc) ? argv[i + 1] : NULL;
+#define NEED_VALUE()                                                              \
+    do {                                                                          \
+        if (!value) {                                                             \
+            snprintf(error, error_size, "option %s needs a value", arg);          \
+            return false;                                                         \
+        }                                                                         \
+        i++;                                                                      \
+    } while (0)
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            options->help = true;
+        } else if (strcmp(arg, "--info") == 0) {
+            options->info = true;
+        } else if (strcmp(arg, "--json") == 0) {
+            options->json = true;
+        } else if (strcmp(arg, "--verify") == 0) {
+            options->verify = true;
+        } else if (strcmp(arg, "--clip") == 0) {
+            NEED_VALUE();
+            options->clip = value;
+        } else if (strcmp(arg, "--time") == 0) {
+            NEED_VALUE();
+            if (!parse_float(value, &options->time) || options->time < 0.0f) {
+                snprintf(error, error_size, "--time needs a number of seconds >= 0, got '%s'", value);
+                return false;
+            }
+            options->time_set = true;
+        } else if (strcmp(arg, "--speed") == 0) {
+            NEED_VALUE();
+            if (!parse_float(value, &options->speed) || options->speed <= 0.0f || options->speed > 1000.0f) {
+                snprintf(error, error_size, "--speed needs a number in (0, 1000], got '%s'", value);
+                return false;
+            }
+        } else if (strcmp(arg, "--screenshot") == 0) {
+            NEED_VALUE();
+            options->screenshot_path = value;
+        } else if (strcmp(arg, "--export-pose") == 0) {
+            NEED_VALUE();
+            options->export_pose_path = value;
+        } else if (strcmp(arg, "--size") == 0) {
+            NEED_VALUE();
+            int w = 0, h = 0;
+            char tail = 0;
+            if (sscanf(value, "%dx%d%c", &w, &h, &tail) != 2 || w < 1 || h < 1 || w > 16384 || h > 16384) {
+                snprintf(error, error_size, "--size needs WxH with 1..16384 pixels each, got '%s'", value);
+                return false;
+            }
+            options->width = w;
+            options->height = h;
+        } else if (strcmp(arg, "--max-bones") == 0) {
+            NEED_VALUE();
+            if (!parse_int(value, &options->max_bones) || options->max_bones < 1 || options->max_bones > 4096) {
+                snprintf(error, error_size, "--max-bones needs an integer in 1..4096, got '%s'", value);
+                return false;
+            }
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            snprintf(error, error_size, "unknown option '%s'", arg);
+            return false;
+        } else if (!options->model_path) {
+            options->model_path = arg;
+        } else {
+            snprintf(error, error_size, "more than one MODEL given ('%s' and '%s')", options->model_path, arg);
+            return false;
+        }
+#undef NEED_VALUE
+    }
+    if (options->json && !options->info) {
+        snprintf(error, error_size, "--json only goes with --info");
+        return false;
+    }
+    return true;
+}

@@ -1,0 +1,31 @@
+/* cli.h — the command line of DESIGN.md, parsed into Options (no side effects, unit-tested). */
+#ifndef SKINVIEW_CLI_H
+#define SKINVIEW_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct Options {
+    const char *model_path;      /* NULL: the bundled demo model */
+    const char *clip;            /* name or index as text; NULL = first clip */
+    float       time;            /* seconds from the clip start */
+    bool        time_set;
+    float       speed;           /* playback speed factor, default 1 */
+    bool        info;
+    bool        json;
+    const char *screenshot_path;
+    int         width, height;   /* --size WxH, default 1280x720 */
+    const char *export_pose_path;
+    bool        verify;
+    int         max_bones;       /* --max-bones N; 0 = from the GL limit */
+    bool        help;
+} Options;
+
+/* Parses argv. Returns true on success; on bad usage returns false with a
+ * one-line message in error. */
+bool cli_parse(int argc, char **argv, Options *options, char *error, size_t error_size);
+
+/* The usage text (several lines). */
+const char *cli_usage(void);
+
+#endif

@@ -1,0 +1,36 @@
+/* commands.h — what `skinview` can do once the command line is parsed.
+ * Each returns the process exit code (0 ok, 1 file/check failure, 2 bad usage). */
+#ifndef SKINVIEW_COMMANDS_H
+#define SKINVIEW_COMMANDS_H
+
+#include "anim/model.h"
+#include "cli.h"
+
+#include <stddef.h>
+
+/* Imports `path` (bones-per-mesh limit max_bones, 0 = none). On failure prints
+ * "skinview: PATH: cause" on stderr and returns false. */
+bool app_load_model(const char *path, int max_bones, Model *model);
+
+/* Resolves --clip text (a name, an index from 0, "bind" or "rest") to an
+ * Animator clip index. NULL text = clip 0 if any, else the rest pose.
+ * Returns false with a message if no such clip exists. */
+bool app_resolve_clip(const Model *model, const char *text, int *clip, char *error, size_t error_size);
+
+/* Finds a data file shipped next to the binary (shaders/..., assets/...):
+ * <exe dir>/REL, <exe dir>/../share/skinview/REL, then the install data dir. */
+bool app_find_data(const char *relative, char *out, size_t out_size);
+
+/* --info [--json] (info.c) */
+int command_info(const Model *model, bool json);
+
+/* --export-pose (export_cmd.c) */
+int command_export_pose(const Model *model, int clip, float time, const char *out_path);
+
+/* GL commands: they create the context first, because the bones-per-mesh limit
+ * comes from GL_MAX_VERTEX_UNIFORM_COMPONENTS, then import the model. */
+int command_view(const Options *options, const char *model_path);
+int command_screenshot(const Options *options, const char *model_path);
+int command_verify(const Options *options, const char *model_path);
+
+#endif

@@ -1,0 +1,58 @@
+/* main.c — skinview: parse the command line, pick a command. */
+#include "commands.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+    Options options;
+    char error[512];
+    if (!cli_parse(argc, argv, &options, error, sizeof error)) {
+        fprintf(stderr, "skinview: %s (try --help)\n", error);
+        return 2;
+    }
+    if (options.help) {
+        fputs(cli_usage(), stdout);
+        return 0;
+    }
+
+    char default_model[1024];
+    const char *model_path = options.model_path;
+    if (!model_path) {
+        if (!app_find_data("assets/demo.fbx", default_model, sizeof default_model)) {
+            fprintf(stderr, "skinview: no MODEL given and the bundled assets/demo.fbx was not found\n");
+            return 1;
+        }
+        model_path = default_model;
+    }
+
+    int modes = (options.info ? 1 : 0) + (options.export_pose_path ? 1 : 0) +
+                (options.screenshot_path ? 1 : 0) + (options.verify ? 1 : 0);
+    if (modes > 1) {
+        fprintf(stderr, "skinview: --info, --export-pose, --screenshot and --verify are separate modes; give one\n");
+        return 2;
+    }
+
+    if (options.info || options.export_pose_path) {
+        Model model = {0};
+        if (!app_load_model(model_path, options.max_bones, &model)) return 1;
+        int status;
+        if (options.info) {
+            status = command_info(&model, options.json);
+        } else {
+            int clip;
+            if (!app_resolve_clip(&model, options.clip, &clip, error, sizeof error)) {
+                fprintf(stderr, "skinview: %s: %s\n", model_path, error);
+                model_free(&model);
+                return 2;
+            }
+            status = command_export_pose(&model, clip, options.time, options.export_pose_path);
+        }
+        model_free(&model);
+        return status;
+    }
+    if (options.screenshot_path) return command_screenshot(&options, model_path);
+    if (options.verify) return command_verify(&options, model_path);
+    return command_view(&options, model_path);
+}

@@ -1,0 +1,69 @@
+#include "testutil.h"
+
+#include <dirent.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+int test_passed, test_failed;
+
+int test_finish(void)
+{
+    printf("%d passed, %d failed\n", test_passed, test_failed);
+    return test_failed > 0 ? 1 : 0;
+}
+
+bool test_file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+const char *const test_required_skinned[] = {
+    "FBX/huesitos.fbx",
+    "FBX/animation_with_skeleton.fbx",
+    "X/BCN_Epileptic.X",
+    "X/Testwuson.X",
+    "X/anim_test.x",
+    "glTF2/simple_skin/simple_skin.gltf",
+};
+const int test_required_skinned_count = (int)(sizeof test_required_skinned / sizeof test_required_skinned[0]);
+
+static bool has_model_extension(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    if (!dot) return false;
+    return strcasecmp(dot, ".fbx") == 0 || strcasecmp(dot, ".glb") == 0 || strcasecmp(dot, ".gltf") == 0 ||
+           strcasecmp(dot, ".dae") == 0;
+}
+
+int test_skinned_models(TestModel *models, int capacity)
+{
+    int n = 0;
+    for (int i = 0; i < test_required_skinned_count && n < capacity; i++) {
+        snprintf(models[n].path, sizeof models[n].path, "%s/%s", SKINVIEW_TESTMODELS_DIR, test_required_skinned[i]);
+        models[n].skinned = true;
+        n++;
+    }
+    DIR *shared = opendir(SKINVIEW_SHARED_MODELS_DIR);
+    if (!shared) return n;
+    struct dirent *folder;
+    while ((folder = readdir(shared)) && n < capacity) {
+        if (folder->d_name[0] == '.') continue;
+        char dir_path[512];
+        snprintf(dir_path, sizeof dir_path, "%s/%s", SKINVIEW_SHARED_MODELS_DIR, folder->d_name);
+        DIR *dir = opendir(dir_path);
+        if (!dir) continue;
+        struct dirent *file;
+        while ((file = readdir(dir)) && n < capacity) {
+            if (!has_model_extension(file->d_name)) continue;
+            if (strlen(dir_path) + strlen(file->d_name) + 2 > sizeof models[n].path) continue;
+            snprintf(models[n].path, sizeof models[n].path, "%.511s/%.255s", dir_path, file->d_name);
+            models[n].skinned = true;
+            n++;
+        }
+        closedir(dir);
+    }
+    closedir(shared);
+    return n;
+}

@@ -1,0 +1,44 @@
+/* testutil.h — tiny assertion helpers and the list of real test models.
+ * Every test program ends with test_finish(), which prints "N passed, N failed"
+ * and returns non-zero if any check failed. Exit code 77 = skipped (CTest SKIP_RETURN_CODE). */
+#ifndef SKINVIEW_TESTUTIL_H
+#define SKINVIEW_TESTUTIL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#define TEST_SKIP_CODE 77
+
+extern int test_passed, test_failed;
+
+#define CHECK(cond, ...)                                                          \
+    do {                                                                          \
+        if (cond) {                                                               \
+            test_passed++;                                                        \
+        } else {                                                                  \
+            test_failed++;                                                        \
+            fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__);                                         \
+            fputc('\n', stderr);                                                  \
+        }                                                                         \
+    } while (0)
+
+int test_finish(void);
+
+bool test_file_exists(const char *path);
+
+/* A real test model: path and whether it is required (assimp-testmodels) or optional (../shared). */
+typedef struct TestModel {
+    char path[1024];
+    bool skinned;
+} TestModel;
+
+/* Fills models[] with the skinned models of assimp-testmodels (required: a missing one
+ * is a test failure) and of ../shared/models (when that folder exists). Returns the count. */
+int test_skinned_models(TestModel *models, int capacity);
+
+/* Relative paths of the required skinned assimp-testmodels. */
+extern const char *const test_required_skinned[];
+extern const int test_required_skinned_count;
+
+#endif
