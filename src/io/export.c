@@ -1,0 +1,72 @@
+/* export.c — a plain Wavefront OBJ writer for posed meshes. */
+#include "export.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* OBJ group names end at white space: keep them to one printable token. */
+static void write_group_name(FILE *file, const char *name, int index)
+{
+    if (!name || !name[0]) {
+        fprintf(file, "g mesh_%d\n", index);
+        return;
+    }
+    fputs("g ", file);
+    for (const char *c = name; *c; c++) fputc((*c <= ' ' || *c == 127) ? '_' : *c, file);
+    fputc('\n', file);
+}
+
+bool export_obj(const char *path, const ExportMesh *meshes, int mesh_count,
+                char *error, size_t error_size)
+{
+    FILE *file = fopen(path, "w");
+    if (!file) {
+        snprintf(error, error_size, "cannot write: %s", strerror(errno));
+        return false;
+    }
+    int total_vertices = 0, total_triangles = 0;
+    for (int m = 0; m < mesh_count; m++) {
+        total_vertices += meshes[m].vertex_count;
+        total_triangles += meshes[m].index_count / 3;
+    }
+    fprintf(file, "# skinview posed mesh: %d meshes, %d vertices, %d triangles (scene space)\n",
+            mesh_count, total_vertices, total_triangles);
+
+    long first_vertex = 1;   /* OBJ indices count from 1 over the whole file */
+    for (int m = 0; m < mesh_count; m++) {
+        const ExportMesh *mesh = &meshes[m];
+        write_group_name(file, mesh->name, m);
+        for (int v = 0; v < mesh->vertex_count; v++) {
+            const float *p = mesh->positions[v];
+            fprintf(file, "v %.9g %.9g %.9g\n", p[0], p[1], p[2]);
+        }
+        if (mesh->normals)
+            for (int v = 0; v < mesh->vertex_count; v++) {
+                const float *n = mesh->normals[v];
+                fprintf(file, "vn %.9g %.9g %.9g\n", n[0], n[1], n[2]);
+            }
+        for (int i = 0; i + 2 < mesh->index_count; i += 3) {
+            long a = first_vertex + mesh->indices[i];
+            long b = first_vertex + mesh->indices[i + 1];
+            long c = first_vertex + mesh->indices[i + 2];
+            if (mesh->normals)
+                fprintf(file, "f %ld//%ld %ld//%ld %ld//%ld\n", a, a, b, b, c, c);
+            else
+                fprintf(file, "f %ld %ld %ld\n", a, b, c);
+        }
+        first_vertex += mesh->vertex_count;
+    }
+
+    bool ok = !ferror(file);
+    int saved_errno = errno;
+    if (fclose(file) != 0) {
+        ok = false;
+        saved_errno = errno;
+    }
+    if (!ok) {
+        snprintf(error, error_size, "cannot write: %s", strerror(saved_errno));
+        return false;
+    }
+    return true;
+}

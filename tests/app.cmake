@@ -1,0 +1,9 @@
+add_executable(test_cli test_cli.c)
+target_link_libraries(test_cli PRIVATE skinview_app skinview_testutil)
+add_test(NAME cli_parse COMMAND test_cli)
+
+# Bad usage through the real binary: exit code 2 and a message.
+add_test(NAME cli_bad_usage COMMAND skinview --no-such-option)
+set_tests_properties(cli_bad_usage PROPERTIES WILL_FAIL TRUE)
+add_test(NAME cli_help COMMAND skinview --help)
+set_tests_properties(cli_help PROPERTIES PASS_REGULAR_EXPRESSION "usage: skinview")

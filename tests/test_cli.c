@@ -1,0 +1,57 @@
+/* test_cli.c — the command line of DESIGN.md: parsing, defaults and bad usage. */
+#include "app/cli.h"
+#include "testutil.h"
+
+#include <string.h>
+
+static bool parse(Options *o, char *error, int argc, ...);
+
+#include <stdarg.h>
+static bool parse(Options *o, char *error, int argc, ...)
+{
+    char *argv[32] = {"skinview"};
+    va_list ap;
+    va_start(ap, argc);
+    for (int i = 0; i < argc; i++) argv[i + 1] = va_arg(ap, char *);
+    va_end(ap);
+    return cli_parse(argc + 1, argv, o, error, 256);
+}
+
+int main(void)
+{
+    Options o;
+    char error[256];
+
+    CHECK(parse(&o, error, 0), "no arguments is valid");
+    CHECK(o.model_path == NULL && o.speed == 1.0f && o.width == 1280 && o.height == 720 && !o.info,
+          "defaults");
+
+    CHECK(parse(&o, error, 6, "m.fbx", "--clip", "Walk", "--time", "0.5", "--info"), "%s", error);
+    CHECK(strcmp(o.model_path, "m.fbx") == 0 && strcmp(o.clip, "Walk") == 0, "model and clip");
+    CHECK(o.time_set && o.time == 0.5f && o.info, "time and info");
+
+    CHECK(parse(&o, error, 5, "m.glb", "--screenshot", "a.png", "--size", "640x480"), "%s", error);
+    CHECK(o.width == 640 && o.height == 480 && strcmp(o.screenshot_path, "a.png") == 0, "size");
+
+    CHECK(parse(&o, error, 4, "m.glb", "--verify", "--max-bones", "16"), "%s", error);
+    CHECK(o.verify && o.max_bones == 16, "verify, max bones");
+
+    CHECK(parse(&o, error, 3, "m.glb", "--speed", "0.25"), "%s", error);
+    CHECK(o.speed == 0.25f, "speed");
+
+    /* bad usage */
+    CHECK(!parse(&o, error, 2, "m.fbx", "--bogus"), "unknown option rejected");
+    CHECK(strstr(error, "--bogus") != NULL, "message names the option: %s", error);
+    CHECK(!parse(&o, error, 2, "m.fbx", "--time"), "missing value rejected");
+    CHECK(!parse(&o, error, 3, "m.fbx", "--time", "abc"), "non-number time rejected");
+    CHECK(!parse(&o, error, 3, "m.fbx", "--time", "-1"), "negative time rejected");
+    CHECK(!parse(&o, error, 3, "m.fbx", "--time", "nan"), "NaN time rejected");
+    CHECK(!parse(&o, error, 3, "m.fbx", "--speed", "0"), "zero speed rejected");
+    CHECK(!parse(&o, error, 3, "m.fbx", "--size", "640"), "size without x rejected");
+    CHECK(!parse(&o, error, 3, "m.fbx", "--size", "0x480"), "zero width rejected");
+    CHECK(!parse(&o, error, 3, "m.fbx", "--size", "640x480junk"), "trailing junk rejected");
+    CHECK(!parse(&o, error, 3, "m.fbx", "--max-bones", "0"), "max bones 0 rejected");
+    CHECK(!parse(&o, error, 2, "a.fbx", "b.fbx"), "two models rejected");
+    CHECK(!parse(&o, error, 2, "m.fbx", "--json"), "--json without --info rejected");
+    return test_finish();
+}
