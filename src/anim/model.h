@@ -111,6 +111,7 @@ typedef struct ImportStats {
     int clips_renamed;             /* duplicate or empty clip names given a suffix */
     int channels_without_node;     /* animation channels that target no node (ignored) */
     int meshes_split_by_bones;     /* extra meshes created by the bone-count split */
+    int textures_missing;          /* material textures that could not be found or decoded (colour only) */
 } ImportStats;
 
 typedef struct Model {

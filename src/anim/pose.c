@@ -5,7 +5,8 @@
 
 void pose_set_rest(const Skeleton *skeleton, mat4 *local)
 {
-    memcpy(local, skeleton->rest_local, sizeof(mat4) * (size_t)skeleton->joint_count);
+    if (skeleton->joint_count > 0)   /* a model without joints has rest_local == NULL */
+        memcpy(local, skeleton->rest_local, sizeof(mat4) * (size_t)skeleton->joint_count);
 }
 
 void pose_local_to_model(const Skeleton *skeleton, const mat4 *local, mat4 *model)

@@ -61,7 +61,8 @@ typedef struct Playback {
 Action action_for_key(int glfw_key, int mods);
 
 /* Starts playback of `clip` (index, or < 0 for a static pose) at `time`
- * (wrapped into the clip) with `speed`. durations[] has clip_count entries
+ * (clamped to [0, duration], as --screenshot does) with `speed` (kept as given
+ * if > 0, else 1). durations[] has clip_count entries
  * (may be NULL when clip_count is 0). */
 void playback_init(Playback *playback, int clip_count, const float *durations, int clip, float time, float speed);
 

@@ -33,7 +33,7 @@ bool export_obj(const char *path, const ExportMesh *meshes, int mesh_count,
     fprintf(file, "# skinview posed mesh: %d meshes, %d vertices, %d triangles (scene space)\n",
             mesh_count, total_vertices, total_triangles);
 
-    long first_vertex = 1;   /* OBJ indices count from 1 over the whole file */
+    long first_vertex = 1, first_normal = 1;   /* OBJ indices count from 1 over the whole file */
     for (int m = 0; m < mesh_count; m++) {
         const ExportMesh *mesh = &meshes[m];
         write_group_name(file, mesh->name, m);
@@ -50,12 +50,14 @@ bool export_obj(const char *path, const ExportMesh *meshes, int mesh_count,
             long a = first_vertex + mesh->indices[i];
             long b = first_vertex + mesh->indices[i + 1];
             long c = first_vertex + mesh->indices[i + 2];
-            if (mesh->normals)
-                fprintf(file, "f %ld//%ld %ld//%ld %ld//%ld\n", a, a, b, b, c, c);
-            else
+            if (mesh->normals) {
+                long d = first_normal - first_vertex;   /* vn lines run parallel to this mesh's v lines */
+                fprintf(file, "f %ld//%ld %ld//%ld %ld//%ld\n", a, a + d, b, b + d, c, c + d);
+            } else
                 fprintf(file, "f %ld %ld %ld\n", a, b, c);
         }
         first_vertex += mesh->vertex_count;
+        if (mesh->normals) first_normal += mesh->vertex_count;
     }
 
     bool ok = !ferror(file);

@@ -1,0 +1,50 @@
+#version 330 core
+// skinned.vert — linear blend skinning on the GPU (the CPU reference is skin_vertices_lbs
+// in src/anim/skin.c; `skinview --verify` compares the two through transform feedback).
+// The loader inserts "#define MAX_BONES N" after the #version line, N from
+// GL_MAX_VERTEX_UNIFORM_COMPONENTS (src/gfx/renderer.c).
+#ifndef MAX_BONES
+#define MAX_BONES 64
+#endif
+
+// The design card: 16 floats per vertex.
+layout(location = 0) in vec3 position;   // mesh space
+layout(location = 1) in vec3 normal;
+layout(location = 2) in vec2 uv;
+layout(location = 3) in vec2 bone0info;  // x = palette index (as float), y = weight
+layout(location = 4) in vec2 bone1info;
+layout(location = 5) in vec2 bone2info;
+layout(location = 6) in vec2 bone3info;
+
+uniform mat4 bonesMatrices[MAX_BONES];   // the mesh's palette: model[joint] * inverse_bind
+uniform bool skinned;                    // false: static mesh, the palette is not used
+uniform mat4 model;                      // identity for skinned meshes (palette is in scene space)
+uniform mat4 view;
+uniform mat4 projection;
+
+out vec3 scenePosition;                  // captured by transform feedback (--verify)
+out vec3 sceneNormal;
+out vec2 texCoord;
+
+void main()
+{
+    vec4 skinnedPosition = vec4(position, 1.0);
+    vec4 skinnedNormal = vec4(normal, 0.0);
+    if (skinned) {
+        // p' = sum_k w_k * bonesMatrices[i_k] * (p, 1),  n' = sum_k w_k * bonesMatrices[i_k] * (n, 0)
+        // (bone index 0 is a real bone; unused slots have weight 0)
+        mat4 skin = bone0info.y * bonesMatrices[int(bone0info.x)]
+                  + bone1info.y * bonesMatrices[int(bone1info.x)]
+                  + bone2info.y * bonesMatrices[int(bone2info.x)]
+                  + bone3info.y * bonesMatrices[int(bone3info.x)];
+        skinnedPosition = skin * skinnedPosition;
+        skinnedNormal = skin * skinnedNormal;
+    }
+    vec4 sceneSpace = model * skinnedPosition;
+    scenePosition = sceneSpace.xyz;
+    // Normals use the same matrices (exact for rotation + uniform scale; under non-uniform
+    // scale they tilt slightly, as in the CPU reference).
+    sceneNormal = (model * skinnedNormal).xyz;
+    texCoord = uv;
+    gl_Position = projection * view * sceneSpace;
+}

@@ -1,0 +1,54 @@
+/* export_cmd.c — --export-pose: the CPU-skinned pose of every mesh, written as one OBJ. */
+#include "commands.h"
+#include "anim/animator.h"
+#include "io/export.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+int command_export_pose(const Model *model, int clip, float time, const char *out_path)
+{
+    Animator animator;
+    if (!animator_init(&animator, model)) {
+        fprintf(stderr, "skinview: %s: out of memory\n", model->source_path);
+        return 1;
+    }
+    animator_evaluate(&animator, clip, time);
+
+    /* Posed vertices of every mesh, in scene space, in model order:
+     * skinned meshes through their palette, static meshes through their node. */
+    int mesh_count = model->mesh_count;
+    ExportMesh *out = calloc((size_t)(mesh_count > 0 ? mesh_count : 1), sizeof *out);
+    vec3 *positions = calloc((size_t)(model_total_vertices(model) + 1), sizeof(vec3));
+    vec3 *normals = calloc((size_t)(model_total_vertices(model) + 1), sizeof(vec3));
+    int status = 0;
+    if (!out || !positions || !normals) {
+        fprintf(stderr, "skinview: %s: out of memory\n", model->source_path);
+        status = 1;
+    } else {
+        int offset = 0;
+        for (int m = 0; m < mesh_count; m++) {
+            const Mesh *mesh = &model->meshes[m];
+            animator_skin_mesh(&animator, m, positions + offset, mesh->normals ? normals + offset : NULL);
+            out[m] = (ExportMesh){
+                .name = mesh->name,
+                .vertex_count = mesh->vertex_count,
+                .positions = positions + offset,
+                .normals = mesh->normals ? normals + offset : NULL,
+                .index_count = mesh->index_count,
+                .indices = mesh->indices,
+            };
+            offset += mesh->vertex_count;
+        }
+        char error[512];
+        if (!export_obj(out_path, out, mesh_count, error, sizeof error)) {
+            fprintf(stderr, "skinview: %s: %s\n", out_path, error);
+            status = 1;
+        }
+    }
+    free(normals);
+    free(positions);
+    free(out);
+    animator_free(&animator);
+    return status;
+}

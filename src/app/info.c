@@ -1,0 +1,129 @@
+/* info.c — `skinview MODEL --info [--json]`: what the importer made of a file. */
+#include "commands.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct StatField {
+    const char *name;
+    int         value;
+} StatField;
+
+/* The import stats in a fixed order (names = the ImportStats fields). */
+static int stat_fields(const ImportStats *s, StatField out[16])
+{
+    int n = 0;
+    out[n++] = (StatField){"vertices_influences_cut", s->vertices_influences_cut};
+    out[n++] = (StatField){"vertices_renormalized", s->vertices_renormalized};
+    out[n++] = (StatField){"vertices_unweighted", s->vertices_unweighted};
+    out[n++] = (StatField){"bones_without_node", s->bones_without_node};
+    out[n++] = (StatField){"clips_renamed", s->clips_renamed};
+    out[n++] = (StatField){"channels_without_node", s->channels_without_node};
+    out[n++] = (StatField){"meshes_split_by_bones", s->meshes_split_by_bones};
+    out[n++] = (StatField){"textures_missing", s->textures_missing};
+    return n;
+}
+
+static long clip_key_count(const Clip *clip)
+{
+    long keys = 0;
+    for (int t = 0; t < clip->track_count; t++)
+        keys += clip->tracks[t].translation_count + clip->tracks[t].rotation_count + clip->tracks[t].scale_count;
+    return keys;
+}
+
+static int bone_joint_count(const Skeleton *skeleton)
+{
+    int bones = 0;
+    for (int j = 0; j < skeleton->joint_count; j++)
+        if (skeleton->is_bone[j]) bones++;
+    return bones;
+}
+
+static int print_text(const Model *model)
+{
+    printf("file: %s\n", model->source_path);
+    int triangles = 0;
+    for (int m = 0; m < model->mesh_count; m++) triangles += model->meshes[m].index_count / 3;
+    printf("meshes: %d (%d vertices, %d triangles)\n", model->mesh_count, model_total_vertices(model), triangles);
+    for (int m = 0; m < model->mesh_count; m++) {
+        const Mesh *mesh = &model->meshes[m];
+        printf("  [%d] %s: %d vertices, %d triangles, %d bones, %s\n", m, mesh->name[0] ? mesh->name : "(unnamed)",
+               mesh->vertex_count, mesh->index_count / 3, mesh->bone_count, mesh->skinned ? "skinned" : "static");
+    }
+    printf("joints: %d (%d bones)\n", model->skeleton.joint_count, bone_joint_count(&model->skeleton));
+    printf("clips: %d\n", model->clip_count);
+    for (int c = 0; c < model->clip_count; c++) {
+        const Clip *clip = &model->clips[c];
+        printf("  [%d] %s: %.3f s, %d tracks, %ld keys\n", c, clip->name[0] ? clip->name : "(unnamed)",
+               (double)clip->duration, clip->track_count, clip_key_count(clip));
+    }
+    StatField fields[16];
+    int n = stat_fields(&model->stats, fields);
+    bool header = false;
+    for (int i = 0; i < n; i++) {
+        if (fields[i].value == 0) continue;
+        if (!header) printf("import:\n");
+        header = true;
+        printf("  %s: %d\n", fields[i].name, fields[i].value);
+    }
+    return 0;
+}
+
+static int print_json(const Model *model)
+{
+    cJSON *root = cJSON_CreateObject();
+    if (!root) return 1;
+    cJSON_AddStringToObject(root, "file", model->source_path);
+
+    cJSON *meshes = cJSON_AddArrayToObject(root, "meshes");
+    for (int m = 0; m < model->mesh_count; m++) {
+        const Mesh *mesh = &model->meshes[m];
+        cJSON *item = cJSON_CreateObject();
+        cJSON_AddStringToObject(item, "name", mesh->name);
+        cJSON_AddNumberToObject(item, "vertices", mesh->vertex_count);
+        cJSON_AddNumberToObject(item, "triangles", mesh->index_count / 3);
+        cJSON_AddNumberToObject(item, "bones", mesh->bone_count);
+        cJSON_AddBoolToObject(item, "skinned", mesh->skinned);
+        cJSON_AddNumberToObject(item, "material", mesh->material);
+        cJSON_AddItemToArray(meshes, item);
+    }
+    cJSON_AddNumberToObject(root, "vertex_count", model_total_vertices(model));
+    cJSON_AddNumberToObject(root, "joint_count", model->skeleton.joint_count);
+    cJSON_AddNumberToObject(root, "bone_count", bone_joint_count(&model->skeleton));
+    cJSON_AddNumberToObject(root, "material_count", model->material_count);
+    cJSON_AddNumberToObject(root, "texture_count", model->texture_count);
+
+    cJSON *clips = cJSON_AddArrayToObject(root, "clips");
+    for (int c = 0; c < model->clip_count; c++) {
+        const Clip *clip = &model->clips[c];
+        cJSON *item = cJSON_CreateObject();
+        cJSON_AddNumberToObject(item, "index", c);
+        cJSON_AddStringToObject(item, "name", clip->name);
+        cJSON_AddNumberToObject(item, "duration", clip->duration);
+        cJSON_AddNumberToObject(item, "tracks", clip->track_count);
+        cJSON_AddNumberToObject(item, "keys", (double)clip_key_count(clip));
+        cJSON_AddNumberToObject(item, "ticks_per_second", clip->source_ticks_per_second);
+        cJSON_AddItemToArray(clips, item);
+    }
+
+    cJSON *import = cJSON_AddObjectToObject(root, "import");
+    StatField fields[16];
+    int n = stat_fields(&model->stats, fields);
+    for (int i = 0; i < n; i++) cJSON_AddNumberToObject(import, fields[i].name, fields[i].value);
+
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text) return 1;
+    puts(text);
+    cJSON_free(text);
+    return 0;
+}
+
+int command_info(const Model *model, bool json)
+{
+    int status = json ? print_json(model) : print_text(model);
+    if (fflush(stdout) != 0) return 1;
+    return status;
+}

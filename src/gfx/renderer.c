@@ -1,0 +1,460 @@
+/* renderer.c — GL resources of a Model and the per-frame draw (see renderer.h). */
+#include "renderer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FLOATS_PER_VERTEX 16   /* position 3, normal 3, uv 2, 4 x (bone index, weight) */
+#define FEEDBACK_FLOATS 6      /* scenePosition 3, sceneNormal 3 (interleaved) */
+
+int renderer_max_bones(void)
+{
+    GLint components = 0;
+    glGetIntegerv(GL_MAX_VERTEX_UNIFORM_COMPONENTS, &components);
+    /* one mat4 = 16 components; keep room for projection, view, model and the flags */
+    int bones = components / 16 - RENDERER_RESERVED_MAT4;
+    return bones > 0 ? bones : 0;
+}
+
+/* ---- shader ------------------------------------------------------------- */
+
+static char *read_text_file(const char *path, char *error, size_t error_size)
+{
+    FILE *file = fopen(path, "rb");
+    if (!file) {
+        snprintf(error, error_size, "cannot open shader %s", path);
+        return NULL;
+    }
+    fseek(file, 0, SEEK_END);
+    long size = ftell(file);
+    fseek(file, 0, SEEK_SET);
+    char *text = size >= 0 ? malloc((size_t)size + 1) : NULL;
+    if (!text || fread(text, 1, (size_t)size, file) != (size_t)size) {
+        snprintf(error, error_size, "cannot read shader %s", path);
+        free(text);
+        fclose(file);
+        return NULL;
+    }
+    text[size] = '\0';
+    fclose(file);
+    return text;
+}
+
+/* First line of a GL info log, for a one-line error message. */
+static void first_log_line(const char *log, char *out, size_t out_size)
+{
+    size_t n = strcspn(log, "\r\n");
+    if (n >= out_size) n = out_size - 1;
+    memcpy(out, log, n);
+    out[n] = '\0';
+}
+
+/* Compiles one stage; `define` (may be NULL) is inserted right after the #version line. */
+static GLuint compile_stage(GLenum stage, const char *path, const char *define, char *error, size_t error_size)
+{
+    char *source = read_text_file(path, error, error_size);
+    if (!source) return 0;
+    /* Split after the #version line (GLSL requires it first), so the #define follows it. */
+    const char *head = source, *body = "";
+    GLint head_length = 0;
+    char *version = strstr(source, "#version");
+    if (version) {
+        char *newline = strchr(version, '\n');
+        head_length = (GLint)(newline ? newline + 1 - source : (long)strlen(source));
+        body = source + head_length;
+    } else {
+        head = "";
+        body = source;
+    }
+    const char *parts[3] = {head, define ? define : "", body};
+    GLint lengths[3] = {head_length, -1, -1};
+
+    GLuint shader = glCreateShader(stage);
+    glShaderSource(shader, 3, parts, lengths);
+    glCompileShader(shader);
+    free(source);
+    GLint ok = GL_FALSE;
+    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[2048] = "", line[512];
+        glGetShaderInfoLog(shader, sizeof log, NULL, log);
+        first_log_line(log, line, sizeof line);
+        snprintf(error, error_size, "shader %s does not compile: %s", path, line);
+        glDeleteShader(shader);
+        return 0;
+    }
+    return shader;
+}
+
+bool skin_shader_load(SkinShader *shader, const char *vert_path, const char *frag_path, int max_bones,
+                      char *error, size_t error_size)
+{
+    memset(shader, 0, sizeof *shader);
+    int limit = renderer_max_bones();
+    if (max_bones < 1 || max_bones > limit) {
+        snprintf(error, error_size, "a palette of %d bones does not fit this GL's vertex uniforms (at most %d)",
+                 max_bones, limit);
+        return false;
+    }
+    char define[64];
+    snprintf(define, sizeof define, "#define MAX_BONES %d\n", max_bones);
+    GLuint vert = compile_stage(GL_VERTEX_SHADER, vert_path, define, error, error_size);
+    if (!vert) return false;
+    GLuint frag = compile_stage(GL_FRAGMENT_SHADER, frag_path, NULL, error, error_size);
+    if (!frag) {
+        glDeleteShader(vert);
+        return false;
+    }
+    GLuint program = glCreateProgram();
+    glAttachShader(program, vert);
+    glAttachShader(program, frag);
+    /* The design card's attribute order = the VAO's locations (also set by layout qualifiers). */
+    static const char *const attributes[] = {"position",  "normal",    "uv",       "bone0info",
+                                             "bone1info", "bone2info", "bone3info"};
+    for (GLuint a = 0; a < 7; a++) glBindAttribLocation(program, a, attributes[a]);
+    /* Must precede linking: --verify reads these back (renderer_capture_mesh). */
+    static const char *const varyings[] = {"scenePosition", "sceneNormal"};
+    glTransformFeedbackVaryings(program, 2, varyings, GL_INTERLEAVED_ATTRIBS);
+    glLinkProgram(program);
+    glDeleteShader(vert);
+    glDeleteShader(frag);
+    GLint ok = GL_FALSE;
+    glGetProgramiv(program, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[2048] = "", line[512];
+        glGetProgramInfoLog(program, sizeof log, NULL, log);
+        first_log_line(log, line, sizeof line);
+        snprintf(error, error_size, "shaders %s + %s do not link: %s", vert_path, frag_path, line);
+        glDeleteProgram(program);
+        return false;
+    }
+    shader->program = program;
+    shader->max_bones = max_bones;
+    shader->projection = glGetUniformLocation(program, "projection");
+    shader->view = glGetUniformLocation(program, "view");
+    shader->model = glGetUniformLocation(program, "model");
+    shader->bones = glGetUniformLocation(program, "bonesMatrices");
+    shader->skinned = glGetUniformLocation(program, "skinned");
+    shader->light_direction = glGetUniformLocation(program, "lightDirection");
+    shader->light_color = glGetUniformLocation(program, "lightColor");
+    shader->ambient = glGetUniformLocation(program, "ambientColor");
+    shader->diffuse_color = glGetUniformLocation(program, "diffuseColor");
+    shader->diffuse_texture = glGetUniformLocation(program, "diffuseTexture");
+    shader->encode_srgb = glGetUniformLocation(program, "encodeSrgb");
+    if (shader->bones < 0 || shader->skinned < 0 || shader->model < 0) {
+        snprintf(error, error_size, "shader %s lacks the uniforms bonesMatrices, skinned or model", vert_path);
+        glDeleteProgram(program);
+        memset(shader, 0, sizeof *shader);
+        return false;
+    }
+    glUseProgram(program);
+    glUniform1i(shader->diffuse_texture, 0);
+    glUseProgram(0);
+    return true;
+}
+
+void skin_shader_free(SkinShader *shader)
+{
+    if (shader->program) glDeleteProgram(shader->program);
+    memset(shader, 0, sizeof *shader);
+}
+
+/* ---- meshes and textures ----------------------------------------------- */
+
+static bool upload_mesh(const Mesh *mesh, int mesh_index, int max_bones, GpuMesh *gpu, char *error,
+                        size_t error_size)
+{
+    memset(gpu, 0, sizeof *gpu);
+    if (mesh->skinned && mesh->bone_count > max_bones) {
+        snprintf(error, error_size,
+                 "mesh %d \"%s\" has %d bones but the skinning shader holds %d per mesh "
+                 "(import with max_bones_per_mesh <= %d so the mesh is split)",
+                 mesh_index, mesh->name, mesh->bone_count, max_bones, max_bones);
+        return false;
+    }
+    float *vertices = malloc(sizeof(float) * FLOATS_PER_VERTEX * (size_t)(mesh->vertex_count > 0 ? mesh->vertex_count : 1));
+    if (!vertices) {
+        snprintf(error, error_size, "out of memory for mesh %d", mesh_index);
+        return false;
+    }
+    for (int v = 0; v < mesh->vertex_count; v++) {
+        float *out = vertices + (size_t)v * FLOATS_PER_VERTEX;
+        memset(out, 0, sizeof(float) * FLOATS_PER_VERTEX);
+        glm_vec3_copy(mesh->positions[v], out);
+        if (mesh->normals) glm_vec3_copy(mesh->normals[v], out + 3);
+        else out[5] = 1.0f;
+        if (mesh->uvs) {
+            out[6] = mesh->uvs[v][0];
+            out[7] = mesh->uvs[v][1];
+        }
+        if (mesh->skinned) {
+            for (int k = 0; k < SV_MAX_INFLUENCES; k++) {
+                int bone = mesh->joint_indices[v][k];
+                float weight = mesh->weights[v][k];
+                if (bone >= mesh->bone_count) {
+                    if (weight != 0.0f) {
+                        snprintf(error, error_size, "mesh %d \"%s\": vertex %d uses bone %d of %d", mesh_index,
+                                 mesh->name, v, bone, mesh->bone_count);
+                        free(vertices);
+                        return false;
+                    }
+                    bone = 0;   /* unused slot: any valid index, weight 0 */
+                }
+                out[8 + 2 * k] = (float)bone;
+                out[9 + 2 * k] = weight;
+            }
+        }
+    }
+    glGenVertexArrays(1, &gpu->vao);
+    glGenBuffers(1, &gpu->vbo);
+    glGenBuffers(1, &gpu->ebo);
+    glBindVertexArray(gpu->vao);
+    glBindBuffer(GL_ARRAY_BUFFER, gpu->vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(float) * FLOATS_PER_VERTEX * (size_t)mesh->vertex_count),
+                 vertices, GL_STATIC_DRAW);
+    free(vertices);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, gpu->ebo);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(sizeof(uint32_t) * (size_t)mesh->index_count), mesh->indices,
+                 GL_STATIC_DRAW);
+    const GLsizei stride = sizeof(float) * FLOATS_PER_VERTEX;
+    static const int sizes[7] = {3, 3, 2, 2, 2, 2, 2};
+    size_t offset = 0;
+    for (GLuint a = 0; a < 7; a++) {
+        glEnableVertexAttribArray(a);
+        glVertexAttribPointer(a, sizes[a], GL_FLOAT, GL_FALSE, stride, (const void *)(offset * sizeof(float)));
+        offset += (size_t)sizes[a];
+    }
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    gpu->vertex_count = mesh->vertex_count;
+    gpu->index_count = mesh->index_count;
+    gpu->bone_count = mesh->skinned ? mesh->bone_count : 0;
+    gpu->skinned = mesh->skinned;
+    gpu->material = mesh->material;
+    return true;
+}
+
+/* Texture rows arrive top to bottom; GL's first row is t = 0, the bottom, and Assimp's UVs
+ * put v = 0 at the bottom of the image: so the rows are uploaded bottom row first. */
+static GLuint upload_texture(const Texture *texture)
+{
+    GLuint id = 0;
+    glGenTextures(1, &id);
+    glBindTexture(GL_TEXTURE_2D, id);
+    size_t row = (size_t)texture->width * 4;
+    unsigned char *flipped = malloc(row * (size_t)texture->height);
+    if (flipped && texture->rgba) {
+        for (int y = 0; y < texture->height; y++)
+            memcpy(flipped + row * (size_t)y, texture->rgba + row * (size_t)(texture->height - 1 - y), row);
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, texture->width, texture->height, 0, GL_RGBA,
+                     GL_UNSIGNED_BYTE, flipped);
+        glGenerateMipmap(GL_TEXTURE_2D);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+    } else {   /* undecodable: show white rather than garbage */
+        static const unsigned char white[4] = {255, 255, 255, 255};
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, white);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    }
+    free(flipped);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    return id;
+}
+
+bool renderer_init(Renderer *renderer, const Model *model, const char *vert_path, const char *frag_path,
+                   int max_bones, char *error, size_t error_size)
+{
+    memset(renderer, 0, sizeof *renderer);
+    renderer->model = model;
+    if (!skin_shader_load(&renderer->shader, vert_path, frag_path, max_bones, error, error_size)) return false;
+
+    renderer->meshes = calloc((size_t)(model->mesh_count > 0 ? model->mesh_count : 1), sizeof(GpuMesh));
+    renderer->textures = calloc((size_t)(model->texture_count > 0 ? model->texture_count : 1), sizeof(GLuint));
+    if (!renderer->meshes || !renderer->textures) {
+        snprintf(error, error_size, "out of memory");
+        renderer_free(renderer);
+        return false;
+    }
+    for (int m = 0; m < model->mesh_count; m++) {
+        if (!upload_mesh(&model->meshes[m], m, max_bones, &renderer->meshes[m], error, error_size)) {
+            renderer_free(renderer);
+            return false;
+        }
+        renderer->mesh_count = m + 1;
+    }
+    for (int t = 0; t < model->texture_count; t++) {
+        renderer->textures[t] = upload_texture(&model->textures[t]);
+        renderer->texture_count = t + 1;
+    }
+    static const unsigned char white[4] = {255, 255, 255, 255};
+    glGenTextures(1, &renderer->white_texture);
+    glBindTexture(GL_TEXTURE_2D, renderer->white_texture);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, white);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glBindTexture(GL_TEXTURE_2D, 0);
+
+    GLenum gl_error = glGetError();
+    if (gl_error != GL_NO_ERROR) {
+        snprintf(error, error_size, "GL error 0x%04x while uploading the model", gl_error);
+        renderer_free(renderer);
+        return false;
+    }
+    return true;
+}
+
+void renderer_free(Renderer *renderer)
+{
+    for (int m = 0; m < renderer->mesh_count; m++) {
+        GpuMesh *gpu = &renderer->meshes[m];
+        glDeleteVertexArrays(1, &gpu->vao);
+        glDeleteBuffers(1, &gpu->vbo);
+        glDeleteBuffers(1, &gpu->ebo);
+    }
+    if (renderer->texture_count > 0) glDeleteTextures(renderer->texture_count, renderer->textures);
+    if (renderer->white_texture) glDeleteTextures(1, &renderer->white_texture);
+    if (renderer->feedback_buffer) glDeleteBuffers(1, &renderer->feedback_buffer);
+    skin_shader_free(&renderer->shader);
+    free(renderer->meshes);
+    free(renderer->textures);
+    memset(renderer, 0, sizeof *renderer);
+}
+
+/* ---- drawing ------------------------------------------------------------ */
+
+void render_light_default(RenderLight *light)
+{
+    glm_vec3_copy((vec3){0.45f, 0.75f, 0.6f}, light->direction);
+    glm_vec3_copy((vec3){0.85f, 0.85f, 0.85f}, light->color);
+    glm_vec3_copy((vec3){0.25f, 0.25f, 0.28f}, light->ambient);
+}
+
+void renderer_clear(float r, float g, float b)
+{
+    glDisable(GL_FRAMEBUFFER_SRGB);    /* the colour is already sRGB-encoded */
+    glClearColor(r, g, b, 1.0f);
+    glClearDepth(1.0);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+}
+
+/* Is the bound draw framebuffer's colour buffer sRGB (so GL can encode for us)? */
+static bool draw_target_is_srgb(void)
+{
+    GLint framebuffer = 0, encoding = GL_LINEAR;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &framebuffer);
+    glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, framebuffer == 0 ? GL_BACK_LEFT : GL_COLOR_ATTACHMENT0,
+                                          GL_FRAMEBUFFER_ATTACHMENT_COLOR_ENCODING, &encoding);
+    return encoding == GL_SRGB;
+}
+
+/* Per-mesh uniforms shared by drawing and capture: model matrix, skinning flag, palette. */
+static void set_mesh_uniforms(const Renderer *renderer, const Animator *animator, int m)
+{
+    const SkinShader *shader = &renderer->shader;
+    const GpuMesh *gpu = &renderer->meshes[m];
+    mat4 model_matrix;
+    animator_mesh_matrix(animator, m, model_matrix);
+    glUniformMatrix4fv(shader->model, 1, GL_FALSE, (const float *)model_matrix);
+    glUniform1i(shader->skinned, gpu->skinned ? 1 : 0);
+    if (gpu->skinned && gpu->bone_count > 0)   /* the whole palette in one call (cglm is column-major) */
+        glUniformMatrix4fv(shader->bones, gpu->bone_count, GL_FALSE, (const float *)animator->palettes[m]);
+}
+
+void renderer_draw(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
+                   const RenderLight *light)
+{
+    const SkinShader *shader = &renderer->shader;
+    const Model *model = renderer->model;
+    bool srgb_target = draw_target_is_srgb();
+    if (srgb_target) glEnable(GL_FRAMEBUFFER_SRGB);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glDisable(GL_CULL_FACE);
+    glDisable(GL_BLEND);
+
+    glUseProgram(shader->program);
+    glUniformMatrix4fv(shader->view, 1, GL_FALSE, (const float *)view);
+    glUniformMatrix4fv(shader->projection, 1, GL_FALSE, (const float *)projection);
+    glUniform3fv(shader->light_direction, 1, light->direction);
+    glUniform3fv(shader->light_color, 1, light->color);
+    glUniform3fv(shader->ambient, 1, light->ambient);
+    glUniform1i(shader->encode_srgb, srgb_target ? 0 : 1);
+    glActiveTexture(GL_TEXTURE0);
+
+    for (int m = 0; m < renderer->mesh_count; m++) {
+        const GpuMesh *gpu = &renderer->meshes[m];
+        if (gpu->index_count == 0) continue;
+        set_mesh_uniforms(renderer, animator, m);
+        const Material *material =
+            gpu->material >= 0 && gpu->material < model->material_count ? &model->materials[gpu->material] : NULL;
+        vec4 color = {0.8f, 0.8f, 0.8f, 1.0f};
+        GLuint texture = renderer->white_texture;
+        if (material) {
+            glm_vec4_copy((float *)material->diffuse_color, color);
+            if (material->diffuse_texture >= 0 && material->diffuse_texture < renderer->texture_count)
+                texture = renderer->textures[material->diffuse_texture];
+        }
+        glUniform4fv(shader->diffuse_color, 1, color);
+        glBindTexture(GL_TEXTURE_2D, texture);
+        glBindVertexArray(gpu->vao);
+        glDrawElements(GL_TRIANGLES, gpu->index_count, GL_UNSIGNED_INT, NULL);
+    }
+    glBindVertexArray(0);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    glUseProgram(0);
+    glDisable(GL_FRAMEBUFFER_SRGB);
+}
+
+bool renderer_capture_mesh(Renderer *renderer, const Animator *animator, int mesh, vec3 *out_positions,
+                           vec3 *out_normals)
+{
+    const GpuMesh *gpu = &renderer->meshes[mesh];
+    if (gpu->vertex_count == 0) return true;
+    size_t bytes = sizeof(float) * FEEDBACK_FLOATS * (size_t)gpu->vertex_count;
+    if (!renderer->feedback_buffer) glGenBuffers(1, &renderer->feedback_buffer);
+    glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, renderer->feedback_buffer);
+    if (bytes > renderer->feedback_size) {
+        glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, (GLsizeiptr)bytes, NULL, GL_STREAM_READ);
+        renderer->feedback_size = bytes;
+    }
+    mat4 identity = GLM_MAT4_IDENTITY_INIT;
+    glUseProgram(renderer->shader.program);
+    glUniformMatrix4fv(renderer->shader.view, 1, GL_FALSE, (const float *)identity);
+    glUniformMatrix4fv(renderer->shader.projection, 1, GL_FALSE, (const float *)identity);
+    set_mesh_uniforms(renderer, animator, mesh);
+
+    GLuint query = 0;
+    glGenQueries(1, &query);
+    glEnable(GL_RASTERIZER_DISCARD);
+    glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, renderer->feedback_buffer, 0, (GLsizeiptr)bytes);
+    glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, query);
+    glBeginTransformFeedback(GL_POINTS);
+    glBindVertexArray(gpu->vao);
+    glDrawArrays(GL_POINTS, 0, gpu->vertex_count);   /* every vertex once, index buffer not needed */
+    glEndTransformFeedback();
+    glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
+    glDisable(GL_RASTERIZER_DISCARD);
+    glBindVertexArray(0);
+    glUseProgram(0);
+    GLuint written = 0;
+    glGetQueryObjectuiv(query, GL_QUERY_RESULT, &written);
+    glDeleteQueries(1, &query);
+
+    bool ok = written == (GLuint)gpu->vertex_count;
+    const float *data = ok ? glMapBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, (GLsizeiptr)bytes, GL_MAP_READ_BIT) : NULL;
+    if (data) {
+        for (int v = 0; v < gpu->vertex_count; v++) {
+            const float *record = data + (size_t)v * FEEDBACK_FLOATS;
+            glm_vec3_copy((float *)record, out_positions[v]);
+            if (out_normals) glm_vec3_copy((float *)record + 3, out_normals[v]);
+        }
+        glUnmapBuffer(GL_TRANSFORM_FEEDBACK_BUFFER);
+    }
+    glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
+    glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
+    return data != NULL && glGetError() == GL_NO_ERROR;
+}

@@ -1,0 +1,123 @@
+/* renderer.h — draws an animated Model with OpenGL 3.3 core: the skinning shader
+ * (shaders/skinned.vert/.frag), one VAO per mesh, materials, and a transform-feedback
+ * path that reads the shader's scene-space output back for `--verify`.
+ *
+ * Every function needs a current GL context whose functions glad has loaded
+ * (src/app/glcontext.h does both). Nothing here allocates per frame.
+ *
+ * Typical use (the viewer):
+ *     Renderer renderer;
+ *     app_renderer_init(&renderer, &model, max_bones, error, sizeof error); // glcontext.h
+ *     each frame:
+ *         animator_evaluate(&animator, clip, time);
+ *         renderer_clear(0.18f, 0.2f, 0.23f);
+ *         renderer_draw(&renderer, &animator, view, projection, &light);
+ *     renderer_free(&renderer);
+ *
+ * Colour: the fragment shader computes LINEAR colour. Output is sRGB-encoded by exactly
+ * one of two means, chosen per frame from the bound draw framebuffer: if it is sRGB
+ * (GL_FRAMEBUFFER_ATTACHMENT_COLOR_ENCODING == GL_SRGB; our offscreen FBOs always are,
+ * sRGB-capable windows usually are) GL_FRAMEBUFFER_SRGB is enabled for the draw and the
+ * shader writes linear; otherwise the shader gamma-encodes itself. GL_FRAMEBUFFER_SRGB is
+ * disabled again when renderer_draw returns, so overlays drawn afterwards write their
+ * colours unchanged.
+ */
+#ifndef SKINVIEW_RENDERER_H
+#define SKINVIEW_RENDERER_H
+
+#include "anim/animator.h"
+#include "gl.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Uniform mat4s the vertex shader needs besides the palette (projection, view, model,
+ * and one spare): subtracted from the uniform budget when sizing the palette. */
+#define RENDERER_RESERVED_MAT4 4
+
+/* A directional light plus ambient term, in scene space, linear RGB. */
+typedef struct RenderLight {
+    vec3 direction;      /* direction TOWARD the light (need not be normalised) */
+    vec3 color;          /* diffuse intensity */
+    vec3 ambient;        /* added to every lit pixel (times the albedo) */
+} RenderLight;
+
+/* The compiled skinning program and its uniform locations (looked up once). */
+typedef struct SkinShader {
+    GLuint program;
+    int    max_bones;                 /* MAX_BONES the shader was compiled with */
+    GLint  projection, view, model;   /* mat4 */
+    GLint  bones;                     /* mat4 bonesMatrices[MAX_BONES] */
+    GLint  skinned;                   /* bool: 0 = static mesh, palette unused */
+    GLint  light_direction, light_color, ambient;
+    GLint  diffuse_color;             /* vec4, linear */
+    GLint  diffuse_texture;           /* sampler2D, unit 0 */
+    GLint  encode_srgb;               /* bool: gamma-encode in the shader */
+} SkinShader;
+
+/* GL objects of one Mesh: an interleaved VBO (position, normal, uv, 4 x (bone index, weight)
+ * as floats = 16 floats per vertex), an index buffer and the VAO that binds both. */
+typedef struct GpuMesh {
+    GLuint vao, vbo, ebo;
+    int    vertex_count;
+    int    index_count;
+    int    bone_count;
+    bool   skinned;
+    int    material;                  /* index into Model.materials, or -1 */
+} GpuMesh;
+
+typedef struct Renderer {
+    const Model *model;               /* not owned; must outlive the renderer */
+    SkinShader   shader;
+    int          mesh_count;
+    GpuMesh     *meshes;
+    int          texture_count;
+    GLuint      *textures;            /* one per Model.textures, GL_SRGB8_ALPHA8 + mipmaps */
+    GLuint       white_texture;       /* 1x1 white, bound for materials without a texture */
+    GLuint       feedback_buffer;     /* transform-feedback capture (verify), grown on demand */
+    size_t       feedback_size;       /* bytes */
+} Renderer;
+
+/* Palette size (bones per mesh) the skinning shader can hold on this GL:
+ *   GL_MAX_VERTEX_UNIFORM_COMPONENTS / 16 - RENDERER_RESERVED_MAT4.
+ * Import with max_bones_per_mesh <= this. */
+int renderer_max_bones(void);
+
+/* Compiles vert_path + frag_path into `shader`, with "#define MAX_BONES max_bones" injected
+ * after the #version line and the varyings scenePosition, sceneNormal registered for
+ * transform feedback (interleaved) before linking. max_bones must be in [1, renderer_max_bones()].
+ * On failure returns false with the compile/link log (first line) in error. */
+bool skin_shader_load(SkinShader *shader, const char *vert_path, const char *frag_path, int max_bones,
+                      char *error, size_t error_size);
+void skin_shader_free(SkinShader *shader);
+
+/* Loads the shader (as skin_shader_load) and uploads every mesh and texture of `model`.
+ * Fails with a clear message if a mesh has more bones than max_bones (re-import with
+ * max_bones_per_mesh = max_bones so Assimp splits it) — it never draws a wrong picture. */
+bool renderer_init(Renderer *renderer, const Model *model, const char *vert_path, const char *frag_path,
+                   int max_bones, char *error, size_t error_size);
+void renderer_free(Renderer *renderer);
+
+/* Light from the upper front right, white, with a soft ambient term. */
+void render_light_default(RenderLight *light);
+
+/* Clears colour (given sRGB-encoded, 0..1, written as is) and depth of the bound draw framebuffer. */
+void renderer_clear(float r, float g, float b);
+
+/* Draws every mesh of the model posed by `animator` (evaluate it first) into the bound
+ * draw framebuffer and current viewport. Skinned meshes: their palette (one
+ * glUniformMatrix4fv per mesh) and an identity model matrix; static meshes: the model
+ * matrix animator_mesh_matrix(). Depth test on, face culling off. Leaves the program,
+ * VAO and GL_FRAMEBUFFER_SRGB unbound/disabled. */
+void renderer_draw(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
+                   const RenderLight *light);
+
+/* Runs mesh `mesh` through the vertex shader with transform feedback and
+ * GL_RASTERIZER_DISCARD and reads back each vertex's scene-space position (model * skinned)
+ * and normal (not normalised). out_normals may be NULL. Returns false on a GL error.
+ * NOTE: even with rasterization off, GL wants a complete draw framebuffer: bind a
+ * Framebuffer (framebuffer.h) first — an EGL surfaceless context has no default one. */
+bool renderer_capture_mesh(Renderer *renderer, const Animator *animator, int mesh, vec3 *out_positions,
+                           vec3 *out_normals);
+
+#endif

@@ -1,0 +1,15 @@
+# Import / --info tests (src/io/import.c, src/app/info.c): real models from
+# assimp-testmodels (required) and ../shared/models (when present). No window, no GL.
+set(IO_TESTS import_bindpose import_reference import_static import_split import_clips hierarchy info_json errors)
+foreach(name ${IO_TESTS})
+  if(NOT EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_${name}.c)
+    continue()
+  endif()
+  add_executable(test_${name} test_${name}.c)
+  target_link_libraries(test_${name} PRIVATE skinview_io skinview_testutil PkgConfig::ASSIMP PkgConfig::CJSON)
+  if(name MATCHES "^(info_json|errors|import_static)$")
+    add_dependencies(test_${name} skinview)   # they run the real binary
+  endif()
+  add_test(NAME io_${name} COMMAND test_${name})
+  set_tests_properties(io_${name} PROPERTIES LABELS "io" SKIP_RETURN_CODE 77 TIMEOUT 300)
+endforeach()

@@ -1,0 +1,283 @@
+/* test_demo.c — the bundled demo character (assets/demo.fbx, assets/demo.glb).
+ *
+ *  - the generator (tools/make_demo_model) reproduces the committed files: same
+ *    joints, clip names and durations, bind-pose vertices;
+ *  - the FBX and the GLB, read by skinview's importer, give the same skinned
+ *    positions at several times of every clip (clips matched by name);
+ *  - every clip moves, and loops (first pose = last pose);
+ *  - the skin is clean: weights sum to 1, at most 4 influences, blends at joints;
+ *    >= 20 joints, the four named clips.
+ */
+#include "testutil.h"
+#include "anim/animator.h"
+#include "io/import.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *const CLIP_NAMES[] = {"Idle", "Walk", "Wave", "Twist"};
+enum { CLIP_NAME_COUNT = 4 };
+
+static bool load(const char *path, Model *model)
+{
+    char error[512];
+    ImportOptions options = {0};
+    bool ok = import_model(path, &options, model, error, sizeof error);
+    CHECK(ok, "%s: import failed: %s", path, error);
+    return ok;
+}
+
+/* Scene-space positions of every mesh (model order) at clip/time. */
+static void skin_all(Animator *animator, int clip, float time, vec3 *out)
+{
+    animator_evaluate(animator, clip, time);
+    int offset = 0;
+    for (int m = 0; m < animator->model->mesh_count; m++) {
+        animator_skin_mesh(animator, m, out + offset, NULL);
+        offset += animator->model->meshes[m].vertex_count;
+    }
+}
+
+static float bbox_diagonal(const vec3 *p, int count)
+{
+    vec3 lo = {INFINITY, INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY, -INFINITY};
+    for (int i = 0; i < count; i++) {
+        glm_vec3_minv(lo, (float *)p[i], lo);
+        glm_vec3_maxv(hi, (float *)p[i], hi);
+    }
+    return glm_vec3_distance(lo, hi);
+}
+
+/* max_i |a[i] - b[map[i]]| (map NULL = identity); NaN counts as the worst. */
+static float max_distance(const vec3 *a, const vec3 *b, const int *map, int count)
+{
+    float worst = 0.0f;
+    for (int i = 0; i < count; i++) {
+        float d = glm_vec3_distance((float *)a[i], (float *)b[map ? map[i] : i]);
+        if (!(d <= worst)) worst = d;
+    }
+    return worst;
+}
+
+/* For every vertex of a, the vertex of b at the nearest bind position (importers may
+ * reorder vertices). Returns the largest such distance. */
+static float match_vertices(const vec3 *a, const vec3 *b, int count, int *map)
+{
+    float worst = 0.0f;
+    for (int i = 0; i < count; i++) {
+        int best = -1;
+        float best_d = INFINITY;
+        if (glm_vec3_distance2((float *)a[i], (float *)b[i]) == 0.0f) {   /* same order: the usual case */
+            best = i;
+            best_d = 0.0f;
+        } else {
+            for (int j = 0; j < count; j++) {
+                float d = glm_vec3_distance2((float *)a[i], (float *)b[j]);
+                if (d < best_d) {
+                    best_d = d;
+                    best = j;
+                }
+            }
+        }
+        map[i] = best;
+        if (sqrtf(best_d) > worst) worst = sqrtf(best_d);
+    }
+    return worst;
+}
+
+/* Same joints, clips (by name: names, durations) and, for two files of one format, bind-pose vertices. */
+static void check_same_model(const char *what, const Model *a, const Model *b, bool same_vertex_order)
+{
+    CHECK(a->skeleton.joint_count == b->skeleton.joint_count, "%s: %d vs %d joints", what,
+          a->skeleton.joint_count, b->skeleton.joint_count);
+    CHECK(a->clip_count == b->clip_count, "%s: %d vs %d clips", what, a->clip_count, b->clip_count);
+    for (int c = 0; c < a->clip_count; c++) {
+        int other = model_find_clip(b, a->clips[c].name);
+        CHECK(other >= 0, "%s: clip '%s' missing", what, a->clips[c].name);
+        if (other >= 0)
+            CHECK(fabsf(a->clips[c].duration - b->clips[other].duration) < 1e-6f, "%s: clip '%s' lasts %g vs %g s",
+                  what, a->clips[c].name, a->clips[c].duration, b->clips[other].duration);
+    }
+    int total = model_total_vertices(a);
+    CHECK(total == model_total_vertices(b), "%s: %d vs %d vertices", what, total, model_total_vertices(b));
+    if (!same_vertex_order || total != model_total_vertices(b) || a->mesh_count != b->mesh_count) return;
+    vec3 *pa = malloc(sizeof(vec3) * (size_t)total), *pb = malloc(sizeof(vec3) * (size_t)total);
+    for (int m = 0, o = 0; m < a->mesh_count; o += a->meshes[m].vertex_count, m++) {
+        memcpy(pa + o, a->meshes[m].positions, sizeof(vec3) * (size_t)a->meshes[m].vertex_count);
+        memcpy(pb + o, b->meshes[m].positions, sizeof(vec3) * (size_t)b->meshes[m].vertex_count);
+    }
+    float diagonal = bbox_diagonal(pa, total);
+    float d = max_distance(pa, pb, NULL, total);
+    CHECK(d <= 1e-6f * diagonal, "%s: bind-pose vertices differ by %g", what, d);
+    free(pa);
+    free(pb);
+}
+
+/* The skin as the file stores it: the importer had nothing to fix. */
+static void check_skin(const char *path, const Model *model)
+{
+    CHECK(model->skeleton.joint_count >= 20, "%s: %d joints", path, model->skeleton.joint_count);
+    CHECK(model->mesh_count == 1, "%s: %d meshes, expected one skinned mesh", path, model->mesh_count);
+    CHECK(model->stats.vertices_influences_cut == 0, "%s: %d vertices had > 4 influences", path,
+          model->stats.vertices_influences_cut);
+    CHECK(model->stats.vertices_renormalized == 0, "%s: %d vertices had weights not summing to 1", path,
+          model->stats.vertices_renormalized);
+    CHECK(model->stats.vertices_unweighted == 0, "%s: %d unweighted vertices", path, model->stats.vertices_unweighted);
+    int influence_histogram[SV_MAX_INFLUENCES + 1] = {0};
+    int bad_sum = 0;
+    for (int m = 0; m < model->mesh_count; m++) {
+        const Mesh *mesh = &model->meshes[m];
+        CHECK(mesh->skinned, "%s: mesh %d is not skinned", path, m);
+        if (!mesh->skinned) continue;
+        for (int v = 0; v < mesh->vertex_count; v++) {
+            float sum = 0.0f;
+            int used = 0;
+            for (int k = 0; k < SV_MAX_INFLUENCES; k++) {
+                sum += mesh->weights[v][k];
+                if (mesh->weights[v][k] > 0.0f) used++;
+            }
+            if (fabsf(sum - 1.0f) > 1e-4f) bad_sum++;
+            influence_histogram[used]++;
+        }
+    }
+    CHECK(bad_sum == 0, "%s: %d vertices whose weights do not sum to 1", path, bad_sum);
+    CHECK(influence_histogram[0] == 0, "%s: %d vertices without weights", path, influence_histogram[0]);
+    CHECK(influence_histogram[2] + influence_histogram[3] + influence_histogram[4] > 0,
+          "%s: no vertex blends two or more joints", path);
+    printf("%s: influences per vertex: 1: %d, 2: %d, 3: %d, 4: %d\n", path, influence_histogram[1],
+           influence_histogram[2], influence_histogram[3], influence_histogram[4]);
+    for (int n = 0; n < CLIP_NAME_COUNT; n++)
+        CHECK(model_find_clip(model, CLIP_NAMES[n]) >= 0, "%s: no clip '%s'", path, CLIP_NAMES[n]);
+    for (int c = 0; c < model->clip_count; c++) {
+        float d = model->clips[c].duration;
+        CHECK(d >= 1.0f && fabsf(d - roundf(d)) < 1e-6f, "%s: clip '%s' lasts %g s, not whole seconds", path,
+              model->clips[c].name, d);
+    }
+}
+
+/* Every clip moves (midpoint vs bind > 2% of the diagonal) and loops (t=0 vs t=duration). */
+static void check_clips_move_and_loop(const char *path, const Model *model)
+{
+    int total = model_total_vertices(model);
+    vec3 *bind = malloc(sizeof(vec3) * (size_t)total), *a = malloc(sizeof(vec3) * (size_t)total),
+         *b = malloc(sizeof(vec3) * (size_t)total);
+    Animator animator;
+    animator_init(&animator, model);
+    skin_all(&animator, ANIMATOR_BIND_POSE, 0.0f, bind);
+    float diagonal = bbox_diagonal(bind, total);
+    for (int c = 0; c < model->clip_count; c++) {
+        const Clip *clip = &model->clips[c];
+        skin_all(&animator, c, 0.5f * clip->duration, a);
+        float moved = max_distance(a, bind, NULL, total);
+        CHECK(moved > 0.02f * diagonal, "%s: clip '%s' at its midpoint moves only %g (diagonal %g)", path, clip->name,
+              moved, diagonal);
+        skin_all(&animator, c, 0.0f, a);
+        skin_all(&animator, c, clip->duration, b);
+        float loop = max_distance(a, b, NULL, total);
+        CHECK(loop <= 1e-5f * diagonal, "%s: clip '%s' first and last poses differ by %g", path, clip->name, loop);
+        printf("%s: %-6s %.0f s: midpoint moves %.3f of the diagonal; loop error %.2g\n", path, clip->name,
+               clip->duration, moved / diagonal, loop / diagonal);
+    }
+    animator_free(&animator);
+    free(bind);
+    free(a);
+    free(b);
+}
+
+/* FBX and GLB give the same skinned positions at several times of every clip. */
+static void check_fbx_matches_glb(const Model *fbx, const Model *glb)
+{
+    int total = model_total_vertices(fbx);
+    CHECK(total == model_total_vertices(glb), "FBX has %d vertices, GLB %d", total, model_total_vertices(glb));
+    if (total != model_total_vertices(glb)) return;
+    vec3 *pf = malloc(sizeof(vec3) * (size_t)total), *pg = malloc(sizeof(vec3) * (size_t)total);
+    int *map = malloc(sizeof(int) * (size_t)total);
+    Animator af, ag;
+    animator_init(&af, fbx);
+    animator_init(&ag, glb);
+    skin_all(&af, ANIMATOR_BIND_POSE, 0.0f, pf);
+    skin_all(&ag, ANIMATOR_BIND_POSE, 0.0f, pg);
+    float diagonal = bbox_diagonal(pg, total);
+    float bind_error = match_vertices(pf, pg, total, map);
+    CHECK(bind_error <= 1e-5f * diagonal, "FBX and GLB bind poses differ by %g", bind_error);
+    float worst = 0.0f;
+    for (int c = 0; c < fbx->clip_count; c++) {
+        const Clip *clip = &fbx->clips[c];
+        int other = model_find_clip(glb, clip->name);
+        CHECK(other >= 0, "GLB has no clip '%s'", clip->name);
+        if (other < 0) continue;
+        float clip_worst = 0.0f;
+        /* key times (multiples of 1/30 s) and times between keys */
+        for (int step = 0; step <= 16; step++) {
+            float t = clip->duration * (float)step / 16.0f + (step % 2 ? 0.0123f : 0.0f);
+            if (t > clip->duration) t = clip->duration;
+            skin_all(&af, c, t, pf);
+            skin_all(&ag, other, t, pg);
+            float d = max_distance(pf, pg, map, total);
+            CHECK(d <= 1e-4f * diagonal, "clip '%s' at %g s: FBX and GLB differ by %g (diagonal %g)", clip->name, t, d,
+                  diagonal);
+            if (d > clip_worst) clip_worst = d;
+        }
+        printf("FBX vs GLB, clip %-6s: max difference %.2g of the diagonal over 17 times\n", clip->name,
+               clip_worst / diagonal);
+        if (clip_worst > worst) worst = clip_worst;
+    }
+    printf("FBX vs GLB: bind %.2g, clips %.2g of the diagonal (%g m)\n", bind_error / diagonal, worst / diagonal,
+           diagonal);
+    animator_free(&af);
+    animator_free(&ag);
+    free(map);
+    free(pf);
+    free(pg);
+}
+
+int main(void)
+{
+    char fbx_path[1024], glb_path[1024];
+    snprintf(fbx_path, sizeof fbx_path, "%s/assets/demo.fbx", SKINVIEW_SOURCE_DIR);
+    snprintf(glb_path, sizeof glb_path, "%s/assets/demo.glb", SKINVIEW_SOURCE_DIR);
+
+    Model fbx = {0}, glb = {0};
+    bool have_fbx = load(fbx_path, &fbx), have_glb = load(glb_path, &glb);
+    if (have_fbx) {
+        check_skin(fbx_path, &fbx);
+        check_clips_move_and_loop(fbx_path, &fbx);
+    }
+    if (have_glb) {
+        check_skin(glb_path, &glb);
+        check_clips_move_and_loop(glb_path, &glb);
+    }
+    if (have_fbx && have_glb) {
+        check_same_model("FBX vs GLB", &fbx, &glb, false);   /* vertices: matched below */
+        check_fbx_matches_glb(&fbx, &glb);
+    }
+
+    /* regenerate into a temporary folder: the same model as the committed files */
+    char dir[] = "/tmp/skinview_test_demo_XXXXXX";
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp failed");
+    char command[2048];
+    snprintf(command, sizeof command, "'%s' '%s' >/dev/null", DEMO_GENERATOR, dir);
+    int status = system(command);
+    CHECK(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s failed", command);
+    const char *files[2] = {"demo.fbx", "demo.glb"};
+    const Model *committed[2] = {have_fbx ? &fbx : NULL, have_glb ? &glb : NULL};
+    for (int f = 0; f < 2; f++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, files[f]);
+        Model fresh = {0};
+        if (load(path, &fresh) && committed[f]) {
+            char what[64];
+            snprintf(what, sizeof what, "regenerated %s vs assets/", files[f]);
+            check_same_model(what, committed[f], &fresh, true);
+        }
+        model_free(&fresh);
+        remove(path);
+    }
+    rmdir(dir);
+    model_free(&fbx);
+    model_free(&glb);
+    return test_finish();
+}

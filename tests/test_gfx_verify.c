@@ -1,0 +1,87 @@
+/* test_gfx_verify.c — `skinview MODEL --verify` on every skinned test model: the real
+ * shaders/skinned.vert, captured through transform feedback, matches the CPU reference
+ * within 1e-4 of the bounding-box diagonal for every clip (8 times) and the bind pose —
+ * with the GL's own palette size and again with --max-bones 16 (meshes split by Assimp). */
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#define MAX_OUTPUT 65536
+
+/* Runs the binary with `arguments`; returns its exit code, output (stdout + stderr) in out. */
+static int run(const char *model_path, const char *arguments, char *out, size_t out_size)
+{
+    char command[4096];
+    snprintf(command, sizeof command, "'%s' '%s' %s 2>&1", SKINVIEW_BINARY, model_path, arguments);
+    FILE *pipe = popen(command, "r");
+    if (!pipe) return -1;
+    size_t n = fread(out, 1, out_size - 1, pipe);
+    out[n] = '\0';
+    int status = pclose(pipe);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Checks every "max error E" in the output: a number, <= 1e-4. Returns how many lines. */
+static int check_errors(const char *output, const char *label)
+{
+    int lines = 0;
+    for (const char *p = strstr(output, "max error "); p; p = strstr(p + 1, "max error ")) {
+        double error = NAN;
+        int parsed = sscanf(p, "max error %lf", &error);
+        CHECK(parsed == 1 && isfinite(error) && error >= 0.0 && error <= 1e-4, "%s: '%.60s'", label, p);
+        lines++;
+    }
+    return lines;
+}
+
+static void verify_model(const char *path, const char *extra, int expected_limit)
+{
+    static char output[MAX_OUTPUT];
+    char label[1200], arguments[256];
+    snprintf(label, sizeof label, "%s --verify %s", path, extra);
+    snprintf(arguments, sizeof arguments, "--verify %s", extra);
+    int code = run(path, arguments, output, sizeof output);
+    CHECK(code == 0, "%s: exit %d\n%s", label, code, output);
+    int clip_lines = 0;
+    for (const char *p = output; (p = strstr(p, "\nclip ")); p++) clip_lines++;
+    CHECK(clip_lines >= 2, "%s: at least one clip (or rest) line and the bind pose line\n%s", label, output);
+    /* clip lines + the final line */
+    CHECK(check_errors(output, label) == clip_lines + 1, "%s: every clip line has a max error\n%s", label, output);
+    CHECK(strstr(output, "verify passed") != NULL, "%s: final line\n%s", label, output);
+    const char *limit = strstr(output, "bones per mesh ");
+    int used = 0;
+    CHECK(limit && sscanf(limit, "bones per mesh %d", &used) == 1 && (expected_limit == 0 || used == expected_limit),
+          "%s: the limit used is printed (%d)", label, used);
+    const char *most = strstr(output, "at most ");
+    int bones = -1;
+    CHECK(most && sscanf(most, "at most %d bones", &bones) == 1 && bones <= used,
+          "%s: meshes have at most %d bones, limit %d", label, bones, used);
+    printf("%s: ok (%d poses, limit %d, at most %d bones per mesh)\n", label, clip_lines, used, bones);
+}
+
+int main(void)
+{
+    TestModel models[64];
+    int count = test_skinned_models(models, 64);
+    CHECK(count >= test_required_skinned_count, "skinned test models found: %d", count);
+    for (int i = 0; i < count; i++) {
+        if (!test_file_exists(models[i].path)) {
+            CHECK(false, "required test model missing: %s", models[i].path);
+            continue;
+        }
+        verify_model(models[i].path, "", 0);
+        verify_model(models[i].path, "--max-bones 16", 16);
+    }
+
+    /* a file that is not a model: one line on stderr, exit 1 */
+    static char output[MAX_OUTPUT];
+    int code = run(SKINVIEW_SOURCE_DIR "/CMakeLists.txt", "--verify", output, sizeof output);
+    CHECK(code == 1, "a bad file: exit %d\n%s", code, output);
+    CHECK(strncmp(output, "skinview: ", 10) == 0 && strchr(output, '\n') == output + strlen(output) - 1,
+          "a bad file: one line 'skinview: ...': %s", output);
+    return test_finish();
+}

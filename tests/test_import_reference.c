@@ -1,0 +1,229 @@
+/* test_import_reference — an independent rest-pose check of the importer.
+ *
+ * The same file is opened again straight through Assimp (same flags, then
+ * LimitBoneWeights), every node's global transform is computed recursively from
+ * aiNode (double precision, Assimp's row-major matrices, no skinview code), and
+ * every vertex is skinned as  sum_k w_k * global(bone node_k) * offset_k * v  from the
+ * aiBone weights (normalised). Vertices with no weight follow their mesh node;
+ * static meshes are global(mesh node) * v. skinview's Animator at ANIMATOR_REST_POSE
+ * (animator_skin_mesh) must agree within 1e-4 of the scene's bbox diagonal.
+ * This catches wrong joint indices, a skipped bone 0, a mesh-node transform applied
+ * on top of skinning and transposed matrices. Meshes are matched in order: one per
+ * (node, mesh) reference, nodes depth-first pre-order (the importer's documented order).
+ * Run twice per model: without and with a bones-per-mesh limit (SplitByBoneCount). */
+#include "anim/animator.h"
+#include "io/import.h"
+#include "testutil.h"
+
+#include <assimp/cimport.h>
+#include <assimp/config.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct { double m[4][4]; } M4;   /* row-major, p' = M p (Assimp's convention) */
+
+static M4 m4_from_ai(const struct aiMatrix4x4 *a)
+{
+    const float *f = &a->a1;
+    M4 r;
+    for (int i = 0; i < 16; i++) r.m[i / 4][i % 4] = f[i];
+    return r;
+}
+
+static M4 m4_mul(M4 a, M4 b)
+{
+    M4 r;
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            double s = 0.0;
+            for (int k = 0; k < 4; k++) s += a.m[i][k] * b.m[k][j];
+            r.m[i][j] = s;
+        }
+    return r;
+}
+
+static void m4_apply(const M4 *a, const struct aiVector3D *v, double out[3])
+{
+    for (int i = 0; i < 3; i++) out[i] = a->m[i][0] * v->x + a->m[i][1] * v->y + a->m[i][2] * v->z + a->m[i][3];
+}
+
+/* node -> global transform, in the order the nodes are met (pre-order) */
+typedef struct NodeGlobal {
+    const struct aiNode *node;
+    M4 global;
+} NodeGlobal;
+
+static void collect(const struct aiNode *node, const M4 *parent, NodeGlobal *out, int *count, int capacity)
+{
+    if (*count >= capacity) return;
+    M4 local = m4_from_ai(&node->mTransformation);
+    NodeGlobal *g = &out[(*count)++];
+    g->node = node;
+    g->global = parent ? m4_mul(*parent, local) : local;
+    M4 mine = g->global;
+    for (unsigned c = 0; c < node->mNumChildren; c++) collect(node->mChildren[c], &mine, out, count, capacity);
+}
+
+static const M4 *find_global(const NodeGlobal *nodes, int count, const char *name)
+{
+    for (int i = 0; i < count; i++)
+        if (strcmp(nodes[i].node->mName.data, name) == 0) return &nodes[i].global;
+    return NULL;
+}
+
+static bool has_triangles(const struct aiMesh *mesh)
+{
+    if (!mesh || mesh->mNumVertices == 0) return false;
+    for (unsigned f = 0; f < mesh->mNumFaces; f++)
+        if (mesh->mFaces[f].mNumIndices == 3) return true;
+    return false;
+}
+
+static const struct aiScene *import_reference(const char *path, int max_bones)
+{
+    struct aiPropertyStore *props = aiCreatePropertyStore();
+    if (max_bones > 0) aiSetImportPropertyInteger(props, AI_CONFIG_PP_SBBC_MAX_BONES, max_bones);
+    aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, 0);
+    aiSetImportPropertyInteger(props, AI_CONFIG_PP_LBW_MAX_WEIGHTS, 4);
+    aiSetImportPropertyInteger(props, AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
+    const struct aiScene *scene = aiImportFileExWithProperties(
+        path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_GenSmoothNormals |
+                  aiProcess_SortByPType | aiProcess_ValidateDataStructure,
+        NULL, props);
+    aiReleasePropertyStore(props);
+    if (scene) scene = aiApplyPostProcessing(scene, aiProcess_LimitBoneWeights);
+    if (scene && max_bones > 0) scene = aiApplyPostProcessing(scene, aiProcess_SplitByBoneCount);
+    return scene;
+}
+
+static void check_model(const char *path, int max_bones, double *worst_relative)
+{
+    const struct aiScene *scene = import_reference(path, max_bones);
+    CHECK(scene != NULL, "%s: Assimp reference import failed: %s", path, aiGetErrorString());
+    Model model;
+    char error[512];
+    ImportOptions options = {.max_bones_per_mesh = max_bones};
+    bool ok = import_model(path, &options, &model, error, sizeof error);
+    CHECK(ok, "%s: import failed: %s", path, error);
+    if (!scene || !ok) {
+        if (scene) aiReleaseImport(scene);
+        if (ok) model_free(&model);
+        return;
+    }
+
+    enum { MAX_NODES = 20000 };
+    NodeGlobal *nodes = malloc(sizeof *nodes * MAX_NODES);
+    int node_count = 0;
+    collect(scene->mRootNode, NULL, nodes, &node_count, MAX_NODES);
+    CHECK(node_count == model.skeleton.joint_count, "%s: %d nodes, skinview has %d joints", path, node_count,
+          model.skeleton.joint_count);
+
+    Animator animator;
+    CHECK(animator_init(&animator, &model), "%s: animator_init", path);
+    animator_evaluate(&animator, ANIMATOR_REST_POSE, 0.0f);
+
+    /* reference positions, mesh by mesh, in the importer's order */
+    int mesh_index = 0;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    double worst = 0.0;
+    int mismatched_meshes = 0;
+    for (int n = 0; n < node_count; n++) {
+        const struct aiNode *node = nodes[n].node;
+        for (unsigned k = 0; k < node->mNumMeshes; k++) {
+            const struct aiMesh *src = scene->mMeshes[node->mMeshes[k]];
+            if (!has_triangles(src)) continue;
+            if (mesh_index >= model.mesh_count) {
+                mismatched_meshes++;
+                continue;
+            }
+            const Mesh *mesh = &model.meshes[mesh_index++];
+            if (mesh->vertex_count != (int)src->mNumVertices) {
+                CHECK(false, "%s mesh %d: %d vertices, Assimp %u", path, mesh_index - 1, mesh->vertex_count,
+                      src->mNumVertices);
+                continue;
+            }
+            unsigned nv = src->mNumVertices;
+            double (*ref)[3] = calloc(nv, sizeof *ref);
+            double *wsum = calloc(nv, sizeof *wsum);
+            for (unsigned b = 0; b < src->mNumBones; b++) {
+                const struct aiBone *bone = src->mBones[b];
+                const M4 *global = find_global(nodes, node_count, bone->mName.data);
+                if (!global) continue;   /* the importer drops bones without a node */
+                M4 skin = m4_mul(*global, m4_from_ai(&bone->mOffsetMatrix));
+                for (unsigned w = 0; w < bone->mNumWeights; w++) {
+                    unsigned v = bone->mWeights[w].mVertexId;
+                    double weight = bone->mWeights[w].mWeight;
+                    if (weight <= 0.0) continue;
+                    double p[3];
+                    m4_apply(&skin, &src->mVertices[v], p);
+                    for (int i = 0; i < 3; i++) ref[v][i] += weight * p[i];
+                    wsum[v] += weight;
+                }
+            }
+            for (unsigned v = 0; v < nv; v++) {
+                if (wsum[v] > 0.0) {
+                    for (int i = 0; i < 3; i++) ref[v][i] /= wsum[v];
+                } else {
+                    m4_apply(&nodes[n].global, &src->mVertices[v], ref[v]);
+                }
+                for (int i = 0; i < 3; i++) {
+                    if (ref[v][i] < lo[i]) lo[i] = ref[v][i];
+                    if (ref[v][i] > hi[i]) hi[i] = ref[v][i];
+                }
+            }
+            vec3 *out = malloc(sizeof(vec3) * nv);
+            animator_skin_mesh(&animator, mesh_index - 1, out, NULL);
+            for (unsigned v = 0; v < nv; v++) {
+                double d = 0.0;
+                for (int i = 0; i < 3; i++) d += (out[v][i] - ref[v][i]) * (out[v][i] - ref[v][i]);
+                d = sqrt(d);
+                if (!(d <= worst)) worst = d;
+            }
+            free(out);
+            free(ref);
+            free(wsum);
+        }
+    }
+    CHECK(mismatched_meshes == 0 && mesh_index == model.mesh_count, "%s: %d meshes matched, skinview has %d", path,
+          mesh_index, model.mesh_count);
+    double diagonal = sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                           (hi[2] - lo[2]) * (hi[2] - lo[2]));
+    double relative = diagonal > 0.0 ? worst / diagonal : worst;
+    if (!(relative <= *worst_relative)) *worst_relative = relative;
+    CHECK(relative <= 1e-4, "%s: rest pose differs from the Assimp reference by %g of the bbox diagonal %g", path,
+          relative, diagonal);
+    if (max_bones > 0) {
+        /* the split honours the limit (+1 only for the extra bone of unweighted vertices) */
+        for (int m = 0; m < model.mesh_count; m++)
+            CHECK(model.meshes[m].bone_count <= max_bones + (model.stats.vertices_unweighted > 0 ? 1 : 0),
+                  "%s, max %d bones: mesh %d has %d bones", path, max_bones, m, model.meshes[m].bone_count);
+    }
+    printf("%-70s max bones %2d: %d meshes, rest-pose error %.3g of diagonal %.4g\n", path, max_bones,
+           model.mesh_count, relative, diagonal);
+
+    animator_free(&animator);
+    free(nodes);
+    model_free(&model);
+    aiReleaseImport(scene);
+}
+
+int main(void)
+{
+    TestModel models[64];
+    int count = test_skinned_models(models, 64);
+    double worst = 0.0;
+    for (int i = 0; i < count; i++) {
+        if (!test_file_exists(models[i].path)) {
+            CHECK(false, "required test model missing: %s", models[i].path);
+            continue;
+        }
+        check_model(models[i].path, 0, &worst);
+        check_model(models[i].path, 8, &worst);   /* SplitByBoneCount: meshes must still line up */
+    }
+    printf("worst rest-pose error: %g of the bbox diagonal over %d models\n", worst, count);
+    return test_finish();
+}

@@ -1,0 +1,228 @@
+/* test_info_json — `skinview MODEL --info --json` (the real binary, via popen) on every
+ * test model: parsed with cJSON, then compared with the same file opened straight
+ * through Assimp: clip count and durations (seconds, extended to the last key; 25
+ * ticks/s when the file gives 0), joint count (= node count), and per mesh (one per
+ * node reference, depth-first pre-order) vertex count and bone count (bones whose node
+ * exists, + 1 when some vertex has no weight). Also the plain --info text runs. */
+#include "testutil.h"
+
+#include <assimp/cimport.h>
+#include <assimp/config.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+#include <cjson/cJSON.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static char *run_capture(const char *command, int *status)
+{
+    FILE *pipe = popen(command, "r");
+    if (!pipe) return NULL;
+    size_t size = 0, capacity = 1 << 16;
+    char *text = malloc(capacity);
+    size_t n;
+    while (text && (n = fread(text + size, 1, capacity - size - 1, pipe)) > 0) {
+        size += n;
+        if (capacity - size < 4096) {
+            char *grown = realloc(text, capacity * 2);
+            if (!grown) break;
+            text = grown;
+            capacity *= 2;
+        }
+    }
+    if (text) text[size] = '\0';
+    *status = pclose(pipe);
+    return text;
+}
+
+static const struct aiScene *import_reference(const char *path)
+{
+    struct aiPropertyStore *props = aiCreatePropertyStore();
+    aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, 0);
+    aiSetImportPropertyInteger(props, AI_CONFIG_PP_LBW_MAX_WEIGHTS, 4);
+    aiSetImportPropertyInteger(props, AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
+    const struct aiScene *scene = aiImportFileExWithProperties(
+        path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_GenSmoothNormals |
+                  aiProcess_SortByPType | aiProcess_ValidateDataStructure,
+        NULL, props);
+    aiReleasePropertyStore(props);
+    if (scene) scene = aiApplyPostProcessing(scene, aiProcess_LimitBoneWeights);
+    return scene;
+}
+
+static bool node_exists(const struct aiNode *node, const char *name)
+{
+    if (strcmp(node->mName.data, name) == 0) return true;
+    for (unsigned c = 0; c < node->mNumChildren; c++)
+        if (node_exists(node->mChildren[c], name)) return true;
+    return false;
+}
+
+static int count_nodes(const struct aiNode *node)
+{
+    int n = 1;
+    for (unsigned c = 0; c < node->mNumChildren; c++) n += count_nodes(node->mChildren[c]);
+    return n;
+}
+
+static bool has_triangles(const struct aiMesh *mesh)
+{
+    if (!mesh || mesh->mNumVertices == 0) return false;
+    for (unsigned f = 0; f < mesh->mNumFaces; f++)
+        if (mesh->mFaces[f].mNumIndices == 3) return true;
+    return false;
+}
+
+/* expected per-mesh (vertices, bones), in pre-order of node references */
+typedef struct { int vertices, bones; bool skinned; } ExpectedMesh;
+
+static void expect_meshes(const struct aiScene *scene, const struct aiNode *node, ExpectedMesh *out, int *count,
+                          int capacity)
+{
+    for (unsigned k = 0; k < node->mNumMeshes; k++) {
+        const struct aiMesh *mesh = scene->mMeshes[node->mMeshes[k]];
+        if (!has_triangles(mesh) || *count >= capacity) continue;
+        ExpectedMesh *e = &out[(*count)++];
+        e->vertices = (int)mesh->mNumVertices;
+        e->bones = 0;
+        char *weighted = calloc(mesh->mNumVertices, 1);
+        for (unsigned b = 0; b < mesh->mNumBones; b++) {
+            const struct aiBone *bone = mesh->mBones[b];
+            if (!node_exists(scene->mRootNode, bone->mName.data)) continue;
+            e->bones++;
+            for (unsigned w = 0; w < bone->mNumWeights; w++)
+                if (bone->mWeights[w].mWeight > 0.0f) weighted[bone->mWeights[w].mVertexId] = 1;
+        }
+        e->skinned = e->bones > 0;
+        if (e->skinned)
+            for (unsigned v = 0; v < mesh->mNumVertices; v++)
+                if (!weighted[v]) {
+                    e->bones++;   /* the extra bone for unweighted vertices */
+                    break;
+                }
+        free(weighted);
+    }
+    for (unsigned c = 0; c < node->mNumChildren; c++) expect_meshes(scene, node->mChildren[c], out, count, capacity);
+}
+
+static double expected_duration(const struct aiScene *scene, const struct aiAnimation *anim)
+{
+    double tps = anim->mTicksPerSecond > 0.0 ? anim->mTicksPerSecond : 25.0;
+    double last = anim->mDuration;
+    for (unsigned c = 0; c < anim->mNumChannels; c++) {
+        const struct aiNodeAnim *ch = anim->mChannels[c];
+        if (!node_exists(scene->mRootNode, ch->mNodeName.data)) continue;   /* ignored channels */
+        for (unsigned k = 0; k < ch->mNumPositionKeys; k++)
+            if (ch->mPositionKeys[k].mTime > last) last = ch->mPositionKeys[k].mTime;
+        for (unsigned k = 0; k < ch->mNumRotationKeys; k++)
+            if (ch->mRotationKeys[k].mTime > last) last = ch->mRotationKeys[k].mTime;
+        for (unsigned k = 0; k < ch->mNumScalingKeys; k++)
+            if (ch->mScalingKeys[k].mTime > last) last = ch->mScalingKeys[k].mTime;
+    }
+    return (last > 0.0 ? last : 0.0) / tps;
+}
+
+static double number(const cJSON *object, const char *key)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+    return cJSON_IsNumber(item) ? item->valuedouble : NAN;
+}
+
+static void check_model(const char *path)
+{
+    char command[2300];
+    int status;
+    snprintf(command, sizeof command, "'%s' --info --json '%.1024s' 2>/dev/null", SKINVIEW_BINARY, path);
+    char *text = run_capture(command, &status);
+    CHECK(text && WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s: --info --json exit status %d", path, status);
+    cJSON *root = text ? cJSON_Parse(text) : NULL;
+    CHECK(root && cJSON_IsObject(root), "%s: --info --json output is not one JSON object", path);
+    free(text);
+    const struct aiScene *scene = import_reference(path);
+    CHECK(scene != NULL, "%s: Assimp reference import failed", path);
+    if (!root || !scene) {
+        cJSON_Delete(root);
+        if (scene) aiReleaseImport(scene);
+        return;
+    }
+
+    const cJSON *file = cJSON_GetObjectItemCaseSensitive(root, "file");
+    CHECK(cJSON_IsString(file) && strcmp(file->valuestring, path) == 0, "%s: \"file\" wrong", path);
+    CHECK(number(root, "joint_count") == count_nodes(scene->mRootNode), "%s: joint_count %g, Assimp nodes %d", path,
+          number(root, "joint_count"), count_nodes(scene->mRootNode));
+    CHECK(number(root, "bone_count") >= 1 && number(root, "bone_count") <= number(root, "joint_count"),
+          "%s: bone_count %g", path, number(root, "bone_count"));
+    const cJSON *import = cJSON_GetObjectItemCaseSensitive(root, "import");
+    CHECK(cJSON_IsObject(import) && cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(import, "vertices_influences_cut")),
+          "%s: \"import\" stats missing", path);
+
+    /* meshes */
+    ExpectedMesh expected[512];
+    int expected_count = 0;
+    expect_meshes(scene, scene->mRootNode, expected, &expected_count, 512);
+    const cJSON *meshes = cJSON_GetObjectItemCaseSensitive(root, "meshes");
+    CHECK(cJSON_IsArray(meshes) && cJSON_GetArraySize(meshes) == expected_count, "%s: %d meshes, Assimp %d", path,
+          cJSON_GetArraySize(meshes), expected_count);
+    for (int m = 0; m < expected_count && m < cJSON_GetArraySize(meshes); m++) {
+        const cJSON *mesh = cJSON_GetArrayItem(meshes, m);
+        CHECK(number(mesh, "vertices") == expected[m].vertices, "%s mesh %d: %g vertices, Assimp %d", path, m,
+              number(mesh, "vertices"), expected[m].vertices);
+        CHECK(number(mesh, "bones") == expected[m].bones, "%s mesh %d: %g bones, expected %d", path, m,
+              number(mesh, "bones"), expected[m].bones);
+        CHECK(cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(mesh, "skinned")) &&
+                  cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(mesh, "skinned")) == expected[m].skinned,
+              "%s mesh %d: skinned flag", path, m);
+        CHECK(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(mesh, "name")) && number(mesh, "triangles") > 0,
+              "%s mesh %d: name/triangles", path, m);
+    }
+
+    /* clips */
+    const cJSON *clips = cJSON_GetObjectItemCaseSensitive(root, "clips");
+    CHECK(cJSON_IsArray(clips) && cJSON_GetArraySize(clips) == (int)scene->mNumAnimations, "%s: %d clips, Assimp %u",
+          path, cJSON_GetArraySize(clips), scene->mNumAnimations);
+    for (unsigned a = 0; a < scene->mNumAnimations && (int)a < cJSON_GetArraySize(clips); a++) {
+        const cJSON *clip = cJSON_GetArrayItem(clips, (int)a);
+        double want = expected_duration(scene, scene->mAnimations[a]);
+        double got = number(clip, "duration");
+        CHECK(fabs(got - want) <= 1e-4 * (1.0 + want), "%s clip %u: duration %g s, Assimp %g s", path, a, got, want);
+        CHECK(number(clip, "index") == a, "%s clip %u: index %g", path, a, number(clip, "index"));
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(clip, "name");
+        CHECK(cJSON_IsString(name), "%s clip %u: no name", path, a);
+        if (cJSON_IsString(name) && scene->mAnimations[a]->mName.length < 100)
+            CHECK(strncmp(name->valuestring, scene->mAnimations[a]->mName.data, scene->mAnimations[a]->mName.length) == 0,
+                  "%s clip %u: name '%s', Assimp '%s'", path, a, name->valuestring, scene->mAnimations[a]->mName.data);
+        CHECK(number(clip, "tracks") >= 0 && number(clip, "keys") >= number(clip, "tracks"), "%s clip %u: tracks/keys",
+              path, a);
+    }
+    printf("%-70s meshes %d, clips %u\n", path, expected_count, scene->mNumAnimations);
+    cJSON_Delete(root);
+    aiReleaseImport(scene);
+
+    /* plain text: exit 0, lists the clips and joints */
+    snprintf(command, sizeof command, "'%s' --info '%.1024s' 2>/dev/null", SKINVIEW_BINARY, path);
+    text = run_capture(command, &status);
+    CHECK(text && WIFEXITED(status) && WEXITSTATUS(status) == 0 && strstr(text, "joints: ") && strstr(text, "clips: "),
+          "%s: --info text (status %d)", path, status);
+    free(text);
+}
+
+int main(void)
+{
+    if (!test_file_exists(SKINVIEW_BINARY)) {
+        printf("skinview binary not built: %s\n", SKINVIEW_BINARY);
+        return TEST_SKIP_CODE;
+    }
+    TestModel models[64];
+    int count = test_skinned_models(models, 64);
+    for (int i = 0; i < count; i++) {
+        if (!test_file_exists(models[i].path)) {
+            CHECK(false, "required test model missing: %s", models[i].path);
+            continue;
+        }
+        check_model(models[i].path);
+    }
+    return test_finish();
+}

@@ -1,0 +1,210 @@
+/* test_input.c — the viewer's key table and playback state machine, without a window. */
+#include "input.h"
+#include "testutil.h"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <math.h>
+
+static bool near(float a, float b) { return fabsf(a - b) < 1e-5f; }
+
+static Action key(int k) { return action_for_key(k, 0); }
+
+/* Applies the action a key maps to. */
+static void press(Playback *p, int k, const float *durations) { playback_apply(p, key(k), durations); }
+
+static void test_key_table(void)
+{
+    CHECK(key(GLFW_KEY_1).kind == ACTION_SELECT_CLIP && key(GLFW_KEY_1).clip == 0, "1 -> clip index 0");
+    CHECK(key(GLFW_KEY_3).kind == ACTION_SELECT_CLIP && key(GLFW_KEY_3).clip == 2, "3 -> clip index 2");
+    CHECK(key(GLFW_KEY_9).kind == ACTION_SELECT_CLIP && key(GLFW_KEY_9).clip == 8, "9 -> clip index 8");
+    CHECK(key(GLFW_KEY_N).kind == ACTION_NEXT_CLIP && key(GLFW_KEY_RIGHT).kind == ACTION_NEXT_CLIP, "N/Right");
+    CHECK(key(GLFW_KEY_P).kind == ACTION_PREV_CLIP && key(GLFW_KEY_LEFT).kind == ACTION_PREV_CLIP, "P/Left");
+    CHECK(key(GLFW_KEY_SPACE).kind == ACTION_TOGGLE_PAUSE, "space");
+    CHECK(key(GLFW_KEY_PERIOD).kind == ACTION_STEP_FORWARD && key(GLFW_KEY_COMMA).kind == ACTION_STEP_BACK, ". ,");
+    CHECK(key(GLFW_KEY_EQUAL).kind == ACTION_SPEED_UP && key(GLFW_KEY_KP_ADD).kind == ACTION_SPEED_UP, "= KP+");
+    CHECK(action_for_key(GLFW_KEY_EQUAL, GLFW_MOD_SHIFT).kind == ACTION_SPEED_UP, "+ (shift =)");
+    CHECK(key(GLFW_KEY_MINUS).kind == ACTION_SPEED_DOWN && key(GLFW_KEY_KP_SUBTRACT).kind == ACTION_SPEED_DOWN,
+          "- KP-");
+    CHECK(key(GLFW_KEY_0).kind == ACTION_RESTART, "0");
+    CHECK(key(GLFW_KEY_H).kind == ACTION_TOGGLE_HELP, "H");
+    CHECK(key(GLFW_KEY_F).kind == ACTION_FRAME_CAMERA, "F");
+    CHECK(key(GLFW_KEY_ESCAPE).kind == ACTION_QUIT && key(GLFW_KEY_Q).kind == ACTION_QUIT, "Esc/Q");
+    CHECK(key(GLFW_KEY_Z).kind == ACTION_NONE && key(GLFW_KEY_UNKNOWN).kind == ACTION_NONE, "unbound keys");
+    CHECK(action_for_key(GLFW_KEY_Q, GLFW_MOD_CONTROL).kind == ACTION_NONE, "Ctrl+Q is not ours");
+    CHECK(action_for_key(GLFW_KEY_ESCAPE, GLFW_MOD_CONTROL).kind == ACTION_QUIT, "Esc quits with any modifier");
+}
+
+static void test_clip_selection(void)
+{
+    const float durations[3] = {1.0f, 2.0f, 0.5f};
+    Playback p;
+    playback_init(&p, 3, durations, 0, 0.0f, 1.0f);
+    CHECK(p.clip == 0 && p.clip_count == 3 && near(p.speed, 1.0f) && !p.paused, "init");
+
+    press(&p, GLFW_KEY_3, durations);
+    CHECK(p.clip == 2, "3 picks index 2, got %d", p.clip);
+    p.time = 0.25f;
+    press(&p, GLFW_KEY_9, durations);
+    CHECK(p.clip == 2 && near(p.time, 0.25f), "9 with 3 clips is ignored (clip %d time %g)", p.clip, p.time);
+    press(&p, GLFW_KEY_N, durations);
+    CHECK(p.clip == 0 && near(p.time, 0.0f), "N past the last wraps to 0, got %d", p.clip);
+    press(&p, GLFW_KEY_RIGHT, durations);
+    CHECK(p.clip == 1, "Right = next, got %d", p.clip);
+    press(&p, GLFW_KEY_P, durations);
+    CHECK(p.clip == 0, "P = previous, got %d", p.clip);
+    press(&p, GLFW_KEY_P, durations);
+    CHECK(p.clip == 2, "P before the first wraps to the last, got %d", p.clip);
+    press(&p, GLFW_KEY_LEFT, durations);
+    CHECK(p.clip == 1, "Left = previous, got %d", p.clip);
+    press(&p, GLFW_KEY_2, durations);
+    CHECK(p.clip == 1 && near(p.time, 0.0f), "2 picks index 1 and starts it at 0");
+
+    /* a static pose (--clip rest / bind) steps into the clips */
+    playback_init(&p, 3, durations, -1, 0.0f, 1.0f);
+    press(&p, GLFW_KEY_N, durations);
+    CHECK(p.clip == 0, "next from the rest pose = first clip, got %d", p.clip);
+    playback_init(&p, 3, durations, -2, 0.0f, 1.0f);
+    press(&p, GLFW_KEY_P, durations);
+    CHECK(p.clip == 2, "previous from the bind pose = last clip, got %d", p.clip);
+}
+
+static void test_speed(void)
+{
+    const float durations[1] = {1.0f};
+    Playback p;
+    playback_init(&p, 1, durations, 0, 0.0f, 1.0f);
+    press(&p, GLFW_KEY_EQUAL, durations);
+    CHECK(near(p.speed, 2.0f), "+ doubles: %g", p.speed);
+    press(&p, GLFW_KEY_MINUS, durations);
+    press(&p, GLFW_KEY_KP_SUBTRACT, durations);
+    CHECK(near(p.speed, 0.5f), "- halves: %g", p.speed);
+    for (int i = 0; i < 20; i++) press(&p, GLFW_KEY_MINUS, durations);
+    CHECK(near(p.speed, PLAYBACK_SPEED_MIN), "speed stops at 1/64: %g", p.speed);
+    for (int i = 0; i < 40; i++) press(&p, GLFW_KEY_KP_ADD, durations);
+    CHECK(near(p.speed, PLAYBACK_SPEED_MAX), "speed stops at 64: %g", p.speed);
+    press(&p, GLFW_KEY_MINUS, durations);
+    CHECK(near(p.speed, 32.0f), "and comes back down: %g", p.speed);
+
+    /* --speed outside the key range is kept, and the keys only move it back toward the range */
+    playback_init(&p, 1, durations, 0, 0.0f, 100.0f);
+    CHECK(near(p.speed, 100.0f), "--speed 100 kept: %g", p.speed);
+    press(&p, GLFW_KEY_EQUAL, durations);
+    CHECK(near(p.speed, 100.0f), "+ above the limit does not speed up: %g", p.speed);
+    press(&p, GLFW_KEY_MINUS, durations);
+    CHECK(near(p.speed, 50.0f), "- halves: %g", p.speed);
+    playback_init(&p, 1, durations, 0, 0.0f, -3.0f);
+    CHECK(near(p.speed, 1.0f), "a non-positive speed falls back to 1: %g", p.speed);
+}
+
+static void test_pause_and_step(void)
+{
+    const float durations[2] = {1.0f, 0.05f};
+    const float step = PLAYBACK_FRAME_STEP;
+    Playback p;
+    playback_init(&p, 2, durations, 0, 0.5f, 1.0f);
+    CHECK(near(p.time, 0.5f), "--time: %g", p.time);
+
+    press(&p, GLFW_KEY_PERIOD, durations);
+    CHECK(near(p.time, 0.5f), "no step while playing: %g", p.time);
+    press(&p, GLFW_KEY_COMMA, durations);
+    CHECK(near(p.time, 0.5f), "no step back while playing: %g", p.time);
+
+    press(&p, GLFW_KEY_SPACE, durations);
+    CHECK(p.paused, "space pauses");
+    press(&p, GLFW_KEY_PERIOD, durations);
+    CHECK(near(p.time, 0.5f + step), "step forward by one frame: %g", p.time);
+    press(&p, GLFW_KEY_COMMA, durations);
+    press(&p, GLFW_KEY_COMMA, durations);
+    CHECK(near(p.time, 0.5f - step), "step back by one frame: %g", p.time);
+    playback_advance(&p, 0.25f, durations);
+    CHECK(near(p.time, 0.5f - step), "paused: time does not advance: %g", p.time);
+
+    /* the clip end: the last key is a stop, then wrap to 0; back from 0 goes to the end */
+    p.time = 1.0f - 0.5f * step;
+    press(&p, GLFW_KEY_PERIOD, durations);
+    CHECK(near(p.time, 1.0f), "step onto the last key: %g", p.time);
+    press(&p, GLFW_KEY_PERIOD, durations);
+    CHECK(near(p.time, 0.0f), "step past the end wraps to 0: %g", p.time);
+    press(&p, GLFW_KEY_COMMA, durations);
+    CHECK(near(p.time, 1.0f), "step back from 0 goes to the end: %g", p.time);
+
+    press(&p, GLFW_KEY_0, durations);
+    CHECK(near(p.time, 0.0f) && p.paused, "0 restarts and keeps the pause: %g", p.time);
+    press(&p, GLFW_KEY_SPACE, durations);
+    CHECK(!p.paused, "space plays again");
+    playback_advance(&p, 0.3f, durations);
+    press(&p, GLFW_KEY_0, durations);
+    CHECK(near(p.time, 0.0f), "0 restarts while playing: %g", p.time);
+
+    press(&p, GLFW_KEY_H, durations);
+    CHECK(p.show_help, "H shows help");
+    press(&p, GLFW_KEY_H, durations);
+    CHECK(!p.show_help, "H hides help");
+
+    CHECK(!playback_apply(&p, key(GLFW_KEY_F), durations), "F is the viewer's, not playback's");
+    CHECK(!playback_apply(&p, key(GLFW_KEY_Q), durations), "Q is the viewer's, not playback's");
+}
+
+static void test_advance_loops(void)
+{
+    const float durations[2] = {1.25f, 0.0f};
+    Playback p;
+    playback_init(&p, 2, durations, 0, 0.0f, 1.0f);
+    playback_advance(&p, 1.0f, durations);
+    CHECK(near(p.time, 1.0f), "advance 1 s: %g", p.time);
+    playback_advance(&p, 0.5f, durations);
+    CHECK(near(p.time, 0.25f), "advance past the duration wraps: %g", p.time);
+    playback_advance(&p, 10.0f * 1.25f, durations);
+    CHECK(near(p.time, 0.25f), "whole loops: %g", p.time);
+    p.speed = 2.0f;
+    playback_advance(&p, 0.5f, durations);
+    CHECK(near(p.time, 0.0f), "landing exactly on the duration wraps to 0: %g", p.time);
+    playback_init(&p, 2, durations, 0, 0.2f, 2.0f);
+    playback_advance(&p, 0.25f, durations);
+    CHECK(near(p.time, 0.7f), "speed scales the frame time: %g", p.time);
+    for (int i = 0; i < 10000; i++) playback_advance(&p, 1.0f / 60.0f, durations);
+    CHECK(p.time >= 0.0f && p.time < 1.25f, "many frames stay in range: %g", p.time);
+
+    playback_init(&p, 2, durations, 0, 99.0f, 1.0f);
+    CHECK(near(p.time, 1.25f), "--time past the end clamps to the last key: %g", p.time);
+
+    /* a clip with one key (duration 0) is a pose */
+    playback_init(&p, 2, durations, 1, 0.5f, 1.0f);
+    playback_advance(&p, 0.3f, durations);
+    CHECK(near(p.time, 0.0f), "zero-length clip stays at 0: %g", p.time);
+    p.paused = true;
+    press(&p, GLFW_KEY_PERIOD, durations);
+    press(&p, GLFW_KEY_COMMA, durations);
+    CHECK(near(p.time, 0.0f), "stepping a zero-length clip stays at 0: %g", p.time);
+}
+
+static void test_no_clips(void)
+{
+    Playback p;
+    playback_init(&p, 0, NULL, -1, 3.0f, 1.0f);
+    CHECK(p.clip < 0 && p.clip_count == 0 && near(p.time, 0.0f), "no clips: rest pose at 0");
+    playback_init(&p, 0, NULL, 0, 0.0f, 1.0f);
+    CHECK(p.clip < 0, "clip 0 of a model without clips is the rest pose: %d", p.clip);
+    const int keys[] = {GLFW_KEY_1, GLFW_KEY_9, GLFW_KEY_N, GLFW_KEY_P, GLFW_KEY_RIGHT, GLFW_KEY_LEFT,
+                        GLFW_KEY_SPACE, GLFW_KEY_PERIOD, GLFW_KEY_COMMA, GLFW_KEY_EQUAL, GLFW_KEY_MINUS,
+                        GLFW_KEY_0, GLFW_KEY_H, GLFW_KEY_F};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        press(&p, keys[i], NULL);
+        playback_advance(&p, 0.1f, NULL);
+    }
+    CHECK(p.clip < 0 && near(p.time, 0.0f), "no clips: keys leave the rest pose (clip %d time %g)", p.clip, p.time);
+    CHECK(near(playback_duration(&p, NULL), 0.0f), "no clips: duration 0");
+}
+
+int main(void)
+{
+    test_key_table();
+    test_clip_selection();
+    test_speed();
+    test_pause_and_step();
+    test_advance_loops();
+    test_no_clips();
+    return test_finish();
+}
