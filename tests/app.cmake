@@ -7,3 +7,10 @@ add_test(NAME cli_bad_usage COMMAND skinview --no-such-option)
 set_tests_properties(cli_bad_usage PROPERTIES WILL_FAIL TRUE)
 add_test(NAME cli_help COMMAND skinview --help)
 set_tests_properties(cli_help PROPERTIES PASS_REGULAR_EXPRESSION "usage: skinview")
+
+# After `cmake --install`, the installed binary finds its shaders and the demo model
+# (share/skinview next to bin/).
+add_test(NAME install_finds_demo
+  COMMAND ${CMAKE_COMMAND} -E env
+          sh -c "rm -rf '${CMAKE_BINARY_DIR}/install-test' && '${CMAKE_COMMAND}' --install '${CMAKE_BINARY_DIR}' --prefix '${CMAKE_BINARY_DIR}/install-test' >/dev/null && '${CMAKE_BINARY_DIR}/install-test/bin/skinview' --info")
+set_tests_properties(install_finds_demo PROPERTIES PASS_REGULAR_EXPRESSION "install-test/bin/../share/skinview/assets/demo.fbx")

@@ -187,6 +187,43 @@ static void check_clips_move_and_loop(const char *path, const Model *model)
     free(b);
 }
 
+/* Twist turns a forearm 150 degrees or more away from its bind rotation (about its own
+ * axis: the rotation axis stays along the bone, +-X in the T-pose). */
+static void check_twist(const char *path, const Model *model)
+{
+    int clip = model_find_clip(model, "Twist");
+    int joint = -1;
+    for (int j = 0; j < model->skeleton.joint_count; j++)
+        if (strcmp(model->skeleton.names[j], "forearm.L") == 0) joint = j;
+    CHECK(clip >= 0 && joint >= 0, "%s: no Twist clip or no forearm.L joint", path);
+    if (clip < 0 || joint < 0) return;
+    const Clip *twist = &model->clips[clip];
+    JointTransform *trs = malloc(sizeof(JointTransform) * (size_t)model->skeleton.joint_count);
+    TrackCursor *cursors = calloc((size_t)(twist->track_count > 0 ? twist->track_count : 1), sizeof(TrackCursor));
+    float widest = 0.0f, axis_off = 0.0f;
+    for (int step = 0; step <= 120; step++) {
+        float t = twist->duration * (float)step / 120.0f;
+        memcpy(trs, model->skeleton.rest_trs, sizeof(JointTransform) * (size_t)model->skeleton.joint_count);
+        clip_sample_trs(twist, &model->skeleton, t, cursors, trs);
+        versor q;   /* rotation relative to the bind (rest) rotation: q = rest^-1 * now */
+        versor rest_inverse;
+        glm_quat_inv(model->skeleton.rest_trs[joint].rotation, rest_inverse);
+        glm_quat_mul(rest_inverse, trs[joint].rotation, q);
+        float angle = 2.0f * acosf(fminf(1.0f, fabsf(q[3]))) * 180.0f / GLM_PIf;
+        if (angle > widest) widest = angle;
+        if (angle > 10.0f) {   /* the axis: its x part carries all of it */
+            float s = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
+            float off = 1.0f - fabsf(q[0]) / s;
+            if (off > axis_off) axis_off = off;
+        }
+    }
+    CHECK(widest >= 150.0f, "%s: Twist turns forearm.L by at most %g degrees", path, widest);
+    CHECK(axis_off < 1e-3f, "%s: Twist turns forearm.L off its own axis (%g)", path, axis_off);
+    printf("%s: Twist turns forearm.L up to %.1f degrees about its own axis\n", path, widest);
+    free(cursors);
+    free(trs);
+}
+
 /* FBX and GLB give the same skinned positions at several times of every clip. */
 static void check_fbx_matches_glb(const Model *fbx, const Model *glb)
 {
@@ -234,6 +271,21 @@ static void check_fbx_matches_glb(const Model *fbx, const Model *glb)
     free(pg);
 }
 
+/* Informational only: the generator is deterministic, but another Assimp build may write other bytes. */
+static bool same_bytes(const char *a, const char *b)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    bool same = fa && fb;
+    while (same) {
+        int ca = fgetc(fa), cb = fgetc(fb);
+        if (ca != cb) same = false;
+        if (ca == EOF || cb == EOF) break;
+    }
+    if (fa) fclose(fa);
+    if (fb) fclose(fb);
+    return same;
+}
+
 int main(void)
 {
     char fbx_path[1024], glb_path[1024];
@@ -245,10 +297,12 @@ int main(void)
     if (have_fbx) {
         check_skin(fbx_path, &fbx);
         check_clips_move_and_loop(fbx_path, &fbx);
+        check_twist(fbx_path, &fbx);
     }
     if (have_glb) {
         check_skin(glb_path, &glb);
         check_clips_move_and_loop(glb_path, &glb);
+        check_twist(glb_path, &glb);
     }
     if (have_fbx && have_glb) {
         check_same_model("FBX vs GLB", &fbx, &glb, false);   /* vertices: matched below */
@@ -267,6 +321,10 @@ int main(void)
     for (int f = 0; f < 2; f++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", dir, files[f]);
+        char committed_path[1024];
+        snprintf(committed_path, sizeof committed_path, "%s/assets/%s", SKINVIEW_SOURCE_DIR, files[f]);
+        printf("regenerated %s: %s bytes as assets/%s\n", files[f],
+               same_bytes(path, committed_path) ? "the same" : "NOT the same (another Assimp build?)", files[f]);
         Model fresh = {0};
         if (load(path, &fresh) && committed[f]) {
             char what[64];

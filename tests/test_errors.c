@@ -151,6 +151,10 @@ int main(void)
                     SKINVIEW_TESTMODELS_DIR "/glTF2/BoxWithInfinites-glTF-Binary/BoxWithInfinites.glb");
     expect_unusable("no meshes", SKINVIEW_TESTMODELS_DIR "/glTF2/TestNoRootNode/SceneWithoutNodes.gltf");
     expect_unusable("Assimp rejects (schema)", SKINVIEW_TESTMODELS_DIR "/glTF2/wrongTypes/badArray.gltf");
+    /* a header that would make Assimp allocate gigabytes and loop for minutes: must not hang */
+    expect_unusable("absurd OFF counts", SKINVIEW_TESTMODELS_DIR "/invalid/OutOfMemory.off");
+    expect_unusable("empty .x (package)", SKINVIEW_TESTMODELS_DIR "/invalid/empty.x");
+    expect_unusable("malformed.obj", SKINVIEW_TESTMODELS_DIR "/invalid/malformed.obj");
 
     /* bad usage: exit 2 */
     expect_usage_error("unknown option", "--no-such-option");

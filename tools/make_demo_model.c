@@ -18,7 +18,8 @@
  * mTicksPerSecond = 1 with key times in seconds, whole-second clip lengths,
  * and the armature root and mesh nodes at identity. glTF 2 round-trips as is.
  * The output is deterministic: the FBX creation time stamps, which Assimp
- * fills from the clock, are rewritten to a fixed date (normalize_fbx_text).
+ * fills from the clock, are rewritten to a fixed date (normalize_fbx_text), and
+ * the GLB bytes Assimp leaves uninitialised are cleared (clear_unused_glb_bytes).
  */
 #include <assimp/cexport.h>
 #include <assimp/cimport.h>
@@ -29,6 +30,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,8 +218,6 @@ static void add_capsule(Geometry *g, const vec3 a, const vec3 b, const vec3 side
     int body_rings = (int)ceilf(length / ring_spacing) + 1;
     if (body_rings < 2) body_rings = 2;
     float r0 = profile_radius(profile, 0.0f), r1 = profile_radius(profile, 1.0f);
-    int first = g->vertex_count;
-
     int pole_start;
     {
         vec3 p;
@@ -280,7 +280,6 @@ static void add_capsule(Geometry *g, const vec3 a, const vec3 b, const vec3 side
     int last = ring0 + (ring_count - 1) * segments;
     for (int i = 0; i < segments; i++)
         add_triangle(g, pole_end, last + i, last + (i + 1) % segments);
-    (void)first;
 }
 
 /* Smooth normals: area-weighted face normals summed per vertex (each capsule is closed, no seams). */
@@ -367,7 +366,7 @@ static void build_limbs(Geometry *g, float side)
 
 static void build_body(Geometry *g)
 {
-    const vec3 forward = {0.0f, 0.0f, 1.0f}, right = {1.0f, 0.0f, 0.0f};
+    const vec3 right = {1.0f, 0.0f, 0.0f};
     /* torso: pelvis to shoulders, wider than deep; hips -> spine -> chest -> neck */
     {
         vec3 a = {0.0f, 0.90f, 0.0f}, b = {0.0f, 1.46f, 0.0f};
@@ -401,7 +400,6 @@ static void build_body(Geometry *g)
         Chain nose = {1, {J_HEAD}, {0}, 0.02f};
         add_capsule(g, na, nb, right, &np, 1.0f, 1.0f, 10, 0.012f, &nose);
     }
-    (void)forward;
     build_limbs(g, 1.0f);
     build_limbs(g, -1.0f);
     compute_normals(g);
@@ -446,7 +444,7 @@ static void rest_pose(LocalPose *pose)
     }
 }
 
-/* Arms hanging at the sides (from the T-pose), elbows slightly bent forward. */
+/* Arms lowered from the T-pose towards the sides by the given angles (degrees). */
 static void arms_down(LocalPose *pose, float left_degrees, float right_degrees)
 {
     turn(pose, J_UPPER_ARM_L, -left_degrees, 0, 0, 1);
@@ -926,6 +924,54 @@ static bool normalize_fbx_text(const char *path)
     return ok;
 }
 
+/* Assimp 5.2's glTF 2 exporter leaves a gap in the binary buffer that no bufferView
+ * uses (the size of the JOINTS_0 data) and does not clear it: the file would carry
+ * whatever the heap held. Zero every byte of the BIN chunk outside the bufferViews. */
+static bool clear_unused_glb_bytes(const char *path)
+{
+    size_t size = 0;
+    unsigned char *glb = (unsigned char *)read_file(path, &size);
+    if (!glb) return false;
+    uint32_t json_length = 0, bin_length = 0;
+    bool ok = size >= 28 && memcmp(glb, "glTF", 4) == 0;
+    if (ok) memcpy(&json_length, glb + 12, 4);
+    ok = ok && (size_t)json_length + 28 <= size && memcmp(glb + 16, "JSON", 4) == 0;
+    size_t bin_start = 20 + (size_t)json_length + 8;
+    if (ok) memcpy(&bin_length, glb + 20 + json_length, 4);
+    ok = ok && bin_start + bin_length <= size && memcmp(glb + 24 + json_length, "BIN", 3) == 0;
+    if (!ok) {
+        free(glb);
+        errno = EINVAL;
+        return false;
+    }
+    /* used[] marks the bytes of every bufferView {"byteOffset": N, "byteLength": M} */
+    unsigned char *used = xcalloc(bin_length, 1);
+    char *json = xcalloc((size_t)json_length + 1, 1);
+    memcpy(json, glb + 20, json_length);
+    char *views = strstr(json, "\"bufferViews\"");
+    char *views_end = views ? strchr(views, ']') : NULL;
+    for (char *object = views ? strchr(views, '{') : NULL; object && object < views_end;
+         object = strchr(object + 1, '{')) {
+        char *object_end = strchr(object, '}');
+        *object_end = '\0';
+        char *offset_key = strstr(object, "\"byteOffset\""), *length_key = strstr(object, "\"byteLength\"");
+        unsigned long offset = offset_key ? strtoul(strchr(offset_key, ':') + 1, NULL, 10) : 0;
+        unsigned long length = length_key ? strtoul(strchr(length_key, ':') + 1, NULL, 10) : 0;
+        for (unsigned long b = offset; b < offset + length && b < bin_length; b++) used[b] = 1;
+        *object_end = '}';
+        object = object_end;
+    }
+    for (uint32_t b = 0; b < bin_length; b++)
+        if (!used[b]) glb[bin_start + b] = 0;
+    FILE *f = fopen(path, "wb");
+    ok = f && fwrite(glb, 1, size, f) == size;
+    if (f && fclose(f) != 0) ok = false;
+    free(json);
+    free(used);
+    free(glb);
+    return ok;
+}
+
 static bool export_as(const struct aiScene *scene, const char *format, const char *dir, const char *file)
 {
     char path[4096];
@@ -937,6 +983,10 @@ static bool export_as(const struct aiScene *scene, const char *format, const cha
         return false;
     }
     if (strcmp(format, "fbxa") == 0 && !normalize_fbx_text(path)) {
+        fprintf(stderr, "make_demo_model: %s: cannot rewrite: %s\n", path, strerror(errno));
+        return false;
+    }
+    if (strcmp(format, "glb2") == 0 && !clear_unused_glb_bytes(path)) {
         fprintf(stderr, "make_demo_model: %s: cannot rewrite: %s\n", path, strerror(errno));
         return false;
     }

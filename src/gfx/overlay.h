@@ -28,6 +28,8 @@ typedef struct Overlay {
 /* Compiles the shader and allocates the buffers. On failure returns false
  * with a one-line cause in error (and leaves nothing allocated). */
 bool overlay_init(Overlay *overlay, char *error, size_t error_size);
+
+/* Deletes the GL objects and the buffer (safe on a zeroed Overlay). */
 void overlay_free(Overlay *overlay);
 
 /* Starts a new frame's text. */
@@ -50,7 +52,9 @@ void overlay_measure(const char *text, float *width, float *height);
 
 /* Draws everything added since overlay_begin() over the current framebuffer
  * (fb_width x fb_height pixels), blended, without depth test. Restores the
- * depth-test and blend enables it changed. */
+ * depth-test, face-culling and blend enables it changed (the blend function is
+ * left at SRC_ALPHA, ONE_MINUS_SRC_ALPHA). Call it after renderer_draw(), which
+ * leaves GL_FRAMEBUFFER_SRGB off, so the colours land unchanged. */
 void overlay_draw(Overlay *overlay, int fb_width, int fb_height, float scale);
 
 /* Text scale for a framebuffer: 1 below 900 pixels high, 2 from 900 (1080p), 3 from 1500, 4 from 2100. */

@@ -872,6 +872,42 @@ static int count_vertices_over_limit(const struct aiScene *scene)
     return over;
 }
 
+/* Assimp's OFF reader trusts the header's element counts: a file that declares billions
+ * of vertices makes it reserve gigabytes and loop for minutes (assimp-testmodels
+ * invalid/OutOfMemory.off). Every OFF vertex or face takes at least 4 bytes of text,
+ * so counts beyond size/4 cannot be real. Returns false with a cause for such a header. */
+static bool off_header_is_plausible(FILE *f, long long size, char *error, size_t error_size)
+{
+    char head[4096];
+    size_t n = fread(head, 1, sizeof head - 1, f);
+    head[n] = '\0';
+    const char *c = head;
+    while (*c == ' ' || *c == '\t' || *c == '\r' || *c == '\n') c++;
+    const char *token = c;
+    while (*c && *c != ' ' && *c != '\t' && *c != '\r' && *c != '\n') c++;
+    size_t length = (size_t)(c - token);
+    if (length < 3 || length > 8 || strncmp(c - 3, "OFF", 3) != 0) return true;   /* not an OFF file */
+    unsigned long long counts[2] = {0, 0};
+    for (int i = 0; i < 2; i++) {
+        for (;;) {   /* skip blanks and # comment lines */
+            while (*c == ' ' || *c == '\t' || *c == '\r' || *c == '\n') c++;
+            if (*c != '#') break;
+            while (*c && *c != '\n') c++;
+        }
+        char *end;
+        counts[i] = strtoull(c, &end, 10);
+        if (end == c) return true;   /* let Assimp report it */
+        c = end;
+    }
+    unsigned long long limit = (unsigned long long)(size / 4) + 1;
+    if (counts[0] > limit || counts[1] > limit) {
+        snprintf(error, error_size, "the OFF header declares %llu vertices and %llu faces, more than a %lld-byte file can hold",
+                 counts[0], counts[1], size);
+        return false;
+    }
+    return true;
+}
+
 static bool check_file(const char *path, char *error, size_t error_size)
 {
     struct stat st;
@@ -896,8 +932,9 @@ static bool check_file(const char *path, char *error, size_t error_size)
         snprintf(error, error_size, "cannot open: %s", strerror(errno));
         return false;
     }
+    bool plausible = off_header_is_plausible(f, (long long)st.st_size, error, error_size);
     fclose(f);
-    return true;
+    return plausible;
 }
 
 static void one_line(char *text)
