@@ -283,14 +283,14 @@ int main(int argc, char **argv)
     /* The clip to play: the one asked for, else the one with the most keys. */
     int keys_total = 0;
     if (clip_index < 0) {
-        int best = -1;
+        int most_keys = -1;
         for (int c = 0; c < model.clip_count; c++) {
-            int keys = 0;
+            int clip_keys = 0;
             for (int t = 0; t < model.clips[c].track_count; t++) {
                 const JointTrack *tr = &model.clips[c].tracks[t];
-                keys += tr->translation_count + tr->rotation_count + tr->scale_count;
+                clip_keys += tr->translation_count + tr->rotation_count + tr->scale_count;
             }
-            if (keys > best) best = keys, clip_index = c;
+            if (clip_keys > most_keys) most_keys = clip_keys, clip_index = c;
         }
     }
     if (clip_index >= model.clip_count) {

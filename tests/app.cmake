@@ -14,3 +14,9 @@ add_test(NAME install_finds_demo
   COMMAND ${CMAKE_COMMAND} -E env
           sh -c "rm -rf '${CMAKE_BINARY_DIR}/install-test' && '${CMAKE_COMMAND}' --install '${CMAKE_BINARY_DIR}' --prefix '${CMAKE_BINARY_DIR}/install-test' >/dev/null && '${CMAKE_BINARY_DIR}/install-test/bin/skinview' --info")
 set_tests_properties(install_finds_demo PROPERTIES PASS_REGULAR_EXPRESSION "install-test/bin/../share/skinview/assets/demo.fbx")
+
+# A bones-per-mesh limit below what one triangle needs cannot be met by splitting
+# (Assimp 5.2's SplitByBoneCount would loop forever): a clear error, exit 1, no hang.
+add_test(NAME max_bones_too_small
+  COMMAND sh -c "out=$('$<TARGET_FILE:skinview>' '${SKINVIEW_TESTMODELS_DIR}/FBX/huesitos.fbx' --info --max-bones 3 2>&1); rc=$?; echo \"$out\"; test $rc -eq 1 && echo \"$out\" | grep -q 'huesitos.fbx: a triangle uses 7 bones'")
+set_tests_properties(max_bones_too_small PROPERTIES TIMEOUT 30)

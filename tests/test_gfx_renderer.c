@@ -13,6 +13,7 @@
 #include "gfx/renderer.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* the real shaders, from the source tree */
@@ -192,6 +193,49 @@ static void test_srgb_once(Renderer *renderer, Animator *animator, Model *model)
     model->materials[0].diffuse_texture = 0;
 }
 
+/* The viewer's path: a visible window's default framebuffer (sRGB-capable or not, the
+ * renderer must encode exactly once). Only with a display (scripts/test.sh runs Xvfb). */
+static void test_window(Model *model)
+{
+    const char *display = getenv("DISPLAY");
+    if (!display || !display[0]) {
+        printf("no DISPLAY: window test skipped\n");
+        return;
+    }
+    GlContext context;
+    char error[1024];
+    if (!glcontext_create_window(&context, "skinview test", 64, 64, error, sizeof error)) {
+        CHECK(false, "window: %s", error);
+        return;
+    }
+    GLint encoding = 0;
+    glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, GL_BACK_LEFT, GL_FRAMEBUFFER_ATTACHMENT_COLOR_ENCODING,
+                                          &encoding);
+    printf("window: %s, default framebuffer %s\n", context.renderer_name, encoding == GL_SRGB ? "sRGB" : "linear");
+    Renderer renderer;
+    Animator animator;
+    if (renderer_init(&renderer, model, VERT, FRAG, 16, error, sizeof error) && animator_init(&animator, model)) {
+        model->materials[0].diffuse_texture = -1;
+        RenderLight light = {{0, 0, 1}, {0, 0, 0}, {0.2140f, 0.2140f, 0.2140f}};
+        int width = 0, height = 0;
+        glfwGetFramebufferSize(context.window, &width, &height);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        glViewport(0, 0, width, height);
+        draw_quad(&renderer, &animator, &light);
+        unsigned char pixel[4] = {0};
+        glReadBuffer(GL_BACK);
+        glReadPixels(width / 2, height / 2, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, pixel);
+        CHECK(pixel[0] >= 124 && pixel[0] <= 132, "window: linear 0.214 -> %d, want 128", pixel[0]);
+        CHECK(glGetError() == GL_NO_ERROR, "window: no GL error");
+        model->materials[0].diffuse_texture = 0;
+        animator_free(&animator);
+        renderer_free(&renderer);
+    } else {
+        CHECK(false, "window renderer: %s", error);
+    }
+    glcontext_destroy(&context);
+}
+
 int main(void)
 {
     GlContext context;
@@ -241,5 +285,6 @@ int main(void)
     animator_free(&animator);
     renderer_free(&renderer);
     glcontext_destroy(&context);
+    test_window(&model);
     return test_finish();
 }

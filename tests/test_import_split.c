@@ -76,10 +76,10 @@ static void check_model(const char *path)
               triangles(&split), triangles(&whole));
         CHECK(split.mesh_count >= whole.mesh_count && split.stats.meshes_split_by_bones >= 0,
               "%s: %d meshes after the split, %d before", path, split.mesh_count, whole.mesh_count);
-        if (max_bones > 13)   /* (12 + the possible extra bone for unweighted vertices) */
+        if (max_bones > 12)
             CHECK(split.stats.meshes_split_by_bones > 0, "%s: a mesh with %d bones was not split", path, max_bones);
         for (int m = 0; m < split.mesh_count; m++)
-            CHECK(split.meshes[m].bone_count <= 12 + (split.stats.vertices_unweighted > 0),
+            CHECK(split.meshes[m].bone_count <= 12,
                   "%s: mesh %d has %d bones after a 12-bone split", path, m, split.meshes[m].bone_count);
         printf("%-70s cut %d, renormalized %d, unweighted %d; 12-bone split: %d -> %d meshes (+%d)\n", path,
                whole.stats.vertices_influences_cut, whole.stats.vertices_renormalized, whole.stats.vertices_unweighted,

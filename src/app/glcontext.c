@@ -115,20 +115,45 @@ static bool has_extension(const char *list, const char *name)
     return false;
 }
 
-/* EGL on Mesa's surfaceless platform: a context with no window system and no surface. */
-static bool create_egl_surfaceless(GlContext *context, char *error, size_t error_size)
+/* An initialised EGL display with no window system: Mesa's surfaceless platform, or else
+ * (drivers without it, e.g. NVIDIA's) the first GPU of EGL_EXT_platform_device. */
+static EGLDisplay open_headless_display(GlContextKind *kind, char *error, size_t error_size)
 {
     const char *client_extensions = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
-    if (!has_extension(client_extensions, "EGL_MESA_platform_surfaceless")) {
-        snprintf(error, error_size, "EGL has no EGL_MESA_platform_surfaceless (headless rendering needs Mesa)");
-        return false;
-    }
-    EGLDisplay display = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
     EGLint major = 0, minor = 0;
-    if (display == EGL_NO_DISPLAY || !eglInitialize(display, &major, &minor)) {
-        snprintf(error, error_size, "cannot initialise the EGL surfaceless display (EGL error 0x%x)", eglGetError());
-        return false;
+    const char *forced = getenv("SKINVIEW_GL");
+    bool device_only = forced && strcmp(forced, "egl-device") == 0;
+    if (!device_only && has_extension(client_extensions, "EGL_MESA_platform_surfaceless")) {
+        EGLDisplay display = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+        if (display != EGL_NO_DISPLAY && eglInitialize(display, &major, &minor)) {
+            *kind = GLCONTEXT_EGL_SURFACELESS;
+            return display;
+        }
     }
+    PFNEGLQUERYDEVICESEXTPROC query_devices = (PFNEGLQUERYDEVICESEXTPROC)eglGetProcAddress("eglQueryDevicesEXT");
+    if (has_extension(client_extensions, "EGL_EXT_platform_device") && query_devices) {
+        EGLDeviceEXT devices[16];
+        EGLint count = 0;
+        if (query_devices(16, devices, &count))
+            for (EGLint i = 0; i < count; i++) {
+                EGLDisplay display = eglGetPlatformDisplay(EGL_PLATFORM_DEVICE_EXT, devices[i], NULL);
+                if (display != EGL_NO_DISPLAY && eglInitialize(display, &major, &minor)) {
+                    *kind = GLCONTEXT_EGL_DEVICE;
+                    return display;
+                }
+            }
+    }
+    snprintf(error, error_size, "EGL offers neither Mesa's surfaceless platform nor a usable device (EGL error 0x%x)",
+             eglGetError());
+    return EGL_NO_DISPLAY;
+}
+
+/* EGL with no window system and no surface (see open_headless_display). */
+static bool create_egl_surfaceless(GlContext *context, char *error, size_t error_size)
+{
+    GlContextKind kind = GLCONTEXT_EGL_SURFACELESS;
+    EGLDisplay display = open_headless_display(&kind, error, error_size);
+    if (display == EGL_NO_DISPLAY) return false;
     const char *extensions = eglQueryString(display, EGL_EXTENSIONS);
     if (!has_extension(extensions, "EGL_KHR_surfaceless_context")) {
         snprintf(error, error_size, "EGL lacks EGL_KHR_surfaceless_context");
@@ -167,7 +192,7 @@ static bool create_egl_surfaceless(GlContext *context, char *error, size_t error
         eglTerminate(display);
         return false;
     }
-    context->kind = GLCONTEXT_EGL_SURFACELESS;
+    context->kind = kind;
     context->egl_display = display;
     context->egl_context = egl_context;
     if (!load_gl(context, eglGetProcAddress, error, error_size)) {
@@ -181,7 +206,7 @@ bool glcontext_create_offscreen(GlContext *context, char *error, size_t error_si
 {
     memset(context, 0, sizeof *context);
     const char *forced = getenv("SKINVIEW_GL");
-    bool want_egl = forced && strcmp(forced, "egl") == 0;
+    bool want_egl = forced && strncmp(forced, "egl", 3) == 0;
     bool forbid_egl = forced && strcmp(forced, "glfw") == 0;
     const char *display = getenv("DISPLAY"), *wayland = getenv("WAYLAND_DISPLAY");
     bool window_system = (display && display[0]) || (wayland && wayland[0]);
@@ -223,6 +248,7 @@ const char *glcontext_kind_name(const GlContext *context)
     case GLCONTEXT_WINDOW: return "window";
     case GLCONTEXT_HIDDEN_WINDOW: return "hidden window";
     case GLCONTEXT_EGL_SURFACELESS: return "EGL surfaceless";
+    case GLCONTEXT_EGL_DEVICE: return "EGL device";
     default: return "none";
     }
 }

@@ -6,7 +6,8 @@
  *     sRGB-capable, 4x MSAA when available, vsync on);
  *   - an offscreen context for --screenshot / --verify: a hidden GLFW window when
  *     DISPLAY or WAYLAND_DISPLAY is set, otherwise (or if that fails) EGL on Mesa's
- *     surfaceless platform with no surface at all. Offscreen commands always draw into
+ *     surfaceless platform with no surface at all (or, where EGL lacks that platform,
+ *     EGL_EXT_platform_device's first GPU, still surfaceless). Offscreen commands always draw into
  *     their own Framebuffer (src/gfx/framebuffer.h), never the window's.
  * Creating a context also makes it current and loads the GL functions with glad.
  *
@@ -33,7 +34,8 @@ typedef enum GlContextKind {
     GLCONTEXT_NONE = 0,
     GLCONTEXT_WINDOW,          /* visible GLFW window */
     GLCONTEXT_HIDDEN_WINDOW,   /* invisible GLFW window (offscreen, X11/Wayland present) */
-    GLCONTEXT_EGL_SURFACELESS  /* EGL_PLATFORM_SURFACELESS_MESA, no window system at all */
+    GLCONTEXT_EGL_SURFACELESS, /* EGL_PLATFORM_SURFACELESS_MESA, no window system at all */
+    GLCONTEXT_EGL_DEVICE       /* EGL_PLATFORM_DEVICE_EXT: drivers without Mesa's platform (NVIDIA) */
 } GlContextKind;
 
 typedef struct GlContext {
@@ -51,13 +53,14 @@ bool glcontext_create_window(GlContext *context, const char *title, int width, i
                              size_t error_size);
 
 /* Creates a current 3.3 core context with no visible window (see above for the choice).
- * Set SKINVIEW_GL=egl to force the EGL path, SKINVIEW_GL=glfw to forbid it. */
+ * Set SKINVIEW_GL=egl to force the EGL path, SKINVIEW_GL=egl-device to force EGL's device
+ * platform (skipping Mesa's surfaceless one), SKINVIEW_GL=glfw to forbid EGL. */
 bool glcontext_create_offscreen(GlContext *context, char *error, size_t error_size);
 
 /* Destroys the context (and window); safe on a zeroed GlContext. */
 void glcontext_destroy(GlContext *context);
 
-/* Human-readable kind: "window", "hidden window", "EGL surfaceless". */
+/* Human-readable kind: "window", "hidden window", "EGL surfaceless", "EGL device". */
 const char *glcontext_kind_name(const GlContext *context);
 
 /* The bones-per-mesh limit to import and compile with: renderer_max_bones() of the

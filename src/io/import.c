@@ -872,6 +872,54 @@ static int count_vertices_over_limit(const struct aiScene *scene)
     return over;
 }
 
+/* Before SplitByBoneCount (DESIGN.md trap 5): the split cannot put a triangle whose
+ * vertices use more distinct bones than the limit into any sub-mesh, and Assimp 5.2
+ * then loops forever. So: the largest number of distinct bones one face uses
+ * (counting every weight Assimp stores for it). */
+static int max_bones_per_face(const struct aiScene *scene)
+{
+    int max_face_bones = 0;
+    for (unsigned m = 0; m < scene->mNumMeshes; m++) {
+        const struct aiMesh *mesh = scene->mMeshes[m];
+        if (!mesh || mesh->mNumBones == 0 || mesh->mNumVertices == 0 || !mesh->mBones) continue;
+        /* after LimitBoneWeights a vertex has at most 4 weights; keep up to 8 to be safe */
+        enum { SLOTS = 8 };
+        unsigned (*bones)[SLOTS] = calloc(mesh->mNumVertices, sizeof *bones);
+        unsigned char *counts = calloc(mesh->mNumVertices, 1);
+        if (!bones || !counts) {
+            free(bones);
+            free(counts);
+            continue;
+        }
+        for (unsigned b = 0; b < mesh->mNumBones; b++) {
+            const struct aiBone *bone = mesh->mBones[b];
+            if (!bone || !bone->mWeights) continue;
+            for (unsigned w = 0; w < bone->mNumWeights; w++) {
+                unsigned v = bone->mWeights[w].mVertexId;
+                if (v < mesh->mNumVertices && counts[v] < SLOTS) bones[v][counts[v]++] = b;
+            }
+        }
+        for (unsigned f = 0; f < mesh->mNumFaces; f++) {
+            const struct aiFace *face = &mesh->mFaces[f];
+            unsigned distinct[3 * SLOTS];
+            int n = 0;
+            for (unsigned i = 0; i < face->mNumIndices && i < 3; i++) {
+                unsigned v = face->mIndices[i];
+                if (v >= mesh->mNumVertices) continue;
+                for (int k = 0; k < counts[v]; k++) {
+                    int seen = 0;
+                    for (int j = 0; j < n && !seen; j++) seen = distinct[j] == bones[v][k];
+                    if (!seen) distinct[n++] = bones[v][k];
+                }
+            }
+            if (n > max_face_bones) max_face_bones = n;
+        }
+        free(bones);
+        free(counts);
+    }
+    return max_face_bones;
+}
+
 /* Assimp's OFF reader trusts the header's element counts: a file that declares billions
  * of vertices makes it reserve gigabytes and loop for minutes (assimp-testmodels
  * invalid/OutOfMemory.off). Every OFF vertex or face takes at least 4 bytes of text,
@@ -959,8 +1007,11 @@ bool import_model(const char *path, const ImportOptions *options, Model *model, 
     /* aiApplyPostProcessing() takes no property store, but the Importer that
      * aiImportFileExWithProperties() creates keeps a copy of these properties and
      * the later post-processing call runs on that same Importer: so the bone limit
-     * set here is what SplitByBoneCount reads below (checked by test_import_split). */
-    if (max_bones > 0) aiSetImportPropertyInteger(props, AI_CONFIG_PP_SBBC_MAX_BONES, max_bones);
+     * set here is what SplitByBoneCount reads below (checked by test_import_split).
+     * One slot is kept free: a split mesh with unweighted vertices gets one extra
+     * bone (its node, see model.h), and it must still fit the limit. */
+    int split_limit = max_bones > 1 ? max_bones - 1 : 1;
+    if (max_bones > 0) aiSetImportPropertyInteger(props, AI_CONFIG_PP_SBBC_MAX_BONES, split_limit);
     const struct aiScene *scene = aiImportFileExWithProperties(
         path,
         aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_GenSmoothNormals | aiProcess_SortByPType |
@@ -978,8 +1029,20 @@ bool import_model(const char *path, const ImportOptions *options, Model *model, 
     model->stats.vertices_influences_cut = count_vertices_over_limit(scene);
     scene = aiApplyPostProcessing(scene, aiProcess_LimitBoneWeights);   /* on failure it releases the scene */
     if (scene && max_bones > 0) {
+        int max_face_bones = max_bones_per_face(scene);
+        if (max_face_bones > split_limit) {
+            snprintf(error, error_size,
+                     "a triangle uses %d bones, more than the bones-per-mesh limit of %d (one slot kept for "
+                     "unweighted vertices) allows: the mesh cannot be split (raise --max-bones)",
+                     max_face_bones, max_bones);
+            aiReleaseImport(scene);
+            memset(model, 0, sizeof *model);
+            return false;
+        }
         unsigned before = scene->mNumMeshes;
         scene = aiApplyPostProcessing(scene, aiProcess_SplitByBoneCount);
+        /* the split copies every corner of every triangle: weld identical vertices again */
+        if (scene) scene = aiApplyPostProcessing(scene, aiProcess_JoinIdenticalVertices);
         if (scene) model->stats.meshes_split_by_bones = (int)(scene->mNumMeshes - before);
     }
     if (!scene) {
@@ -1001,6 +1064,13 @@ bool import_model(const char *path, const ImportOptions *options, Model *model, 
     im.is_gltf = dot && (strcasecmp(dot, ".gltf") == 0 || strcasecmp(dot, ".glb") == 0);
 
     bool ok = build_skeleton(&im) && build_meshes(&im) && build_materials(&im) && build_clips(&im);
+    for (int m = 0; ok && max_bones > 0 && m < model->mesh_count; m++) {
+        if (model->meshes[m].bone_count > max_bones) {   /* a vertex with > limit bones cannot be split */
+            snprintf(error, error_size, "mesh '%s' needs %d bones, more than the limit of %d even after splitting",
+                     model->meshes[m].name, model->meshes[m].bone_count, max_bones);
+            ok = false;
+        }
+    }
 
     for (int t = 0; t < model->texture_count; t++) free(im.texture_keys[t]);
     free(im.texture_keys);
