@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
-# scripts/test.sh — set up (with test packages), build into build/, run every test with CTest.
-# Then the same core tests again in an AddressSanitizer/UBSan build (build-asan/).
+# scripts/test.sh — set up (with test packages), build into build/, run every test with CTest;
+# then build again with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/) and run
+# every test there too. Exits non-zero if anything fails.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/deps.sh" --test
 jobs="$(nproc)"
-cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$root/build" -j"$jobs"
-# GL tests need an X server or fall back to EGL surfaceless; run everything under one Xvfb.
-cd "$root/build"
-xvfb-run -a -s "-screen 0 1280x1024x24" ctest --output-on-failure -j"$jobs"
+# GL tests use the X server that xvfb-run starts (Mesa llvmpipe); --screenshot/--verify
+# tests also run once with DISPLAY unset (EGL surfaceless).
+run_suite() {
+  local dir="$1"; shift
+  cmake -S "$root" -B "$root/$dir" "$@" >/dev/null
+  cmake --build "$root/$dir" -j"$jobs"
+  (cd "$root/$dir" && xvfb-run -a -s "-screen 0 1280x1024x24" ctest --output-on-failure -j"$jobs")
+}
+echo "== skinview: release build and tests (build/)"
+run_suite build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+echo "== skinview: AddressSanitizer + UBSan build and tests (build-asan/)"
+run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DSKINVIEW_SANITIZE=ON

@@ -15,13 +15,4 @@ foreach(name ${GFX_TESTS})
   add_test(NAME gfx_${name} COMMAND test_gfx_${name})
   set_tests_properties(gfx_${name} PROPERTIES LABELS "gfx" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endforeach()
-if(SKINVIEW_SANITIZE)
-  # Mesa's drivers (llvmpipe, GLX/EGL) leak a few allocations per context, inside modules
-  # dlclose'd by exit, so LeakSanitizer can neither name nor suppress them. Address and UB
-  # checks stay on; our own allocations are leak-checked by the non-GL tests.
-  foreach(name ${GFX_TESTS})
-    if(TEST gfx_${name})
-      set_tests_properties(gfx_${name} PROPERTIES ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
-    endif()
-  endforeach()
-endif()
+# Under SKINVIEW_SANITIZE, tests/CMakeLists.txt turns leak detection off for GL tests (Mesa).
