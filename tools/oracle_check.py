@@ -60,6 +60,8 @@ def main():
             match = [c for c in three if c[1] == name]
             if not match and name == "" and len(three) > clip["index"]:
                 match = [three[clip["index"]]]          # unnamed glTF clip: animation_N in three.js
+            if not match and len(three) == 1 and len(info["clips"]) == 1:
+                match = [three[0]]                      # Collada's single clip: named differently by each tool
             if not match:
                 print(f"| {os.path.basename(model)} | {name} | {clip['duration']:.3f} | no clip of that name in three.js |")
                 continue
