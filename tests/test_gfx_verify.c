@@ -1,7 +1,10 @@
 /* test_gfx_verify.c — `skinview MODEL --verify` on every skinned test model: the real
  * shaders/skinned.vert, captured through transform feedback, matches the CPU reference
  * within 1e-4 of the bounding-box diagonal for every clip (8 times) and the bind pose —
- * with the GL's own palette size and again with --max-bones 16 (meshes split by Assimp). */
+ * with the GL's own palette size and again with --max-bones 16 (meshes split by Assimp).
+ * The skinned normals too: every clip line and the final line print "max normal angle A deg",
+ * the largest angle between the GPU's and the CPU's normals, and it stays within 0.1 degree
+ * (float rounding gives about 1e-5 degree on Mesa llvmpipe; a wrong normal matrix, degrees). */
 #include "testutil.h"
 
 #include <math.h>
@@ -38,6 +41,19 @@ static int check_errors(const char *output, const char *label)
     return lines;
 }
 
+/* Checks every "max normal angle A deg" in the output: a number, <= 0.1. Returns how many. */
+static int check_normal_angles(const char *output, const char *label)
+{
+    int lines = 0;
+    for (const char *p = strstr(output, "max normal angle "); p; p = strstr(p + 1, "max normal angle ")) {
+        double degrees = NAN;
+        int parsed = sscanf(p, "max normal angle %lf deg", &degrees);
+        CHECK(parsed == 1 && isfinite(degrees) && degrees >= 0.0 && degrees <= 0.1, "%s: '%.60s'", label, p);
+        lines++;
+    }
+    return lines;
+}
+
 static void verify_model(const char *path, const char *extra, int expected_limit)
 {
     static char output[MAX_OUTPUT];
@@ -51,6 +67,8 @@ static void verify_model(const char *path, const char *extra, int expected_limit
     CHECK(clip_lines >= 2, "%s: at least one clip (or rest) line and the bind pose line\n%s", label, output);
     /* clip lines + the final line */
     CHECK(check_errors(output, label) == clip_lines + 1, "%s: every clip line has a max error\n%s", label, output);
+    CHECK(check_normal_angles(output, label) == clip_lines + 1, "%s: every clip line has a max normal angle\n%s",
+          label, output);
     CHECK(strstr(output, "verify passed") != NULL, "%s: final line\n%s", label, output);
     const char *limit = strstr(output, "bones per mesh ");
     int used = 0;

@@ -29,6 +29,8 @@ static void test_key_table(void)
           "- KP-");
     CHECK(key(GLFW_KEY_0).kind == ACTION_RESTART, "0");
     CHECK(key(GLFW_KEY_H).kind == ACTION_TOGGLE_HELP, "H");
+    CHECK(key(GLFW_KEY_B).kind == ACTION_TOGGLE_SKELETON, "B");
+    CHECK(action_for_key(GLFW_KEY_B, GLFW_MOD_CONTROL).kind == ACTION_NONE, "Ctrl+B is not ours");
     CHECK(key(GLFW_KEY_F).kind == ACTION_FRAME_CAMERA, "F");
     CHECK(key(GLFW_KEY_ESCAPE).kind == ACTION_QUIT && key(GLFW_KEY_Q).kind == ACTION_QUIT, "Esc/Q");
     CHECK(key(GLFW_KEY_Z).kind == ACTION_NONE && key(GLFW_KEY_UNKNOWN).kind == ACTION_NONE, "unbound keys");
@@ -143,6 +145,14 @@ static void test_pause_and_step(void)
     press(&p, GLFW_KEY_H, durations);
     CHECK(!p.show_help, "H hides help");
 
+    CHECK(!p.show_skeleton, "the skeleton starts hidden");
+    const float before = p.time;
+    press(&p, GLFW_KEY_B, durations);
+    CHECK(p.show_skeleton, "B shows the skeleton");
+    CHECK(p.clip == 0 && near(p.time, before) && !p.show_help, "B changes nothing else");
+    press(&p, GLFW_KEY_B, durations);
+    CHECK(!p.show_skeleton, "B hides the skeleton");
+
     CHECK(!playback_apply(&p, key(GLFW_KEY_F), durations), "F is the viewer's, not playback's");
     CHECK(!playback_apply(&p, key(GLFW_KEY_Q), durations), "Q is the viewer's, not playback's");
 }
@@ -189,7 +199,7 @@ static void test_no_clips(void)
     CHECK(p.clip < 0, "clip 0 of a model without clips is the rest pose: %d", p.clip);
     const int keys[] = {GLFW_KEY_1, GLFW_KEY_9, GLFW_KEY_N, GLFW_KEY_P, GLFW_KEY_RIGHT, GLFW_KEY_LEFT,
                         GLFW_KEY_SPACE, GLFW_KEY_PERIOD, GLFW_KEY_COMMA, GLFW_KEY_EQUAL, GLFW_KEY_MINUS,
-                        GLFW_KEY_0, GLFW_KEY_H, GLFW_KEY_F};
+                        GLFW_KEY_0, GLFW_KEY_H, GLFW_KEY_F, GLFW_KEY_B};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         press(&p, keys[i], NULL);
         playback_advance(&p, 0.1f, NULL);

@@ -61,3 +61,47 @@ int model_total_vertices(const Model *model)
     for (int m = 0; m < model->mesh_count; m++) total += model->meshes[m].vertex_count;
     return total;
 }
+
+/* Length of the well-formed UTF-8 sequence at s (at most `left` bytes), or 0 if
+ * s[0] does not start one (RFC 3629: no overlongs, no surrogates, <= U+10FFFF). */
+static size_t utf8_sequence_length(const unsigned char *s, size_t left)
+{
+    unsigned char c = s[0];
+    if (c < 0x80) return 1;
+    size_t length;
+    unsigned char lo = 0x80, hi = 0xbf;   /* allowed range of the second byte */
+    if (c >= 0xc2 && c <= 0xdf) length = 2;
+    else if (c >= 0xe0 && c <= 0xef) {
+        length = 3;
+        if (c == 0xe0) lo = 0xa0;         /* overlong */
+        if (c == 0xed) hi = 0x9f;         /* UTF-16 surrogates */
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        length = 4;
+        if (c == 0xf0) lo = 0x90;         /* overlong */
+        if (c == 0xf4) hi = 0x8f;         /* beyond U+10FFFF */
+    } else
+        return 0;
+    if (length > left || s[1] < lo || s[1] > hi) return 0;
+    for (size_t k = 2; k < length; k++)
+        if (s[k] < 0x80 || s[k] > 0xbf) return 0;
+    return length;
+}
+
+size_t utf8_copy_valid(char *dst, size_t dst_size, const char *src, size_t src_length)
+{
+    static const char replacement[] = "\xef\xbf\xbd";   /* U+FFFD */
+    const unsigned char *s = (const unsigned char *)src;
+    size_t out = 0, i = 0;
+    if (dst_size == 0) return 0;
+    while (i < src_length && s[i] != '\0') {
+        size_t length = utf8_sequence_length(s + i, src_length - i);
+        const char *piece = length ? src + i : replacement;
+        size_t piece_length = length ? length : 3;
+        if (out + piece_length > dst_size - 1) break;   /* never split a character */
+        memcpy(dst + out, piece, piece_length);
+        out += piece_length;
+        i += length ? length : 1;
+    }
+    dst[out] = '\0';
+    return out;
+}

@@ -137,4 +137,11 @@ int model_find_clip(const Model *model, const char *name);
 /* Total vertex / triangle counts over all meshes. */
 int model_total_vertices(const Model *model);
 
+/* Copies at most src_length bytes of src (stopping at a NUL) into dst as valid UTF-8:
+ * every byte that does not start a well-formed sequence (Latin-1 or Shift-JIS names
+ * from old exporters, overlong forms, surrogates) becomes U+FFFD, and the copy is cut
+ * at a character boundary so that it fits dst_size - 1 bytes. dst is always
+ * NUL-terminated (dst_size >= 1). Returns the bytes written, without the NUL. */
+size_t utf8_copy_valid(char *dst, size_t dst_size, const char *src, size_t src_length);
+
 #endif

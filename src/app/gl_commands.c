@@ -22,6 +22,8 @@
 #define SCREENSHOT_SAMPLES 4
 #define VERIFY_TIMES 8                /* per clip: t_i = i * duration / 7 */
 #define VERIFY_TOLERANCE 1e-4         /* of the bounding-box diagonal */
+#define VERIFY_NORMAL_TOLERANCE 0.1   /* degrees between GPU and CPU skinned normals */
+#define VERIFY_NORMAL_MIN_LENGTH 1e-6 /* shorter normals have no direction: not compared */
 
 /* Background of screenshots, sRGB. */
 static const float background[3] = {0.18f, 0.20f, 0.23f};
@@ -151,59 +153,104 @@ done:
 
 /* ---- --verify ------------------------------------------------------------ */
 
-/* Compares GPU and CPU scene-space positions of every mesh at the pose the animator holds.
- * Returns the largest distance divided by the bounding-box diagonal of the CPU positions
- * (NAN if any position is not finite or the capture failed). */
-static double compare_pose(Renderer *renderer, const Animator *animator, vec3 *cpu, vec3 *gpu,
-                           vec3 *all_cpu, int total_vertices)
+/* Worst disagreement of one pose: positions as a fraction of the bbox diagonal, normals as an
+ * angle in degrees. NAN when something is not finite or a capture failed. */
+typedef struct PoseError {
+    double position;
+    double normal_degrees;
+    int    normals_skipped;    /* degenerate (zero-length) normals, in either result */
+} PoseError;
+
+/* Scratch buffers of --verify, allocated once: one mesh's CPU and GPU results, and every
+ * CPU position of the pose (for the bounding box). */
+typedef struct VerifyBuffers {
+    vec3 *cpu, *gpu, *cpu_normals, *gpu_normals, *all_cpu;
+    int   total_vertices;
+} VerifyBuffers;
+
+/* Angle between two normals in degrees, or -1 when either is shorter than
+ * VERIFY_NORMAL_MIN_LENGTH (a degenerate normal has no direction to compare).
+ *   angle = atan2(|a x b|, a . b)   (exact near 0, where acos(a.b / |a||b|) loses digits) */
+static double normal_angle_degrees(const vec3 a, const vec3 b)
+{
+    double ax = a[0], ay = a[1], az = a[2], bx = b[0], by = b[1], bz = b[2];
+    double la = sqrt(ax * ax + ay * ay + az * az), lb = sqrt(bx * bx + by * by + bz * bz);
+    if (!(la >= VERIFY_NORMAL_MIN_LENGTH) || !(lb >= VERIFY_NORMAL_MIN_LENGTH)) return -1.0;
+    double cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
+    double cross = sqrt(cx * cx + cy * cy + cz * cz), dot = ax * bx + ay * by + az * bz;
+    return atan2(cross, dot) * (180.0 / GLM_PI);
+}
+
+/* Compares GPU and CPU scene-space positions and normals of every mesh at the pose the
+ * animator holds. position: the largest distance divided by the bounding-box diagonal of the
+ * CPU positions; normal_degrees: the largest angle between the normalised normals. */
+static PoseError compare_pose(Renderer *renderer, const Animator *animator, const VerifyBuffers *b)
 {
     const Model *model = renderer->model;
+    PoseError result = {0.0, 0.0, 0};
     int offset = 0;
     double worst = 0.0;
     bool broken = false;
     for (int m = 0; m < model->mesh_count; m++) {
         int count = model->meshes[m].vertex_count;
-        animator_skin_mesh(animator, m, cpu, NULL);
-        if (!renderer_capture_mesh(renderer, animator, m, gpu, NULL)) broken = true;
+        animator_skin_mesh(animator, m, b->cpu, b->cpu_normals);
+        if (!renderer_capture_mesh(renderer, animator, m, b->gpu, b->gpu_normals)) broken = true;
         for (int v = 0; v < count && !broken; v++) {
-            double distance = glm_vec3_distance(cpu[v], gpu[v]);
+            double distance = glm_vec3_distance(b->cpu[v], b->gpu[v]);
             if (!isfinite(distance)) broken = true;
             if (distance > worst) worst = distance;
+            double angle = normal_angle_degrees(b->cpu_normals[v], b->gpu_normals[v]);
+            if (isnan(angle)) broken = true;
+            else if (angle < 0.0) result.normals_skipped++;
+            else if (angle > result.normal_degrees) result.normal_degrees = angle;
         }
-        memcpy(all_cpu + offset, cpu, sizeof(vec3) * (size_t)count);
+        memcpy(b->all_cpu + offset, b->cpu, sizeof(vec3) * (size_t)count);
         offset += count;
     }
-    if (broken) return NAN;
+    if (broken) return (PoseError){NAN, NAN, result.normals_skipped};
     vec3 lo = {INFINITY, INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY, -INFINITY};
-    for (int v = 0; v < total_vertices; v++) {
-        glm_vec3_minv(lo, all_cpu[v], lo);
-        glm_vec3_maxv(hi, all_cpu[v], hi);
+    for (int v = 0; v < b->total_vertices; v++) {
+        glm_vec3_minv(lo, b->all_cpu[v], lo);
+        glm_vec3_maxv(hi, b->all_cpu[v], hi);
     }
-    double diagonal = total_vertices > 0 ? glm_vec3_distance(lo, hi) : 0.0;
-    return worst / (diagonal > 1e-12 ? diagonal : 1.0);
+    double diagonal = b->total_vertices > 0 ? glm_vec3_distance(lo, hi) : 0.0;
+    result.position = worst / (diagonal > 1e-12 ? diagonal : 1.0);
+    return result;
 }
 
-/* One line of the report: a clip, or the rest / bind pose. Returns the line's error. */
-static double verify_clip(Renderer *renderer, Animator *animator, int clip, vec3 *cpu, vec3 *gpu, vec3 *all_cpu,
-                          int total_vertices)
+/* Keeps the larger of two errors; NAN (a failure) sticks. */
+static double worse(double a, double b)
+{
+    return (isnan(a) || isnan(b)) ? NAN : (b > a ? b : a);
+}
+
+/* One line of the report: a clip, or the rest / bind pose. Returns the line's errors. */
+static PoseError verify_clip(Renderer *renderer, Animator *animator, int clip, const VerifyBuffers *buffers)
 {
     const Model *model = renderer->model;
     int times = clip >= 0 ? VERIFY_TIMES : 1;
-    double worst = 0.0;
+    PoseError worst = {0.0, 0.0, 0};
     for (int i = 0; i < times; i++) {
         float t = clip >= 0 ? model->clips[clip].duration * (float)i / (float)(VERIFY_TIMES - 1) : 0.0f;
         animator_evaluate(animator, clip, t);
-        double error = compare_pose(renderer, animator, cpu, gpu, all_cpu, total_vertices);
-        if (isnan(error) || error > worst) worst = error;
-        if (isnan(worst)) break;
+        PoseError error = compare_pose(renderer, animator, buffers);
+        worst.position = worse(worst.position, error.position);
+        worst.normal_degrees = worse(worst.normal_degrees, error.normal_degrees);
+        if (error.normals_skipped > worst.normals_skipped) worst.normals_skipped = error.normals_skipped;
+        if (isnan(worst.position)) break;
     }
+    char skipped[64] = "";
+    if (worst.normals_skipped > 0)
+        snprintf(skipped, sizeof skipped, ", %d zero-length normals skipped", worst.normals_skipped);
     if (clip >= 0)
-        printf("clip %d \"%s\": max error %.3g of bbox diagonal (%d vertices, %d times)\n", clip,
-               model->clips[clip].name, worst, total_vertices, times);
+        printf("clip %d \"%s\": max error %.3g of bbox diagonal, max normal angle %.3g deg (%d vertices, %d times%s)\n",
+               clip, model->clips[clip].name, worst.position, worst.normal_degrees, buffers->total_vertices, times,
+               skipped);
     else
-        printf("clip %s \"(%s pose)\": max error %.3g of bbox diagonal (%d vertices, %d times)\n",
-               clip == ANIMATOR_BIND_POSE ? "bind" : "rest", clip == ANIMATOR_BIND_POSE ? "bind" : "rest", worst,
-               total_vertices, times);
+        printf("clip %s \"(%s pose)\": max error %.3g of bbox diagonal, max normal angle %.3g deg (%d vertices, %d "
+               "times%s)\n",
+               clip == ANIMATOR_BIND_POSE ? "bind" : "rest", clip == ANIMATOR_BIND_POSE ? "bind" : "rest",
+               worst.position, worst.normal_degrees, buffers->total_vertices, times, skipped);
     return worst;
 }
 
@@ -231,39 +278,51 @@ int command_verify(const Options *options, const char *model_path)
            most_bones, total_vertices, model->clip_count);
 
     Animator animator;
-    vec3 *cpu = malloc(sizeof(vec3) * (size_t)max_vertices);
-    vec3 *gpu = malloc(sizeof(vec3) * (size_t)max_vertices);
-    vec3 *all_cpu = malloc(sizeof(vec3) * (size_t)(total_vertices > 0 ? total_vertices : 1));
+    VerifyBuffers buffers = {
+        .cpu = malloc(sizeof(vec3) * (size_t)max_vertices),
+        .gpu = malloc(sizeof(vec3) * (size_t)max_vertices),
+        .cpu_normals = malloc(sizeof(vec3) * (size_t)max_vertices),
+        .gpu_normals = malloc(sizeof(vec3) * (size_t)max_vertices),
+        .all_cpu = malloc(sizeof(vec3) * (size_t)(total_vertices > 0 ? total_vertices : 1)),
+        .total_vertices = total_vertices,
+    };
     bool have_animator = animator_init(&animator, model);
     /* Transform feedback draws too: it needs a complete framebuffer even with rasterization
      * off, and an EGL surfaceless context has none of its own. */
     Framebuffer framebuffer;
     char error[1024] = "out of memory";
     bool have_framebuffer = framebuffer_create(&framebuffer, 16, 16, 0, error, sizeof error);
-    if (!cpu || !gpu || !all_cpu || !have_animator || !have_framebuffer) {
+    if (!buffers.cpu || !buffers.gpu || !buffers.cpu_normals || !buffers.gpu_normals || !buffers.all_cpu ||
+        !have_animator || !have_framebuffer) {
         fprintf(stderr, "skinview: %s: %s\n", model_path, have_framebuffer ? "out of memory" : error);
         status = 1;
     } else {
         framebuffer_bind(&framebuffer);
         /* every clip at 8 times (the rest pose when there are none), then the bind pose */
         int pose_count = (model->clip_count > 0 ? model->clip_count : 1) + 1;
-        double worst = 0.0;
+        PoseError worst = {0.0, 0.0, 0};
         int failed = 0;
         for (int p = 0; p < pose_count; p++) {
             int clip = p == pose_count - 1 ? ANIMATOR_BIND_POSE : model->clip_count > 0 ? p : ANIMATOR_REST_POSE;
-            double error = verify_clip(renderer, &animator, clip, cpu, gpu, all_cpu, total_vertices);
-            if (!(error <= VERIFY_TOLERANCE)) failed++;   /* NaN fails too */
-            if (!isnan(worst) && (isnan(error) || error > worst)) worst = error;
+            PoseError error = verify_clip(renderer, &animator, clip, &buffers);
+            /* NaN fails too */
+            if (!(error.position <= VERIFY_TOLERANCE) || !(error.normal_degrees <= VERIFY_NORMAL_TOLERANCE)) failed++;
+            worst.position = worse(worst.position, error.position);
+            worst.normal_degrees = worse(worst.normal_degrees, error.normal_degrees);
         }
-        printf("verify %s: max error %.3g of bbox diagonal over %d poses (tolerance %g)\n",
-               failed ? "FAILED" : "passed", worst, pose_count, VERIFY_TOLERANCE);
+        printf("verify %s: max error %.3g of bbox diagonal, max normal angle %.3g deg over %d poses "
+               "(tolerance %g, %g deg)\n",
+               failed ? "FAILED" : "passed", worst.position, worst.normal_degrees, pose_count, VERIFY_TOLERANCE,
+               VERIFY_NORMAL_TOLERANCE);
         status = failed ? 1 : 0;
     }
     if (have_animator) animator_free(&animator);
     if (have_framebuffer) framebuffer_free(&framebuffer);
-    free(cpu);
-    free(gpu);
-    free(all_cpu);
+    free(buffers.cpu);
+    free(buffers.gpu);
+    free(buffers.cpu_normals);
+    free(buffers.gpu_normals);
+    free(buffers.all_cpu);
     session_end(&session);
     return status;
 }

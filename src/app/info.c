@@ -4,6 +4,7 @@
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct StatField {
     const char *name;
@@ -25,6 +26,26 @@ static int stat_fields(const ImportStats *s, StatField out[16])
     return n;
 }
 
+/* JSON strings must be UTF-8: names from the importer already are (see import.c),
+ * but the file path comes from the command line as raw bytes. Invalid bytes -> U+FFFD. */
+static void add_string(cJSON *object, const char *key, const char *text)
+{
+    size_t length = strlen(text);
+    char *valid = malloc(3 * length + 1);
+    if (!valid) return;
+    utf8_copy_valid(valid, 3 * length + 1, text, length);
+    cJSON_AddStringToObject(object, key, valid);
+    free(valid);
+}
+
+/* Text mode is one item per line: a control character in a name (a newline in an
+ * FBX node name) must not start a new line. Writes `text` or `fallback`, controls as '?'. */
+static void print_name(const char *text, const char *fallback)
+{
+    if (!text[0]) text = fallback;
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) putchar(*c < 0x20 || *c == 0x7f ? '?' : *c);
+}
+
 static long clip_key_count(const Clip *clip)
 {
     long keys = 0;
@@ -43,21 +64,26 @@ static int bone_joint_count(const Skeleton *skeleton)
 
 static int print_text(const Model *model)
 {
-    printf("file: %s\n", model->source_path);
+    printf("file: ");
+    print_name(model->source_path, "");
+    putchar('\n');
     int triangles = 0;
     for (int m = 0; m < model->mesh_count; m++) triangles += model->meshes[m].index_count / 3;
     printf("meshes: %d (%d vertices, %d triangles)\n", model->mesh_count, model_total_vertices(model), triangles);
     for (int m = 0; m < model->mesh_count; m++) {
         const Mesh *mesh = &model->meshes[m];
-        printf("  [%d] %s: %d vertices, %d triangles, %d bones, %s\n", m, mesh->name[0] ? mesh->name : "(unnamed)",
-               mesh->vertex_count, mesh->index_count / 3, mesh->bone_count, mesh->skinned ? "skinned" : "static");
+        printf("  [%d] ", m);
+        print_name(mesh->name, "(unnamed)");
+        printf(": %d vertices, %d triangles, %d bones, %s\n", mesh->vertex_count, mesh->index_count / 3,
+               mesh->bone_count, mesh->skinned ? "skinned" : "static");
     }
     printf("joints: %d (%d bones)\n", model->skeleton.joint_count, bone_joint_count(&model->skeleton));
     printf("clips: %d\n", model->clip_count);
     for (int c = 0; c < model->clip_count; c++) {
         const Clip *clip = &model->clips[c];
-        printf("  [%d] %s: %.3f s, %d tracks, %ld keys\n", c, clip->name[0] ? clip->name : "(unnamed)",
-               (double)clip->duration, clip->track_count, clip_key_count(clip));
+        printf("  [%d] ", c);
+        print_name(clip->name, "(unnamed)");
+        printf(": %.3f s, %d tracks, %ld keys\n", (double)clip->duration, clip->track_count, clip_key_count(clip));
     }
     StatField fields[16];
     int n = stat_fields(&model->stats, fields);
@@ -75,13 +101,13 @@ static int print_json(const Model *model)
 {
     cJSON *root = cJSON_CreateObject();
     if (!root) return 1;
-    cJSON_AddStringToObject(root, "file", model->source_path);
+    add_string(root, "file", model->source_path);
 
     cJSON *meshes = cJSON_AddArrayToObject(root, "meshes");
     for (int m = 0; m < model->mesh_count; m++) {
         const Mesh *mesh = &model->meshes[m];
         cJSON *item = cJSON_CreateObject();
-        cJSON_AddStringToObject(item, "name", mesh->name);
+        add_string(item, "name", mesh->name);
         cJSON_AddNumberToObject(item, "vertices", mesh->vertex_count);
         cJSON_AddNumberToObject(item, "triangles", mesh->index_count / 3);
         cJSON_AddNumberToObject(item, "bones", mesh->bone_count);
@@ -100,7 +126,7 @@ static int print_json(const Model *model)
         const Clip *clip = &model->clips[c];
         cJSON *item = cJSON_CreateObject();
         cJSON_AddNumberToObject(item, "index", c);
-        cJSON_AddStringToObject(item, "name", clip->name);
+        add_string(item, "name", clip->name);
         cJSON_AddNumberToObject(item, "duration", clip->duration);
         cJSON_AddNumberToObject(item, "tracks", clip->track_count);
         cJSON_AddNumberToObject(item, "keys", (double)clip_key_count(clip));

@@ -13,6 +13,7 @@
  *   + = KP+ / - KP- speed x2 / /2 within [1/64, 64]
  *   0               restart the clip                    H         help on / off
  *   F               re-frame the camera                 Esc / Q   quit
+ *   B               skeleton overlay on / off
  */
 #ifndef SKINVIEW_INPUT_H
 #define SKINVIEW_INPUT_H
@@ -35,6 +36,7 @@ typedef enum ActionKind {
     ACTION_SPEED_DOWN,
     ACTION_RESTART,
     ACTION_TOGGLE_HELP,
+    ACTION_TOGGLE_SKELETON,
     ACTION_FRAME_CAMERA,  /* handled by the viewer */
     ACTION_QUIT           /* handled by the viewer */
 } ActionKind;
@@ -54,6 +56,7 @@ typedef struct Playback {
     float speed;          /* playback speed factor, > 0 */
     bool  paused;
     bool  show_help;
+    bool  show_skeleton;  /* B: the bones as lines over the mesh */
 } Playback;
 
 /* The action bound to a key press (GLFW_KEY_* code and GLFW_MOD_* bits).
@@ -74,7 +77,8 @@ void playback_init(Playback *playback, int clip_count, const float *durations, i
  *                   it stops exactly on the last key (time = duration) before
  *                   wrapping to 0, and stepping back from 0 goes to duration
  *   speed up/down : x2 / /2, never beyond [PLAYBACK_SPEED_MIN, PLAYBACK_SPEED_MAX]
- *   restart       : time = 0 (pause state kept) */
+ *   restart       : time = 0 (pause state kept)
+ *   toggle help / skeleton : flip show_help / show_skeleton */
 bool playback_apply(Playback *playback, Action action, const float *durations);
 
 /* Moves time by dt * speed seconds unless paused or on a static pose.

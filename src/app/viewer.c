@@ -2,7 +2,8 @@
  *
  * Start-up (once): window + GL context -> bones-per-mesh limit -> import -> animator,
  * renderer, overlay -> bounds over every clip -> camera framed on them.
- * Each frame: playback_advance(dt) -> animator_evaluate() -> renderer_draw() -> overlay.
+ * Each frame: playback_advance(dt) -> animator_evaluate() -> renderer_draw() -> skeleton lines (B)
+ * -> overlay.
  * NOTE: nothing is allocated and no name is looked up per frame; the overlay text is
  * formatted into fixed buffers.
  */
@@ -11,6 +12,8 @@
 #include "commands.h"
 #include "glcontext.h"
 #include "input.h"
+#include "anim/skeleton_lines.h"
+#include "gfx/lines.h"
 #include "gfx/overlay.h"
 #include "gfx/renderer.h"
 
@@ -21,6 +24,10 @@
 #define VIEWER_FOV_Y_DEGREES 45.0f
 #define VIEWER_ORBIT_RADIANS_PER_PIXEL 0.008f
 #define VIEWER_FPS_WINDOW 0.5          /* seconds the FPS figure averages over */
+#define VIEWER_JOINT_POINT_SIZE 6.0f   /* skeleton overlay joints, pixels at overlay scale 1 */
+
+/* Skeleton overlay colour (B): bright yellow-green, written as is (sRGB), over any mesh colour. */
+static const float skeleton_color[4] = {0.7f, 1.0f, 0.15f, 1.0f};
 
 typedef enum DragMode { DRAG_NONE, DRAG_ORBIT, DRAG_PAN } DragMode;
 
@@ -35,14 +42,15 @@ typedef struct Viewer {
     DragMode     drag;
     double       cursor_x, cursor_y;
     bool         frame_requested;      /* F: re-frame at the next frame (needs the aspect) */
+    int          skeleton_segments;    /* segments the skeleton overlay draws (0: no bones) */
 } Viewer;
 
 static const char *const help_keys =
-    "1 ... 9\nN  /  Right\nP  /  Left\nSpace\n.  /  ,\n+  /  -\n0\nleft drag\nright drag\nwheel\nF\nH\nEsc  /  Q";
+    "1 ... 9\nN  /  Right\nP  /  Left\nSpace\n.  /  ,\n+  /  -\n0\nleft drag\nright drag\nwheel\nF\nB\nH\nEsc  /  Q";
 static const char *const help_actions =
     "clip 1 ... 9\nnext clip\nprevious clip\npause / play\none frame forward / back (paused)\n"
     "speed x2 / x0.5\nrestart the clip\norbit\npan (middle drag too)\nzoom\nframe the model\n"
-    "hide this help\nquit";
+    "skeleton on / off\nhide this help\nquit";
 
 static void on_key(GLFWwindow *window, int key, int scancode, int action, int mods)
 {
@@ -124,12 +132,13 @@ static void format_status(const Viewer *viewer, float fps, char *out, size_t out
             snprintf(clip_part, sizeof clip_part, "%s (no clips)", pose);
     }
     const char *hint = p->show_help ? "" : "    H: keys";
+    const char *skeleton = p->show_skeleton && viewer->skeleton_segments == 0 ? "  (no skeleton)" : "";
     if (p->clip < 0) { /* a static pose: time, speed and pause mean nothing */
-        snprintf(out, out_size, "%s  %.0f fps%s", clip_part, fps, hint);
+        snprintf(out, out_size, "%s%s  %.0f fps%s", clip_part, skeleton, fps, hint);
         return;
     }
-    snprintf(out, out_size, "%s  %.2f / %.2f s  speed %gx%s  %.0f fps%s", clip_part, p->time,
-             playback_duration(p, viewer->durations), p->speed, p->paused ? "  [paused]" : "", fps, hint);
+    snprintf(out, out_size, "%s  %.2f / %.2f s  speed %gx%s%s  %.0f fps%s", clip_part, p->time,
+             playback_duration(p, viewer->durations), p->speed, p->paused ? "  [paused]" : "", skeleton, fps, hint);
 }
 
 /* Draws the status line and, when asked, the key list under it. */
@@ -177,8 +186,12 @@ int command_view(const Options *options, const char *model_path)
     Animator animator = {0};
     Renderer renderer = {0};
     Overlay overlay = {0};
+    Lines lines = {0};
     float *durations = NULL;
-    bool renderer_ready = false, overlay_ready = false;
+    int *line_joints = NULL;           /* skeleton overlay: segment s = parent[j] -> j, j = line_joints[s] */
+    vec3 *line_endpoints = NULL;       /* [2 * segments], rewritten each frame the overlay is on */
+    int skeleton_segments = 0;
+    bool renderer_ready = false, overlay_ready = false, lines_ready = false;
 
     int clip;
     if (!app_resolve_clip(&model, options->clip, &clip, error, sizeof error)) {
@@ -192,6 +205,15 @@ int command_view(const Options *options, const char *model_path)
         goto done;
     }
     for (int c = 0; c < model.clip_count; c++) durations[c] = model.clips[c].duration;
+    /* The skeleton overlay's segments are chosen once; each frame only their endpoints move. */
+    size_t joint_count = (size_t)(model.skeleton.joint_count > 0 ? model.skeleton.joint_count : 1);
+    line_joints = malloc(sizeof *line_joints * joint_count);
+    if (line_joints) skeleton_segments = skeleton_line_joints(&model, line_joints);
+    line_endpoints = malloc(sizeof *line_endpoints * 2 * (size_t)(skeleton_segments > 0 ? skeleton_segments : 1));
+    if (!line_joints || !line_endpoints) {
+        fprintf(stderr, "skinview: %s: out of memory\n", model_path);
+        goto done;
+    }
     if (!app_renderer_init(&renderer, &model, max_bones, error, sizeof error)) {
         fprintf(stderr, "skinview: %s: %s\n", model_path, error);
         goto done;
@@ -202,11 +224,17 @@ int command_view(const Options *options, const char *model_path)
         goto done;
     }
     overlay_ready = true;
+    if (!lines_init(&lines, skeleton_segments, error, sizeof error)) {
+        fprintf(stderr, "skinview: %s: %s\n", model_path, error);
+        goto done;
+    }
+    lines_ready = true;
 
     Viewer viewer = {0};
     viewer.window = context.window;
     viewer.model = &model;
     viewer.durations = durations;
+    viewer.skeleton_segments = skeleton_segments;
     playback_init(&viewer.playback, model.clip_count, durations, clip, options->time, options->speed);
     /* The whole animation stays in view: bounds over every clip (cm-scale FBX and m-scale glTF alike). */
     if (!app_model_bounds(&model, &animator, viewer.bounds_min, viewer.bounds_max)) {
@@ -258,6 +286,12 @@ int command_view(const Options *options, const char *model_path)
         glViewport(0, 0, fb_width, fb_height);
         renderer_clear(0.18f, 0.2f, 0.23f);
         renderer_draw(&renderer, &animator, view, projection, &light);
+        if (viewer.playback.show_skeleton && skeleton_segments > 0) {
+            skeleton_lines_write(&model.skeleton, line_joints, skeleton_segments,
+                                 (const mat4 *)animator.joint_model, line_endpoints);
+            lines_draw(&lines, (const vec3 *)line_endpoints, skeleton_segments, view, projection, skeleton_color,
+                       VIEWER_JOINT_POINT_SIZE * overlay_scale_for(fb_width, fb_height));
+        }
 
         fps_frames++;
         if (now - fps_start >= VIEWER_FPS_WINDOW) {
@@ -278,10 +312,13 @@ done:
         glfwSetCursorPosCallback(context.window, NULL);
         glfwSetScrollCallback(context.window, NULL);
     }
+    if (lines_ready) lines_free(&lines);
     if (overlay_ready) overlay_free(&overlay);
     if (renderer_ready) renderer_free(&renderer);
     animator_free(&animator);
     free(durations);
+    free(line_joints);
+    free(line_endpoints);
     model_free(&model);
     glcontext_destroy(&context);
     return status;

@@ -17,6 +17,7 @@
 #include <assimp/scene.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -62,6 +63,8 @@ typedef struct Importer {
     size_t                error_size;
     const struct aiNode **nodes;             /* [joint_count] joint -> aiNode */
     NameEntry            *by_name;           /* [joint_count] sorted by name, then joint */
+    int                  *depth;             /* [joint_count] 0 for the root */
+    bool                 *channel_taken;     /* [joint_count] joints a channel of the current clip drives */
     char                **texture_keys;      /* [texture_count] full source string of each texture */
     char                **failed_textures;   /* sources already reported missing */
     int                   failed_count;
@@ -76,11 +79,13 @@ static bool fail(Importer *im, const char *format, ...)
     return false;
 }
 
+/* Names are stored as valid UTF-8 (they reach JSON, the overlay and OBJ group names):
+ * bytes that are not UTF-8 become U+FFFD and a long name is cut between characters.
+ * Lookups by name (bones, channels) use the untouched aiScene strings. */
 static void copy_name(char dst[SV_NAME_MAX], const struct aiString *src)
 {
-    size_t n = src->length < SV_NAME_MAX - 1 ? src->length : SV_NAME_MAX - 1;
-    memcpy(dst, src->data, n);
-    dst[n] = '\0';
+    size_t length = src->length < MAXLEN ? src->length : MAXLEN;
+    utf8_copy_valid(dst, SV_NAME_MAX, src->data, length);
 }
 
 static bool finite3(float x, float y, float z) { return isfinite(x) && isfinite(y) && isfinite(z); }
@@ -148,8 +153,9 @@ static int compare_name_entries(const void *a, const void *b)
     return (x->joint > y->joint) - (x->joint < y->joint);
 }
 
-/* First joint (in pre-order, like Assimp's own FindNode) with this name, or -1. */
-static int find_joint(const Importer *im, const char *name)
+/* Index in by_name[] of the first entry with this name (entries with one name are
+ * contiguous, in pre-order), or -1. */
+static int find_name(const Importer *im, const char *name)
 {
     int lo = 0, hi = im->model->skeleton.joint_count;   /* lower bound */
     while (lo < hi) {
@@ -157,9 +163,95 @@ static int find_joint(const Importer *im, const char *name)
         if (strcmp(im->by_name[mid].name, name) < 0) lo = mid + 1;
         else hi = mid;
     }
-    if (lo < im->model->skeleton.joint_count && strcmp(im->by_name[lo].name, name) == 0)
-        return im->by_name[lo].joint;
+    if (lo < im->model->skeleton.joint_count && strcmp(im->by_name[lo].name, name) == 0) return lo;
     return -1;
+}
+
+/* Depth of the lowest common ancestor of joints a and b. */
+static int common_ancestor_depth(const Importer *im, int a, int b)
+{
+    const int *parent = im->model->skeleton.parent;
+    while (im->depth[a] > im->depth[b]) a = parent[a];
+    while (im->depth[b] > im->depth[a]) b = parent[b];
+    while (a != b) {
+        a = parent[a];
+        b = parent[b];
+        if (a < 0 || b < 0) return -1;
+    }
+    return im->depth[a];
+}
+
+/* The joint a bone of the mesh on joint `mesh_joint` binds to. Assimp names bones by
+ * node name only, and names repeat: two characters with the same rig in one file, two
+ * Blender armatures that both have a "Bone". Among joints of that name, the one nearest
+ * the mesh (deepest common ancestor: the same character) wins; ties go to the first in
+ * pre-order, as with Assimp's FindNode. */
+static int find_bone_joint(const Importer *im, const char *name, int mesh_joint)
+{
+    int first = find_name(im, name);
+    if (first < 0) return -1;
+    int best = im->by_name[first].joint, best_depth = common_ancestor_depth(im, best, mesh_joint);
+    int count = im->model->skeleton.joint_count;
+    for (int i = first + 1; i < count && strcmp(im->by_name[i].name, name) == 0; i++) {
+        int depth = common_ancestor_depth(im, im->by_name[i].joint, mesh_joint);
+        if (depth > best_depth) {
+            best = im->by_name[i].joint;
+            best_depth = depth;
+        }
+    }
+    return best;
+}
+
+/* How far a channel's first keys are from a joint's rest transform (0 = identical). */
+static double channel_rest_distance(const Importer *im, const struct aiNodeAnim *channel, int joint)
+{
+    const JointTransform *rest = &im->model->skeleton.rest_trs[joint];
+    double distance = 0.0;
+    if (channel->mNumPositionKeys > 0 && channel->mPositionKeys) {
+        const struct aiVector3D *t = &channel->mPositionKeys[0].mValue;
+        double dx = t->x - rest->translation[0], dy = t->y - rest->translation[1], dz = t->z - rest->translation[2];
+        distance += dx * dx + dy * dy + dz * dz;
+    }
+    if (channel->mNumRotationKeys > 0 && channel->mRotationKeys) {
+        versor q;
+        quat_from_assimp(&channel->mRotationKeys[0].mValue, q);
+        distance += 1.0 - fabs((double)glm_vec4_dot(q, (float *)rest->rotation));
+    }
+    if (channel->mNumScalingKeys > 0 && channel->mScalingKeys) {
+        const struct aiVector3D *v = &channel->mScalingKeys[0].mValue;
+        double dx = v->x - rest->scale[0], dy = v->y - rest->scale[1], dz = v->z - rest->scale[2];
+        distance += dx * dx + dy * dy + dz * dz;
+    }
+    return isfinite(distance) ? distance : HUGE_VAL;
+}
+
+/* The joint an animation channel drives. Assimp names channels by node name only, and
+ * names repeat (two characters with one rig in one file). Among the joints of that name
+ * that no earlier channel of this clip drives, the one whose rest transform is nearest
+ * the channel's first keys wins (Assimp's glTF importer fills missing channels with the
+ * target node's own rest values); ties go to the first in pre-order, as Assimp's FindNode.
+ * Before, every such channel landed on the first joint: the other character froze or
+ * took the wrong motion. */
+static int find_channel_joint(const Importer *im, const struct aiNodeAnim *channel)
+{
+    const char *name = channel->mNodeName.data;
+    int first = find_name(im, name);
+    if (first < 0) return -1;
+    int count = im->model->skeleton.joint_count;
+    if (first + 1 >= count || strcmp(im->by_name[first + 1].name, name) != 0)
+        return im->by_name[first].joint;   /* the usual case: a unique name */
+    int best = -1;
+    double best_distance = HUGE_VAL;
+    for (int i = first; i < count && strcmp(im->by_name[i].name, name) == 0; i++) {
+        int joint = im->by_name[i].joint;
+        if (im->channel_taken[joint]) continue;
+        double distance = channel_rest_distance(im, channel, joint);
+        if (best < 0 || distance < best_distance - 1e-9 * (1.0 + best_distance)) {
+            best = joint;
+            best_distance = distance;
+        }
+    }
+    return best >= 0 ? best : im->by_name[first].joint;   /* more channels than joints: the first, as Assimp */
 }
 
 static bool build_skeleton(Importer *im)
@@ -178,12 +270,15 @@ static bool build_skeleton(Importer *im)
     sk->is_bone = calloc((size_t)count, sizeof *sk->is_bone);
     im->nodes = calloc((size_t)count, sizeof *im->nodes);
     im->by_name = calloc((size_t)count, sizeof *im->by_name);
+    im->depth = calloc((size_t)count, sizeof *im->depth);
+    im->channel_taken = calloc((size_t)count, sizeof *im->channel_taken);
     if (!sk->names || !sk->parent || !sk->rest_local || !sk->rest_trs || !sk->is_bone || !im->nodes ||
-        !im->by_name)
+        !im->by_name || !im->depth || !im->channel_taken)
         return fail(im, "out of memory");
 
     int next = 0;
     add_nodes(im, root, -1, &next);
+    for (int j = 0; j < count; j++) im->depth[j] = sk->parent[j] < 0 ? 0 : im->depth[sk->parent[j]] + 1;
 
     for (int j = 0; j < count; j++) {
         const struct aiNode *node = im->nodes[j];
@@ -262,7 +357,7 @@ static bool build_skin(Importer *im, const struct aiMesh *src, Mesh *mesh, const
         const struct aiBone *bone = src->mBones[b];
         bone_of_src[b] = -1;
         if (!bone) continue;
-        int joint = find_joint(im, bone->mName.data);
+        int joint = find_bone_joint(im, bone->mName.data, mesh->node_joint);
         if (joint < 0) {
             stats->bones_without_node++;
             continue;
@@ -577,7 +672,7 @@ static int load_texture(Importer *im, const char *source)
     }
     Texture *texture = &model->textures[model->texture_count];
     memset(texture, 0, sizeof *texture);
-    snprintf(texture->source, sizeof texture->source, "%.*s", SV_NAME_MAX - 1, source);
+    utf8_copy_valid(texture->source, sizeof texture->source, source, strlen(source));
     texture->width = width;
     texture->height = height;
     texture->rgba = rgba;   /* stb_image allocates with malloc: model_free's free() matches */
@@ -786,8 +881,9 @@ static void unique_clip_name(Model *model, int c, const struct aiString *source)
         for (int n = 2;; n++) {
             char suffix[24];
             snprintf(suffix, sizeof suffix, " (%d)", n);
-            int room = SV_NAME_MAX - 1 - (int)strlen(suffix);
-            snprintf(clip->name, SV_NAME_MAX, "%.*s%s", room, base, suffix);
+            size_t room = SV_NAME_MAX - strlen(suffix);   /* base cut between characters, then the suffix */
+            size_t kept = utf8_copy_valid(clip->name, room, base, strlen(base));
+            memcpy(clip->name + kept, suffix, strlen(suffix) + 1);
             if (model_find_clip(model, clip->name) == c) break;   /* no earlier clip has it */
         }
         model->stats.clips_renamed++;
@@ -821,11 +917,12 @@ static bool build_clips(Importer *im)
         for (unsigned ch = 0; ch < anim->mNumChannels && anim->mChannels; ch++) {
             const struct aiNodeAnim *channel = anim->mChannels[ch];
             if (!channel) continue;
-            int joint = find_joint(im, channel->mNodeName.data);
+            int joint = find_channel_joint(im, channel);
             if (joint < 0) {
                 model->stats.channels_without_node++;
                 continue;
             }
+            im->channel_taken[joint] = true;
             JointTrack *track = &clip->tracks[clip->track_count++];
             track->joint = joint;
             if (!build_track(im, channel, tps, clip->name, track, &last_time)) return false;
@@ -842,6 +939,7 @@ static bool build_clips(Importer *im)
         }
         /* the last key must be reachable: the clip lasts at least until it */
         clip->duration = last_time;
+        for (int t = 0; t < clip->track_count; t++) im->channel_taken[clip->tracks[t].joint] = false;
     }
     return true;
 }
@@ -956,6 +1054,121 @@ static bool off_header_is_plausible(FILE *f, long long size, char *error, size_t
     return true;
 }
 
+/* Assimp 5.2's MD5 loader trusts every index in a .md5mesh: a vertex number past
+ * numverts, a weight range past numweights, a weight's joint past numJoints or a
+ * triangle corner past numverts corrupts its heap (abort or SIGSEGV inside
+ * aiImportFile; found by bit-flipping assimp-testmodels MD5/SimpleCube.md5mesh).
+ * The format is plain text, so the indices are checked here first. Returns false with
+ * a cause for a file that would take Assimp out of bounds; other files pass. */
+typedef struct Md5MeshBlock {
+    long verts, tris, weights;              /* declared counts (-1 until seen) */
+    long max_vert, max_weight_end, max_tri, max_tri_corner, max_weight, max_weight_joint;
+} Md5MeshBlock;
+
+static bool md5_block_is_safe(const Md5MeshBlock *b, long joints, char *error, size_t error_size)
+{
+    const char *what = NULL;
+    long value = 0, limit = 0;
+    /* a maximum of -1 means no such line was seen */
+    if (b->max_vert >= 0 && b->max_vert >= b->verts) what = "vertex", value = b->max_vert, limit = b->verts;
+    else if (b->max_tri >= 0 && b->max_tri >= b->tris) what = "triangle", value = b->max_tri, limit = b->tris;
+    else if (b->max_tri_corner >= 0 && b->max_tri_corner >= b->verts)
+        what = "triangle corner vertex", value = b->max_tri_corner, limit = b->verts;
+    else if (b->max_weight >= 0 && b->max_weight >= b->weights) what = "weight", value = b->max_weight, limit = b->weights;
+    else if (b->max_weight_end > 0 && b->max_weight_end > b->weights)
+        what = "weight", value = b->max_weight_end - 1, limit = b->weights;
+    else if (b->max_weight_joint >= 0 && b->max_weight_joint >= joints)
+        what = "weight joint", value = b->max_weight_joint, limit = joints;
+    if (!what) return true;
+    snprintf(error, error_size, "corrupt MD5 mesh: %s index %ld out of range (%ld declared)", what, value,
+             limit < 0 ? 0 : limit);
+    return false;
+}
+
+static bool md5mesh_is_safe(FILE *f, char *error, size_t error_size)
+{
+    char line[4096];
+    if (!fgets(line, sizeof line, f)) return true;
+    const char *c = line;
+    while (*c == ' ' || *c == '\t') c++;
+    if (strncmp(c, "MD5Version", 10) != 0) return true;   /* not an MD5 file */
+    rewind(f);
+
+    long joints = -1;
+    bool in_joints = false, in_mesh = false;
+    Md5MeshBlock b = {-1, -1, -1, -1, -1, -1, -1, -1, -1};
+    while (fgets(line, sizeof line, f)) {
+        c = line;
+        while (*c == ' ' || *c == '\t') c++;
+        char *end;
+        if (strncmp(c, "numJoints", 9) == 0) {
+            joints = strtol(c + 9, &end, 10);
+        } else if (strncmp(c, "joints", 6) == 0 && strchr(c, '{')) {
+            in_joints = true;
+        } else if (strncmp(c, "mesh", 4) == 0 && strchr(c, '{')) {
+            in_mesh = true;
+            b = (Md5MeshBlock){-1, -1, -1, -1, -1, -1, -1, -1, -1};
+        } else if (*c == '}') {
+            if (in_mesh && !md5_block_is_safe(&b, joints, error, error_size)) return false;
+            in_joints = in_mesh = false;
+        } else if (in_joints && *c == '"') {   /* "name" parent ( x y z ) ( qx qy qz ) */
+            const char *quote = strchr(c + 1, '"');
+            if (!quote) continue;
+            long parent = strtol(quote + 1, &end, 10);
+            if (end != quote + 1 && (parent < -1 || parent >= joints)) {
+                snprintf(error, error_size, "corrupt MD5 mesh: joint parent %ld out of range (%ld joints)", parent,
+                         joints < 0 ? 0 : joints);
+                return false;
+            }
+        } else if (in_mesh) {
+            long v[4] = {0, 0, 0, 0};
+            int n = 0;
+            const char *p = c;
+            if (strncmp(c, "numverts", 8) == 0) b.verts = strtol(c + 8, &end, 10);
+            else if (strncmp(c, "numtris", 7) == 0) b.tris = strtol(c + 7, &end, 10);
+            else if (strncmp(c, "numweights", 10) == 0) b.weights = strtol(c + 10, &end, 10);
+            else if (strncmp(c, "vert", 4) == 0 || strncmp(c, "tri", 3) == 0 || strncmp(c, "weight", 6) == 0) {
+                char kind = c[0] == 'v' ? 'v' : (c[0] == 't' ? 't' : 'w');
+                p = c + (kind == 'v' ? 4 : (kind == 't' ? 3 : 6));
+                /* vert i ( u v ) start count | tri i a b c | weight i joint bias ( x y z ) */
+                for (; n < 4 && *p && *p != '\n'; p++) {
+                    if (*p == '(') {   /* skip the parenthesised floats */
+                        const char *close = strchr(p, ')');
+                        if (!close) break;
+                        p = close;
+                        continue;
+                    }
+                    if (*p == '-' || (*p >= '0' && *p <= '9')) {
+                        long number = strtol(p, &end, 10);
+                        if (end == p) continue;   /* a lone '-' */
+                        v[n++] = number;
+                        p = end - 1;
+                        if (*end == '.') break;   /* a float (the weight bias): the indices are done */
+                    }
+                }
+                if (kind == 'v' && n >= 3) {
+                    if (v[0] < 0 || v[1] < 0 || v[2] < 0) v[0] = LONG_MAX;
+                    if (v[0] > b.max_vert) b.max_vert = v[0];
+                    if (v[1] + v[2] > b.max_weight_end) b.max_weight_end = v[1] + v[2];
+                } else if (kind == 't' && n >= 4) {
+                    for (int k = 1; k < 4; k++) {
+                        if (v[k] < 0) v[k] = LONG_MAX;
+                        if (v[k] > b.max_tri_corner) b.max_tri_corner = v[k];
+                    }
+                    if (v[0] < 0) v[0] = LONG_MAX;
+                    if (v[0] > b.max_tri) b.max_tri = v[0];
+                } else if (kind == 'w' && n >= 2) {
+                    if (v[0] < 0) v[0] = LONG_MAX;
+                    if (v[1] < 0) v[1] = LONG_MAX;
+                    if (v[0] > b.max_weight) b.max_weight = v[0];
+                    if (v[1] > b.max_weight_joint) b.max_weight_joint = v[1];
+                }
+            }
+        }
+    }
+    return true;
+}
+
 static bool check_file(const char *path, char *error, size_t error_size)
 {
     struct stat st;
@@ -981,6 +1194,10 @@ static bool check_file(const char *path, char *error, size_t error_size)
         return false;
     }
     bool plausible = off_header_is_plausible(f, (long long)st.st_size, error, error_size);
+    if (plausible) {
+        rewind(f);
+        plausible = md5mesh_is_safe(f, error, error_size);
+    }
     fclose(f);
     return plausible;
 }
@@ -1078,6 +1295,8 @@ bool import_model(const char *path, const ImportOptions *options, Model *model, 
     free(im.failed_textures);
     free(im.nodes);
     free(im.by_name);
+    free(im.depth);
+    free(im.channel_taken);
     aiReleaseImport(scene);
     if (!ok) {
         one_line(error);

@@ -1,0 +1,38 @@
+/* skeleton_lines.h — the skeleton as line segments, for the viewer's skeleton overlay (key B).
+ *
+ * Plain C + cglm, no allocation, like the rest of src/anim. Two steps:
+ *
+ *   skeleton_line_joints()  once per model:  which joints j get a segment parent[j] -> j
+ *   skeleton_lines_write()  every frame:     those segments' endpoints from the joint matrices
+ *
+ * Which joints (the rule): the skeleton is the part of the node tree that holds the bones
+ * (DESIGN.md trap 4), not the scene root above it nor the mesh nodes beside it.
+ *   bone           = a joint some mesh is skinned to (its bone list), except the mesh's own node
+ *                    that the importer adds as a rigid bone for unweighted vertices
+ *   skeleton joint = a bone, or a joint with a bone above it AND a bone below it (the helper
+ *                    nodes between bones, e.g. FBX pivots) — so nothing above the topmost bone
+ *   end site       = a leaf joint (no children) that holds no mesh (Mixamo's HeadTop_End,
+ *                    Blender's *_end: they show the length of the last bone of a chain)
+ *   segment parent[j] -> j  when parent[j] is a skeleton joint and j is a skeleton joint or an
+ *                    end site.
+ * So the topmost bone has no segment of its own (no line from the world origin or from an
+ * "Armature" node), and mesh nodes, cameras and lights outside the bone tree draw nothing.
+ */
+#ifndef SKINVIEW_SKELETON_LINES_H
+#define SKINVIEW_SKELETON_LINES_H
+
+#include "model.h"
+
+/* Writes the joints j whose segment parent[j] -> j is drawn (the rule above) into
+ * out_joints, in joint order; returns how many (0 for a model without bones).
+ * out_joints must hold model->skeleton.joint_count ints (it is also the scratch space). */
+int skeleton_line_joints(const Model *model, int *out_joints);
+
+/* Segment s runs from the origin of joint parent[line_joints[s]] to the origin of joint
+ * line_joints[s], both in model (scene) space (e.g. Animator.joint_model):
+ *   out_endpoints[2s] = joint_model[parent[j]] * (0,0,0,1),  out_endpoints[2s+1] = joint_model[j] * (0,0,0,1)
+ * out_endpoints holds 2 * segment_count vec3. Returns segment_count. */
+int skeleton_lines_write(const Skeleton *skeleton, const int *line_joints, int segment_count,
+                         const mat4 *joint_model, vec3 *out_endpoints);
+
+#endif
