@@ -173,7 +173,8 @@ int command_view(const Options *options, const char *model_path)
 
     GlContext context = {0};
     if (!glcontext_create_window(&context, title, options->width, options->height, error, sizeof error)) {
-        fprintf(stderr, "skinview: %s: %s\n", model_path, error);
+        fprintf(stderr, "skinview: cannot open a window: %s (without a display, --info, --screenshot, "
+                        "--export-pose and --verify still work)\n", error);
         return 1;
     }
     int max_bones = glcontext_bones_per_mesh(options->max_bones);
