@@ -7,8 +7,12 @@
  *            its own character's joints, not to the first node of that name.
  *  dup_chan  a channel whose name several nodes share drives the node it was made for
  *            (Assimp fills a glTF channel's missing components with that node's rest).
- *  md5       a .md5mesh with out-of-range indices is rejected before Assimp 5.2's MD5
- *            loader corrupts its heap (abort / SIGSEGV in-process).
+ *  uri       glTF buffer and image URIs are percent-encoded ("My%20Character.bin", as
+ *            Blender writes them for names with spaces): Assimp 5.2 failed the whole
+ *            import on the buffer, and the texture was reported missing.
+ *  md5       a .md5mesh with out-of-range indices, or cut inside a mesh block, is
+ *            rejected before Assimp 5.2's MD5 loader corrupts its heap (abort / SIGSEGV
+ *            in-process).
  */
 #include "anim/animator.h"
 #include "io/import.h"
@@ -115,8 +119,8 @@ static bool save(cJSON *doc, const char *path)
     return ok;
 }
 
-/* Two copies of simple_skin's character: nodes 0 Body(skin 0) > 1 Bone > 2 Tip and
- * 3 Body(skin 1) > 4 Bone (at x = 3) > 5 Tip, same names. The clip rotates node 2
+/* Two copies of simple_skin's character: nodes 0 Body(mesh 0, skin 0) > 1 Bone > 2 Tip and
+ * 3 Body(mesh 1, skin 1) > 4 Bone (at x = 3) > 5 Tip, same names. The clip rotates node 2
  * (first character's Tip) and node 4 (second character's Bone). */
 static bool write_two_characters(const char *path)
 {
@@ -129,6 +133,11 @@ static bool write_two_characters(const char *path)
     cJSON *body2 = cJSON_GetArrayItem(nodes, 3), *bone2 = cJSON_GetArrayItem(nodes, 4);
     cJSON_ReplaceItemInObjectCaseSensitive(body2, "children", cJSON_CreateIntArray((const int[]){4}, 1));
     cJSON_ReplaceItemInObjectCaseSensitive(body2, "skin", cJSON_CreateNumber(1));
+    /* its own copy of the mesh: Assimp 5.2 leaks the bones of a glTF mesh that two skinned
+     * nodes share (the second skin's bones replace the first's on the one aiMesh) */
+    cJSON *meshes = cJSON_GetObjectItemCaseSensitive(doc, "meshes");
+    cJSON_AddItemToArray(meshes, cJSON_Duplicate(cJSON_GetArrayItem(meshes, 0), true));
+    cJSON_ReplaceItemInObjectCaseSensitive(body2, "mesh", cJSON_CreateNumber(1));
     cJSON_ReplaceItemInObjectCaseSensitive(bone2, "children", cJSON_CreateIntArray((const int[]){5}, 1));
     cJSON_ReplaceItemInObjectCaseSensitive(bone2, "translation", cJSON_CreateFloatArray((const float[]){3, 1, 0}, 3));
     cJSON *skins = cJSON_GetObjectItemCaseSensitive(doc, "skins");
@@ -275,6 +284,55 @@ static void test_names_utf8(void)
     free(json);
 }
 
+static bool copy_file(const char *from, const char *to)
+{
+    size_t size = 0;
+    char *data = read_text(from, &size);
+    FILE *f = data ? fopen(to, "wb") : NULL;
+    bool ok = f && fwrite(data, 1, size, f) == size;
+    if (f && fclose(f) != 0) ok = false;
+    free(data);
+    return ok;
+}
+
+static void test_percent_encoded_uris(void)
+{
+    char dir[1024], from[1200], to[1200];
+    snprintf(dir, sizeof dir, "%s/glTF2/BoxTextured-glTF", SKINVIEW_TESTMODELS_DIR);
+    snprintf(from, sizeof from, "%s/BoxTextured0.bin", dir);
+    snprintf(to, sizeof to, "%s/Box data.bin", temp_dir);
+    CHECK(copy_file(from, to), "cannot copy %s", from);
+    snprintf(from, sizeof from, "%s/CesiumLogoFlat.png", dir);
+    snprintf(to, sizeof to, "%s/Cesium logo \xc3\xa9.png", temp_dir);   /* space and U+00E9 */
+    CHECK(copy_file(from, to), "cannot copy %s", from);
+    snprintf(from, sizeof from, "%s/BoxTextured.gltf", dir);
+    char *text = read_text(from, NULL);
+    cJSON *doc = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    CHECK(doc != NULL, "cannot read %s", from);
+    if (!doc) return;
+    cJSON *buffer = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "buffers"), 0);
+    cJSON_ReplaceItemInObjectCaseSensitive(buffer, "uri", cJSON_CreateString("Box%20data.bin"));
+    cJSON *image = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "images"), 0);
+    cJSON_ReplaceItemInObjectCaseSensitive(image, "uri", cJSON_CreateString("Cesium%20logo%20%C3%A9.png"));
+    char path[512];
+    snprintf(path, sizeof path, "%s/percent.gltf", temp_dir);
+    CHECK(save(doc, path), "cannot write %s", path);
+    cJSON_Delete(doc);
+
+    Model model;
+    char error[512];
+    if (!import_model(path, NULL, &model, error, sizeof error)) {
+        CHECK(false, "uri: %s: %s", path, error);
+        return;
+    }
+    CHECK(model.mesh_count == 1 && model.meshes[0].vertex_count == 24, "uri: wrong mesh");
+    CHECK(model.texture_count == 1 && model.stats.textures_missing == 0,
+          "uri: texture not loaded from its percent-encoded URI (%d textures, %d missing)", model.texture_count,
+          model.stats.textures_missing);
+    model_free(&model);
+}
+
 /* Each edit alone made Assimp 5.2's MD5 loader abort or crash inside aiImportFile. */
 static void test_md5_guard(void)
 {
@@ -307,6 +365,20 @@ static void test_md5_guard(void)
         CHECK(!ok && strstr(error, "MD5") != NULL, "md5 edit %zu: imported=%d error='%s'", e, ok, error);
         if (ok) model_free(&model);
     }
+    /* cut inside the triangle list (a truncated download): SIGSEGV in Assimp before */
+    char *cut = strstr(text, "tri 3 ");
+    CHECK(cut != NULL, "md5: no 'tri 3' in %s", source);
+    if (cut) {
+        cut[5] = '\0';
+        char path[512];
+        snprintf(path, sizeof path, "%s/truncated.md5mesh", temp_dir);
+        CHECK(write_text(path, text), "cannot write %s", path);
+        Model model;
+        char error[512] = "";
+        bool ok = import_model(path, NULL, &model, error, sizeof error);
+        CHECK(!ok && strstr(error, "MD5") != NULL, "md5 truncated: imported=%d error='%s'", ok, error);
+        if (ok) model_free(&model);
+    }
     free(text);
     Model model;
     char error[512];
@@ -335,6 +407,7 @@ int main(void)
     test_utf8_copy();
     test_names_utf8();
     test_duplicate_names();
+    test_percent_encoded_uris();
     test_md5_guard();
     remove_temp();
     return test_finish();

@@ -11,6 +11,7 @@
  */
 #include "import.h"
 
+#include <assimp/cfileio.h>
 #include <assimp/cimport.h>
 #include <assimp/config.h>
 #include <assimp/postprocess.h>
@@ -548,6 +549,35 @@ static void path_basename(const char *path, char *out, size_t out_size)
     snprintf(out, out_size, "%s", base);
 }
 
+/* glTF URIs are percent-encoded (RFC 3986): Blender writes "My%20Character.bin" and
+ * "skin%20diffuse.png" for files with spaces, three.js decodes them, Assimp 5.2 does not.
+ * Decodes %XX into out; returns false if `in` has no valid escape (nothing to retry). */
+static int hex_value(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+static bool percent_decode(const char *in, char *out, size_t out_size)
+{
+    bool changed = false;
+    size_t n = 0;
+    for (const char *c = in; *c && n + 1 < out_size; c++) {
+        int hi = c[0] == '%' && c[1] ? hex_value(c[1]) : -1;
+        int lo = hi >= 0 && c[2] ? hex_value(c[2]) : -1;
+        if (hi >= 0 && lo >= 0 && (hi | lo) != 0) {   /* %00 stays as it is */
+            out[n++] = (char)(hi * 16 + lo);
+            c += 2;
+            changed = true;
+        } else
+            out[n++] = *c;
+    }
+    out[n] = '\0';
+    return changed;
+}
+
 static void warn_texture(Importer *im, const char *source, const char *why)
 {
     for (int i = 0; i < im->failed_count; i++)
@@ -635,15 +665,24 @@ static int load_texture(Importer *im, const char *source)
         for (char *c = normalized; *c; c++)
             if (*c == '\\') *c = '/';
         path_basename(normalized, base, sizeof base);
-        const char *tries[3] = {normalized, NULL, base};
+        char decoded[1024], decoded_base[1024];
+        bool has_escapes = percent_decode(normalized, decoded, sizeof decoded);
+        path_basename(decoded, decoded_base, sizeof decoded_base);
+        /* as written, absolute as written, its file name; then the same percent-decoded */
+        const char *tries[6] = {normalized, NULL, base, NULL, NULL, NULL};
         char absolute[1024];
         if (normalized[0] == '/') {   /* an absolute path is tried as it is, then next to the model */
             snprintf(absolute, sizeof absolute, "%s", normalized);
             tries[1] = absolute;
         }
-        for (int k = 0; k < 3 && !rgba; k++) {
+        if (has_escapes) {
+            tries[3] = decoded;
+            tries[4] = decoded[0] == '/' ? decoded : NULL;
+            tries[5] = decoded_base;
+        }
+        for (int k = 0; k < 6 && !rgba; k++) {
             if (!tries[k] || !tries[k][0]) continue;
-            if (k == 1) snprintf(candidate, sizeof candidate, "%s", tries[k]);
+            if (k == 1 || k == 4) snprintf(candidate, sizeof candidate, "%s", tries[k]);
             else snprintf(candidate, sizeof candidate, "%s%s", im->directory, tries[k]);
             struct stat st;
             if (stat(candidate, &st) != 0 || !S_ISREG(st.st_mode)) continue;
@@ -1166,6 +1205,10 @@ static bool md5mesh_is_safe(FILE *f, char *error, size_t error_size)
             }
         }
     }
+    if (in_mesh) {   /* a file cut inside a mesh block: Assimp reads past what it got */
+        snprintf(error, error_size, "corrupt MD5 mesh: the file ends inside a mesh block (truncated?)");
+        return false;
+    }
     return true;
 }
 
@@ -1210,6 +1253,86 @@ static void one_line(char *text)
     while (n > 0 && text[n - 1] == ' ') text[--n] = '\0';
 }
 
+/* ---- file access for Assimp: stdio, plus percent-decoded glTF URIs ---------- */
+
+/* Assimp 5.2's glTF importer opens a buffer URI such as "My%20Character.bin" as that
+ * literal file name and fails the whole import. Assimp reads every file of an import
+ * through this aiFileIO: a name that cannot be opened is retried with the part after
+ * the model's own folder percent-decoded. */
+static size_t stdio_read(struct aiFile *file, char *buffer, size_t size, size_t count)
+{
+    return fread(buffer, size, count, (FILE *)file->UserData);
+}
+
+static size_t stdio_write(struct aiFile *file, const char *buffer, size_t size, size_t count)
+{
+    return fwrite(buffer, size, count, (FILE *)file->UserData);
+}
+
+static size_t stdio_tell(struct aiFile *file)
+{
+    long position = ftell((FILE *)file->UserData);
+    return position < 0 ? 0 : (size_t)position;
+}
+
+static size_t stdio_size(struct aiFile *file)
+{
+    FILE *f = (FILE *)file->UserData;
+    long position = ftell(f);
+    if (position < 0 || fseek(f, 0, SEEK_END) != 0) return 0;
+    long size = ftell(f);
+    fseek(f, position, SEEK_SET);
+    return size < 0 ? 0 : (size_t)size;
+}
+
+static enum aiReturn stdio_seek(struct aiFile *file, size_t offset, enum aiOrigin origin)
+{
+    int whence = origin == aiOrigin_CUR ? SEEK_CUR : origin == aiOrigin_END ? SEEK_END : SEEK_SET;
+    if (offset > (size_t)LONG_MAX) return aiReturn_FAILURE;
+    return fseek((FILE *)file->UserData, (long)offset, whence) == 0 ? aiReturn_SUCCESS : aiReturn_FAILURE;
+}
+
+static void stdio_flush(struct aiFile *file)
+{
+    fflush((FILE *)file->UserData);
+}
+
+static struct aiFile *stdio_open(struct aiFileIO *io, const char *name, const char *mode)
+{
+    FILE *f = fopen(name, mode);
+    if (!f) {   /* "<model folder>/My%20Character.bin" -> "<model folder>/My Character.bin" */
+        const char *directory = io->UserData;
+        size_t skip = strncmp(name, directory, strlen(directory)) == 0 ? strlen(directory) : 0;
+        char decoded[2048];
+        if (skip < sizeof decoded && percent_decode(name + skip, decoded + skip, sizeof decoded - skip)) {
+            memcpy(decoded, name, skip);
+            f = fopen(decoded, mode);
+        }
+    }
+    if (!f) return NULL;
+    struct aiFile *file = calloc(1, sizeof *file);
+    if (!file) {
+        fclose(f);
+        return NULL;
+    }
+    file->ReadProc = stdio_read;
+    file->WriteProc = stdio_write;
+    file->TellProc = stdio_tell;
+    file->FileSizeProc = stdio_size;
+    file->SeekProc = stdio_seek;
+    file->FlushProc = stdio_flush;
+    file->UserData = (aiUserData)f;
+    return file;
+}
+
+static void stdio_close(struct aiFileIO *io, struct aiFile *file)
+{
+    (void)io;
+    if (!file) return;
+    fclose((FILE *)file->UserData);
+    free(file);
+}
+
 bool import_model(const char *path, const ImportOptions *options, Model *model, char *error, size_t error_size)
 {
     memset(model, 0, sizeof *model);
@@ -1229,11 +1352,21 @@ bool import_model(const char *path, const ImportOptions *options, Model *model, 
      * bone (its node, see model.h), and it must still fit the limit. */
     int split_limit = max_bones > 1 ? max_bones - 1 : 1;
     if (max_bones > 0) aiSetImportPropertyInteger(props, AI_CONFIG_PP_SBBC_MAX_BONES, split_limit);
+    /* glTF only (the one format whose references are URIs); the rest keep Assimp's own IO */
+    const char *extension = strrchr(path, '.');
+    bool uri_references = extension && strcasecmp(extension, ".gltf") == 0;
+    char model_directory[1024] = "";
+    const char *last_slash = strrchr(path, '/');
+    if (last_slash && (size_t)(last_slash - path + 1) < sizeof model_directory) {
+        memcpy(model_directory, path, (size_t)(last_slash - path + 1));
+        model_directory[last_slash - path + 1] = '\0';
+    }
+    struct aiFileIO file_io = {stdio_open, stdio_close, model_directory};
     const struct aiScene *scene = aiImportFileExWithProperties(
         path,
         aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_GenSmoothNormals | aiProcess_SortByPType |
             aiProcess_ValidateDataStructure,
-        NULL, props);
+        uri_references ? &file_io : NULL, props);
     aiReleasePropertyStore(props);
     if (!scene) {
         const char *why = aiGetErrorString();
