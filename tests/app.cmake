@@ -20,3 +20,10 @@ set_tests_properties(install_finds_demo PROPERTIES PASS_REGULAR_EXPRESSION "inst
 add_test(NAME max_bones_too_small
   COMMAND sh -c "out=$('$<TARGET_FILE:skinview>' '${SKINVIEW_TESTMODELS_DIR}/FBX/huesitos.fbx' --info --max-bones 3 2>&1); rc=$?; echo \"$out\"; test $rc -eq 1 && echo \"$out\" | grep -q 'huesitos.fbx: a triangle uses 7 bones'")
 set_tests_properties(max_bones_too_small PROPERTIES TIMEOUT 30)
+
+# Files that make Assimp itself abort or hang: exit 1 with one line, never a crash or a hang.
+add_executable(test_import_guard test_import_guard.c)
+target_link_libraries(test_import_guard PRIVATE skinview_testutil)
+add_dependencies(test_import_guard skinview)
+add_test(NAME import_guard COMMAND test_import_guard)
+set_tests_properties(import_guard PROPERTIES LABELS "io" TIMEOUT 120)

@@ -4,6 +4,7 @@
 #include "io/import.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,11 +12,67 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Assimp is a large C++ library reading untrusted files, and a few corrupt files still
+ * make it abort (a debug assertion in its FBX converter, on a damaged cluster index) or
+ * loop forever (a Collada index list with a stray byte). A file must never crash or hang
+ * skinview, so while one is imported, fatal signals and a watchdog alarm print one line
+ * naming the file and exit 1. Only async-signal-safe calls in the handler: the messages
+ * are formatted before the import starts. */
+/* watchdog: 20 s + 1 s per MiB of file (a 100 MiB FBX gets 2 minutes) */
+#define IMPORT_TIMEOUT_BASE_SECONDS 20
+static char import_crash_message[1400], import_timeout_message[1400];
+static size_t import_crash_length, import_timeout_length;
+
+static void import_guard_handler(int signal_number)
+{
+    if (signal_number == SIGALRM) {
+        ssize_t ignored = write(STDERR_FILENO, import_timeout_message, import_timeout_length);
+        (void)ignored;
+    } else {
+        ssize_t ignored = write(STDERR_FILENO, import_crash_message, import_crash_length);
+        (void)ignored;
+    }
+    _exit(1);
+}
+
+static unsigned import_timeout_seconds(const char *path)
+{
+    struct stat st;
+    unsigned by_size = IMPORT_TIMEOUT_BASE_SECONDS;
+    if (stat(path, &st) == 0 && st.st_size > 0) by_size += (unsigned)(st.st_size >> 20);
+    const char *text = getenv("SKINVIEW_IMPORT_TIMEOUT");   /* seconds; 0 = no watchdog */
+    if (!text || !*text) return by_size;
+    char *end = NULL;
+    long seconds = strtol(text, &end, 10);
+    return (end != text && *end == '\0' && seconds >= 0 && seconds < 86400) ? (unsigned)seconds : by_size;
+}
+
 bool app_load_model(const char *path, int max_bones, Model *model)
 {
     char error[512];
+    unsigned timeout = import_timeout_seconds(path);
+    import_crash_length = (size_t)snprintf(import_crash_message, sizeof import_crash_message,
+                                           "skinview: %.1200s: the importer crashed on it (corrupt file?)\n", path);
+    import_timeout_length = (size_t)snprintf(import_timeout_message, sizeof import_timeout_message,
+                                             "skinview: %.1200s: import did not finish in %u s (corrupt file? "
+                                             "SKINVIEW_IMPORT_TIMEOUT=0 disables this limit)\n", path, timeout);
+    if (import_crash_length >= sizeof import_crash_message) import_crash_length = sizeof import_crash_message - 1;
+    if (import_timeout_length >= sizeof import_timeout_message) import_timeout_length = sizeof import_timeout_message - 1;
+
+    static const int guarded[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGALRM};
+    enum { GUARDED_COUNT = sizeof guarded / sizeof guarded[0] };
+    struct sigaction guard = {0}, previous[GUARDED_COUNT];
+    guard.sa_handler = import_guard_handler;
+    sigemptyset(&guard.sa_mask);
+    for (int i = 0; i < GUARDED_COUNT; i++) sigaction(guarded[i], &guard, &previous[i]);
+    alarm(timeout);
+
     ImportOptions import_options = {.max_bones_per_mesh = max_bones};
-    if (!import_model(path, &import_options, model, error, sizeof error)) {
+    bool ok = import_model(path, &import_options, model, error, sizeof error);
+
+    alarm(0);
+    for (int i = 0; i < GUARDED_COUNT; i++) sigaction(guarded[i], &previous[i], NULL);
+    if (!ok) {
         fprintf(stderr, "skinview: %s: %s\n", path, error);
         return false;
     }

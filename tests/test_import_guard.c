@@ -1,0 +1,74 @@
+/* test_import_guard — corrupt files that make Assimp 5.2 itself abort or loop forever
+ * still end skinview with exit 1 and one line naming the file (src/app/load.c guard).
+ * The files are made here from assimp-testmodels by changing one byte:
+ *   - FBX/huesitos.fbx, byte 50916 (0-based) 0x00 -> 0x40: a cluster index out of range
+ *     trips an assertion in Assimp's FBX converter (abort);
+ *   - Collada/box_nested_animation.dae, byte 3532 '5' -> 0x80: Assimp's Collada parser
+ *     never returns (the watchdog, shortened with SKINVIEW_IMPORT_TIMEOUT, ends it). */
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static bool mutate_copy(const char *source, const char *target, long offset, unsigned char value)
+{
+    FILE *in = fopen(source, "rb");
+    if (!in) return false;
+    fseek(in, 0, SEEK_END);
+    long size = ftell(in);
+    fseek(in, 0, SEEK_SET);
+    unsigned char *bytes = malloc((size_t)size);
+    bool ok = bytes && fread(bytes, 1, (size_t)size, in) == (size_t)size && offset < size;
+    fclose(in);
+    if (ok) {
+        bytes[offset] = value;
+        FILE *out = fopen(target, "wb");
+        ok = out && fwrite(bytes, 1, (size_t)size, out) == (size_t)size;
+        if (out) fclose(out);
+    }
+    free(bytes);
+    return ok;
+}
+
+/* Runs skinview on path with --info; returns its exit status (-1 if killed by a signal). */
+static int run_info(const char *env, const char *path, char *stderr_text, size_t size)
+{
+    char command[2048];
+    snprintf(command, sizeof command, "%s '%s' '%s' --info 2>&1 >/dev/null", env, SKINVIEW_BINARY, path);
+    FILE *pipe = popen(command, "r");
+    if (!pipe) return -1;
+    size_t n = fread(stderr_text, 1, size - 1, pipe);
+    stderr_text[n] = '\0';
+    int status = pclose(pipe);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void check_guarded(const char *env, const char *source, long offset, unsigned char value, const char *name,
+                          const char *expected)
+{
+    char path[1024], text[4096];
+    if (!test_file_exists(source)) {
+        CHECK(false, "required test model missing: %s", source);
+        return;
+    }
+    const char *tmp = getenv("TMPDIR");
+    snprintf(path, sizeof path, "%s/%s", tmp && *tmp ? tmp : "/tmp", name);
+    CHECK(mutate_copy(source, path, offset, value), "cannot write %s", path);
+    int status = run_info(env, path, text, sizeof text);
+    CHECK(status == 1, "%s: exit %d, expected 1 (stderr: %s)", name, status, text);
+    char line[1200];
+    snprintf(line, sizeof line, "skinview: %s: %s", path, expected);
+    CHECK(strstr(text, line) != NULL, "%s: stderr lacks '%s': %s", name, line, text);
+    unlink(path);
+}
+
+int main(void)
+{
+    check_guarded("", SKINVIEW_TESTMODELS_DIR "/FBX/huesitos.fbx", 50916, 0x40, "skinview_guard_abort.fbx",
+                  "the importer crashed on it");
+    check_guarded("SKINVIEW_IMPORT_TIMEOUT=3 timeout 60", SKINVIEW_TESTMODELS_DIR "/Collada/box_nested_animation.dae",
+                  3532, 0x80, "skinview_guard_hang.dae", "import did not finish in 3 s");
+    return test_finish();
+}
