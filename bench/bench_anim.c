@@ -74,12 +74,10 @@ static void build_synthetic(Model *m, int joints, int vertices, int keys)
     memset(m, 0, sizeof *m);
     snprintf(m->source_path, sizeof m->source_path, "(synthetic)");
     Skeleton *s = &m->skeleton;
-    s->joint_count = joints;
-    s->names = xcalloc((size_t)joints, sizeof *s->names);
-    s->parent = xcalloc((size_t)joints, sizeof *s->parent);
-    s->rest_local = xcalloc((size_t)joints, sizeof *s->rest_local);
-    s->rest_trs = xcalloc((size_t)joints, sizeof *s->rest_trs);
-    s->is_bone = xcalloc((size_t)joints, sizeof *s->is_bone);
+    if (!skeleton_alloc(s, joints)) {
+        fprintf(stderr, "bench_anim: out of memory\n");
+        exit(1);
+    }
     for (int j = 0; j < joints; j++) {
         snprintf(s->names[j], SV_NAME_MAX, "joint%d", j);
         s->parent[j] = j == 0 ? -1 : (j % 6 == 1 ? (j - 1) / 2 : j - 1);

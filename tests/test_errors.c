@@ -40,18 +40,9 @@ static bool write_truncated(const char *src, const char *dst, long keep)
 /* Runs skinview with `args` (already quoted); returns the wait status, stderr text in err. */
 static int run_skinview(const char *args, char *err, size_t err_size)
 {
-    char command[4096], err_path[512];
-    snprintf(err_path, sizeof err_path, "%s/stderr.txt", temp_dir);
-    snprintf(command, sizeof command, "'%s' %s >/dev/null 2>'%s'", SKINVIEW_BINARY, args, err_path);
-    int status = system(command);
-    err[0] = '\0';
-    FILE *f = fopen(err_path, "r");
-    if (f) {
-        size_t n = fread(err, 1, err_size - 1, f);
-        err[n] = '\0';
-        fclose(f);
-    }
-    return status;
+    char command[4096];
+    snprintf(command, sizeof command, "'%s' %s 2>&1 >/dev/null", SKINVIEW_BINARY, args);
+    return test_run_status(command, err, err_size);
 }
 
 static int count_lines(const char *text)

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define W 320
@@ -24,12 +23,7 @@ static int run(const char *env_prefix, const char *model_path, const char *argum
 {
     char command[4096];
     snprintf(command, sizeof command, "%s '%s' '%s' %s 2>&1", env_prefix, SKINVIEW_BINARY, model_path, arguments);
-    FILE *pipe = popen(command, "r");
-    if (!pipe) return -1;
-    size_t n = fread(out, 1, out_size - 1, pipe);
-    out[n] = '\0';
-    int status = pclose(pipe);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return test_run_capture(command, out, out_size);
 }
 
 typedef struct Image {

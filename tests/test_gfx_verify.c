@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #define MAX_OUTPUT 65536
 
@@ -20,12 +19,7 @@ static int run(const char *model_path, const char *arguments, char *out, size_t 
 {
     char command[4096];
     snprintf(command, sizeof command, "'%s' '%s' %s 2>&1", SKINVIEW_BINARY, model_path, arguments);
-    FILE *pipe = popen(command, "r");
-    if (!pipe) return -1;
-    size_t n = fread(out, 1, out_size - 1, pipe);
-    out[n] = '\0';
-    int status = pclose(pipe);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return test_run_capture(command, out, out_size);
 }
 
 /* Checks every "max error E" in the output: a number, <= 1e-4. Returns how many lines. */

@@ -9,7 +9,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 static bool mutate_copy(const char *source, const char *target, long offset, unsigned char value)
@@ -37,12 +36,7 @@ static int run_info(const char *env, const char *path, char *stderr_text, size_t
 {
     char command[2048];
     snprintf(command, sizeof command, "%s '%s' '%s' --info 2>&1 >/dev/null", env, SKINVIEW_BINARY, path);
-    FILE *pipe = popen(command, "r");
-    if (!pipe) return -1;
-    size_t n = fread(stderr_text, 1, size - 1, pipe);
-    stderr_text[n] = '\0';
-    int status = pclose(pipe);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return test_run_capture(command, stderr_text, size);
 }
 
 static void check_guarded(const char *env, const char *source, long offset, unsigned char value, const char *name,

@@ -44,11 +44,8 @@ static void check_json_static(const char *path, int clips)
 {
     char command[2200];
     snprintf(command, sizeof command, "'%s' --info --json '%.1024s' 2>/dev/null", SKINVIEW_BINARY, path);
-    FILE *pipe = popen(command, "r");
     static char text[1 << 20];
-    size_t n = pipe ? fread(text, 1, sizeof text - 1, pipe) : 0;
-    text[n] = '\0';
-    int status = pipe ? pclose(pipe) : -1;
+    int status = test_run_status(command, text, sizeof text);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s: --info --json status %d", path, status);
     cJSON *root = cJSON_Parse(text);
     CHECK(root != NULL, "%s: --info --json is not JSON", path);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 int test_passed, test_failed;
 
@@ -90,4 +91,34 @@ int test_skinned_models(TestModel *models, int capacity)
     }
     closedir(shared);
     return n;
+}
+
+int test_present_skinned_models(TestModel *models, int capacity)
+{
+    int count = test_skinned_models(models, capacity), present = 0;
+    for (int i = 0; i < count; i++) {
+        if (!test_file_exists(models[i].path)) {
+            CHECK(false, "required test model missing: %s", models[i].path);
+            continue;
+        }
+        if (present != i) models[present] = models[i];
+        present++;
+    }
+    return present;
+}
+
+int test_run_status(const char *command, char *out, size_t out_size)
+{
+    if (out_size > 0) out[0] = '\0';
+    FILE *pipe = popen(command, "r");
+    if (!pipe) return -1;
+    size_t n = fread(out, 1, out_size - 1, pipe);
+    out[n] = '\0';
+    return pclose(pipe);
+}
+
+int test_run_capture(const char *command, char *out, size_t out_size)
+{
+    int status = test_run_status(command, out, out_size);
+    return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }

@@ -5,6 +5,7 @@
 #define SKINVIEW_TESTUTIL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #define TEST_SKIP_CODE 77
@@ -36,6 +37,17 @@ typedef struct TestModel {
 /* Fills models[] with the skinned models of assimp-testmodels (required: a missing one
  * is a test failure) and of ../shared/models (when that folder exists). Returns the count. */
 int test_skinned_models(TestModel *models, int capacity);
+
+/* test_skinned_models() without the files that are missing, each of which is a failed CHECK
+ * ("required test model missing: PATH"). Returns the count of those present. */
+int test_present_skinned_models(TestModel *models, int capacity);
+
+/* Runs `command` through the shell (popen) and reads what it writes to stdout into out,
+ * NUL-terminated, at most out_size - 1 bytes (redirect stderr in `command` to capture it).
+ * test_run_status returns the raw wait status (-1 if the command could not be started);
+ * test_run_capture returns the exit code (-1 if it could not be started or did not exit). */
+int test_run_status(const char *command, char *out, size_t out_size);
+int test_run_capture(const char *command, char *out, size_t out_size);
 
 /* Relative paths of the required skinned assimp-testmodels. */
 extern const char *const test_required_skinned[];

@@ -16,18 +16,33 @@ static void mesh_free(Mesh *mesh)
     free(mesh->weights);
 }
 
+void joint_track_free(JointTrack *track)
+{
+    free(track->translation_times);
+    free(track->translation_values);
+    free(track->rotation_times);
+    free(track->rotation_values);
+    free(track->scale_times);
+    free(track->scale_values);
+    memset(track, 0, sizeof *track);
+}
+
 static void clip_free(Clip *clip)
 {
-    for (int t = 0; t < clip->track_count; t++) {
-        JointTrack *track = &clip->tracks[t];
-        free(track->translation_times);
-        free(track->translation_values);
-        free(track->rotation_times);
-        free(track->rotation_values);
-        free(track->scale_times);
-        free(track->scale_values);
-    }
+    for (int t = 0; t < clip->track_count; t++) joint_track_free(&clip->tracks[t]);
     free(clip->tracks);
+}
+
+bool skeleton_alloc(Skeleton *skeleton, int joint_count)
+{
+    size_t n = (size_t)joint_count;
+    skeleton->joint_count = joint_count;
+    skeleton->names = calloc(n, sizeof *skeleton->names);
+    skeleton->parent = calloc(n, sizeof *skeleton->parent);
+    skeleton->rest_local = calloc(n, sizeof *skeleton->rest_local);
+    skeleton->rest_trs = calloc(n, sizeof *skeleton->rest_trs);
+    skeleton->is_bone = calloc(n, sizeof *skeleton->is_bone);
+    return skeleton->names && skeleton->parent && skeleton->rest_local && skeleton->rest_trs && skeleton->is_bone;
 }
 
 void model_free(Model *model)

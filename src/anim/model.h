@@ -131,6 +131,13 @@ typedef struct Model {
 /* Frees everything a Model owns (safe on a zeroed Model). */
 void model_free(Model *model);
 
+/* Sets joint_count and allocates the skeleton's per-joint arrays, zeroed. False when out of
+ * memory (what was allocated is left for model_free). */
+bool skeleton_alloc(Skeleton *skeleton, int joint_count);
+
+/* Frees a JointTrack's key arrays and zeroes it (safe on a zeroed JointTrack). */
+void joint_track_free(JointTrack *track);
+
 /* Index of the clip with this exact name, or -1. (Used once, at start-up.) */
 int model_find_clip(const Model *model, const char *name);
 

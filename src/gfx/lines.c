@@ -1,8 +1,8 @@
 /* lines.c — 3D segments and points over the scene, depth test off (see lines.h). */
 #include "lines.h"
 #include "gl.h"
+#include "shader.h"
 
-#include <stdio.h>
 #include <string.h>
 
 static const char *const lines_vertex_source =
@@ -27,50 +27,11 @@ static const char *const lines_fragment_source =
     "    frag_color = u_color;\n"
     "}\n";
 
-static GLuint compile_shader(GLenum type, const char *source, char *error, size_t error_size)
-{
-    GLuint shader = glCreateShader(type);
-    glShaderSource(shader, 1, &source, NULL);
-    glCompileShader(shader);
-    GLint ok = GL_FALSE;
-    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[512] = {0};
-        glGetShaderInfoLog(shader, sizeof log, NULL, log);
-        log[strcspn(log, "\r\n")] = '\0';
-        snprintf(error, error_size, "line %s shader: %s", type == GL_VERTEX_SHADER ? "vertex" : "fragment", log);
-        glDeleteShader(shader);
-        return 0;
-    }
-    return shader;
-}
-
 bool lines_init(Lines *lines, int max_segments, char *error, size_t error_size)
 {
     memset(lines, 0, sizeof *lines);
-    GLuint vs = compile_shader(GL_VERTEX_SHADER, lines_vertex_source, error, error_size);
-    if (!vs) return false;
-    GLuint fs = compile_shader(GL_FRAGMENT_SHADER, lines_fragment_source, error, error_size);
-    if (!fs) {
-        glDeleteShader(vs);
-        return false;
-    }
-    lines->program = glCreateProgram();
-    glAttachShader(lines->program, vs);
-    glAttachShader(lines->program, fs);
-    glLinkProgram(lines->program);
-    glDeleteShader(vs);
-    glDeleteShader(fs);
-    GLint ok = GL_FALSE;
-    glGetProgramiv(lines->program, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[512] = {0};
-        glGetProgramInfoLog(lines->program, sizeof log, NULL, log);
-        log[strcspn(log, "\r\n")] = '\0';
-        snprintf(error, error_size, "line shader link: %s", log);
-        lines_free(lines);
-        return false;
-    }
+    lines->program = gfx_program_from_sources("line", lines_vertex_source, lines_fragment_source, error, error_size);
+    if (!lines->program) return false;
     lines->u_view_projection = glGetUniformLocation(lines->program, "u_view_projection");
     lines->u_color = glGetUniformLocation(lines->program, "u_color");
     lines->u_point_size = glGetUniformLocation(lines->program, "u_point_size");

@@ -1,6 +1,7 @@
 /* overlay.c — stb_easy_font quads on translucent panels, one indexed draw call. */
 #include "overlay.h"
 #include "gl.h"
+#include "shader.h"
 
 /* stb_easy_font is a header of static functions written for brevity, not -Wextra. */
 #pragma GCC diagnostic push
@@ -34,48 +35,12 @@ static const char *const overlay_fragment_source =
     "out vec4 frag_color;\n"
     "void main() { frag_color = v_color; }\n";
 
-static GLuint compile_shader(GLenum type, const char *source, char *error, size_t error_size)
-{
-    GLuint shader = glCreateShader(type);
-    glShaderSource(shader, 1, &source, NULL);
-    glCompileShader(shader);
-    GLint ok = GL_FALSE;
-    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[512] = {0};
-        glGetShaderInfoLog(shader, sizeof log, NULL, log);
-        snprintf(error, error_size, "overlay %s shader: %s", type == GL_VERTEX_SHADER ? "vertex" : "fragment", log);
-        glDeleteShader(shader);
-        return 0;
-    }
-    return shader;
-}
-
 bool overlay_init(Overlay *overlay, char *error, size_t error_size)
 {
     memset(overlay, 0, sizeof *overlay);
-    GLuint vs = compile_shader(GL_VERTEX_SHADER, overlay_vertex_source, error, error_size);
-    if (!vs) return false;
-    GLuint fs = compile_shader(GL_FRAGMENT_SHADER, overlay_fragment_source, error, error_size);
-    if (!fs) {
-        glDeleteShader(vs);
-        return false;
-    }
-    overlay->program = glCreateProgram();
-    glAttachShader(overlay->program, vs);
-    glAttachShader(overlay->program, fs);
-    glLinkProgram(overlay->program);
-    glDeleteShader(vs);
-    glDeleteShader(fs);
-    GLint ok = GL_FALSE;
-    glGetProgramiv(overlay->program, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[512] = {0};
-        glGetProgramInfoLog(overlay->program, sizeof log, NULL, log);
-        snprintf(error, error_size, "overlay shader link: %s", log);
-        overlay_free(overlay);
-        return false;
-    }
+    overlay->program =
+        gfx_program_from_sources("overlay", overlay_vertex_source, overlay_fragment_source, error, error_size);
+    if (!overlay->program) return false;
     overlay->u_viewport = glGetUniformLocation(overlay->program, "u_viewport");
     overlay->u_scale = glGetUniformLocation(overlay->program, "u_scale");
 

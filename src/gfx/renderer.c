@@ -1,5 +1,6 @@
 /* renderer.c — GL resources of a Model and the per-frame draw (see renderer.h). */
 #include "renderer.h"
+#include "shader.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,15 +42,6 @@ static char *read_text_file(const char *path, char *error, size_t error_size)
     return text;
 }
 
-/* First line of a GL info log, for a one-line error message. */
-static void first_log_line(const char *log, char *out, size_t out_size)
-{
-    size_t n = strcspn(log, "\r\n");
-    if (n >= out_size) n = out_size - 1;
-    memcpy(out, log, n);
-    out[n] = '\0';
-}
-
 /* Compiles one stage; `define` (may be NULL) is inserted right after the #version line. */
 static GLuint compile_stage(GLenum stage, const char *path, const char *define, char *error, size_t error_size)
 {
@@ -70,20 +62,10 @@ static GLuint compile_stage(GLenum stage, const char *path, const char *define, 
     const char *parts[3] = {head, define ? define : "", body};
     GLint lengths[3] = {head_length, -1, -1};
 
-    GLuint shader = glCreateShader(stage);
-    glShaderSource(shader, 3, parts, lengths);
-    glCompileShader(shader);
+    char line[512];
+    GLuint shader = gfx_compile_stage(stage, 3, parts, lengths, line, sizeof line);
     free(source);
-    GLint ok = GL_FALSE;
-    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[2048] = "", line[512];
-        glGetShaderInfoLog(shader, sizeof log, NULL, log);
-        first_log_line(log, line, sizeof line);
-        snprintf(error, error_size, "shader %s does not compile: %s", path, line);
-        glDeleteShader(shader);
-        return 0;
-    }
+    if (!shader) snprintf(error, error_size, "shader %s does not compile: %s", path, line);
     return shader;
 }
 
@@ -106,27 +88,15 @@ bool skin_shader_load(SkinShader *shader, const char *vert_path, const char *fra
         glDeleteShader(vert);
         return false;
     }
-    GLuint program = glCreateProgram();
-    glAttachShader(program, vert);
-    glAttachShader(program, frag);
     /* The design card's attribute order = the VAO's locations (also set by layout qualifiers). */
     static const char *const attributes[] = {"position",  "normal",    "uv",       "bone0info",
                                              "bone1info", "bone2info", "bone3info"};
-    for (GLuint a = 0; a < 7; a++) glBindAttribLocation(program, a, attributes[a]);
-    /* Must precede linking: --verify reads these back (renderer_capture_mesh). */
+    /* Recorded before linking: --verify reads these back (renderer_capture_mesh). */
     static const char *const varyings[] = {"scenePosition", "sceneNormal"};
-    glTransformFeedbackVaryings(program, 2, varyings, GL_INTERLEAVED_ATTRIBS);
-    glLinkProgram(program);
-    glDeleteShader(vert);
-    glDeleteShader(frag);
-    GLint ok = GL_FALSE;
-    glGetProgramiv(program, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[2048] = "", line[512];
-        glGetProgramInfoLog(program, sizeof log, NULL, log);
-        first_log_line(log, line, sizeof line);
+    char line[512];
+    GLuint program = gfx_link_program(vert, frag, attributes, 7, varyings, 2, line, sizeof line);
+    if (!program) {
         snprintf(error, error_size, "shaders %s + %s do not link: %s", vert_path, frag_path, line);
-        glDeleteProgram(program);
         return false;
     }
     shader->program = program;

@@ -263,18 +263,12 @@ static bool build_skeleton(Importer *im)
     int count = count_nodes(root, 0);
     if (count <= 0) return fail(im, "the node hierarchy is corrupt or deeper than %d levels", MAX_NODE_DEPTH);
 
-    sk->joint_count = count;
-    sk->names = calloc((size_t)count, sizeof *sk->names);
-    sk->parent = calloc((size_t)count, sizeof *sk->parent);
-    sk->rest_local = calloc((size_t)count, sizeof *sk->rest_local);
-    sk->rest_trs = calloc((size_t)count, sizeof *sk->rest_trs);
-    sk->is_bone = calloc((size_t)count, sizeof *sk->is_bone);
+    bool skeleton_ok = skeleton_alloc(sk, count);
     im->nodes = calloc((size_t)count, sizeof *im->nodes);
     im->by_name = calloc((size_t)count, sizeof *im->by_name);
     im->depth = calloc((size_t)count, sizeof *im->depth);
     im->channel_taken = calloc((size_t)count, sizeof *im->channel_taken);
-    if (!sk->names || !sk->parent || !sk->rest_local || !sk->rest_trs || !sk->is_bone || !im->nodes ||
-        !im->by_name || !im->depth || !im->channel_taken)
+    if (!skeleton_ok || !im->nodes || !im->by_name || !im->depth || !im->channel_taken)
         return fail(im, "out of memory");
 
     int next = 0;
@@ -967,13 +961,7 @@ static bool build_clips(Importer *im)
             if (!build_track(im, channel, tps, clip->name, track, &last_time)) return false;
             if (track->translation_count + track->rotation_count + track->scale_count == 0) {
                 clip->track_count--;   /* a channel without keys changes nothing */
-                free(track->translation_times);
-                free(track->translation_values);
-                free(track->rotation_times);
-                free(track->rotation_values);
-                free(track->scale_times);
-                free(track->scale_values);
-                memset(track, 0, sizeof *track);
+                joint_track_free(track);
             }
         }
         /* the last key must be reachable: the clip lasts at least until it */

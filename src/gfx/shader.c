@@ -1,0 +1,78 @@
+/* shader.c — GLSL compile and link with one-line errors (see shader.h). */
+#include "shader.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* First line of a GL info log, for a one-line error message. */
+static void first_log_line(const char *log, char *out, size_t out_size)
+{
+    if (out_size == 0) return;
+    size_t n = strcspn(log, "\r\n");
+    if (n >= out_size) n = out_size - 1;
+    memcpy(out, log, n);
+    out[n] = '\0';
+}
+
+GLuint gfx_compile_stage(GLenum stage, int count, const char *const *parts, const GLint *lengths, char *log,
+                         size_t log_size)
+{
+    GLuint shader = glCreateShader(stage);
+    glShaderSource(shader, count, (const GLchar *const *)parts, lengths);
+    glCompileShader(shader);
+    GLint ok = GL_FALSE;
+    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char info[2048] = "";
+        glGetShaderInfoLog(shader, sizeof info, NULL, info);
+        first_log_line(info, log, log_size);
+        glDeleteShader(shader);
+        return 0;
+    }
+    return shader;
+}
+
+GLuint gfx_link_program(GLuint vertex, GLuint fragment, const char *const *attributes, int attribute_count,
+                        const char *const *feedback_varyings, int varying_count, char *log, size_t log_size)
+{
+    GLuint program = glCreateProgram();
+    glAttachShader(program, vertex);
+    glAttachShader(program, fragment);
+    for (int a = 0; attributes && a < attribute_count; a++) glBindAttribLocation(program, (GLuint)a, attributes[a]);
+    if (feedback_varyings && varying_count > 0)
+        glTransformFeedbackVaryings(program, varying_count, (const GLchar *const *)feedback_varyings,
+                                    GL_INTERLEAVED_ATTRIBS);
+    glLinkProgram(program);
+    glDeleteShader(vertex);
+    glDeleteShader(fragment);
+    GLint ok = GL_FALSE;
+    glGetProgramiv(program, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char info[2048] = "";
+        glGetProgramInfoLog(program, sizeof info, NULL, info);
+        first_log_line(info, log, log_size);
+        glDeleteProgram(program);
+        return 0;
+    }
+    return program;
+}
+
+GLuint gfx_program_from_sources(const char *label, const char *vertex, const char *fragment, char *error,
+                                size_t error_size)
+{
+    char log[512];
+    GLuint vs = gfx_compile_stage(GL_VERTEX_SHADER, 1, &vertex, NULL, log, sizeof log);
+    if (!vs) {
+        snprintf(error, error_size, "%s vertex shader: %s", label, log);
+        return 0;
+    }
+    GLuint fs = gfx_compile_stage(GL_FRAGMENT_SHADER, 1, &fragment, NULL, log, sizeof log);
+    if (!fs) {
+        glDeleteShader(vs);
+        snprintf(error, error_size, "%s fragment shader: %s", label, log);
+        return 0;
+    }
+    GLuint program = gfx_link_program(vs, fs, NULL, 0, NULL, 0, log, sizeof log);
+    if (!program) snprintf(error, error_size, "%s shader link: %s", label, log);
+    return program;
+}
