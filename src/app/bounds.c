@@ -49,33 +49,3 @@ bool app_model_bounds(const Model *model, Animator *animator, vec3 min, vec3 max
     glm_vec3_copy(hi, max);
     return true;
 }
-
-void app_frame_front(const vec3 min, const vec3 max, float aspect, mat4 view, mat4 projection)
-{
-    const float fov_y = glm_rad(40.0f);
-    float tan_y = tanf(fov_y * 0.5f), tan_x = tan_y * (aspect > 0.0f ? aspect : 1.0f);
-    vec3 center, half;
-    glm_vec3_center((float *)min, (float *)max, center);
-    glm_vec3_sub((float *)max, center, half);
-    float extent = glm_vec3_norm(half);
-    if (!(extent > 1e-6f)) {   /* a point (or nothing): show a unit box around it */
-        glm_vec3_fill(half, 0.5f);
-        extent = glm_vec3_norm(half);
-    }
-    /* Camera at center + (0, 0, d) looking down -Z. A corner c (relative to the center) is in
-     * view when |c.x| <= (d - c.z) tan_x and |c.y| <= (d - c.z) tan_y: take the largest d. */
-    float distance = 0.0f;
-    for (int corner = 0; corner < 8; corner++) {
-        float x = (corner & 1) ? half[0] : -half[0];
-        float y = (corner & 2) ? half[1] : -half[1];
-        float z = (corner & 4) ? half[2] : -half[2];
-        float need = fmaxf(z + fabsf(x) / tan_x, z + fabsf(y) / tan_y);
-        if (need > distance) distance = need;
-    }
-    distance *= 1.08f;   /* a small margin */
-    vec3 eye = {center[0], center[1], center[2] + distance};
-    glm_lookat(eye, center, (vec3){0.0f, 1.0f, 0.0f}, view);
-    float near_plane = fmaxf((distance - half[2]) * 0.5f, distance * 1e-3f);
-    float far_plane = (distance + half[2]) * 2.0f + extent;
-    glm_perspective(fov_y, aspect > 0.0f ? aspect : 1.0f, near_plane, far_plane, projection);
-}

@@ -12,6 +12,8 @@
 
 #include <cglm/cglm.h>
 
+#define CAMERA_DEFAULT_FOV_Y_DEGREES 45.0f   /* the viewer's and --screenshot's field of view */
+
 typedef struct Camera {
     vec3  target;
     float yaw;        /* radians, around +Y */

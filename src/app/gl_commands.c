@@ -4,6 +4,7 @@
  * the model is imported with comes from GL_MAX_VERTEX_UNIFORM_COMPONENTS, and both draw
  * only into their own framebuffer objects. */
 #include "bounds.h"
+#include "camera.h"
 #include "commands.h"
 #include "glcontext.h"
 #include "gfx/framebuffer.h"
@@ -119,8 +120,13 @@ int command_screenshot(const Options *options, const char *model_path)
     int height = options->height > 0 ? options->height : 720;
     vec3 min, max;
     app_model_bounds(model, &animator, min, max);   /* whole animation in frame */
+    /* the same camera the viewer opens with, so a screenshot shows the window's first frame */
+    float aspect = (float)width / (float)height;
+    Camera camera = {0};
+    camera_frame(&camera, min, max, aspect, glm_rad(CAMERA_DEFAULT_FOV_Y_DEGREES));
     mat4 view, projection;
-    app_frame_front(min, max, (float)width / (float)height, view, projection);
+    camera_view(&camera, view);
+    camera_projection(&camera, aspect, projection);
     animator_evaluate(&animator, clip, options->time);
 
     Framebuffer framebuffer;

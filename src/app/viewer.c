@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define VIEWER_FOV_Y_DEGREES 45.0f
 #define VIEWER_ORBIT_RADIANS_PER_PIXEL 0.008f
 #define VIEWER_FPS_WINDOW 0.5          /* seconds the FPS figure averages over */
 #define VIEWER_JOINT_POINT_SIZE 6.0f   /* skeleton overlay joints, pixels at overlay scale 1 */
@@ -245,7 +244,7 @@ int command_view(const Options *options, const char *model_path)
     int fb_width = 0, fb_height = 0;
     glfwGetFramebufferSize(context.window, &fb_width, &fb_height);
     camera_frame(&viewer.camera, viewer.bounds_min, viewer.bounds_max,
-                 fb_height > 0 ? (float)fb_width / (float)fb_height : 1.0f, glm_rad(VIEWER_FOV_Y_DEGREES));
+                 fb_height > 0 ? (float)fb_width / (float)fb_height : 1.0f, glm_rad(CAMERA_DEFAULT_FOV_Y_DEGREES));
 
     glfwSetWindowUserPointer(context.window, &viewer);
     glfwSetKeyCallback(context.window, on_key);
@@ -273,7 +272,7 @@ int command_view(const Options *options, const char *model_path)
         }
         float aspect = (float)fb_width / (float)fb_height;
         if (viewer.frame_requested) {
-            camera_frame(&viewer.camera, viewer.bounds_min, viewer.bounds_max, aspect, glm_rad(VIEWER_FOV_Y_DEGREES));
+            camera_frame(&viewer.camera, viewer.bounds_min, viewer.bounds_max, aspect, glm_rad(CAMERA_DEFAULT_FOV_Y_DEGREES));
             viewer.frame_requested = false;
         }
 
