@@ -134,11 +134,20 @@ int main(void)
     /* textured, upright: the Cesium logo's sky (blue) above its ground (green) */
     Image t = screenshot("", box, "", "box");
     check_coverage(&t, "BoxTextured");
-    if (t.rgba) {
-        const unsigned char *upper = t.rgba + 4 * (W * (H / 4) + W / 2);
-        const unsigned char *lower = t.rgba + 4 * (W * (H * 4 / 5) + W / 2);
-        CHECK(is_blue(upper), "BoxTextured: blue sky in the upper half (%d %d %d)", upper[0], upper[1], upper[2]);
-        CHECK(is_green(lower), "BoxTextured: green ground in the lower half (%d %d %d)", lower[0], lower[1], lower[2]);
+    if (t.rgba) {   /* mean row of the sky pixels above the mean row of the ground pixels */
+        double blue_rows = 0.0, green_rows = 0.0;
+        long blue = 0, green = 0;
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                const unsigned char *p = t.rgba + 4 * (W * y + x);
+                if (is_blue(p)) { blue_rows += y; blue++; }
+                if (is_green(p)) { green_rows += y; green++; }
+            }
+        CHECK(blue > W * H / 100 && green > W * H / 100, "BoxTextured: sky (%ld px) and ground (%ld px) visible", blue,
+              green);
+        if (blue > 0 && green > 0)
+            CHECK(blue_rows / blue < green_rows / green, "BoxTextured: sky (row %.0f) above ground (row %.0f)",
+                  blue_rows / blue, green_rows / green);
     }
 
     /* optional: ../shared/models */
