@@ -151,6 +151,42 @@ static void test_texture_orientation(Renderer *renderer, Animator *animator)
     framebuffer_free(&framebuffer);
 }
 
+/* Back-face culling (key C): off by default, both sides drawn; on, a quad mirrored in x
+ * (its winding reversed, so it shows its back) disappears while the front-facing one stays. */
+static void test_culling(Renderer *renderer, Animator *animator)
+{
+    Framebuffer framebuffer;
+    char error[512];
+    CHECK(framebuffer_create(&framebuffer, 32, 32, 0, error, sizeof error), "framebuffer: %s", error);
+    RenderLight light;
+    render_light_default(&light);
+    unsigned char pixels[32 * 32 * 4];
+    const unsigned char *center = pixels + (16 * 32 + 16) * 4;
+    mat4 identity = GLM_MAT4_IDENTITY_INIT, mirror;
+    glm_scale_make(mirror, (vec3){-1.0f, 1.0f, 1.0f});
+    const struct { bool cull; bool mirrored; bool visible; const char *what; } cases[] = {
+        {false, false, true, "culling off, front face"},
+        {false, true, true, "culling off, back face (open meshes stay visible)"},
+        {true, false, true, "culling on, front face"},
+        {true, true, false, "culling on, back face"},
+    };
+    for (int c = 0; c < 4; c++) {
+        glm_mat4_copy(cases[c].mirrored ? mirror : identity, animator->palettes[0][0]);
+        glm_mat4_copy(cases[c].mirrored ? mirror : identity, animator->palettes[0][1]);
+        glm_translate_make(animator->joint_model[1], (vec3){10, 0, 5});   /* static quad: out of view */
+        renderer->cull_back_faces = cases[c].cull;
+        framebuffer_bind(&framebuffer);   /* (reading back unbinds it) */
+        renderer_clear(0, 0, 0);
+        renderer_draw(renderer, animator, identity, identity, &light);
+        CHECK(framebuffer_read_rgba(&framebuffer, pixels), "read back");
+        bool drawn = center[0] + center[1] + center[2] > 30;
+        CHECK(drawn == cases[c].visible, "%s: centre pixel %d %d %d", cases[c].what, center[0], center[1], center[2]);
+    }
+    renderer->cull_back_faces = false;
+    CHECK(!glIsEnabled(GL_CULL_FACE), "renderer_draw leaves face culling off");
+    framebuffer_free(&framebuffer);
+}
+
 /* Linear 0.2140 must come out as sRGB 128 — not 55 (never encoded) nor ~188 (encoded twice). */
 static void test_srgb_once(Renderer *renderer, Animator *animator, Model *model)
 {
@@ -279,6 +315,7 @@ int main(void)
     framebuffer_free(&scratch);
 
     test_texture_orientation(&renderer, &animator);
+    test_culling(&renderer, &animator);
     test_srgb_once(&renderer, &animator, &model);
     CHECK(glGetError() == GL_NO_ERROR, "no GL error left");
 

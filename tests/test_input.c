@@ -153,6 +153,12 @@ static void test_pause_and_step(void)
     press(&p, GLFW_KEY_B, durations);
     CHECK(!p.show_skeleton, "B hides the skeleton");
 
+    CHECK(!p.cull_back_faces, "back faces are drawn by default (open meshes)");
+    press(&p, GLFW_KEY_C, durations);
+    CHECK(p.cull_back_faces && p.clip == 0 && !p.show_skeleton, "C turns culling on, nothing else");
+    press(&p, GLFW_KEY_C, durations);
+    CHECK(!p.cull_back_faces, "C turns culling off");
+
     CHECK(!playback_apply(&p, key(GLFW_KEY_F), durations), "F is the viewer's, not playback's");
     CHECK(!playback_apply(&p, key(GLFW_KEY_Q), durations), "Q is the viewer's, not playback's");
 }

@@ -42,6 +42,7 @@ Action action_for_key(int glfw_key, int mods)
     case GLFW_KEY_KP_0: action.kind = ACTION_RESTART; break;
     case GLFW_KEY_H: action.kind = ACTION_TOGGLE_HELP; break;
     case GLFW_KEY_B: action.kind = ACTION_TOGGLE_SKELETON; break;
+    case GLFW_KEY_C: action.kind = ACTION_TOGGLE_CULLING; break;
     case GLFW_KEY_F: action.kind = ACTION_FRAME_CAMERA; break;
     case GLFW_KEY_Q: action.kind = ACTION_QUIT; break;
     default: break;
@@ -74,6 +75,7 @@ void playback_init(Playback *playback, int clip_count, const float *durations, i
     playback->paused = false;
     playback->show_help = false;
     playback->show_skeleton = false;
+    playback->cull_back_faces = false;
     float duration = playback_duration(playback, durations);
     playback->time = (time > 0.0f && isfinite(time)) ? fminf(time, duration) : 0.0f;
 }
@@ -130,6 +132,9 @@ bool playback_apply(Playback *playback, Action action, const float *durations)
         return true;
     case ACTION_TOGGLE_SKELETON:
         playback->show_skeleton = !playback->show_skeleton;
+        return true;
+    case ACTION_TOGGLE_CULLING:
+        playback->cull_back_faces = !playback->cull_back_faces;
         return true;
     case ACTION_NONE:
     case ACTION_FRAME_CAMERA:

@@ -37,6 +37,7 @@ typedef enum ActionKind {
     ACTION_RESTART,
     ACTION_TOGGLE_HELP,
     ACTION_TOGGLE_SKELETON,
+    ACTION_TOGGLE_CULLING,
     ACTION_FRAME_CAMERA,  /* handled by the viewer */
     ACTION_QUIT           /* handled by the viewer */
 } ActionKind;
@@ -57,6 +58,7 @@ typedef struct Playback {
     bool  paused;
     bool  show_help;
     bool  show_skeleton;  /* B: the bones as lines over the mesh */
+    bool  cull_back_faces; /* C: back-face culling (off by default: many rigs have open meshes) */
 } Playback;
 
 /* The action bound to a key press (GLFW_KEY_* code and GLFW_MOD_* bits).
@@ -78,7 +80,7 @@ void playback_init(Playback *playback, int clip_count, const float *durations, i
  *                   wrapping to 0, and stepping back from 0 goes to duration
  *   speed up/down : x2 / /2, never beyond [PLAYBACK_SPEED_MIN, PLAYBACK_SPEED_MAX]
  *   restart       : time = 0 (pause state kept)
- *   toggle help / skeleton : flip show_help / show_skeleton */
+ *   toggle help / skeleton / culling : flip show_help / show_skeleton / cull_back_faces */
 bool playback_apply(Playback *playback, Action action, const float *durations);
 
 /* Moves time by dt * speed seconds unless paused or on a static pose.

@@ -45,11 +45,11 @@ typedef struct Viewer {
 } Viewer;
 
 static const char *const help_keys =
-    "1 ... 9\nN  /  Right\nP  /  Left\nSpace\n.  /  ,\n+  /  -\n0\nleft drag\nright drag\nwheel\nF\nB\nH\nEsc  /  Q";
+    "1 ... 9\nN  /  Right\nP  /  Left\nSpace\n.  /  ,\n+  /  -\n0\nleft drag\nright drag\nwheel\nF\nB\nC\nH\nEsc  /  Q";
 static const char *const help_actions =
     "clip 1 ... 9\nnext clip\nprevious clip\npause / play\none frame forward / back (paused)\n"
     "speed x2 / x0.5\nrestart the clip\norbit\npan (middle drag too)\nzoom\nframe the model\n"
-    "skeleton on / off\nhide this help\nquit";
+    "skeleton on / off\nback-face culling on / off\nhide this help\nquit";
 
 static void on_key(GLFWwindow *window, int key, int scancode, int action, int mods)
 {
@@ -285,6 +285,7 @@ int command_view(const Options *options, const char *model_path)
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
         glViewport(0, 0, fb_width, fb_height);
         renderer_clear(0.18f, 0.2f, 0.23f);
+        renderer.cull_back_faces = viewer.playback.cull_back_faces;
         renderer_draw(&renderer, &animator, view, projection, &light);
         if (viewer.playback.show_skeleton && skeleton_segments > 0) {
             skeleton_lines_write(&model.skeleton, line_joints, skeleton_segments,

@@ -343,7 +343,13 @@ void renderer_draw(Renderer *renderer, const Animator *animator, const mat4 view
     if (srgb_target) glEnable(GL_FRAMEBUFFER_SRGB);
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LESS);
-    glDisable(GL_CULL_FACE);
+    if (renderer->cull_back_faces) {
+        glEnable(GL_CULL_FACE);
+        glCullFace(GL_BACK);
+        glFrontFace(GL_CCW);
+    } else {
+        glDisable(GL_CULL_FACE);
+    }
     glDisable(GL_BLEND);
 
     glUseProgram(shader->program);
@@ -376,6 +382,7 @@ void renderer_draw(Renderer *renderer, const Animator *animator, const mat4 view
     glBindVertexArray(0);
     glBindTexture(GL_TEXTURE_2D, 0);
     glUseProgram(0);
+    glDisable(GL_CULL_FACE);
     glDisable(GL_FRAMEBUFFER_SRGB);
 }
 

@@ -76,6 +76,7 @@ typedef struct Renderer {
     GLuint       white_texture;       /* 1x1 white, bound for materials without a texture */
     GLuint       feedback_buffer;     /* transform-feedback capture (verify), grown on demand */
     size_t       feedback_size;       /* bytes */
+    bool         cull_back_faces;     /* false (default): both sides drawn, for open meshes */
 } Renderer;
 
 /* Palette size (bones per mesh) the skinning shader can hold on this GL:
@@ -107,7 +108,7 @@ void renderer_clear(float r, float g, float b);
 /* Draws every mesh of the model posed by `animator` (evaluate it first) into the bound
  * draw framebuffer and current viewport. Skinned meshes: their palette (one
  * glUniformMatrix4fv per mesh) and an identity model matrix; static meshes: the model
- * matrix animator_mesh_matrix(). Depth test on, face culling off. Leaves the program,
+ * matrix animator_mesh_matrix(). Depth test on, back faces culled only if cull_back_faces. Leaves the program,
  * VAO and GL_FRAMEBUFFER_SRGB unbound/disabled. */
 void renderer_draw(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
                    const RenderLight *light);
