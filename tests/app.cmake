@@ -27,3 +27,11 @@ target_link_libraries(test_import_guard PRIVATE skinview_testutil)
 add_dependencies(test_import_guard skinview)
 add_test(NAME import_guard COMMAND test_import_guard)
 set_tests_properties(import_guard PROPERTIES LABELS "io" TIMEOUT 120)
+
+# With no MODEL the bundled demo opens on its Walk clip (clip 0 is the quieter Idle).
+add_test(NAME demo_starts_walking
+  COMMAND sh -c "d='${CMAKE_CURRENT_BINARY_DIR}' && s='$<TARGET_FILE:skinview>' && \
+$s --time 0.25 --export-pose $d/default.obj && \
+$s '${CMAKE_SOURCE_DIR}/assets/demo.fbx' --clip Walk --time 0.25 --export-pose $d/walk.obj && \
+$s '${CMAKE_SOURCE_DIR}/assets/demo.fbx' --time 0.25 --export-pose $d/clip0.obj && \
+cmp $d/default.obj $d/walk.obj && ! cmp -s $d/default.obj $d/clip0.obj")

@@ -25,6 +25,7 @@ int main(int argc, char **argv)
             return 1;
         }
         model_path = default_model;
+        if (!options.clip) options.clip = "Walk";   /* the demo opens walking: something to look at */
     }
 
     int modes = (options.info ? 1 : 0) + (options.export_pose_path ? 1 : 0) +
