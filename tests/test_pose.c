@@ -25,18 +25,6 @@ static float rng_uniform(float lo, float hi)
     return lo + (hi - lo) * (float)(rng_state >> 8) / 16777216.0f;
 }
 
-/* out = a * b, column-major, written out so it does not rely on cglm. */
-static void naive_mul(const mat4 a, const mat4 b, mat4 out)
-{
-    mat4 r;
-    for (int c = 0; c < 4; c++)
-        for (int row = 0; row < 4; row++) {
-            float s = 0.0f;
-            for (int k = 0; k < 4; k++) s += a[k][row] * b[c][k];
-            r[c][row] = s;
-        }
-    memcpy(out, r, sizeof r);
-}
 
 /* model(j) = model(parent(j)) * local(j), by recursion up to the root. */
 static void naive_model(const int *parent, const mat4 *local, int j, mat4 out)
@@ -47,7 +35,7 @@ static void naive_model(const int *parent, const mat4 *local, int j, mat4 out)
     }
     mat4 up;
     naive_model(parent, local, parent[j], up);
-    naive_mul(up, local[j], out);
+    test_naive_mat4_mul(up, local[j], out);
 }
 
 static bool mat4_near(const mat4 a, const mat4 b, float eps)

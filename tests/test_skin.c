@@ -46,18 +46,6 @@ static bool mat4_is_identity(const mat4 m, float eps)
     return mat4_near(m, identity, eps);
 }
 
-/* out = a * b, column-major, written out so the expectation does not rely on cglm. */
-static void naive_mul(const mat4 a, const mat4 b, mat4 out)
-{
-    mat4 r;
-    for (int c = 0; c < 4; c++)
-        for (int row = 0; row < 4; row++) {
-            float s = 0.0f;
-            for (int k = 0; k < 4; k++) s += a[k][row] * b[c][k];
-            r[c][row] = s;
-        }
-    memcpy(out, r, sizeof r);
-}
 
 static void transform_point(const mat4 m, const vec3 p, vec3 out)
 {
@@ -278,12 +266,12 @@ static void test_palette(const Model *m)
     posed_model_matrices(&m->skeleton, model, true);
     skin_palette(mesh, model, palette);
     for (int b = 0; b < 3; b++) {
-        naive_mul(model[bone_joints[b]], mesh->inverse_bind[b], expect);
+        test_naive_mat4_mul(model[bone_joints[b]], mesh->inverse_bind[b], expect);
         CHECK(mat4_near(palette[b], expect, 1e-5f), "palette[%d] = model[joint %d] * inverse_bind[%d]", b,
               bone_joints[b], b);
     }
     /* Not model[b] * inverse_bind[b] (bone index used as a joint index). */
-    naive_mul(model[0], mesh->inverse_bind[0], expect);
+    test_naive_mat4_mul(model[0], mesh->inverse_bind[0], expect);
     CHECK(!mat4_near(palette[0], expect, 1e-3f), "the palette looks up the bone's joint, not joint = bone index");
 
     skin_palette_identity(mesh, palette);

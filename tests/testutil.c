@@ -14,6 +14,18 @@ int test_finish(void)
     return test_failed > 0 ? 1 : 0;
 }
 
+void test_naive_mat4_mul(const float a[4][4], const float b[4][4], float out[4][4])
+{
+    float r[4][4];
+    for (int c = 0; c < 4; c++)
+        for (int row = 0; row < 4; row++) {
+            float s = 0.0f;
+            for (int k = 0; k < 4; k++) s += a[k][row] * b[c][k];
+            r[c][row] = s;
+        }
+    memcpy(out, r, sizeof r);
+}
+
 bool test_file_exists(const char *path)
 {
     struct stat st;

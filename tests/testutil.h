@@ -26,6 +26,10 @@ extern int test_passed, test_failed;
 
 int test_finish(void);
 
+/* out = a * b for column-major 4x4 matrices, written out longhand so expectations
+ * computed with it do not rely on cglm (the library under test's own math). */
+void test_naive_mat4_mul(const float a[4][4], const float b[4][4], float out[4][4]);
+
 bool test_file_exists(const char *path);
 
 /* A real test model: path and whether it is required (assimp-testmodels) or optional (../shared). */
