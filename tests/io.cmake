@@ -1,4 +1,4 @@
-# Import / --info tests (src/io/import.c, src/app/info.c): real models from
+# Import / --info tests (src/io/import*.c, src/app/info.c): real models from
 # assimp-testmodels (required) and ../shared/models (when present). No window, no GL.
 # The Assimp reference import (skinview's flags, none of its code) shared by the tests that
 # compare the importer or --info with Assimp.

@@ -1,6 +1,6 @@
 /* model.h — skinview's own in-memory model: plain arrays, no Assimp, no GL.
  *
- * The importer (src/io/import.c) fills these structs once; everything after
+ * The importer (src/io/import*.c, one file per stage) fills these structs once; everything after
  * that (animation, rendering, export, tests) reads only these.
  *
  * Conventions (the same everywhere in skinview):

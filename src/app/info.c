@@ -26,7 +26,7 @@ static int stat_fields(const ImportStats *s, StatField out[16])
     return n;
 }
 
-/* JSON strings must be UTF-8: names from the importer already are (see import.c),
+/* JSON strings must be UTF-8: names from the importer already are (see import_internal.h),
  * but the file path comes from the command line as raw bytes. Invalid bytes -> U+FFFD. */
 static void add_string(cJSON *object, const char *key, const char *text)
 {

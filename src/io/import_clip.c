@@ -1,0 +1,233 @@
+/* import_clip.c — stage 6: clips and their channels.
+ *
+ * Rules of this stage:
+ *   - One Clip per aiAnimation; a repeated name gets a suffix ("Walk (2)").
+ *   - Ticks -> seconds once, here. Assimp leaves mTicksPerSecond at 0 when the file does
+ *     not say; Assimp's own viewer (tools/assimp_view/AnimEvaluator.cpp:
+ *     `mAnim->mTicksPerSecond != 0.0 ? mAnim->mTicksPerSecond : 25.0`) then assumes 25
+ *     ticks per second; so do we.
+ *   - Each channel becomes one JointTrack on the joint import_find_channel_joint binds it
+ *     to; keys are sorted by time and a repeated time keeps the file's last key; any
+ *     non-finite key or time refuses the file. A channel without keys is dropped.
+ *   - The clip lasts at least until its last key (the last key must be reachable).
+ */
+#include "import_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_TICKS_PER_SECOND 25.0
+
+typedef struct KeyRef {
+    double time;
+    int    index;
+} KeyRef;
+
+static int compare_keys(const void *a, const void *b)
+{
+    const KeyRef *x = a, *y = b;
+    if (x->time != y->time) return x->time < y->time ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);   /* stable: file order among equal times */
+}
+
+/* Orders one channel's keys by time and keeps, for each distinct time (in float seconds),
+ * the last key of the file. Writes the kept key indices to keep[] and their times to times[].
+ * Returns the kept count, or -1 on a non-finite time. */
+static int clean_key_times(const double *ticks, int count, double ticks_per_second, KeyRef *scratch, int *keep,
+                           float *times, float *last_time)
+{
+    for (int k = 0; k < count; k++) {
+        if (!isfinite(ticks[k])) return -1;
+        scratch[k].time = ticks[k] / ticks_per_second;
+        scratch[k].index = k;
+    }
+    bool sorted = true;
+    for (int k = 1; k < count && sorted; k++) sorted = scratch[k - 1].time <= scratch[k].time;
+    if (!sorted) qsort(scratch, (size_t)count, sizeof *scratch, compare_keys);
+    int kept = 0;
+    for (int k = 0; k < count; k++) {
+        float t = (float)scratch[k].time;
+        if (kept > 0 && times[kept - 1] == t) {   /* repeated time: the later key wins */
+            keep[kept - 1] = scratch[k].index;
+            continue;
+        }
+        times[kept] = t;
+        keep[kept] = scratch[k].index;
+        kept++;
+    }
+    if (kept > 0 && times[kept - 1] > *last_time) *last_time = times[kept - 1];
+    return kept;
+}
+
+static bool build_track(Importer *im, const struct aiNodeAnim *channel, double tps, const char *clip_name,
+                        JointTrack *track, float *last_time)
+{
+    unsigned counts[3] = {channel->mNumPositionKeys, channel->mNumRotationKeys, channel->mNumScalingKeys};
+    unsigned most = 0;
+    for (int c = 0; c < 3; c++) {
+        if (counts[c] > 50000000u) return import_fail(im, "clip '%s' has an absurd number of keys", clip_name);
+        if (counts[c] > most) most = counts[c];
+    }
+    if ((channel->mNumPositionKeys && !channel->mPositionKeys) || (channel->mNumRotationKeys && !channel->mRotationKeys) ||
+        (channel->mNumScalingKeys && !channel->mScalingKeys))
+        return import_fail(im, "clip '%s' has a channel without key data", clip_name);
+    if (most == 0) return true;
+    /* every key is checked, also those a repeated time would drop: NaN/Inf means a broken file */
+    for (unsigned k = 0; k < channel->mNumPositionKeys; k++) {
+        const struct aiVector3D *v = &channel->mPositionKeys[k].mValue;
+        if (!import_finite3(v->x, v->y, v->z))
+            return import_fail(im, "clip '%s', channel '%.100s': non-finite translation key", clip_name, channel->mNodeName.data);
+    }
+    for (unsigned k = 0; k < channel->mNumRotationKeys; k++) {
+        const struct aiQuaternion *q = &channel->mRotationKeys[k].mValue;
+        if (!isfinite(q->w) || !import_finite3(q->x, q->y, q->z))
+            return import_fail(im, "clip '%s', channel '%.100s': non-finite rotation key", clip_name, channel->mNodeName.data);
+    }
+    for (unsigned k = 0; k < channel->mNumScalingKeys; k++) {
+        const struct aiVector3D *v = &channel->mScalingKeys[k].mValue;
+        if (!import_finite3(v->x, v->y, v->z))
+            return import_fail(im, "clip '%s', channel '%.100s': non-finite scale key", clip_name, channel->mNodeName.data);
+    }
+
+    KeyRef *scratch = malloc(sizeof(KeyRef) * most);
+    int *keep = malloc(sizeof(int) * most);
+    double *ticks = malloc(sizeof(double) * most);
+    if (!scratch || !keep || !ticks) {
+        free(scratch);
+        free(keep);
+        free(ticks);
+        return import_fail(im, "out of memory");
+    }
+    bool ok = true;
+    const char *channel_name = channel->mNodeName.data;
+
+    /* translation */
+    int n = (int)channel->mNumPositionKeys;
+    if (n > 0) {
+        for (int k = 0; k < n; k++) ticks[k] = channel->mPositionKeys[k].mTime;
+        track->translation_times = malloc(sizeof(float) * (size_t)n);
+        track->translation_values = malloc(sizeof(vec3) * (size_t)n);
+        if (!track->translation_times || !track->translation_values) ok = import_fail(im, "out of memory");
+        else {
+            int kept = clean_key_times(ticks, n, tps, scratch, keep, track->translation_times, last_time);
+            if (kept < 0) ok = import_fail(im, "clip '%s', channel '%.100s': non-finite key time", clip_name, channel_name);
+            for (int k = 0; ok && k < kept; k++) {
+                const struct aiVector3D *v = &channel->mPositionKeys[keep[k]].mValue;
+                track->translation_values[k][0] = v->x;
+                track->translation_values[k][1] = v->y;
+                track->translation_values[k][2] = v->z;
+            }
+            track->translation_count = ok ? kept : 0;
+        }
+    }
+    /* rotation */
+    n = (int)channel->mNumRotationKeys;
+    if (ok && n > 0) {
+        for (int k = 0; k < n; k++) ticks[k] = channel->mRotationKeys[k].mTime;
+        track->rotation_times = malloc(sizeof(float) * (size_t)n);
+        track->rotation_values = malloc(sizeof(versor) * (size_t)n);
+        if (!track->rotation_times || !track->rotation_values) ok = import_fail(im, "out of memory");
+        else {
+            int kept = clean_key_times(ticks, n, tps, scratch, keep, track->rotation_times, last_time);
+            if (kept < 0) ok = import_fail(im, "clip '%s', channel '%.100s': non-finite key time", clip_name, channel_name);
+            for (int k = 0; ok && k < kept; k++) {
+                const struct aiQuaternion *q = &channel->mRotationKeys[keep[k]].mValue;
+                import_quat_from_assimp(q, track->rotation_values[k]);
+            }
+            track->rotation_count = ok ? kept : 0;
+        }
+    }
+    /* scale */
+    n = (int)channel->mNumScalingKeys;
+    if (ok && n > 0) {
+        for (int k = 0; k < n; k++) ticks[k] = channel->mScalingKeys[k].mTime;
+        track->scale_times = malloc(sizeof(float) * (size_t)n);
+        track->scale_values = malloc(sizeof(vec3) * (size_t)n);
+        if (!track->scale_times || !track->scale_values) ok = import_fail(im, "out of memory");
+        else {
+            int kept = clean_key_times(ticks, n, tps, scratch, keep, track->scale_times, last_time);
+            if (kept < 0) ok = import_fail(im, "clip '%s', channel '%.100s': non-finite key time", clip_name, channel_name);
+            for (int k = 0; ok && k < kept; k++) {
+                const struct aiVector3D *v = &channel->mScalingKeys[keep[k]].mValue;
+                track->scale_values[k][0] = v->x;
+                track->scale_values[k][1] = v->y;
+                track->scale_values[k][2] = v->z;
+            }
+            track->scale_count = ok ? kept : 0;
+        }
+    }
+    free(scratch);
+    free(keep);
+    free(ticks);
+    return ok;
+}
+
+/* Gives a clip name that repeats an earlier one a suffix: "Walk", "Walk (2)", ... Empty names stay "". */
+static void unique_clip_name(Model *model, int c, const struct aiString *source)
+{
+    Clip *clip = &model->clips[c];
+    import_copy_name(clip->name, source);
+    if (clip->name[0] == '\0' || model_find_clip(model, clip->name) < c) {
+        if (clip->name[0] == '\0') return;
+        char base[SV_NAME_MAX];
+        snprintf(base, sizeof base, "%s", clip->name);
+        for (int n = 2;; n++) {
+            char suffix[24];
+            snprintf(suffix, sizeof suffix, " (%d)", n);
+            size_t room = SV_NAME_MAX - strlen(suffix);   /* base cut between characters, then the suffix */
+            size_t kept = utf8_copy_valid(clip->name, room, base, strlen(base));
+            memcpy(clip->name + kept, suffix, strlen(suffix) + 1);
+            if (model_find_clip(model, clip->name) == c) break;   /* no earlier clip has it */
+        }
+        model->stats.clips_renamed++;
+    }
+}
+
+bool import_clips(Importer *im)
+{
+    const struct aiScene *scene = im->scene;
+    Model *model = im->model;
+    if (scene->mNumAnimations == 0 || !scene->mAnimations) return true;
+    model->clips = calloc(scene->mNumAnimations, sizeof *model->clips);
+    if (!model->clips) return import_fail(im, "out of memory");
+
+    for (unsigned a = 0; a < scene->mNumAnimations; a++) {
+        const struct aiAnimation *anim = scene->mAnimations[a];
+        Clip *clip = &model->clips[model->clip_count++];
+        if (!anim) continue;
+        unique_clip_name(model, (int)a, &anim->mName);
+
+        double tps = anim->mTicksPerSecond;
+        clip->source_ticks_per_second = isfinite(tps) ? (float)tps : 0.0f;
+        if (!(tps > 0.0) || !isfinite(tps)) tps = DEFAULT_TICKS_PER_SECOND;
+        double duration = anim->mDuration / tps;
+        float last_time = (isfinite(duration) && duration > 0.0) ? (float)duration : 0.0f;
+
+        if (anim->mNumChannels > 0 && anim->mChannels) {
+            clip->tracks = calloc(anim->mNumChannels, sizeof *clip->tracks);
+            if (!clip->tracks) return import_fail(im, "out of memory");
+        }
+        for (unsigned ch = 0; ch < anim->mNumChannels && anim->mChannels; ch++) {
+            const struct aiNodeAnim *channel = anim->mChannels[ch];
+            if (!channel) continue;
+            int joint = import_find_channel_joint(im, channel);
+            if (joint < 0) {
+                model->stats.channels_without_node++;
+                continue;
+            }
+            im->channel_taken[joint] = true;
+            JointTrack *track = &clip->tracks[clip->track_count++];
+            track->joint = joint;
+            if (!build_track(im, channel, tps, clip->name, track, &last_time)) return false;
+            if (track->translation_count + track->rotation_count + track->scale_count == 0) {
+                clip->track_count--;   /* a channel without keys changes nothing */
+                joint_track_free(track);
+            }
+        }
+        /* the last key must be reachable: the clip lasts at least until it */
+        clip->duration = last_time;
+        for (int t = 0; t < clip->track_count; t++) im->channel_taken[clip->tracks[t].joint] = false;
+    }
+    return true;
+}

@@ -1,0 +1,438 @@
+/* import_guard.c — stage 1: the guarded Assimp call.
+ *
+ * Rules of this stage:
+ *   - Files that would take Assimp 5.2 out of bounds or into an endless loop are refused
+ *     here, before Assimp sees them (checks below; found with assimp-testmodels and
+ *     bit-flipped copies). What can still kill the process is caught one level up by
+ *     src/app/load.c (signal handler + watchdog).
+ *   - Assimp reads with skinview's flags: triangulate, weld, smooth normals where missing,
+ *     drop points and lines, validate; FBX pivot helpers off (DESIGN.md trap 3).
+ *   - Weights beyond SV_MAX_INFLUENCES are counted, then cut by LimitBoneWeights (trap 5).
+ *   - With a bone limit, meshes are split by SplitByBoneCount (one slot kept for the
+ *     unweighted-vertices bone), unless a triangle needs more bones than the limit: Assimp
+ *     would loop forever, so that is an error.
+ *   - glTF files are read through an aiFileIO that retries percent-decoded buffer URIs.
+ *   - Every error is one line, without the file name.
+ */
+#include "import_internal.h"
+
+#include <assimp/cfileio.h>
+#include <assimp/cimport.h>
+#include <assimp/config.h>
+#include <assimp/postprocess.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+/* Counts vertices with more than SV_MAX_INFLUENCES non-zero weights (before LimitBoneWeights). */
+static int count_vertices_over_limit(const struct aiScene *scene)
+{
+    int over = 0;
+    for (unsigned m = 0; m < scene->mNumMeshes; m++) {
+        const struct aiMesh *mesh = scene->mMeshes[m];
+        if (!mesh || mesh->mNumBones == 0 || mesh->mNumVertices == 0 || !mesh->mBones) continue;
+        unsigned char *counts = calloc(mesh->mNumVertices, 1);
+        if (!counts) continue;
+        for (unsigned b = 0; b < mesh->mNumBones; b++) {
+            const struct aiBone *bone = mesh->mBones[b];
+            if (!bone || !bone->mWeights) continue;
+            for (unsigned w = 0; w < bone->mNumWeights; w++) {
+                unsigned v = bone->mWeights[w].mVertexId;
+                if (v < mesh->mNumVertices && bone->mWeights[w].mWeight > 0.0f && counts[v] < 255) counts[v]++;
+            }
+        }
+        for (unsigned v = 0; v < mesh->mNumVertices; v++)
+            if (counts[v] > SV_MAX_INFLUENCES) over++;
+        free(counts);
+    }
+    return over;
+}
+
+/* Before SplitByBoneCount (DESIGN.md trap 5): the split cannot put a triangle whose
+ * vertices use more distinct bones than the limit into any sub-mesh, and Assimp 5.2
+ * then loops forever. So: the largest number of distinct bones one face uses
+ * (counting every weight Assimp stores for it). */
+static int max_bones_per_face(const struct aiScene *scene)
+{
+    int max_face_bones = 0;
+    for (unsigned m = 0; m < scene->mNumMeshes; m++) {
+        const struct aiMesh *mesh = scene->mMeshes[m];
+        if (!mesh || mesh->mNumBones == 0 || mesh->mNumVertices == 0 || !mesh->mBones) continue;
+        /* after LimitBoneWeights a vertex has at most 4 weights; keep up to 8 to be safe */
+        enum { SLOTS = 8 };
+        unsigned (*bones)[SLOTS] = calloc(mesh->mNumVertices, sizeof *bones);
+        unsigned char *counts = calloc(mesh->mNumVertices, 1);
+        if (!bones || !counts) {
+            free(bones);
+            free(counts);
+            continue;
+        }
+        for (unsigned b = 0; b < mesh->mNumBones; b++) {
+            const struct aiBone *bone = mesh->mBones[b];
+            if (!bone || !bone->mWeights) continue;
+            for (unsigned w = 0; w < bone->mNumWeights; w++) {
+                unsigned v = bone->mWeights[w].mVertexId;
+                if (v < mesh->mNumVertices && counts[v] < SLOTS) bones[v][counts[v]++] = b;
+            }
+        }
+        for (unsigned f = 0; f < mesh->mNumFaces; f++) {
+            const struct aiFace *face = &mesh->mFaces[f];
+            unsigned distinct[3 * SLOTS];
+            int n = 0;
+            for (unsigned i = 0; i < face->mNumIndices && i < 3; i++) {
+                unsigned v = face->mIndices[i];
+                if (v >= mesh->mNumVertices) continue;
+                for (int k = 0; k < counts[v]; k++) {
+                    int seen = 0;
+                    for (int j = 0; j < n && !seen; j++) seen = distinct[j] == bones[v][k];
+                    if (!seen) distinct[n++] = bones[v][k];
+                }
+            }
+            if (n > max_face_bones) max_face_bones = n;
+        }
+        free(bones);
+        free(counts);
+    }
+    return max_face_bones;
+}
+
+/* Assimp's OFF reader trusts the header's element counts: a file that declares billions
+ * of vertices makes it reserve gigabytes and loop for minutes (assimp-testmodels
+ * invalid/OutOfMemory.off). Every OFF vertex or face takes at least 4 bytes of text,
+ * so counts beyond size/4 cannot be real. Returns false with a cause for such a header. */
+static bool off_header_is_plausible(FILE *f, long long size, char *error, size_t error_size)
+{
+    char head[4096];
+    size_t n = fread(head, 1, sizeof head - 1, f);
+    head[n] = '\0';
+    const char *c = head;
+    while (*c == ' ' || *c == '\t' || *c == '\r' || *c == '\n') c++;
+    const char *token = c;
+    while (*c && *c != ' ' && *c != '\t' && *c != '\r' && *c != '\n') c++;
+    size_t length = (size_t)(c - token);
+    if (length < 3 || length > 8 || strncmp(c - 3, "OFF", 3) != 0) return true;   /* not an OFF file */
+    unsigned long long counts[2] = {0, 0};
+    for (int i = 0; i < 2; i++) {
+        for (;;) {   /* skip blanks and # comment lines */
+            while (*c == ' ' || *c == '\t' || *c == '\r' || *c == '\n') c++;
+            if (*c != '#') break;
+            while (*c && *c != '\n') c++;
+        }
+        char *end;
+        counts[i] = strtoull(c, &end, 10);
+        if (end == c) return true;   /* let Assimp report it */
+        c = end;
+    }
+    unsigned long long limit = (unsigned long long)(size / 4) + 1;
+    if (counts[0] > limit || counts[1] > limit) {
+        snprintf(error, error_size, "the OFF header declares %llu vertices and %llu faces, more than a %lld-byte file can hold",
+                 counts[0], counts[1], size);
+        return false;
+    }
+    return true;
+}
+
+/* Assimp 5.2's MD5 loader trusts every index in a .md5mesh: a vertex number past
+ * numverts, a weight range past numweights, a weight's joint past numJoints or a
+ * triangle corner past numverts corrupts its heap (abort or SIGSEGV inside
+ * aiImportFile; found by bit-flipping assimp-testmodels MD5/SimpleCube.md5mesh).
+ * The format is plain text, so the indices are checked here first. Returns false with
+ * a cause for a file that would take Assimp out of bounds; other files pass. */
+typedef struct Md5MeshBlock {
+    long verts, tris, weights;              /* declared counts (-1 until seen) */
+    long max_vert, max_weight_end, max_tri, max_tri_corner, max_weight, max_weight_joint;
+} Md5MeshBlock;
+
+static bool md5_block_is_safe(const Md5MeshBlock *b, long joints, char *error, size_t error_size)
+{
+    const char *what = NULL;
+    long value = 0, limit = 0;
+    /* a maximum of -1 means no such line was seen */
+    if (b->max_vert >= 0 && b->max_vert >= b->verts) what = "vertex", value = b->max_vert, limit = b->verts;
+    else if (b->max_tri >= 0 && b->max_tri >= b->tris) what = "triangle", value = b->max_tri, limit = b->tris;
+    else if (b->max_tri_corner >= 0 && b->max_tri_corner >= b->verts)
+        what = "triangle corner vertex", value = b->max_tri_corner, limit = b->verts;
+    else if (b->max_weight >= 0 && b->max_weight >= b->weights) what = "weight", value = b->max_weight, limit = b->weights;
+    else if (b->max_weight_end > 0 && b->max_weight_end > b->weights)
+        what = "weight", value = b->max_weight_end - 1, limit = b->weights;
+    else if (b->max_weight_joint >= 0 && b->max_weight_joint >= joints)
+        what = "weight joint", value = b->max_weight_joint, limit = joints;
+    if (!what) return true;
+    snprintf(error, error_size, "corrupt MD5 mesh: %s index %ld out of range (%ld declared)", what, value,
+             limit < 0 ? 0 : limit);
+    return false;
+}
+
+static bool md5mesh_is_safe(FILE *f, char *error, size_t error_size)
+{
+    char line[4096];
+    if (!fgets(line, sizeof line, f)) return true;
+    const char *c = line;
+    while (*c == ' ' || *c == '\t') c++;
+    if (strncmp(c, "MD5Version", 10) != 0) return true;   /* not an MD5 file */
+    rewind(f);
+
+    long joints = -1;
+    bool in_joints = false, in_mesh = false;
+    Md5MeshBlock b = {-1, -1, -1, -1, -1, -1, -1, -1, -1};
+    while (fgets(line, sizeof line, f)) {
+        c = line;
+        while (*c == ' ' || *c == '\t') c++;
+        char *end;
+        if (strncmp(c, "numJoints", 9) == 0) {
+            joints = strtol(c + 9, &end, 10);
+        } else if (strncmp(c, "joints", 6) == 0 && strchr(c, '{')) {
+            in_joints = true;
+        } else if (strncmp(c, "mesh", 4) == 0 && strchr(c, '{')) {
+            in_mesh = true;
+            b = (Md5MeshBlock){-1, -1, -1, -1, -1, -1, -1, -1, -1};
+        } else if (*c == '}') {
+            if (in_mesh && !md5_block_is_safe(&b, joints, error, error_size)) return false;
+            in_joints = in_mesh = false;
+        } else if (in_joints && *c == '"') {   /* "name" parent ( x y z ) ( qx qy qz ) */
+            const char *quote = strchr(c + 1, '"');
+            if (!quote) continue;
+            long parent = strtol(quote + 1, &end, 10);
+            if (end != quote + 1 && (parent < -1 || parent >= joints)) {
+                snprintf(error, error_size, "corrupt MD5 mesh: joint parent %ld out of range (%ld joints)", parent,
+                         joints < 0 ? 0 : joints);
+                return false;
+            }
+        } else if (in_mesh) {
+            long v[4] = {0, 0, 0, 0};
+            int n = 0;
+            const char *p = c;
+            if (strncmp(c, "numverts", 8) == 0) b.verts = strtol(c + 8, &end, 10);
+            else if (strncmp(c, "numtris", 7) == 0) b.tris = strtol(c + 7, &end, 10);
+            else if (strncmp(c, "numweights", 10) == 0) b.weights = strtol(c + 10, &end, 10);
+            else if (strncmp(c, "vert", 4) == 0 || strncmp(c, "tri", 3) == 0 || strncmp(c, "weight", 6) == 0) {
+                char kind = c[0] == 'v' ? 'v' : (c[0] == 't' ? 't' : 'w');
+                p = c + (kind == 'v' ? 4 : (kind == 't' ? 3 : 6));
+                /* vert i ( u v ) start count | tri i a b c | weight i joint bias ( x y z ) */
+                for (; n < 4 && *p && *p != '\n'; p++) {
+                    if (*p == '(') {   /* skip the parenthesised floats */
+                        const char *close = strchr(p, ')');
+                        if (!close) break;
+                        p = close;
+                        continue;
+                    }
+                    if (*p == '-' || (*p >= '0' && *p <= '9')) {
+                        long number = strtol(p, &end, 10);
+                        if (end == p) continue;   /* a lone '-' */
+                        v[n++] = number;
+                        p = end - 1;
+                        if (*end == '.') break;   /* a float (the weight bias): the indices are done */
+                    }
+                }
+                if (kind == 'v' && n >= 3) {
+                    if (v[0] < 0 || v[1] < 0 || v[2] < 0) v[0] = LONG_MAX;
+                    if (v[0] > b.max_vert) b.max_vert = v[0];
+                    if (v[1] + v[2] > b.max_weight_end) b.max_weight_end = v[1] + v[2];
+                } else if (kind == 't' && n >= 4) {
+                    for (int k = 1; k < 4; k++) {
+                        if (v[k] < 0) v[k] = LONG_MAX;
+                        if (v[k] > b.max_tri_corner) b.max_tri_corner = v[k];
+                    }
+                    if (v[0] < 0) v[0] = LONG_MAX;
+                    if (v[0] > b.max_tri) b.max_tri = v[0];
+                } else if (kind == 'w' && n >= 2) {
+                    if (v[0] < 0) v[0] = LONG_MAX;
+                    if (v[1] < 0) v[1] = LONG_MAX;
+                    if (v[0] > b.max_weight) b.max_weight = v[0];
+                    if (v[1] > b.max_weight_joint) b.max_weight_joint = v[1];
+                }
+            }
+        }
+    }
+    if (in_mesh) {   /* a file cut inside a mesh block: Assimp reads past what it got */
+        snprintf(error, error_size, "corrupt MD5 mesh: the file ends inside a mesh block (truncated?)");
+        return false;
+    }
+    return true;
+}
+
+static bool check_file(const char *path, char *error, size_t error_size)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        snprintf(error, error_size, "cannot open: %s", strerror(errno));
+        return false;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        snprintf(error, error_size, "is a directory, not a model file");
+        return false;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(error, error_size, "is not a regular file");
+        return false;
+    }
+    if (st.st_size == 0) {
+        snprintf(error, error_size, "the file is empty");
+        return false;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(error, error_size, "cannot open: %s", strerror(errno));
+        return false;
+    }
+    bool plausible = off_header_is_plausible(f, (long long)st.st_size, error, error_size);
+    if (plausible) {
+        rewind(f);
+        plausible = md5mesh_is_safe(f, error, error_size);
+    }
+    fclose(f);
+    return plausible;
+}
+
+/* ---- file access for Assimp: stdio, plus percent-decoded glTF URIs ---------- */
+
+/* Assimp 5.2's glTF importer opens a buffer URI such as "My%20Character.bin" as that
+ * literal file name and fails the whole import. Assimp reads every file of an import
+ * through this aiFileIO: a name that cannot be opened is retried with the part after
+ * the model's own folder percent-decoded. */
+static size_t stdio_read(struct aiFile *file, char *buffer, size_t size, size_t count)
+{
+    return fread(buffer, size, count, (FILE *)file->UserData);
+}
+
+static size_t stdio_write(struct aiFile *file, const char *buffer, size_t size, size_t count)
+{
+    return fwrite(buffer, size, count, (FILE *)file->UserData);
+}
+
+static size_t stdio_tell(struct aiFile *file)
+{
+    long position = ftell((FILE *)file->UserData);
+    return position < 0 ? 0 : (size_t)position;
+}
+
+static size_t stdio_size(struct aiFile *file)
+{
+    FILE *f = (FILE *)file->UserData;
+    long position = ftell(f);
+    if (position < 0 || fseek(f, 0, SEEK_END) != 0) return 0;
+    long size = ftell(f);
+    fseek(f, position, SEEK_SET);
+    return size < 0 ? 0 : (size_t)size;
+}
+
+static enum aiReturn stdio_seek(struct aiFile *file, size_t offset, enum aiOrigin origin)
+{
+    int whence = origin == aiOrigin_CUR ? SEEK_CUR : origin == aiOrigin_END ? SEEK_END : SEEK_SET;
+    if (offset > (size_t)LONG_MAX) return aiReturn_FAILURE;
+    return fseek((FILE *)file->UserData, (long)offset, whence) == 0 ? aiReturn_SUCCESS : aiReturn_FAILURE;
+}
+
+static void stdio_flush(struct aiFile *file)
+{
+    fflush((FILE *)file->UserData);
+}
+
+static struct aiFile *stdio_open(struct aiFileIO *io, const char *name, const char *mode)
+{
+    FILE *f = fopen(name, mode);
+    if (!f) {   /* "<model folder>/My%20Character.bin" -> "<model folder>/My Character.bin" */
+        const char *directory = io->UserData;
+        size_t skip = strncmp(name, directory, strlen(directory)) == 0 ? strlen(directory) : 0;
+        char decoded[2048];
+        if (skip < sizeof decoded && import_percent_decode(name + skip, decoded + skip, sizeof decoded - skip)) {
+            memcpy(decoded, name, skip);
+            f = fopen(decoded, mode);
+        }
+    }
+    if (!f) return NULL;
+    struct aiFile *file = calloc(1, sizeof *file);
+    if (!file) {
+        fclose(f);
+        return NULL;
+    }
+    file->ReadProc = stdio_read;
+    file->WriteProc = stdio_write;
+    file->TellProc = stdio_tell;
+    file->FileSizeProc = stdio_size;
+    file->SeekProc = stdio_seek;
+    file->FlushProc = stdio_flush;
+    file->UserData = (aiUserData)f;
+    return file;
+}
+
+static void stdio_close(struct aiFileIO *io, struct aiFile *file)
+{
+    (void)io;
+    if (!file) return;
+    fclose((FILE *)file->UserData);
+    free(file);
+}
+
+const struct aiScene *import_read_scene(const char *path, int max_bones, ImportStats *stats, char *error,
+                                        size_t error_size)
+{
+    if (!check_file(path, error, error_size)) return NULL;
+
+    struct aiPropertyStore *props = aiCreatePropertyStore();
+    aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, 0);
+    aiSetImportPropertyInteger(props, AI_CONFIG_PP_LBW_MAX_WEIGHTS, SV_MAX_INFLUENCES);
+    aiSetImportPropertyInteger(props, AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
+    /* aiApplyPostProcessing() takes no property store, but the Importer that
+     * aiImportFileExWithProperties() creates keeps a copy of these properties and
+     * the later post-processing call runs on that same Importer: so the bone limit
+     * set here is what SplitByBoneCount reads below (checked by test_import_split).
+     * One slot is kept free: a split mesh with unweighted vertices gets one extra
+     * bone (its node, see model.h), and it must still fit the limit. */
+    int split_limit = max_bones > 1 ? max_bones - 1 : 1;
+    if (max_bones > 0) aiSetImportPropertyInteger(props, AI_CONFIG_PP_SBBC_MAX_BONES, split_limit);
+    /* glTF only (the one format whose references are URIs); the rest keep Assimp's own IO */
+    const char *extension = strrchr(path, '.');
+    bool uri_references = extension && strcasecmp(extension, ".gltf") == 0;
+    char model_directory[1024] = "";
+    const char *last_slash = strrchr(path, '/');
+    if (last_slash && (size_t)(last_slash - path + 1) < sizeof model_directory) {
+        memcpy(model_directory, path, (size_t)(last_slash - path + 1));
+        model_directory[last_slash - path + 1] = '\0';
+    }
+    struct aiFileIO file_io = {stdio_open, stdio_close, model_directory};
+    const struct aiScene *scene = aiImportFileExWithProperties(
+        path,
+        aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_GenSmoothNormals | aiProcess_SortByPType |
+            aiProcess_ValidateDataStructure,
+        uri_references ? &file_io : NULL, props);
+    aiReleasePropertyStore(props);
+    if (!scene) {
+        const char *why = aiGetErrorString();
+        snprintf(error, error_size, "Assimp cannot read it: %s", why && why[0] ? why : "unknown error");
+        import_one_line(error);
+        return NULL;
+    }
+
+    /* influences are counted before LimitBoneWeights throws the extra ones away */
+    stats->vertices_influences_cut = count_vertices_over_limit(scene);
+    scene = aiApplyPostProcessing(scene, aiProcess_LimitBoneWeights);   /* on failure it releases the scene */
+    if (scene && max_bones > 0) {
+        int max_face_bones = max_bones_per_face(scene);
+        if (max_face_bones > split_limit) {
+            snprintf(error, error_size,
+                     "a triangle uses %d bones, more than the bones-per-mesh limit of %d (one slot kept for "
+                     "unweighted vertices) allows: the mesh cannot be split (raise --max-bones)",
+                     max_face_bones, max_bones);
+            aiReleaseImport(scene);
+            return NULL;
+        }
+        unsigned before = scene->mNumMeshes;
+        scene = aiApplyPostProcessing(scene, aiProcess_SplitByBoneCount);
+        /* the split copies every corner of every triangle: weld identical vertices again */
+        if (scene) scene = aiApplyPostProcessing(scene, aiProcess_JoinIdenticalVertices);
+        if (scene) stats->meshes_split_by_bones = (int)(scene->mNumMeshes - before);
+    }
+    if (!scene) {
+        const char *why = aiGetErrorString();
+        snprintf(error, error_size, "Assimp post-processing failed: %s", why && why[0] ? why : "unknown error");
+        import_one_line(error);
+        return NULL;
+    }
+    return scene;
+}

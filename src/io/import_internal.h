@@ -1,0 +1,91 @@
+/* import_internal.h — what the import stages share (src/io only; Assimp types inside).
+ *
+ * import_model() (import.c) runs the stages in this order, each in its own file:
+ *   1. import_guard.c     the guarded Assimp call: refuse files that would crash or hang
+ *                         Assimp, read the scene with skinview's flags, post-process.
+ *   2. import_skeleton.c  the whole node tree as joints (parents first) and the name
+ *                         binding rules: which joint a bone or a channel names.
+ *   3. import_mesh.c      one Mesh per (node, mesh) reference: vertices, triangles, skin.
+ *   4. import_morph.c     morph targets (blend shapes) of each mesh — branch i7morph.
+ *   5. import_material.c  materials and their diffuse textures.
+ *   6. import_clip.c      clips: channels -> joint tracks, ticks -> seconds.
+ * Conventions applied on the way in (import.c):
+ *   - Assimp matrices are row-major (a1..a4 is the first row, a4/b4/c4 the translation);
+ *     cglm's mat4 is column-major (m[column][row]): every matrix is transposed,
+ *     m[c][r] = ai[r][c].
+ *   - aiQuaternion is (w, x, y, z); cglm's versor is (x, y, z, w).
+ *   - key times: ticks -> seconds.
+ * Name lookups (bone -> joint, channel -> joint) happen during import and never again.
+ */
+#ifndef SKINVIEW_IMPORT_INTERNAL_H
+#define SKINVIEW_IMPORT_INTERNAL_H
+
+#include "import.h"
+
+#include <assimp/scene.h>
+
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define MAX_NODE_DEPTH 4096       /* deeper node trees are treated as corrupt */
+
+typedef struct NameEntry {
+    const char *name;             /* points into the aiScene (full, untruncated name) */
+    int         joint;
+} NameEntry;
+
+/* The state one import carries from stage to stage. */
+typedef struct Importer {
+    const struct aiScene *scene;
+    const char           *path;
+    char                  directory[1024];   /* the model's folder, with a trailing '/' or "" */
+    bool                  is_gltf;
+    Model                *model;
+    char                 *error;
+    size_t                error_size;
+    const struct aiNode **nodes;             /* [joint_count] joint -> aiNode */
+    NameEntry            *by_name;           /* [joint_count] sorted by name, then joint */
+    int                  *depth;             /* [joint_count] 0 for the root */
+    bool                 *channel_taken;     /* [joint_count] joints a channel of the current clip drives */
+    char                **texture_keys;      /* [texture_count] full source string of each texture */
+    char                **failed_textures;   /* sources already reported missing */
+    int                   failed_count;
+} Importer;
+
+/* ---- stages (each returns false with im->error set) ---- */
+
+/* 1. import_guard.c: checks the file, reads it with Assimp and post-processes it
+ *    (limit 4 weights, split by bone count when max_bones > 0). Fills the stats the
+ *    scene alone can tell. Returns NULL with a one-line cause in error[]. */
+const struct aiScene *import_read_scene(const char *path, int max_bones, ImportStats *stats, char *error,
+                                        size_t error_size);
+/* 2. import_skeleton.c */
+bool import_skeleton(Importer *im);
+int  import_find_bone_joint(const Importer *im, const char *name, int mesh_joint);
+int  import_find_channel_joint(const Importer *im, const struct aiNodeAnim *channel);
+/* 3. import_mesh.c */
+bool import_meshes(Importer *im);
+/* 5. import_material.c */
+bool import_materials(Importer *im);
+/* 6. import_clip.c */
+bool import_clips(Importer *im);
+
+/* ---- shared conversions (import.c) ---- */
+
+bool import_fail(Importer *im, const char *format, ...) __attribute__((format(printf, 2, 3)));
+/* Name as valid UTF-8, cut between characters to SV_NAME_MAX. */
+void import_copy_name(char dst[SV_NAME_MAX], const struct aiString *src);
+bool import_matrix_is_finite(const struct aiMatrix4x4 *m);
+/* Row-major aiMatrix4x4 -> column-major cglm mat4. */
+void import_matrix_from_assimp(const struct aiMatrix4x4 *m, mat4 out);
+/* aiQuaternion (w, x, y, z) -> unit cglm versor (x, y, z, w). */
+void import_quat_from_assimp(const struct aiQuaternion *q, versor out);
+/* Decodes %XX escapes of a URI; false if there was none. */
+bool import_percent_decode(const char *in, char *out, size_t out_size);
+/* Newlines -> spaces, trailing spaces cut: every error is one line. */
+void import_one_line(char *text);
+
+static inline bool import_finite3(float x, float y, float z) { return isfinite(x) && isfinite(y) && isfinite(z); }
+
+#endif

@@ -1,0 +1,223 @@
+/* import_material.c — stage 5: materials and their diffuse textures.
+ *
+ * Rules of this stage:
+ *   - Colour: glTF's base colour factor; elsewhere the diffuse colour (base colour as a
+ *     last resort). Texture: the first DIFFUSE texture, else the first BASE_COLOR one.
+ *   - A texture is loaded once per source string: embedded ("*N" or an embedded file
+ *     name), else a file next to the model (as written, its file name, then the same
+ *     percent-decoded). A texture that cannot be loaded is one warning, and the
+ *     material keeps its colour.
+ */
+#include "import_internal.h"
+
+#include <assimp/material.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* stb_image is compiled here (the one STB_IMAGE_IMPLEMENTATION of src/io). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wunused-but-set-variable"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
+#define STB_IMAGE_IMPLEMENTATION
+#define STBI_FAILURE_USERMSG
+#include "stb_image.h"
+#pragma GCC diagnostic pop
+
+static void path_basename(const char *path, char *out, size_t out_size)
+{
+    const char *base = path;
+    for (const char *c = path; *c; c++)
+        if (*c == '/' || *c == '\\') base = c + 1;
+    snprintf(out, out_size, "%s", base);
+}
+
+static void warn_texture(Importer *im, const char *source, const char *why)
+{
+    for (int i = 0; i < im->failed_count; i++)
+        if (strcmp(im->failed_textures[i], source) == 0) return;   /* already reported */
+    char **grown = realloc(im->failed_textures, sizeof(char *) * (size_t)(im->failed_count + 1));
+    if (grown) {
+        im->failed_textures = grown;
+        char *copy = strdup(source);
+        if (copy) im->failed_textures[im->failed_count++] = copy;
+    }
+    fprintf(stderr, "skinview: warning: %s: texture '%s' %s; using the material colour\n", im->path, source, why);
+}
+
+/* Converts Assimp's uncompressed BGRA texels to RGBA8. */
+static unsigned char *decode_texels(const struct aiTexture *texture, int *width, int *height)
+{
+    if (texture->mWidth == 0 || texture->mHeight == 0 || texture->mWidth > 65536 || texture->mHeight > 65536)
+        return NULL;
+    size_t count = (size_t)texture->mWidth * texture->mHeight;
+    unsigned char *rgba = malloc(count * 4);
+    if (!rgba) return NULL;
+    for (size_t i = 0; i < count; i++) {
+        const struct aiTexel *t = &texture->pcData[i];
+        rgba[4 * i + 0] = t->r;
+        rgba[4 * i + 1] = t->g;
+        rgba[4 * i + 2] = t->b;
+        rgba[4 * i + 3] = t->a;
+    }
+    *width = (int)texture->mWidth;
+    *height = (int)texture->mHeight;
+    return rgba;
+}
+
+static unsigned char *decode_embedded(const struct aiTexture *texture, int *width, int *height)
+{
+    if (!texture->pcData) return NULL;
+    if (texture->mHeight > 0) return decode_texels(texture, width, height);
+    if (texture->mWidth == 0 || texture->mWidth > 0x7fffffffu) return NULL;
+    int channels;
+    return stbi_load_from_memory((const stbi_uc *)texture->pcData, (int)texture->mWidth, width, height, &channels, 4);
+}
+
+static const struct aiTexture *find_embedded(const Importer *im, const char *source)
+{
+    const struct aiScene *scene = im->scene;
+    if (source[0] == '*') {
+        char *end;
+        long index = strtol(source + 1, &end, 10);
+        if (end != source + 1 && *end == '\0' && index >= 0 && index < (long)scene->mNumTextures)
+            return scene->mTextures[index];
+        return NULL;
+    }
+    char base[1024], texture_base[1024];
+    path_basename(source, base, sizeof base);
+    for (unsigned t = 0; t < scene->mNumTextures; t++) {
+        const struct aiTexture *texture = scene->mTextures[t];
+        if (!texture || texture->mFilename.length == 0) continue;
+        if (strcmp(texture->mFilename.data, source) == 0) return texture;
+        path_basename(texture->mFilename.data, texture_base, sizeof texture_base);
+        if (strcmp(texture_base, base) == 0) return texture;
+    }
+    return NULL;
+}
+
+/* Loads the texture `source` (embedded "*N", an embedded file name, or a file next to
+ * the model) once; returns its index in model->textures, or -1 with a warning. */
+static int load_texture(Importer *im, const char *source)
+{
+    Model *model = im->model;
+    for (int t = 0; t < model->texture_count; t++)
+        if (strcmp(im->texture_keys[t], source) == 0) return t;
+    for (int i = 0; i < im->failed_count; i++)
+        if (strcmp(im->failed_textures[i], source) == 0) return -1;
+
+    int width = 0, height = 0;
+    unsigned char *rgba = NULL;
+    const char *why = "could not be found";
+    const struct aiTexture *embedded = find_embedded(im, source);
+    if (embedded) {
+        rgba = decode_embedded(embedded, &width, &height);
+        if (!rgba) why = "(embedded) could not be decoded";
+    } else if (source[0] != '*') {
+        char normalized[1024], base[1024], candidate[2300];
+        snprintf(normalized, sizeof normalized, "%s", source);
+        for (char *c = normalized; *c; c++)
+            if (*c == '\\') *c = '/';
+        path_basename(normalized, base, sizeof base);
+        char decoded[1024], decoded_base[1024];
+        bool has_escapes = import_percent_decode(normalized, decoded, sizeof decoded);
+        path_basename(decoded, decoded_base, sizeof decoded_base);
+        /* as written, absolute as written, its file name; then the same percent-decoded */
+        const char *tries[6] = {normalized, NULL, base, NULL, NULL, NULL};
+        char absolute[1024];
+        if (normalized[0] == '/') {   /* an absolute path is tried as it is, then next to the model */
+            snprintf(absolute, sizeof absolute, "%s", normalized);
+            tries[1] = absolute;
+        }
+        if (has_escapes) {
+            tries[3] = decoded;
+            tries[4] = decoded[0] == '/' ? decoded : NULL;
+            tries[5] = decoded_base;
+        }
+        for (int k = 0; k < 6 && !rgba; k++) {
+            if (!tries[k] || !tries[k][0]) continue;
+            if (k == 1 || k == 4) snprintf(candidate, sizeof candidate, "%s", tries[k]);
+            else snprintf(candidate, sizeof candidate, "%s%s", im->directory, tries[k]);
+            struct stat st;
+            if (stat(candidate, &st) != 0 || !S_ISREG(st.st_mode)) continue;
+            int channels;
+            rgba = stbi_load(candidate, &width, &height, &channels, 4);
+            if (!rgba) why = "could not be decoded";
+        }
+    } else {
+        why = "refers to a missing embedded texture";
+    }
+    if (!rgba) {
+        model->stats.textures_missing++;
+        warn_texture(im, source, why);
+        return -1;
+    }
+
+    Texture *grown = realloc(model->textures, sizeof(Texture) * (size_t)(model->texture_count + 1));
+    char **keys = realloc(im->texture_keys, sizeof(char *) * (size_t)(model->texture_count + 1));
+    if (grown) model->textures = grown;
+    if (keys) im->texture_keys = keys;
+    char *key = strdup(source);
+    if (!grown || !keys || !key) {
+        free(key);
+        stbi_image_free(rgba);
+        return -1;
+    }
+    Texture *texture = &model->textures[model->texture_count];
+    memset(texture, 0, sizeof *texture);
+    utf8_copy_valid(texture->source, sizeof texture->source, source, strlen(source));
+    texture->width = width;
+    texture->height = height;
+    texture->rgba = rgba;   /* stb_image allocates with malloc: model_free's free() matches */
+    im->texture_keys[model->texture_count] = key;
+    return model->texture_count++;
+}
+
+bool import_materials(Importer *im)
+{
+    const struct aiScene *scene = im->scene;
+    Model *model = im->model;
+    if (scene->mNumMaterials == 0) return true;
+    model->materials = calloc(scene->mNumMaterials, sizeof *model->materials);
+    if (!model->materials) return import_fail(im, "out of memory");
+    model->material_count = (int)scene->mNumMaterials;
+
+    for (unsigned m = 0; m < scene->mNumMaterials; m++) {
+        const struct aiMaterial *src = scene->mMaterials[m];
+        Material *material = &model->materials[m];
+        glm_vec4_one(material->diffuse_color);
+        material->diffuse_texture = -1;
+        if (!src) continue;
+
+        struct aiString name;
+        if (aiGetMaterialString(src, AI_MATKEY_NAME, &name) == aiReturn_SUCCESS) import_copy_name(material->name, &name);
+
+        /* glTF: the base colour factor is the colour; elsewhere the diffuse colour */
+        struct aiColor4D color;
+        bool have = false;
+        if (im->is_gltf) have = aiGetMaterialColor(src, AI_MATKEY_BASE_COLOR, &color) == aiReturn_SUCCESS;
+        if (!have) have = aiGetMaterialColor(src, AI_MATKEY_COLOR_DIFFUSE, &color) == aiReturn_SUCCESS;
+        if (!have) have = aiGetMaterialColor(src, AI_MATKEY_BASE_COLOR, &color) == aiReturn_SUCCESS;
+        if (have && isfinite(color.r) && isfinite(color.g) && isfinite(color.b) && isfinite(color.a)) {
+            material->diffuse_color[0] = color.r;
+            material->diffuse_color[1] = color.g;
+            material->diffuse_color[2] = color.b;
+            material->diffuse_color[3] = color.a;
+        }
+
+        struct aiString path;
+        bool found = aiGetMaterialTexture(src, aiTextureType_DIFFUSE, 0, &path, NULL, NULL, NULL, NULL, NULL,
+                                          NULL) == aiReturn_SUCCESS;
+        if (!found)
+            found = aiGetMaterialTexture(src, aiTextureType_BASE_COLOR, 0, &path, NULL, NULL, NULL, NULL, NULL,
+                                         NULL) == aiReturn_SUCCESS;
+        if (found && path.length > 0) material->diffuse_texture = load_texture(im, path.data);
+    }
+    return true;
+}

@@ -1,0 +1,244 @@
+/* import_mesh.c — stage 3: meshes and their skins.
+ *
+ * Rules of this stage:
+ *   - One skinview Mesh per (node, mesh) reference, in joint order: a mesh that several
+ *     nodes reference is instanced once per node. Meshes without triangles are skipped.
+ *   - Positions, normals (non-finite or zero normals become +Y), first UV set, triangles.
+ *   - A skin keeps the bones whose node exists, bound by import_find_bone_joint; each
+ *     vertex keeps its SV_MAX_INFLUENCES largest weights, renormalised to sum 1.
+ *     Vertices without any weight follow one extra bone: the mesh's own node.
+ *   - A mesh whose every bone was dropped is static after all.
+ */
+#include "import_internal.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+static bool mesh_has_triangles(const struct aiMesh *mesh)
+{
+    if (!mesh || mesh->mNumVertices == 0 || !mesh->mVertices || mesh->mNumFaces == 0) return false;
+    for (unsigned f = 0; f < mesh->mNumFaces; f++)
+        if (mesh->mFaces[f].mNumIndices == 3) return true;
+    return false;
+}
+
+/* Keeps the SV_MAX_INFLUENCES largest weights of one vertex, sorted descending. */
+static void influence_insert(uint16_t index[SV_MAX_INFLUENCES], float weight[SV_MAX_INFLUENCES], int bone, float w)
+{
+    int k = SV_MAX_INFLUENCES - 1;
+    if (w <= weight[k]) return;
+    while (k > 0 && weight[k - 1] < w) {
+        weight[k] = weight[k - 1];
+        index[k] = index[k - 1];
+        k--;
+    }
+    weight[k] = w;
+    index[k] = (uint16_t)bone;
+}
+
+static bool build_skin(Importer *im, const struct aiMesh *src, Mesh *mesh, const char *mesh_name)
+{
+    ImportStats *stats = &im->model->stats;
+    Skeleton *sk = &im->model->skeleton;
+    int vertex_count = mesh->vertex_count;
+
+    /* bones whose node exists (+ possibly one extra bone for unweighted vertices) */
+    int *bone_of_src = malloc(sizeof(int) * src->mNumBones);
+    mesh->bone_joint = malloc(sizeof(int) * ((size_t)src->mNumBones + 1));
+    mesh->inverse_bind = malloc(sizeof(mat4) * ((size_t)src->mNumBones + 1));
+    mesh->joint_indices = calloc((size_t)vertex_count, sizeof *mesh->joint_indices);
+    mesh->weights = calloc((size_t)vertex_count, sizeof *mesh->weights);
+    if (!bone_of_src || !mesh->bone_joint || !mesh->inverse_bind || !mesh->joint_indices || !mesh->weights) {
+        free(bone_of_src);
+        return import_fail(im, "out of memory");
+    }
+    if (src->mNumBones >= 65535) {
+        free(bone_of_src);
+        return import_fail(im, "mesh '%s' has %u bones (at most 65534 supported)", mesh_name, src->mNumBones);
+    }
+
+    int bone_count = 0;
+    for (unsigned b = 0; b < src->mNumBones; b++) {
+        const struct aiBone *bone = src->mBones[b];
+        bone_of_src[b] = -1;
+        if (!bone) continue;
+        int joint = import_find_bone_joint(im, bone->mName.data, mesh->node_joint);
+        if (joint < 0) {
+            stats->bones_without_node++;
+            continue;
+        }
+        if (!import_matrix_is_finite(&bone->mOffsetMatrix)) {
+            free(bone_of_src);
+            return import_fail(im, "bone '%.100s' of mesh '%s' has a non-finite offset matrix", bone->mName.data, mesh_name);
+        }
+        bone_of_src[b] = bone_count;
+        mesh->bone_joint[bone_count] = joint;
+        import_matrix_from_assimp(&bone->mOffsetMatrix, mesh->inverse_bind[bone_count]);
+        bone_count++;
+    }
+
+    /* top four influences per vertex */
+    for (unsigned b = 0; b < src->mNumBones; b++) {
+        const struct aiBone *bone = src->mBones[b];
+        if (!bone) continue;
+        if (bone->mNumWeights > 0 && !bone->mWeights) {
+            free(bone_of_src);
+            return import_fail(im, "bone '%.100s' has no weight array", bone->mName.data);
+        }
+        for (unsigned w = 0; w < bone->mNumWeights; w++) {
+            unsigned v = bone->mWeights[w].mVertexId;
+            float weight = bone->mWeights[w].mWeight;
+            if (v >= (unsigned)vertex_count) {
+                free(bone_of_src);
+                return import_fail(im, "bone '%.100s' weights vertex %u of mesh '%s' (it has %d)", bone->mName.data, v,
+                            mesh_name, vertex_count);
+            }
+            if (!isfinite(weight)) {
+                free(bone_of_src);
+                return import_fail(im, "bone '%.100s' has a non-finite weight", bone->mName.data);
+            }
+            if (bone_of_src[b] < 0 || weight <= 0.0f) continue;
+            influence_insert(mesh->joint_indices[v], mesh->weights[v], bone_of_src[b], weight);
+        }
+    }
+    free(bone_of_src);
+
+    if (bone_count == 0) {   /* every bone was dropped: the mesh is static after all */
+        free(mesh->bone_joint);
+        free(mesh->inverse_bind);
+        free(mesh->joint_indices);
+        free(mesh->weights);
+        mesh->bone_joint = NULL;
+        mesh->inverse_bind = NULL;
+        mesh->joint_indices = NULL;
+        mesh->weights = NULL;
+        return true;
+    }
+
+    /* renormalise to sum 1; bind unweighted vertices to an extra bone = the mesh's node */
+    int extra_bone = -1;
+    for (int v = 0; v < vertex_count; v++) {
+        float *w = mesh->weights[v];
+        float sum = w[0] + w[1] + w[2] + w[3];
+        if (sum <= 0.0f) {
+            if (extra_bone < 0) {
+                extra_bone = bone_count++;
+                mesh->bone_joint[extra_bone] = mesh->node_joint;
+                glm_mat4_identity(mesh->inverse_bind[extra_bone]);
+            }
+            mesh->joint_indices[v][0] = (uint16_t)extra_bone;
+            w[0] = 1.0f;
+            stats->vertices_unweighted++;
+            continue;
+        }
+        if (fabsf(sum - 1.0f) > 1e-4f) stats->vertices_renormalized++;
+        for (int k = 0; k < SV_MAX_INFLUENCES; k++) {
+            w[k] /= sum;
+            if (w[k] == 0.0f) mesh->joint_indices[v][k] = 0;
+        }
+    }
+    mesh->bone_count = bone_count;
+    mesh->skinned = true;
+    for (int i = 0; i < bone_count; i++) sk->is_bone[mesh->bone_joint[i]] = true;
+    return true;
+}
+
+static bool build_mesh(Importer *im, const struct aiMesh *src, int node_joint, Mesh *mesh)
+{
+    const struct aiNode *node = im->nodes[node_joint];
+    if (src->mName.length > 0) import_copy_name(mesh->name, &src->mName);
+    else import_copy_name(mesh->name, &node->mName);
+    mesh->node_joint = node_joint;
+    mesh->material = (src->mMaterialIndex < im->scene->mNumMaterials) ? (int)src->mMaterialIndex : -1;
+
+    if (src->mNumVertices > 0x7fffffffu / 4) return import_fail(im, "mesh '%s' has too many vertices", mesh->name);
+    int vertex_count = (int)src->mNumVertices;
+    int triangles = 0;
+    for (unsigned f = 0; f < src->mNumFaces; f++)
+        if (src->mFaces[f].mNumIndices == 3) triangles++;
+    if (triangles > 0x7fffffff / 3) return import_fail(im, "mesh '%s' has too many triangles", mesh->name);
+
+    mesh->vertex_count = vertex_count;
+    mesh->index_count = triangles * 3;
+    mesh->positions = malloc(sizeof(vec3) * (size_t)vertex_count);
+    mesh->normals = malloc(sizeof(vec3) * (size_t)vertex_count);
+    mesh->uvs = calloc((size_t)vertex_count, sizeof(vec2));
+    mesh->indices = malloc(sizeof(uint32_t) * (size_t)mesh->index_count);
+    if (!mesh->positions || !mesh->normals || !mesh->uvs || !mesh->indices) return import_fail(im, "out of memory");
+
+    for (int v = 0; v < vertex_count; v++) {
+        const struct aiVector3D *p = &src->mVertices[v];
+        if (!import_finite3(p->x, p->y, p->z))
+            return import_fail(im, "mesh '%s' has a non-finite vertex position (vertex %d)", mesh->name, v);
+        mesh->positions[v][0] = p->x;
+        mesh->positions[v][1] = p->y;
+        mesh->positions[v][2] = p->z;
+        /* GenSmoothNormals leaves NaN on degenerate faces: fall back to +Y there */
+        const struct aiVector3D *n = src->mNormals ? &src->mNormals[v] : NULL;
+        if (n && import_finite3(n->x, n->y, n->z) && (n->x != 0.0f || n->y != 0.0f || n->z != 0.0f)) {
+            mesh->normals[v][0] = n->x;
+            mesh->normals[v][1] = n->y;
+            mesh->normals[v][2] = n->z;
+        } else {
+            mesh->normals[v][0] = 0.0f;
+            mesh->normals[v][1] = 1.0f;
+            mesh->normals[v][2] = 0.0f;
+        }
+        if (src->mTextureCoords[0]) {
+            const struct aiVector3D *t = &src->mTextureCoords[0][v];
+            if (isfinite(t->x) && isfinite(t->y)) {
+                mesh->uvs[v][0] = t->x;
+                mesh->uvs[v][1] = t->y;
+            }
+        }
+    }
+
+    int i = 0;
+    for (unsigned f = 0; f < src->mNumFaces; f++) {
+        const struct aiFace *face = &src->mFaces[f];
+        if (face->mNumIndices != 3) continue;
+        for (int k = 0; k < 3; k++) {
+            unsigned index = face->mIndices[k];
+            if (index >= src->mNumVertices)
+                return import_fail(im, "mesh '%s' has a vertex index out of range (%u >= %u)", mesh->name, index,
+                            src->mNumVertices);
+            mesh->indices[i++] = index;
+        }
+    }
+
+    if (src->mNumBones > 0 && src->mBones) return build_skin(im, src, mesh, mesh->name);
+    return true;
+}
+
+bool import_meshes(Importer *im)
+{
+    const struct aiScene *scene = im->scene;
+    Model *model = im->model;
+    int joint_count = model->skeleton.joint_count;
+
+    /* one skinview Mesh per (node, mesh) reference, in joint order (instancing) */
+    long references = 0;
+    for (int j = 0; j < joint_count; j++) {
+        const struct aiNode *node = im->nodes[j];
+        for (unsigned k = 0; k < node->mNumMeshes; k++) {
+            unsigned index = node->mMeshes[k];
+            if (index >= scene->mNumMeshes) return import_fail(im, "node '%s' references mesh %u of %u", model->skeleton.names[j], index, scene->mNumMeshes);
+            if (mesh_has_triangles(scene->mMeshes[index])) references++;
+        }
+    }
+    if (references == 0) return import_fail(im, "no triangle meshes in the file");
+    if (references > 1000000) return import_fail(im, "too many mesh instances (%ld)", references);
+
+    model->meshes = calloc((size_t)references, sizeof *model->meshes);
+    if (!model->meshes) return import_fail(im, "out of memory");
+    for (int j = 0; j < joint_count; j++) {
+        const struct aiNode *node = im->nodes[j];
+        for (unsigned k = 0; k < node->mNumMeshes; k++) {
+            const struct aiMesh *src = scene->mMeshes[node->mMeshes[k]];
+            if (!mesh_has_triangles(src)) continue;
+            Mesh *mesh = &model->meshes[model->mesh_count++];
+            if (!build_mesh(im, src, j, mesh)) return false;
+        }
+    }
+    return true;
+}

@@ -1,0 +1,194 @@
+/* import_skeleton.c — stage 2: the node tree as joints, and which joint a name means.
+ *
+ * Rules of this stage:
+ *   - The skeleton is the WHOLE node tree, not the bone list (DESIGN.md trap 4): nodes
+ *     that are not bones still move the bones below them. Joints are numbered depth-first
+ *     pre-order, so a parent always comes before its children.
+ *   - Each joint keeps its node's rest transform, as a matrix and as TRS.
+ *   - Names are not unique (trap 10): bones and channels are bound to joints here, once,
+ *     by the rules stated above import_find_bone_joint and import_find_channel_joint.
+ */
+#include "import_internal.h"
+
+#include <assimp/cimport.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+static int count_nodes(const struct aiNode *node, int depth)
+{
+    if (depth > MAX_NODE_DEPTH) return -1;
+    int count = 1;
+    for (unsigned c = 0; c < node->mNumChildren; c++) {
+        if (!node->mChildren[c]) return -1;
+        int sub = count_nodes(node->mChildren[c], depth + 1);
+        if (sub < 0 || count > 10000000 - sub) return -1;
+        count += sub;
+    }
+    return count;
+}
+
+/* Depth-first pre-order: a node gets its index before any of its children. */
+static void add_nodes(Importer *im, const struct aiNode *node, int parent, int *next)
+{
+    int joint = (*next)++;
+    im->nodes[joint] = node;
+    im->model->skeleton.parent[joint] = parent;
+    for (unsigned c = 0; c < node->mNumChildren; c++) add_nodes(im, node->mChildren[c], joint, next);
+}
+
+static int compare_name_entries(const void *a, const void *b)
+{
+    const NameEntry *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    if (c) return c;
+    return (x->joint > y->joint) - (x->joint < y->joint);
+}
+
+/* Index in by_name[] of the first entry with this name (entries with one name are
+ * contiguous, in pre-order), or -1. */
+static int find_name(const Importer *im, const char *name)
+{
+    int lo = 0, hi = im->model->skeleton.joint_count;   /* lower bound */
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (strcmp(im->by_name[mid].name, name) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo < im->model->skeleton.joint_count && strcmp(im->by_name[lo].name, name) == 0) return lo;
+    return -1;
+}
+
+/* Depth of the lowest common ancestor of joints a and b. */
+static int common_ancestor_depth(const Importer *im, int a, int b)
+{
+    const int *parent = im->model->skeleton.parent;
+    while (im->depth[a] > im->depth[b]) a = parent[a];
+    while (im->depth[b] > im->depth[a]) b = parent[b];
+    while (a != b) {
+        a = parent[a];
+        b = parent[b];
+        if (a < 0 || b < 0) return -1;
+    }
+    return im->depth[a];
+}
+
+/* The joint a bone of the mesh on joint `mesh_joint` binds to. Assimp names bones by
+ * node name only, and names repeat: two characters with the same rig in one file, two
+ * Blender armatures that both have a "Bone". Among joints of that name, the one nearest
+ * the mesh (deepest common ancestor: the same character) wins; ties go to the first in
+ * pre-order, as with Assimp's FindNode. */
+int import_find_bone_joint(const Importer *im, const char *name, int mesh_joint)
+{
+    int first = find_name(im, name);
+    if (first < 0) return -1;
+    int best = im->by_name[first].joint, best_depth = common_ancestor_depth(im, best, mesh_joint);
+    int count = im->model->skeleton.joint_count;
+    for (int i = first + 1; i < count && strcmp(im->by_name[i].name, name) == 0; i++) {
+        int depth = common_ancestor_depth(im, im->by_name[i].joint, mesh_joint);
+        if (depth > best_depth) {
+            best = im->by_name[i].joint;
+            best_depth = depth;
+        }
+    }
+    return best;
+}
+
+/* How far a channel's first keys are from a joint's rest transform (0 = identical). */
+static double channel_rest_distance(const Importer *im, const struct aiNodeAnim *channel, int joint)
+{
+    const JointTransform *rest = &im->model->skeleton.rest_trs[joint];
+    double distance = 0.0;
+    if (channel->mNumPositionKeys > 0 && channel->mPositionKeys) {
+        const struct aiVector3D *t = &channel->mPositionKeys[0].mValue;
+        double dx = t->x - rest->translation[0], dy = t->y - rest->translation[1], dz = t->z - rest->translation[2];
+        distance += dx * dx + dy * dy + dz * dz;
+    }
+    if (channel->mNumRotationKeys > 0 && channel->mRotationKeys) {
+        versor q;
+        import_quat_from_assimp(&channel->mRotationKeys[0].mValue, q);
+        distance += 1.0 - fabs((double)glm_vec4_dot(q, (float *)rest->rotation));
+    }
+    if (channel->mNumScalingKeys > 0 && channel->mScalingKeys) {
+        const struct aiVector3D *v = &channel->mScalingKeys[0].mValue;
+        double dx = v->x - rest->scale[0], dy = v->y - rest->scale[1], dz = v->z - rest->scale[2];
+        distance += dx * dx + dy * dy + dz * dz;
+    }
+    return isfinite(distance) ? distance : HUGE_VAL;
+}
+
+/* The joint an animation channel drives. Assimp names channels by node name only, and
+ * names repeat (two characters with one rig in one file). Among the joints of that name
+ * that no earlier channel of this clip drives, the one whose rest transform is nearest
+ * the channel's first keys wins (Assimp's glTF importer fills missing channels with the
+ * target node's own rest values); ties go to the first in pre-order, as Assimp's FindNode.
+ * Before, every such channel landed on the first joint: the other character froze or
+ * took the wrong motion. */
+int import_find_channel_joint(const Importer *im, const struct aiNodeAnim *channel)
+{
+    const char *name = channel->mNodeName.data;
+    int first = find_name(im, name);
+    if (first < 0) return -1;
+    int count = im->model->skeleton.joint_count;
+    if (first + 1 >= count || strcmp(im->by_name[first + 1].name, name) != 0)
+        return im->by_name[first].joint;   /* the usual case: a unique name */
+    int best = -1;
+    double best_distance = HUGE_VAL;
+    for (int i = first; i < count && strcmp(im->by_name[i].name, name) == 0; i++) {
+        int joint = im->by_name[i].joint;
+        if (im->channel_taken[joint]) continue;
+        double distance = channel_rest_distance(im, channel, joint);
+        if (best < 0 || distance < best_distance - 1e-9 * (1.0 + best_distance)) {
+            best = joint;
+            best_distance = distance;
+        }
+    }
+    return best >= 0 ? best : im->by_name[first].joint;   /* more channels than joints: the first, as Assimp */
+}
+
+bool import_skeleton(Importer *im)
+{
+    Skeleton *sk = &im->model->skeleton;
+    const struct aiNode *root = im->scene->mRootNode;
+    if (!root) return import_fail(im, "the scene has no root node");
+    int count = count_nodes(root, 0);
+    if (count <= 0) return import_fail(im, "the node hierarchy is corrupt or deeper than %d levels", MAX_NODE_DEPTH);
+
+    bool skeleton_ok = skeleton_alloc(sk, count);
+    im->nodes = calloc((size_t)count, sizeof *im->nodes);
+    im->by_name = calloc((size_t)count, sizeof *im->by_name);
+    im->depth = calloc((size_t)count, sizeof *im->depth);
+    im->channel_taken = calloc((size_t)count, sizeof *im->channel_taken);
+    if (!skeleton_ok || !im->nodes || !im->by_name || !im->depth || !im->channel_taken)
+        return import_fail(im, "out of memory");
+
+    int next = 0;
+    add_nodes(im, root, -1, &next);
+    for (int j = 0; j < count; j++) im->depth[j] = sk->parent[j] < 0 ? 0 : im->depth[sk->parent[j]] + 1;
+
+    for (int j = 0; j < count; j++) {
+        const struct aiNode *node = im->nodes[j];
+        import_copy_name(sk->names[j], &node->mName);
+        if (!import_matrix_is_finite(&node->mTransformation))
+            return import_fail(im, "node '%s' has a non-finite transform", sk->names[j]);
+        import_matrix_from_assimp(&node->mTransformation, sk->rest_local[j]);
+
+        struct aiVector3D scaling, position;
+        struct aiQuaternion rotation;
+        aiDecomposeMatrix(&node->mTransformation, &scaling, &rotation, &position);
+        JointTransform *trs = &sk->rest_trs[j];
+        trs->translation[0] = position.x;
+        trs->translation[1] = position.y;
+        trs->translation[2] = position.z;
+        import_quat_from_assimp(&rotation, trs->rotation);
+        trs->scale[0] = scaling.x;
+        trs->scale[1] = scaling.y;
+        trs->scale[2] = scaling.z;
+        if (!import_finite3(scaling.x, scaling.y, scaling.z)) glm_vec3_one(trs->scale);
+
+        im->by_name[j].name = node->mName.data;
+        im->by_name[j].joint = j;
+    }
+    qsort(im->by_name, (size_t)count, sizeof *im->by_name, compare_name_entries);
+    return true;
+}
