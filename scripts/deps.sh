@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/deps.sh [--test] — installs the Debian 12 packages skinview needs (skips what is installed).
 set -euo pipefail
-packages=(build-essential cmake pkg-config python3-glad libglfw3-dev libassimp-dev libcglm-dev
+packages=(build-essential cmake pkg-config python3-glad go-md2man libglfw3-dev libassimp-dev libcglm-dev
           libstb-dev libcjson-dev libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri)
 if [ "${1:-}" = "--test" ]; then
   packages+=(xvfb xauth assimp-testmodels)

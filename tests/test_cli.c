@@ -53,5 +53,7 @@ int main(void)
     CHECK(!parse(&o, error, 3, "m.fbx", "--max-bones", "0"), "max bones 0 rejected");
     CHECK(!parse(&o, error, 2, "a.fbx", "b.fbx"), "two models rejected");
     CHECK(!parse(&o, error, 2, "m.fbx", "--json"), "--json without --info rejected");
+    CHECK(parse(&o, error, 1, "--version") && o.version && !o.help, "--version");
+    CHECK(strncmp(cli_version(), "skinview ", 9) == 0, "version text: %s", cli_version());
     return test_finish();
 }

@@ -14,6 +14,7 @@ const char *cli_usage(void)
            "                [--screenshot OUT.png] [--size WxH]\n"
            "                [--export-pose OUT.obj]\n"
            "                [--verify] [--max-bones N]\n"
+           "                [--help] [--version]\n"
            "  MODEL              any file Assimp reads (FBX, glTF/GLB, Collada, X, ...);\n"
            "                     default: the bundled demo model\n"
            "  --clip NAME|INDEX  clip by name or by index from 0 (as --info lists them);\n"
@@ -26,7 +27,15 @@ const char *cli_usage(void)
            "  --export-pose OBJ  write the skinned meshes at --clip/--time in scene space, exit\n"
            "  --verify           compare GPU skinning (shaders/skinned.vert) with the CPU\n"
            "                     reference for every clip; exit 1 on mismatch\n"
-           "  --max-bones N      force a smaller bones-per-mesh limit (meshes are split)\n";
+           "  --max-bones N      force a smaller bones-per-mesh limit (meshes are split)\n"
+           "  --help, -h         print this help, exit\n"
+           "  --version          print the version, exit\n"
+           "Keys, exit codes and examples: man skinview\n";
+}
+
+const char *cli_version(void)
+{
+    return "skinview " SKINVIEW_VERSION;
 }
 
 static bool parse_float(const char *text, float *out)
@@ -68,6 +77,8 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
     } while (0)
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             options->help = true;
+        } else if (strcmp(arg, "--version") == 0) {
+            options->version = true;
         } else if (strcmp(arg, "--info") == 0) {
             options->info = true;
         } else if (strcmp(arg, "--json") == 0) {

@@ -19,6 +19,7 @@ typedef struct Options {
     bool        verify;
     int         max_bones;       /* --max-bones N; 0 = from the GL limit */
     bool        help;
+    bool        version;         /* --version */
 } Options;
 
 /* Parses argv. Returns true on success; on bad usage returns false with a
@@ -27,5 +28,8 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
 
 /* The usage text (several lines). */
 const char *cli_usage(void);
+
+/* "skinview X.Y.Z", the version of CMake's project(). */
+const char *cli_version(void);
 
 #endif

@@ -16,6 +16,10 @@ int main(int argc, char **argv)
         fputs(cli_usage(), stdout);
         return 0;
     }
+    if (options.version) {
+        printf("%s\n", cli_version());
+        return 0;
+    }
 
     char default_model[1024];
     const char *model_path = options.model_path;
