@@ -97,12 +97,13 @@ static void check_model(const char *path)
                 for (int k = 0; k < counts[ch]; k++) {
                     if (!isfinite(times[ch][k])) bad_keys++;
                     if (k > 0 && !(times[ch][k] > times[ch][k - 1])) bad_keys++;
-                    if (times[ch][k] > clip->duration) bad_keys++;
+                    /* a clip is [first key, last key]: every key lies in [start, start + duration] */
+                    if (times[ch][k] > clip->start + clip->duration || times[ch][k] < clip->start) bad_keys++;
                 }
             for (int k = 0; k < tr->rotation_count; k++)
                 if (fabsf(glm_vec4_norm(tr->rotation_values[k]) - 1.0f) > 1e-4f) bad_keys++;
         }
-        CHECK(bad_keys == 0, "%s clip %d: %d bad keys (unsorted/repeated times, beyond duration, bad joint, non-unit rotation)",
+        CHECK(bad_keys == 0, "%s clip %d: %d bad keys (unsorted/repeated times, outside [start, start + duration], bad joint, non-unit rotation)",
               path, c, bad_keys);
 
         TrackCursor *cursors = calloc((size_t)(clip->track_count > 0 ? clip->track_count : 1), sizeof *cursors);

@@ -84,21 +84,31 @@ static void expect_meshes(const struct aiScene *scene, const struct aiNode *node
     for (unsigned c = 0; c < node->mNumChildren; c++) expect_meshes(scene, node->mChildren[c], out, count, capacity);
 }
 
-static double expected_duration(const struct aiScene *scene, const struct aiAnimation *anim)
+/* The clip's span in seconds as Assimp's keys give it: [first key, max(last key, mDuration)]
+ * (a clip keeps its authored start). */
+static void expected_span(const struct aiScene *scene, const struct aiAnimation *anim, double *start, double *end)
 {
     double tps = anim->mTicksPerSecond > 0.0 ? anim->mTicksPerSecond : 25.0;
-    double last = anim->mDuration;
+    double first = HUGE_VAL, last = anim->mDuration;
     for (unsigned c = 0; c < anim->mNumChannels; c++) {
         const struct aiNodeAnim *ch = anim->mChannels[c];
         if (!node_exists(scene->mRootNode, ch->mNodeName.data)) continue;   /* ignored channels */
-        for (unsigned k = 0; k < ch->mNumPositionKeys; k++)
-            if (ch->mPositionKeys[k].mTime > last) last = ch->mPositionKeys[k].mTime;
-        for (unsigned k = 0; k < ch->mNumRotationKeys; k++)
+        const struct aiVectorKey *lists[2] = {ch->mPositionKeys, ch->mScalingKeys};
+        unsigned counts[2] = {ch->mNumPositionKeys, ch->mNumScalingKeys};
+        for (int l = 0; l < 2; l++)
+            for (unsigned k = 0; k < counts[l]; k++) {
+                if (lists[l][k].mTime > last) last = lists[l][k].mTime;
+                if (lists[l][k].mTime < first) first = lists[l][k].mTime;
+            }
+        for (unsigned k = 0; k < ch->mNumRotationKeys; k++) {
             if (ch->mRotationKeys[k].mTime > last) last = ch->mRotationKeys[k].mTime;
-        for (unsigned k = 0; k < ch->mNumScalingKeys; k++)
-            if (ch->mScalingKeys[k].mTime > last) last = ch->mScalingKeys[k].mTime;
+            if (ch->mRotationKeys[k].mTime < first) first = ch->mRotationKeys[k].mTime;
+        }
     }
-    return (last > 0.0 ? last : 0.0) / tps;
+    if (first == HUGE_VAL) first = 0.0;
+    if (last < first) last = first;
+    *start = first / tps;
+    *end = last / tps;
 }
 
 static double number(const cJSON *object, const char *key)
@@ -161,9 +171,15 @@ static void check_model(const char *path)
           path, cJSON_GetArraySize(clips), scene->mNumAnimations);
     for (unsigned a = 0; a < scene->mNumAnimations && (int)a < cJSON_GetArraySize(clips); a++) {
         const cJSON *clip = cJSON_GetArrayItem(clips, (int)a);
-        double want = expected_duration(scene, scene->mAnimations[a]);
-        double got = number(clip, "duration");
+        double start, end;
+        expected_span(scene, scene->mAnimations[a], &start, &end);
+        double want = end - start, got = number(clip, "duration");
         CHECK(fabs(got - want) <= 1e-4 * (1.0 + want), "%s clip %u: duration %g s, Assimp %g s", path, a, got, want);
+        CHECK(fabs(number(clip, "start") - start) <= 1e-4 * (1.0 + fabs(start)), "%s clip %u: start %g s, Assimp %g s",
+              path, a, number(clip, "start"), start);
+        const cJSON *kinds = cJSON_GetObjectItemCaseSensitive(clip, "interpolation");
+        CHECK(cJSON_IsArray(kinds) && cJSON_GetArraySize(kinds) >= (number(clip, "keys") > 0 ? 1 : 0),
+              "%s clip %u: interpolation kinds listed", path, a);
         CHECK(number(clip, "index") == a, "%s clip %u: index %g", path, a, number(clip, "index"));
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(clip, "name");
         CHECK(cJSON_IsString(name), "%s clip %u: no name", path, a);

@@ -489,6 +489,101 @@ static void test_nan_and_infinite_time(void)
     CHECK(k >= 0 && k < 3 && hint >= 0 && hint < 3, "key_find(NaN) stays in range: %d", k);
 }
 
+/* STEP holds key k until key k+1 (glTF sampler.interpolation "STEP"). */
+static void test_step_interpolation(void)
+{
+    const float times[3] = {0.0f, 1.0f, 3.0f};
+    const vec3 values[3] = {{0, 0, 0}, {2, 4, 6}, {10, 0, -2}};
+    const struct { float t; int key; } probes[] = {{-1, 0}, {0, 0}, {0.5f, 0}, {0.999f, 0}, {1, 1}, {2.9f, 1}, {3, 2}, {7, 2}};
+    for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++) {
+        int cursor = 0;
+        vec3 v;
+        sample_vec3_channel(times, values, NULL, 3, INTERPOLATION_STEP, probes[i].t, &cursor, v);
+        CHECK(vec3_same(v, values[probes[i].key]), "STEP at t=%g holds key %d, got (%g %g %g)", (double)probes[i].t,
+              probes[i].key, (double)v[0], (double)v[1], (double)v[2]);
+    }
+    versor rotations[2] = {{0, 0, 0, 1}, {0, 0, 0.70710678f, 0.70710678f}};
+    const float rotation_times[2] = {0.0f, 1.0f};
+    int cursor = 0;
+    versor q;
+    sample_quat_channel(rotation_times, (const versor *)rotations, NULL, 2, INTERPOLATION_STEP, 0.75f, &cursor, q);
+    CHECK(quat_same(q, rotations[0]), "STEP rotation at t=0.75 holds key 0");
+}
+
+/* glTF CUBICSPLINE: v(s) = (2s³-3s²+1) v0 + td (s³-2s²+s) b0 + (-2s³+3s²) v1 + td (s³-s²) a1,
+ * s = (t - t0) / td, td = t1 - t0, b0 = out-tangent of key 0, a1 = in-tangent of key 1.
+ * Expected values worked out by hand from that formula. */
+static void test_cubicspline_interpolation(void)
+{
+    const float times[2] = {1.0f, 3.0f};   /* td = 2 */
+    const vec3 values[2] = {{1, 0, 0}, {3, 2, 0}};
+    /* tangents[2k] = in, tangents[2k+1] = out */
+    const vec3 tangents[4] = {{9, 9, 9}, {1, 1, 0}, {0, -1, 2}, {9, 9, 9}};
+    /* t = 2: s = 0.5, weights 0.5, 2*0.125 = 0.25, 0.5, 2*(-0.125) = -0.25:
+     *   0.5 (1,0,0) + 0.25 (1,1,0) + 0.5 (3,2,0) - 0.25 (0,-1,2) = (2.25, 1.5, -0.5)
+     * t = 1.5: s = 0.25, weights 0.84375, 2*0.140625 = 0.28125, 0.15625, 2*(-0.046875) = -0.09375:
+     *   = (1.59375, 0.6875, -0.1875) */
+    const struct { float t; vec3 want; } probes[] = {
+        {0.0f, {1, 0, 0}}, {1.0f, {1, 0, 0}}, {1.5f, {1.59375f, 0.6875f, -0.1875f}},
+        {2.0f, {2.25f, 1.5f, -0.5f}}, {3.0f, {3, 2, 0}}, {4.0f, {3, 2, 0}}};
+    for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++) {
+        int cursor = 0;
+        vec3 v;
+        sample_vec3_channel(times, values, tangents, 2, INTERPOLATION_CUBICSPLINE, probes[i].t, &cursor, v);
+        CHECK(vec3_near(v, probes[i].want, 1e-6f), "CUBICSPLINE at t=%g: (%g %g %g), want (%g %g %g)",
+              (double)probes[i].t, (double)v[0], (double)v[1], (double)v[2], (double)probes[i].want[0],
+              (double)probes[i].want[1], (double)probes[i].want[2]);
+    }
+    /* rotation: identity -> 90° about Z, out-tangent b0 = (0,0,0.5,0), in-tangent a1 = (0,0,0,-0.25),
+     * spline on the 4 components, then normalised. t = 1.5 (s = 0.25):
+     *   0.84375 (0,0,0,1) + 0.28125 (0,0,0.5,0) + 0.15625 (0,0,r,r) - 0.09375 (0,0,0,-0.25), r = √½
+     *   = (0, 0, 0.250996, 0.977194) / 1.008915 = (0, 0, 0.248770, 0.968562)
+     * t = 2 (s = 0.5): 0.5 v0 + 0.25 b0 + 0.5 v1 - 0.25 a1 = (0, 0, 0.478553, 0.915104) / 1.032683
+     *   = (0, 0, 0.463032, 0.886342) */
+    const versor rotations[2] = {{0, 0, 0, 1}, {0, 0, 0.70710678f, 0.70710678f}};
+    const versor rotation_tangents[4] = {{0, 0, 0, 0}, {0, 0, 0.5f, 0}, {0, 0, 0, -0.25f}, {0, 0, 0, 0}};
+    const struct { float t; versor want; } rotation_probes[] = {
+        {1.5f, {0, 0, 0.24877046f, 0.96856247f}}, {2.0f, {0, 0, 0.46303177f, 0.88634169f}}};
+    for (size_t i = 0; i < 2; i++) {
+        int cursor = 0;
+        versor q;
+        sample_quat_channel(times, rotations, rotation_tangents, 2, INTERPOLATION_CUBICSPLINE, rotation_probes[i].t,
+                            &cursor, q);
+        bool near = true;
+        for (int c = 0; c < 4; c++) near = near && fabsf(q[c] - rotation_probes[i].want[c]) < 1e-6f;
+        CHECK(near, "CUBICSPLINE rotation at t=%g: (%g %g %g %g)", (double)rotation_probes[i].t, (double)q[0],
+              (double)q[1], (double)q[2], (double)q[3]);
+    }
+    /* without tangents (none read) a CUBICSPLINE channel falls back to linear */
+    int cursor = 0;
+    vec3 v;
+    sample_vec3_channel(times, values, NULL, 2, INTERPOLATION_CUBICSPLINE, 2.0f, &cursor, v);
+    CHECK(vec3_near(v, (vec3){2, 1, 0}, 1e-6f), "CUBICSPLINE without tangents is linear");
+}
+
+/* A clip whose keys start after 0 is [first key, last key]: playback time 0 is its first key. */
+static void test_clip_start(void)
+{
+    Skeleton skeleton = {0};
+    int parent[1] = {-1};
+    JointTransform rest[1] = {{{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}}};
+    skeleton.joint_count = 1;
+    skeleton.parent = parent;
+    skeleton.rest_trs = rest;
+    float times[2] = {2.0f, 4.0f};
+    vec3 values[2] = {{0, 0, 0}, {4, 0, 0}};
+    JointTrack track = {.joint = 0, .translation_count = 2, .translation_times = times, .translation_values = values};
+    Clip clip = {.start = 2.0f, .duration = 2.0f, .track_count = 1, .tracks = &track};
+    const float probes[][2] = {{0.0f, 0.0f}, {1.0f, 2.0f}, {0.5f, 1.0f}, {2.0f, 4.0f}, {9.0f, 4.0f}};
+    for (int i = 0; i < 5; i++) {
+        TrackCursor cursor = {0};
+        JointTransform out[1];
+        clip_sample_trs(&clip, &skeleton, probes[i][0], &cursor, out);
+        CHECK(fabsf(out[0].translation[0] - probes[i][1]) < 1e-6f, "clip starting at 2 s, time %g -> x %g (want %g)",
+              (double)probes[i][0], (double)out[0].translation[0], (double)probes[i][1]);
+    }
+}
+
 int main(void)
 {
     test_exact_at_keys();
@@ -500,5 +595,8 @@ int main(void)
     test_one_key_and_no_key();
     test_writes_only_animated_joints();
     test_nan_and_infinite_time();
+    test_step_interpolation();
+    test_cubicspline_interpolation();
+    test_clip_start();
     return test_finish();
 }

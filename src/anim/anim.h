@@ -42,12 +42,22 @@ void sample_vec3(const float *times, const vec3 *values, int count, float t, int
 /* Spherical interpolation of a rotation channel at time t, the short way round. */
 void sample_quat(const float *times, const versor *values, int count, float t, int *cursor, versor out);
 
+/* One channel at time t with its interpolation: LINEAR as sample_vec3 / sample_quat,
+ * STEP holds key k until key k+1, CUBICSPLINE is glTF's Hermite spline through the keys
+ * with tangents[2k] (in) and tangents[2k+1] (out); a rotation is normalised afterwards.
+ * Clamped at both ends like the linear samplers. */
+void sample_vec3_channel(const float *times, const vec3 *values, const vec3 *tangents, int count,
+                         Interpolation kind, float t, int *cursor, vec3 out);
+void sample_quat_channel(const float *times, const versor *values, const versor *tangents, int count,
+                         Interpolation kind, float t, int *cursor, versor out);
+
 /* Slerp from a to b that takes the shorter arc: if dot(a,b) < 0, b is negated
  * first (q and -q are the same rotation). Falls back to normalised lerp when
  * the two are nearly equal. */
 void quat_slerp_shortest(const versor a, const versor b, float t, versor out);
 
-/* Samples every track of `clip` at `time` (seconds; clamped to [0, duration])
+/* Samples every track of `clip` at `time` (seconds from the clip's start, clamped to
+ * [0, duration]; the keys are read at file time clip->start + time)
  * and writes the local matrix local[joint] = T * R * S of each animated joint.
  * Channels a track lacks take the joint's rest value. Joints without a track
  * are left untouched: the caller fills local[] with the rest pose first.

@@ -24,7 +24,31 @@ void joint_track_free(JointTrack *track)
     free(track->rotation_values);
     free(track->scale_times);
     free(track->scale_values);
+    free(track->translation_tangents);
+    free(track->rotation_tangents);
+    free(track->scale_tangents);
     memset(track, 0, sizeof *track);
+}
+
+const char *interpolation_name(Interpolation kind)
+{
+    switch (kind) {
+    case INTERPOLATION_STEP: return "step";
+    case INTERPOLATION_CUBICSPLINE: return "cubicspline";
+    default: return "linear";
+    }
+}
+
+unsigned clip_interpolation_kinds(const Clip *clip)
+{
+    unsigned kinds = 0;
+    for (int t = 0; t < clip->track_count; t++) {
+        const JointTrack *track = &clip->tracks[t];
+        if (track->translation_count > 0) kinds |= 1u << track->translation_interpolation;
+        if (track->rotation_count > 0) kinds |= 1u << track->rotation_interpolation;
+        if (track->scale_count > 0) kinds |= 1u << track->scale_interpolation;
+    }
+    return kinds;
 }
 
 static void clip_free(Clip *clip)

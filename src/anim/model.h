@@ -40,29 +40,58 @@ typedef struct Skeleton {
     bool           *is_bone;       /* true if some mesh is skinned to this joint */
 } Skeleton;
 
-/* Keys of one joint in one clip. Each channel has its own key times (seconds,
- * strictly increasing after import). A channel with 0 keys keeps the joint's
- * rest value for that component. */
+/* How one channel goes from key k to key k+1 (glTF's sampler.interpolation; every other
+ * format is LINEAR). */
+typedef enum Interpolation {
+    INTERPOLATION_LINEAR = 0,      /* lerp T and S, shortest-arc slerp R */
+    INTERPOLATION_STEP,            /* hold key k until key k+1 */
+    INTERPOLATION_CUBICSPLINE,     /* glTF cubic Hermite spline: per key an in- and an out-tangent */
+} Interpolation;
+
+#define INTERPOLATION_KINDS 3
+
+/* "linear", "step", "cubicspline" (as --info prints them). */
+const char *interpolation_name(Interpolation kind);
+
+/* Keys of one joint in one clip. Each channel has its own key times (seconds in the
+ * file's timeline, strictly increasing after import) and its own interpolation. A
+ * channel with 0 keys keeps the joint's rest value for that component.
+ * CUBICSPLINE channels also have tangents[2 * count]: tangents[2k] is key k's in-tangent,
+ * tangents[2k + 1] its out-tangent, in value units per second (glTF's a_k, b_k); other
+ * channels have tangents == NULL. */
 typedef struct JointTrack {
     int     joint;
     int     translation_count;
     float  *translation_times;
     vec3   *translation_values;
+    vec3   *translation_tangents;
+    Interpolation translation_interpolation;
     int     rotation_count;
     float  *rotation_times;
     versor *rotation_values;
+    versor *rotation_tangents;
+    Interpolation rotation_interpolation;
     int     scale_count;
     float  *scale_times;
     vec3   *scale_values;
+    vec3   *scale_tangents;
+    Interpolation scale_interpolation;
 } JointTrack;
 
+/* A clip covers the file times [start, start + duration]: from its first key to its last
+ * (or to the end the file states, if later). Playback time t (seconds from the clip's
+ * start, what --time takes) samples the keys at file time start + t. */
 typedef struct Clip {
     char        name[SV_NAME_MAX];  /* may be "" (unnamed glTF clips) */
+    float       start;              /* seconds: file time of the clip's first key (0 for most files) */
     float       duration;           /* seconds */
     float       source_ticks_per_second; /* as read from the file (0 = unspecified) */
     int         track_count;
     JointTrack *tracks;
 } Clip;
+
+/* Bit (1 << kind) set for every Interpolation some channel of the clip uses (0: no keys). */
+unsigned clip_interpolation_kinds(const Clip *clip);
 
 /* One drawable mesh: triangles, one material.
  * Skinned: joint_indices index the mesh's OWN bone list (bone_joint / inverse_bind),

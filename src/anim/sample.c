@@ -1,4 +1,5 @@
-/* sample.c — clip sampling: find the keys around t, interpolate, compose T*R*S. */
+/* sample.c — clip sampling: find the keys around t, interpolate (linear, step or cubic
+ * spline, per channel), compose T*R*S. */
 #include "anim.h"
 
 #include <math.h>
@@ -86,6 +87,53 @@ void sample_quat(const float *times, const versor *values, int count, float t, i
     quat_slerp_shortest(values[k], values[k + 1], key_alpha(times, count, k, t), out);
 }
 
+/* glTF cubic Hermite spline (glTF 2.0 spec, Appendix C) between keys k and k+1 of an
+ * n-component channel, s = (t - t_k) / td in [0,1], td = t_k+1 - t_k:
+ *   v(s) = (2s³ - 3s² + 1) v_k + td (s³ - 2s² + s) b_k + (-2s³ + 3s²) v_k+1 + td (s³ - s²) a_k+1
+ * with b_k the out-tangent of key k and a_k+1 the in-tangent of key k+1. */
+static void hermite(const float *v0, const float *out_tangent0, const float *v1, const float *in_tangent1, int n,
+                    float td, float s, float *out)
+{
+    float s2 = s * s, s3 = s2 * s;
+    float h00 = 2.0f * s3 - 3.0f * s2 + 1.0f, h10 = td * (s3 - 2.0f * s2 + s);
+    float h01 = -2.0f * s3 + 3.0f * s2, h11 = td * (s3 - s2);
+    for (int i = 0; i < n; i++) out[i] = h00 * v0[i] + h10 * out_tangent0[i] + h01 * v1[i] + h11 * in_tangent1[i];
+}
+
+void sample_vec3_channel(const float *times, const vec3 *values, const vec3 *tangents, int count,
+                         Interpolation kind, float t, int *cursor, vec3 out)
+{
+    if (kind == INTERPOLATION_LINEAR || (kind == INTERPOLATION_CUBICSPLINE && !tangents)) {
+        sample_vec3(times, values, count, t, cursor, out);
+        return;
+    }
+    int k = key_find(times, count, t, cursor);
+    if (k >= count - 1 || kind == INTERPOLATION_STEP || t <= times[k]) {   /* STEP: key k holds until k+1 */
+        glm_vec3_copy((float *)values[k], out);
+        return;
+    }
+    hermite(values[k], tangents[2 * k + 1], values[k + 1], tangents[2 * (k + 1)], 3, times[k + 1] - times[k],
+            key_alpha(times, count, k, t), out);
+}
+
+void sample_quat_channel(const float *times, const versor *values, const versor *tangents, int count,
+                         Interpolation kind, float t, int *cursor, versor out)
+{
+    if (kind == INTERPOLATION_LINEAR || (kind == INTERPOLATION_CUBICSPLINE && !tangents)) {
+        sample_quat(times, values, count, t, cursor, out);
+        return;
+    }
+    int k = key_find(times, count, t, cursor);
+    if (k >= count - 1 || kind == INTERPOLATION_STEP || t <= times[k]) {
+        glm_vec4_copy((float *)values[k], out);
+        return;
+    }
+    /* the spline runs on the four components, then the result is normalised (glTF spec) */
+    hermite(values[k], tangents[2 * k + 1], values[k + 1], tangents[2 * (k + 1)], 4, times[k + 1] - times[k],
+            key_alpha(times, count, k, t), out);
+    glm_quat_normalize(out);
+}
+
 void joint_transform_to_matrix(const JointTransform *trs, mat4 local)
 {
     /* local = T * R * S: scale first, then rotate, then translate (column vectors). */
@@ -102,26 +150,30 @@ static void sample_track(const JointTrack *track, const Skeleton *skeleton, floa
 {
     *out = skeleton->rest_trs[track->joint];
     if (track->translation_count > 0)
-        sample_vec3(track->translation_times, track->translation_values, track->translation_count,
-                    time, &cursor->translation_key, out->translation);
+        sample_vec3_channel(track->translation_times, track->translation_values, track->translation_tangents,
+                            track->translation_count, track->translation_interpolation, time,
+                            &cursor->translation_key, out->translation);
     if (track->rotation_count > 0)
-        sample_quat(track->rotation_times, track->rotation_values, track->rotation_count,
-                    time, &cursor->rotation_key, out->rotation);
+        sample_quat_channel(track->rotation_times, track->rotation_values, track->rotation_tangents,
+                            track->rotation_count, track->rotation_interpolation, time, &cursor->rotation_key,
+                            out->rotation);
     if (track->scale_count > 0)
-        sample_vec3(track->scale_times, track->scale_values, track->scale_count,
-                    time, &cursor->scale_key, out->scale);
+        sample_vec3_channel(track->scale_times, track->scale_values, track->scale_tangents, track->scale_count,
+                            track->scale_interpolation, time, &cursor->scale_key, out->scale);
 }
 
-static float clamp_time(const Clip *clip, float time)
+/* Playback time (seconds from the clip's start, clamped to [0, duration]) -> file time of the keys. */
+static float clip_key_time(const Clip *clip, float time)
 {
-    if (!(time > 0.0f)) return 0.0f;   /* also catches NaN */
-    return time > clip->duration ? clip->duration : time;
+    if (!(time > 0.0f)) time = 0.0f;   /* also catches NaN */
+    if (time > clip->duration) time = clip->duration;
+    return clip->start + time;
 }
 
 void clip_sample(const Clip *clip, const Skeleton *skeleton, float time,
                  TrackCursor *cursors, mat4 *local)
 {
-    time = clamp_time(clip, time);
+    time = clip_key_time(clip, time);
     for (int i = 0; i < clip->track_count; i++) {
         const JointTrack *track = &clip->tracks[i];
         JointTransform trs;
@@ -133,7 +185,7 @@ void clip_sample(const Clip *clip, const Skeleton *skeleton, float time,
 void clip_sample_trs(const Clip *clip, const Skeleton *skeleton, float time,
                      TrackCursor *cursors, JointTransform *local_trs)
 {
-    time = clamp_time(clip, time);
+    time = clip_key_time(clip, time);
     for (int i = 0; i < clip->track_count; i++)
         sample_track(&clip->tracks[i], skeleton, time, &cursors[i], &local_trs[clip->tracks[i].joint]);
 }

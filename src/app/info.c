@@ -46,6 +46,19 @@ static void print_name(const char *text, const char *fallback)
     for (const unsigned char *c = (const unsigned char *)text; *c; c++) putchar(*c < 0x20 || *c == 0x7f ? '?' : *c);
 }
 
+/* The interpolation kinds a clip's channels use, e.g. "linear+step" ("no keys" if none). */
+static void print_interpolations(const Clip *clip)
+{
+    unsigned kinds = clip_interpolation_kinds(clip);
+    if (!kinds) printf("no keys");
+    const char *separator = "";
+    for (int k = 0; k < INTERPOLATION_KINDS; k++)
+        if (kinds & (1u << k)) {
+            printf("%s%s", separator, interpolation_name((Interpolation)k));
+            separator = "+";
+        }
+}
+
 static long clip_key_count(const Clip *clip)
 {
     long keys = 0;
@@ -83,7 +96,10 @@ static int print_text(const Model *model)
         const Clip *clip = &model->clips[c];
         printf("  [%d] ", c);
         print_name(clip->name, "(unnamed)");
-        printf(": %.3f s, %d tracks, %ld keys\n", (double)clip->duration, clip->track_count, clip_key_count(clip));
+        printf(": %.3f s, %d tracks, %ld keys, ", (double)clip->duration, clip->track_count, clip_key_count(clip));
+        print_interpolations(clip);
+        if (clip->start != 0.0f) printf(", starts at %.3f s", (double)clip->start);
+        printf("\n");
     }
     StatField fields[16];
     int n = stat_fields(&model->stats, fields);
@@ -131,6 +147,11 @@ static int print_json(const Model *model)
         cJSON_AddNumberToObject(item, "tracks", clip->track_count);
         cJSON_AddNumberToObject(item, "keys", (double)clip_key_count(clip));
         cJSON_AddNumberToObject(item, "ticks_per_second", clip->source_ticks_per_second);
+        cJSON_AddNumberToObject(item, "start", clip->start);   /* file time of the first key, seconds */
+        cJSON *kinds = cJSON_AddArrayToObject(item, "interpolation");
+        unsigned used = clip_interpolation_kinds(clip);
+        for (int k = 0; k < INTERPOLATION_KINDS; k++)
+            if (used & (1u << k)) cJSON_AddItemToArray(kinds, cJSON_CreateString(interpolation_name((Interpolation)k)));
         cJSON_AddItemToArray(clips, item);
     }
 

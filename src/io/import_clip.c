@@ -9,7 +9,9 @@
  *   - Each channel becomes one JointTrack on the joint import_find_channel_joint binds it
  *     to; keys are sorted by time and a repeated time keeps the file's last key; any
  *     non-finite key or time refuses the file. A channel without keys is dropped.
- *   - The clip lasts at least until its last key (the last key must be reachable).
+ *   - A clip is [first key, last key]: keys that start after 0 keep their authored
+ *     start (Clip.start), and the clip lasts at least until the file's own duration.
+ *   - Every channel is LINEAR: Assimp 5.2 keeps no interpolation kind.
  */
 #include "import_internal.h"
 
@@ -225,8 +227,18 @@ bool import_clips(Importer *im)
                 joint_track_free(track);
             }
         }
-        /* the last key must be reachable: the clip lasts at least until it */
-        clip->duration = last_time;
+        /* the clip is [first key, last key] (the authored start is kept: Collada and FBX clips
+         * may start after 0), and lasts at least until the file's own duration */
+        float first_time = HUGE_VALF;
+        for (int t = 0; t < clip->track_count; t++) {
+            const JointTrack *track = &clip->tracks[t];
+            if (track->translation_count > 0) first_time = fminf(first_time, track->translation_times[0]);
+            if (track->rotation_count > 0) first_time = fminf(first_time, track->rotation_times[0]);
+            if (track->scale_count > 0) first_time = fminf(first_time, track->scale_times[0]);
+        }
+        clip->start = first_time < last_time ? first_time : (first_time < HUGE_VALF ? first_time : 0.0f);
+        if (clip->start > last_time) last_time = clip->start;
+        clip->duration = last_time - clip->start;
         for (int t = 0; t < clip->track_count; t++) im->channel_taken[clip->tracks[t].joint] = false;
     }
     return true;
