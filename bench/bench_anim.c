@@ -1,17 +1,25 @@
 /* bench_anim.c — what one frame of the animation core costs, job by job.
  *
- *   bench_anim [MODEL] [--clip INDEX] [--frames N] [--joints N] [--vertices N] [--keys N]
+ *   bench_anim [MODEL] [--clip NAME|INDEX] [--json] [--threads N] [--frames N] [--batches N]
+ *              [--joints N] [--vertices N] [--keys N]        (the last three: synthetic model)
  *
  * Without MODEL it builds a synthetic character in code (64 joints, every joint a
  * bone with T/R/S tracks of 121 keys at 30 fps, 50000 vertices with 4 influences each), so it
- * runs anywhere. With MODEL it imports the file (src/io/import.c) and plays one clip.
+ * runs anywhere. With MODEL it imports the file (src/io/import.c) and plays one clip (the
+ * one named or numbered by --clip, counted from 0; else the clip with the most keys).
  *
- * Every job is timed over the same frames (60 fps playback, looping) with
- * clock_gettime(CLOCK_MONOTONIC), seven times; it prints the fastest run in microseconds
- * per frame (CPU skinning runs 1/40 of the frames: it is a thousand times slower).
- * Forward playback (the key cursor's O(1) path) is compared with random seeks (binary
- * search) and with a linear key search from key 0 every frame (LearnOpenGL's way).
- * Not a test: numbers depend on the machine. */
+ * Each job is timed over the same frames (60 fps forward playback, looping; or uniformly
+ * random times for seeks) with clock_gettime(CLOCK_MONOTONIC), in --batches batches (default 21,
+ * at least 7) of --frames frames (default 500). Every figure is the best batch (the one least disturbed by other processes)
+ * and the median batch. Jobs:
+ *   pose_forward   animator_evaluate at 60 fps: rest pose + sampling + local->model + palettes
+ *   pose_seek      the same at random times (every cursor misses: binary search)
+ *   palette        the palettes alone (every skinned mesh)
+ *   skin           CPU skinning of every mesh, positions + normals, one thread
+ *   skin_threads   the same split over --threads worker threads (default: the online CPUs)
+ *   naive          the same pose the way the common tutorial computes it (see naive_pose()):
+ *                  its time divided by pose_forward is printed as "naive / fast".
+ * Not a test: numbers depend on the machine (docs/performance.md). */
 #include "anim/animator.h"
 #include "io/import.h"
 
@@ -20,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static double now_seconds(void)
 {
@@ -138,130 +147,276 @@ static void build_synthetic(Model *m, int joints, int vertices, int keys)
     for (int j = 0; j < joints; j++) fill_track(&clip->tracks[j], j, keys, clip->duration);
 }
 
-/* ---- the linear-search baseline ------------------------------------------------ */
+/* ---- the naive baseline: the common tutorial's way ------------------------------
+ *
+ * Written the way LearnOpenGL's skeletal animation chapter (and many engines' first
+ * version) does it, on the same Model: every frame, a recursive walk of the node tree
+ * from the root; at each node a search BY NAME for its track and for its bone; every
+ * channel's key found by scanning from key 0; T, R, S interpolated (lerp, slerp) and
+ * turned into matrices multiplied in full. The results must agree with the fast path
+ * (checked in main). */
 
-static int linear_key(const float *times, int count, float t)
+typedef struct NaiveTree {
+    int *first_child, *next_sibling;   /* node tree built once, like the tutorial's AssimpNodeData */
+} NaiveTree;
+
+static int naive_key(const float *times, int count, float t)
 {
-    int k = 0;
-    while (k + 1 < count && times[k + 1] <= t) k++;
-    return k;
+    for (int k = 0; k + 1 < count; k++)   /* linear scan from key 0 */
+        if (t < times[k + 1]) return k;
+    return count - 1;
 }
 
-/* Finds every key by scanning from key 0, then samples (clip_sample takes its O(1) path). */
-static void clip_sample_linear(const Clip *clip, const Skeleton *skeleton, float time, TrackCursor *cursors,
-                               mat4 *local)
+static float naive_factor(const float *times, int count, int k, float t)
 {
-    for (int i = 0; i < clip->track_count; i++) {
-        const JointTrack *t = &clip->tracks[i];
-        if (t->translation_count > 0) cursors[i].translation_key = linear_key(t->translation_times, t->translation_count, time);
-        if (t->rotation_count > 0) cursors[i].rotation_key = linear_key(t->rotation_times, t->rotation_count, time);
-        if (t->scale_count > 0) cursors[i].scale_key = linear_key(t->scale_times, t->scale_count, time);
+    if (k + 1 >= count) return 0.0f;
+    float f = (t - times[k]) / (times[k + 1] - times[k]);
+    return f < 0.0f ? 0.0f : (f > 1.0f ? 1.0f : f);
+}
+
+static void naive_node(const Model *m, const Clip *clip, const NaiveTree *tree, int joint, const mat4 parent,
+                       float t, mat4 *joint_model, mat4 **palettes)
+{
+    const Skeleton *s = &m->skeleton;
+    const char *name = s->names[joint];
+    const JointTrack *track = NULL;
+    for (int i = 0; clip && i < clip->track_count; i++)   /* FindBone(name): linear search by name */
+        if (strcmp(s->names[clip->tracks[i].joint], name) == 0) {
+            track = &clip->tracks[i];
+            break;
+        }
+    mat4 local;
+    if (track) {
+        JointTransform trs = s->rest_trs[joint];
+        if (track->translation_count > 0) {
+            int k = naive_key(track->translation_times, track->translation_count, t);
+            int k1 = k + 1 < track->translation_count ? k + 1 : k;
+            glm_vec3_lerp(track->translation_values[k], track->translation_values[k1],
+                          naive_factor(track->translation_times, track->translation_count, k, t), trs.translation);
+        }
+        if (track->rotation_count > 0) {
+            int k = naive_key(track->rotation_times, track->rotation_count, t);
+            int k1 = k + 1 < track->rotation_count ? k + 1 : k;
+            quat_slerp_shortest(track->rotation_values[k], track->rotation_values[k1],
+                                naive_factor(track->rotation_times, track->rotation_count, k, t), trs.rotation);
+        }
+        if (track->scale_count > 0) {
+            int k = naive_key(track->scale_times, track->scale_count, t);
+            int k1 = k + 1 < track->scale_count ? k + 1 : k;
+            glm_vec3_lerp(track->scale_values[k], track->scale_values[k1],
+                          naive_factor(track->scale_times, track->scale_count, k, t), trs.scale);
+        }
+        mat4 translation, rotation, scale;   /* local = T * R * S, three full matrices */
+        glm_translate_make(translation, trs.translation);
+        glm_quat_mat4(trs.rotation, rotation);
+        glm_scale_make(scale, trs.scale);
+        glm_mat4_mul(translation, rotation, local);
+        glm_mat4_mul(local, scale, local);
+    } else {
+        glm_mat4_copy(s->rest_local[joint], local);
     }
-    clip_sample(clip, skeleton, time, cursors, local);
+    mat4 global;
+    glm_mat4_mul((vec4 *)parent, local, global);
+    glm_mat4_copy(global, joint_model[joint]);
+    for (int mi = 0; mi < m->mesh_count; mi++) {   /* m_BoneInfoMap[name]: a lookup by name per mesh */
+        const Mesh *mesh = &m->meshes[mi];
+        if (!mesh->skinned) continue;
+        for (int b = 0; b < mesh->bone_count; b++)
+            if (strcmp(s->names[mesh->bone_joint[b]], name) == 0)
+                glm_mat4_mul(global, mesh->inverse_bind[b], palettes[mi][b]);
+    }
+    for (int c = tree->first_child[joint]; c >= 0; c = tree->next_sibling[c])   /* recursion over children */
+        naive_node(m, clip, tree, c, global, t, joint_model, palettes);
+}
+
+static void naive_pose(const Model *m, const Clip *clip, const NaiveTree *tree, float t, mat4 *joint_model,
+                       mat4 **palettes)
+{
+    if (clip) t = t < 0.0f ? 0.0f : (t > clip->duration ? clip->duration : t);
+    mat4 identity = GLM_MAT4_IDENTITY_INIT;
+    for (int j = 0; j < m->skeleton.joint_count; j++)
+        if (m->skeleton.parent[j] < 0) naive_node(m, clip, tree, j, identity, t, joint_model, palettes);
 }
 
 /* ---- the benchmark ----------------------------------------------------------------- */
 
 typedef enum Job {
-    JOB_SAMPLE_FORWARD, JOB_SAMPLE_RANDOM, JOB_SAMPLE_LINEAR, JOB_HIERARCHY, JOB_PALETTE, JOB_ANIMATOR, JOB_SKINNING,
-    JOB_COUNT
+    JOB_POSE_FORWARD, JOB_POSE_SEEK, JOB_SAMPLE_FORWARD, JOB_HIERARCHY, JOB_PALETTE, JOB_SKIN, JOB_SKIN_THREADS,
+    JOB_SKIN_RENORMALIZED, JOB_NAIVE, JOB_COUNT
 } Job;
 
 static const char *const job_names[JOB_COUNT] = {
-    "clip_sample, forward playback (key cursor)",
-    "clip_sample, random seeks (binary search)",
-    "clip_sample, linear search from key 0",
-    "pose_set_rest + pose_local_to_model",
-    "skin_palette (every skinned mesh)",
-    "animator_evaluate (all of the above, forward)",
-    "skin_vertices_lbs, CPU (positions + normals)",
+    "pose, forward playback (sample+model+palette)",
+    "pose, random seeks",
+    "  of which clip_sample (forward)",
+    "  of which pose_set_rest + pose_local_to_model",
+    "  of which skin_palette (every skinned mesh)",
+    "CPU skinning, positions + normals, 1 thread",
+    "CPU skinning, positions + normals, threads",
+    "CPU skinning, + normals renormalised, 1 thread",
+    "naive baseline (tutorial's way), forward",
 };
 
 typedef struct Bench {
     const Model    *model;
-    const Skeleton *skeleton;
     const Clip     *clip;           /* NULL: no clips, rest pose only */
     int             clip_index;
     Animator       *animator;
     const float    *forward_times;  /* [frames] 60 fps, looping */
     const float    *random_times;   /* [frames] uniform in [0, duration] */
-    vec3           *positions, *normals;
+    vec3           *positions, *normals;   /* [total vertices] */
     int             frames, skin_frames;
+    SkinThreads    *pool;
+    SkinJob        *jobs;           /* [mesh_count] */
+    bool            normalize_normals;
+    NaiveTree       tree;
+    mat4           *naive_model;
+    mat4          **naive_palettes;
     double          checksum;       /* keeps the compiler from dropping the work */
 } Bench;
 
-/* Runs one job over the frames; returns the seconds it took. */
-static double run_job(Bench *b, Job job)
+/* Skins every mesh: skinned ones through the fast path (normals as the animator does them),
+ * on one thread or the pool; static ones follow their node. */
+static void skin_all(Bench *b, SkinThreads *pool)
+{
+    const Model *model = b->model;
+    int offset = 0, job_count = 0;
+    for (int m = 0; m < model->mesh_count; m++) {
+        const Mesh *mesh = &model->meshes[m];
+        if (mesh->skinned) {
+            b->jobs[job_count] = animator_skin_job(b->animator, m, (const vec3 *)mesh->positions,
+                                                   (const vec3 *)mesh->normals, b->positions + offset, b->normals + offset);
+            b->jobs[job_count++].normalize_normals = b->normalize_normals;
+        } else {
+            animator_skin_mesh(b->animator, m, b->positions + offset, b->normals + offset);
+        }
+        offset += mesh->vertex_count;
+    }
+    skin_threads_run(pool, b->jobs, job_count);
+}
+
+/* Runs one batch of a job; returns the seconds per frame. */
+static double run_batch(Bench *b, Job job)
 {
     Animator *a = b->animator;
     const Model *model = b->model;
-    size_t cursor_bytes = sizeof(TrackCursor) * (size_t)(b->clip && b->clip->track_count > 0 ? b->clip->track_count : 1);
-    memset(a->cursors, 0, cursor_bytes);
+    int clip = b->clip ? b->clip_index : ANIMATOR_REST_POSE;
+    animator_evaluate(a, ANIMATOR_REST_POSE, 0.0f);   /* cursors start from scratch */
+    animator_evaluate(a, clip, 0.0f);
+    bool skinning = job == JOB_SKIN || job == JOB_SKIN_THREADS || job == JOB_SKIN_RENORMALIZED;
+    int frames = skinning ? b->skin_frames : b->frames;
+    b->normalize_normals = job == JOB_SKIN_RENORMALIZED;
     double t0 = now_seconds();
     switch (job) {
+    case JOB_POSE_FORWARD:
+        for (int f = 0; f < frames; f++) animator_evaluate(a, clip, b->forward_times[f]);
+        break;
+    case JOB_POSE_SEEK:
+        for (int f = 0; f < frames; f++) animator_evaluate(a, clip, b->random_times[f]);
+        break;
     case JOB_SAMPLE_FORWARD:
-        for (int f = 0; f < b->frames; f++) clip_sample(b->clip, b->skeleton, b->forward_times[f], a->cursors, a->local);
-        break;
-    case JOB_SAMPLE_RANDOM:
-        for (int f = 0; f < b->frames; f++) clip_sample(b->clip, b->skeleton, b->random_times[f], a->cursors, a->local);
-        break;
-    case JOB_SAMPLE_LINEAR:
-        for (int f = 0; f < b->frames; f++)
-            clip_sample_linear(b->clip, b->skeleton, b->forward_times[f], a->cursors, a->local);
+        for (int f = 0; f < frames; f++)
+            if (b->clip) clip_sample(b->clip, &model->skeleton, b->forward_times[f], a->cursors, a->local);
         break;
     case JOB_HIERARCHY:
-        for (int f = 0; f < b->frames; f++) {
-            pose_set_rest(b->skeleton, a->local);
-            pose_local_to_model(b->skeleton, (const mat4 *)a->local, a->joint_model);
+        for (int f = 0; f < frames; f++) {
+            pose_set_rest(&model->skeleton, a->local);
+            pose_local_to_model(&model->skeleton, (const mat4 *)a->local, a->joint_model);
         }
         break;
     case JOB_PALETTE:
-        for (int f = 0; f < b->frames; f++)
+        for (int f = 0; f < frames; f++)
             for (int m = 0; m < model->mesh_count; m++)
                 if (model->meshes[m].skinned) skin_palette(&model->meshes[m], (const mat4 *)a->joint_model, a->palettes[m]);
         break;
-    case JOB_ANIMATOR:
-        for (int f = 0; f < b->frames; f++)
-            animator_evaluate(a, b->clip ? b->clip_index : ANIMATOR_REST_POSE, b->forward_times[f]);
+    case JOB_SKIN:
+    case JOB_SKIN_RENORMALIZED:
+    case JOB_SKIN_THREADS:
+        for (int f = 0; f < frames; f++) {
+            skin_all(b, job == JOB_SKIN ? NULL : b->pool);
+            b->checksum += b->positions[f][1];
+        }
         break;
-    case JOB_SKINNING:   /* every mesh, at the pose the previous job left */
-        for (int f = 0; f < b->skin_frames; f++)
-            for (int m = 0; m < model->mesh_count; m++) {
-                animator_skin_mesh(a, m, b->positions, b->normals);
-                b->checksum += b->positions[f % model->meshes[m].vertex_count][1];
-            }
+    case JOB_NAIVE:
+        for (int f = 0; f < frames; f++)
+            naive_pose(model, b->clip, &b->tree, b->forward_times[f], b->naive_model, b->naive_palettes);
         break;
     default:
         break;
     }
     double seconds = now_seconds() - t0;
-    if (b->skeleton->joint_count > 0) b->checksum += a->local[0][3][1] + a->joint_model[0][3][0];
-    return seconds;
+    if (model->skeleton.joint_count > 0) b->checksum += a->local[0][3][1] + a->joint_model[0][3][0];
+    return seconds / frames;
+}
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
 }
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: bench_anim [MODEL] [--clip INDEX] [--frames N]\n"
+    fprintf(stderr, "usage: bench_anim [MODEL] [--clip NAME|INDEX] [--json] [--threads N] [--frames N] [--batches N]\n"
                     "                  [--joints N] [--vertices N] [--keys N]   (synthetic model)\n");
 }
 
+static bool parse_int(const char *text, int *out)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || v < -1000000000L || v > 1000000000L) return false;
+    *out = (int)v;
+    return true;
+}
+
+/* Largest |a - b| over the joint matrices and palettes of the fast and the naive pose. */
+static double naive_difference(const Bench *b)
+{
+    const Model *model = b->model;
+    double worst = 0.0;
+    for (int j = 0; j < model->skeleton.joint_count; j++)
+        for (int c = 0; c < 4; c++)
+            for (int r = 0; r < 4; r++)
+                worst = fmax(worst, fabs(b->animator->joint_model[j][c][r] - b->naive_model[j][c][r]));
+    for (int m = 0; m < model->mesh_count; m++)
+        for (int i = 0; model->meshes[m].skinned && i < model->meshes[m].bone_count; i++)
+            for (int c = 0; c < 4; c++)
+                for (int r = 0; r < 4; r++)
+                    worst = fmax(worst, fabs(b->animator->palettes[m][i][c][r] - b->naive_palettes[m][i][c][r]));
+    return worst;
+}
 
 int main(int argc, char **argv)
 {
-    const char *path = NULL;
-    int clip_index = -1, frames = 2000, joints = 64, vertices = 50000, keys = 121;
+    const char *path = NULL, *clip_arg = NULL;
+    int frames = 500, joints = 64, vertices = 50000, keys = 121, batches = 21, threads = 0;
+    bool json = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        bool has_value = i + 1 < argc;
-        if (strcmp(a, "--clip") == 0 && has_value) clip_index = atoi(argv[++i]);
-        else if (strcmp(a, "--frames") == 0 && has_value) frames = atoi(argv[++i]);
-        else if (strcmp(a, "--joints") == 0 && has_value) joints = atoi(argv[++i]);
-        else if (strcmp(a, "--vertices") == 0 && has_value) vertices = atoi(argv[++i]);
-        else if (strcmp(a, "--keys") == 0 && has_value) keys = atoi(argv[++i]);
-        else if (a[0] == '-' || path) { usage(); return 2; }
+        bool has_value = i + 1 < argc, ok = true;
+        if (strcmp(a, "--clip") == 0 && has_value) clip_arg = argv[++i];
+        else if (strcmp(a, "--json") == 0) json = true;
+        else if (strcmp(a, "--frames") == 0 && has_value) ok = parse_int(argv[++i], &frames);
+        else if (strcmp(a, "--batches") == 0 && has_value) ok = parse_int(argv[++i], &batches);
+        else if (strcmp(a, "--threads") == 0 && has_value) ok = parse_int(argv[++i], &threads);
+        else if (strcmp(a, "--joints") == 0 && has_value) ok = parse_int(argv[++i], &joints);
+        else if (strcmp(a, "--vertices") == 0 && has_value) ok = parse_int(argv[++i], &vertices);
+        else if (strcmp(a, "--keys") == 0 && has_value) ok = parse_int(argv[++i], &keys);
+        else if (a[0] == '-' || path) ok = false;
         else path = a;
+        if (!ok) { usage(); return 2; }
     }
-    if (frames < 1 || joints < 1 || joints > 65535 || vertices < 1 || keys < 2) { usage(); return 2; }
+    if (frames < 1 || joints < 1 || joints > 65535 || vertices < 1 || keys < 2 || batches < 7 || batches > 1000 ||
+        threads < 0 || threads > 256) {
+        usage();
+        return 2;
+    }
+    if (threads == 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = cpus > 0 ? (int)(cpus < 64 ? cpus : 64) : 1;
+    }
+    FILE *text = json ? stderr : stdout;   /* --json: stdout holds the JSON object alone */
 
     Model model;
     if (path) {
@@ -272,15 +427,26 @@ int main(int argc, char **argv)
             fprintf(stderr, "bench_anim: %s: %s\n", path, error);
             return 1;
         }
-        printf("%s: imported in %.1f ms\n", path, (now_seconds() - t0) * 1e3);
+        if (!json) fprintf(text, "%s: imported in %.1f ms\n", path, (now_seconds() - t0) * 1e3);
     } else {
         build_synthetic(&model, joints, vertices, keys);
-        printf("synthetic model (built in bench_anim.c)\n");
+        if (!json) fprintf(text, "synthetic model (built in bench_anim.c)\n");
     }
 
-    /* The clip to play: the one asked for, else the one with the most keys. */
-    int keys_total = 0;
-    if (clip_index < 0) {
+    /* The clip to play: the one asked for (name, else index from 0), else the one with the most keys. */
+    int clip_index = -1;
+    if (clip_arg) {
+        clip_index = model_find_clip(&model, clip_arg);
+        int number;
+        if (clip_index < 0 && parse_int(clip_arg, &number) && number >= 0 && number < model.clip_count)
+            clip_index = number;
+        if (clip_index < 0) {
+            fprintf(stderr, "bench_anim: %s: no clip named or numbered \"%s\" (%d clips)\n", model.source_path,
+                    clip_arg, model.clip_count);
+            model_free(&model);
+            return 2;
+        }
+    } else {
         int most_keys = -1;
         for (int c = 0; c < model.clip_count; c++) {
             int clip_keys = 0;
@@ -291,13 +457,8 @@ int main(int argc, char **argv)
             if (clip_keys > most_keys) most_keys = clip_keys, clip_index = c;
         }
     }
-    if (clip_index >= model.clip_count) {
-        fprintf(stderr, "bench_anim: clip %d: the model has %d clips\n", clip_index, model.clip_count);
-        model_free(&model);
-        return 2;
-    }
     const Clip *clip = clip_index >= 0 ? &model.clips[clip_index] : NULL;
-    int max_keys = 0;
+    int keys_total = 0, max_keys = 0;
     if (clip)
         for (int t = 0; t < clip->track_count; t++) {
             const JointTrack *tr = &clip->tracks[t];
@@ -305,30 +466,26 @@ int main(int argc, char **argv)
             if (tr->rotation_count > max_keys) max_keys = tr->rotation_count;
             if (tr->translation_count > max_keys) max_keys = tr->translation_count;
         }
-    int skinned_vertices = 0, bones = 0, skinned_meshes = 0, static_vertices = 0;
+    int total_vertices = 0, bones = 0, skinned_meshes = 0;
     for (int m = 0; m < model.mesh_count; m++) {
-        if (model.meshes[m].skinned) {
-            skinned_meshes++;
-            skinned_vertices += model.meshes[m].vertex_count;
-            bones += model.meshes[m].bone_count;
-        } else {
-            static_vertices += model.meshes[m].vertex_count;
-        }
+        total_vertices += model.meshes[m].vertex_count;
+        if (model.meshes[m].skinned) skinned_meshes++, bones += model.meshes[m].bone_count;
     }
-    printf("  %d joints, %d meshes (%d skinned: %d vertices, %d bones in all; %d static vertices)\n",
-           model.skeleton.joint_count, model.mesh_count, skinned_meshes, skinned_vertices, bones, static_vertices);
-    if (clip)
-        printf("  clip %d \"%s\": %.3f s, %d tracks, %d keys (longest channel %d keys)\n", clip_index, clip->name,
-               clip->duration, clip->track_count, keys_total, max_keys);
-    else
-        printf("  no clips: timing the rest pose\n");
+    if (!json) {
+        fprintf(text, "  %d joints, %d meshes (%d skinned), %d vertices, %d bones in all\n", model.skeleton.joint_count,
+                model.mesh_count, skinned_meshes, total_vertices, bones);
+        if (clip)
+            fprintf(text, "  clip %d \"%s\": %.3f s, %d tracks, %d keys (longest channel %d keys)\n", clip_index,
+                    clip->name, clip->duration, clip->track_count, keys_total, max_keys);
+        else
+            fprintf(text, "  no clips: timing the rest pose\n");
+    }
 
     Animator animator;
     if (!animator_init(&animator, &model)) {
         fprintf(stderr, "bench_anim: out of memory\n");
         return 1;
     }
-    const Skeleton *skeleton = &model.skeleton;
     float duration = clip && clip->duration > 0.0f ? clip->duration : 1.0f;
     float *forward_times = xcalloc((size_t)frames, sizeof(float));
     float *random_times = xcalloc((size_t)frames, sizeof(float));
@@ -336,40 +493,120 @@ int main(int argc, char **argv)
         forward_times[f] = fmodf((float)f / 60.0f, duration);
         random_times[f] = rng_uniform(0.0f, duration);
     }
-    int max_vertices = 1;
+    /* Short batches (~1 ms) so that some of them run undisturbed on a busy machine. CPU skinning:
+     * ~3 M vertices per batch, at least 3 frames. */
+    int skin_frames = total_vertices > 0 ? 3000000 / total_vertices : 3;
+    if (skin_frames < 3) skin_frames = 3;
+    if (skin_frames > frames) skin_frames = frames;
+    Bench b = {0};
+    b.model = &model;
+    b.clip = clip;
+    b.clip_index = clip_index;
+    b.animator = &animator;
+    b.forward_times = forward_times;
+    b.random_times = random_times;
+    b.positions = xcalloc((size_t)(total_vertices > 0 ? total_vertices : 1), sizeof(vec3));
+    b.normals = xcalloc((size_t)(total_vertices > 0 ? total_vertices : 1), sizeof(vec3));
+    b.frames = frames;
+    b.skin_frames = skin_frames;
+    b.pool = skin_threads_create(threads);
+    if (!b.pool) {
+        fprintf(stderr, "bench_anim: cannot start %d threads\n", threads);
+        return 1;
+    }
+    threads = skin_threads_count(b.pool);
+    b.jobs = xcalloc((size_t)(model.mesh_count > 0 ? model.mesh_count : 1), sizeof(SkinJob));
+    int joint_count = model.skeleton.joint_count > 0 ? model.skeleton.joint_count : 1;
+    b.tree.first_child = xcalloc((size_t)joint_count, sizeof(int));
+    b.tree.next_sibling = xcalloc((size_t)joint_count, sizeof(int));
+    for (int j = 0; j < joint_count; j++) b.tree.first_child[j] = b.tree.next_sibling[j] = -1;
+    for (int j = model.skeleton.joint_count - 1; j >= 0; j--) {   /* children in file order */
+        int p = model.skeleton.parent[j];
+        if (p >= 0) b.tree.next_sibling[j] = b.tree.first_child[p], b.tree.first_child[p] = j;
+    }
+    b.naive_model = xcalloc((size_t)joint_count, sizeof(mat4));
+    b.naive_palettes = xcalloc((size_t)(model.mesh_count > 0 ? model.mesh_count : 1), sizeof(mat4 *));
     for (int m = 0; m < model.mesh_count; m++)
-        if (model.meshes[m].vertex_count > max_vertices) max_vertices = model.meshes[m].vertex_count;
-    vec3 *positions = xcalloc((size_t)max_vertices, sizeof(vec3));
-    vec3 *normals = xcalloc((size_t)max_vertices, sizeof(vec3));
-    Bench b = {&model, skeleton, clip, clip_index, &animator, forward_times, random_times, positions, normals, frames,
-               frames / 40 > 10 ? frames / 40 : 10, 0.0};
-    enum { REPEATS = 7 };
-    double best[JOB_COUNT];
-    run_job(&b, JOB_SKINNING);                       /* warm-up: caches, page faults */
-    for (int job = 0; job < JOB_COUNT; job++) {
-        double runs[REPEATS];
-        if (!clip && job <= JOB_SAMPLE_LINEAR) continue;
-        for (int r = 0; r < REPEATS; r++) runs[r] = run_job(&b, (Job)job) / (job == JOB_SKINNING ? b.skin_frames : frames);
-        best[job] = runs[0];   /* the fastest run: the least disturbed by other processes */
-        for (int r = 1; r < REPEATS; r++)
-            if (runs[r] < best[job]) best[job] = runs[r];
+        b.naive_palettes[m] = xcalloc((size_t)(model.meshes[m].bone_count > 0 ? model.meshes[m].bone_count : 1), sizeof(mat4));
+
+    /* The naive baseline must compute the same pose: compare at a few times (max |difference|). */
+    double naive_max_difference = 0.0;
+    for (int f = 0; f < frames && f < 200; f += 7) {
+        animator_evaluate(&animator, clip ? clip_index : ANIMATOR_REST_POSE, random_times[f]);
+        naive_pose(&model, clip, &b.tree, random_times[f], b.naive_model, b.naive_palettes);
+        naive_max_difference = fmax(naive_max_difference, naive_difference(&b));
     }
 
-    printf("  best of %d runs of %d frames (CPU skinning: %d frames)\n", REPEATS, frames, b.skin_frames);
-    printf("\n  job (src/anim/)                                    time\n");
+    double best[JOB_COUNT] = {0}, median[JOB_COUNT] = {0};
+    double *runs = xcalloc((size_t)batches, sizeof(double));
+    run_batch(&b, JOB_SKIN);   /* warm-up: caches, page faults */
     for (int job = 0; job < JOB_COUNT; job++) {
-        if (!clip && job <= JOB_SAMPLE_LINEAR) continue;
-        char extra[128] = "";
-        if (job == JOB_SKINNING)
-            snprintf(extra, sizeof extra, "  (%.1f M vertices/s)", (double)(skinned_vertices + static_vertices) / best[job] * 1e-6);
-        printf("  %-46s %10.2f us/frame%s\n", job_names[job], best[job] * 1e6, extra);
+        for (int r = 0; r < batches; r++) runs[r] = run_batch(&b, (Job)job);
+        qsort(runs, (size_t)batches, sizeof(double), compare_double);
+        best[job] = runs[0];
+        median[job] = runs[batches / 2];
     }
-    printf("  (checksum %.3g)\n", b.checksum);
+    free(runs);
 
+    double us = 1e6;
+    double skin_rate = total_vertices / best[JOB_SKIN], skin_rate_median = total_vertices / median[JOB_SKIN];
+    double skin_rate_threads = total_vertices / best[JOB_SKIN_THREADS];
+    double skin_rate_threads_median = total_vertices / median[JOB_SKIN_THREADS];
+    double skin_rate_renormalized = total_vertices / best[JOB_SKIN_RENORMALIZED];
+    double skin_rate_renormalized_median = total_vertices / median[JOB_SKIN_RENORMALIZED];
+    double naive_ratio = best[JOB_NAIVE] / best[JOB_POSE_FORWARD];
+    if (json) {
+        printf("{\"model\": \"%s\", \"clip\": %d, \"clip_name\": \"%s\", \"joints\": %d, \"tracks\": %d, \"keys\": %d, "
+               "\"bones\": %d, \"vertices\": %d, \"batches\": %d, \"frames\": %d, \"skin_frames\": %d,\n",
+               path ? path : "(synthetic)", clip_index, clip ? clip->name : "", model.skeleton.joint_count,
+               clip ? clip->track_count : 0, keys_total, bones, total_vertices, batches, frames, skin_frames);
+        printf(" \"pose_forward_us\": %.4f, \"pose_forward_us_median\": %.4f,\n", best[JOB_POSE_FORWARD] * us,
+               median[JOB_POSE_FORWARD] * us);
+        printf(" \"pose_seek_us\": %.4f, \"pose_seek_us_median\": %.4f,\n", best[JOB_POSE_SEEK] * us,
+               median[JOB_POSE_SEEK] * us);
+        printf(" \"sample_forward_us\": %.4f, \"sample_forward_us_median\": %.4f,\n", best[JOB_SAMPLE_FORWARD] * us,
+               median[JOB_SAMPLE_FORWARD] * us);
+        printf(" \"local_to_model_us\": %.4f, \"local_to_model_us_median\": %.4f,\n", best[JOB_HIERARCHY] * us,
+               median[JOB_HIERARCHY] * us);
+        printf(" \"palette_us\": %.4f, \"palette_us_median\": %.4f,\n", best[JOB_PALETTE] * us, median[JOB_PALETTE] * us);
+        printf(" \"skin_vertices_per_second\": %.0f, \"skin_vertices_per_second_median\": %.0f,\n", skin_rate,
+               skin_rate_median);
+        printf(" \"skin_vertices_per_second_threads\": %.0f, \"skin_vertices_per_second_threads_median\": %.0f, "
+               "\"threads\": %d,\n", skin_rate_threads, skin_rate_threads_median, threads);
+        printf(" \"skin_vertices_per_second_renormalized\": %.0f, \"skin_vertices_per_second_renormalized_median\": %.0f,\n",
+               skin_rate_renormalized, skin_rate_renormalized_median);
+        printf(" \"naive_pose_us\": %.4f, \"naive_pose_us_median\": %.4f, \"naive_ratio\": %.2f, "
+               "\"naive_max_difference\": %.3g, \"checksum\": %.6g}\n",
+               best[JOB_NAIVE] * us, median[JOB_NAIVE] * us, naive_ratio, naive_max_difference, b.checksum);
+    } else {
+        printf("  %d batches of %d frames (CPU skinning: %d frames); best and median batch\n\n", batches, frames,
+               skin_frames);
+        printf("  job (src/anim/)                                        best      median\n");
+        for (int job = 0; job < JOB_COUNT; job++) {
+            char extra[128] = "";
+            if (job == JOB_SKIN_RENORMALIZED)
+                snprintf(extra, sizeof extra, "  %.1f M vertices/s", skin_rate_renormalized * 1e-6);
+            if (job == JOB_SKIN) snprintf(extra, sizeof extra, "  %.1f M vertices/s", skin_rate * 1e-6);
+            if (job == JOB_SKIN_THREADS)
+                snprintf(extra, sizeof extra, "  %.1f M vertices/s, %d threads", skin_rate_threads * 1e-6, threads);
+            printf("  %-48s %9.3f %9.3f us/frame%s\n", job_names[job], best[job] * us, median[job] * us, extra);
+        }
+        printf("\n  naive / fast pose: %.1fx (max |difference| %.2g)\n", naive_ratio, naive_max_difference);
+        printf("  random seek / forward: %.2fx\n", best[JOB_POSE_SEEK] / best[JOB_POSE_FORWARD]);
+        printf("  (checksum %.6g)\n", b.checksum);
+    }
+
+    for (int m = 0; m < model.mesh_count; m++) free(b.naive_palettes[m]);
+    free(b.naive_palettes);
+    free(b.jobs);
+    skin_threads_destroy(b.pool);
+    free(b.naive_model);
+    free(b.tree.first_child);
+    free(b.tree.next_sibling);
     free(forward_times);
     free(random_times);
-    free(positions);
-    free(normals);
+    free(b.positions);
+    free(b.normals);
     animator_free(&animator);
     model_free(&model);
     return 0;

@@ -443,6 +443,234 @@ static void test_lbs_twist_collapse(void)
     CHECK(fabsf(rigid - 1.0f) < 1e-5f, "a vertex on one bone keeps its radius (%g)", rigid);
 }
 
+/* ---- fast skinning (skin_fast.c, skin_threads.c) against the reference ---------- */
+
+/* Largest |a - b| over n vec3, divided by max(1, largest |a|): a relative difference. */
+static double vec3_max_difference(const vec3 *a, const vec3 *b, int n)
+{
+    double worst = 0.0, size = 1.0;
+    for (int v = 0; v < n; v++)
+        for (int i = 0; i < 3; i++) {
+            worst = fmax(worst, fabs((double)a[v][i] - (double)b[v][i]));
+            size = fmax(size, fabs((double)a[v][i]));
+        }
+    return worst / size;
+}
+
+static void test_skin_runs(void)
+{
+    const float weights[7][4] = {{1, 0, 0, 0}, {1, 0, 0, 0}, {0.5f, 0.5f, 0, 0}, {0.2f, 0.3f, 0.1f, 0.4f},
+                                 {0, 0, 0, 1}, {0.5f, 0, 0.5f, 0}, {0.5f, 0, 0.5f, 0}};
+    SkinRun runs[7];
+    int count = skin_runs_build(weights, 7, NULL);
+    CHECK(count == 4, "runs counted: %d, want 4 (1 1 | 2 | 4 4 | 3 3)", count);
+    CHECK(skin_runs_build(weights, 7, runs) == count, "runs built = runs counted");
+    const SkinRun want[4] = {{0, 2, 1}, {2, 1, 2}, {3, 2, 4}, {5, 2, 3}};
+    for (int r = 0; r < 4 && r < count; r++)
+        CHECK(runs[r].first == want[r].first && runs[r].count == want[r].count && runs[r].influences == want[r].influences,
+              "run %d = (first %d, count %d, influences %d), want (%d, %d, %d)", r, runs[r].first, runs[r].count,
+              runs[r].influences, want[r].first, want[r].count, want[r].influences);
+    CHECK(skin_runs_build(weights, 0, runs) == 0, "no vertices, no runs");
+}
+
+/* A random skinned mesh: 1 to 4 influences in runs of random length (and some zero slots
+ * in the middle), posed with a random palette that has non-uniform scale. */
+typedef struct RandomSkin {
+    int       vertex_count, bone_count;
+    vec3     *positions, *normals;
+    uint16_t (*indices)[4];
+    float    (*weights)[4];
+    mat4     *palette;
+} RandomSkin;
+
+static float random_unit(unsigned int *state)
+{
+    *state = *state * 1664525u + 1013904223u;
+    return (float)(*state >> 8) / 16777216.0f;
+}
+
+static void random_skin_build(RandomSkin *r, int vertex_count, int bone_count, unsigned int seed)
+{
+    r->vertex_count = vertex_count;
+    r->bone_count = bone_count;
+    r->positions = xcalloc((size_t)vertex_count, sizeof(vec3));
+    r->normals = xcalloc((size_t)vertex_count, sizeof(vec3));
+    r->indices = xcalloc((size_t)vertex_count, sizeof *r->indices);
+    r->weights = xcalloc((size_t)vertex_count, sizeof *r->weights);
+    r->palette = xcalloc((size_t)bone_count, sizeof(mat4));
+    unsigned int state = seed;
+    for (int b = 0; b < bone_count; b++) {
+        vec3 axis = {random_unit(&state) - 0.5f, random_unit(&state) - 0.5f, random_unit(&state) + 0.1f};
+        glm_vec3_normalize(axis);
+        glm_rotate_make(r->palette[b], 6.0f * random_unit(&state), axis);
+        glm_scale(r->palette[b], (vec3){0.5f + random_unit(&state), 0.5f + random_unit(&state), 1.0f});
+        glm_vec3_copy((vec3){random_unit(&state) * 4 - 2, random_unit(&state) * 4, random_unit(&state) - 0.5f},
+                      r->palette[b][3]);
+    }
+    int influences = 1, left = 0;
+    for (int v = 0; v < vertex_count; v++) {
+        if (left-- <= 0) {   /* a new run */
+            influences = 1 + (int)(random_unit(&state) * 4.0f) % 4;
+            left = (int)(random_unit(&state) * 40.0f);
+        }
+        for (int i = 0; i < 3; i++) r->positions[v][i] = random_unit(&state) * 2.0f - 1.0f;
+        for (int i = 0; i < 3; i++) r->normals[v][i] = random_unit(&state) * 2.0f - 1.0f;
+        glm_vec3_normalize(r->normals[v]);
+        float sum = 0.0f;
+        for (int k = 0; k < influences; k++) {
+            r->indices[v][k] = (uint16_t)(random_unit(&state) * (float)bone_count) % bone_count;
+            r->weights[v][k] = (k == 1 && influences > 2 && v % 3 == 0) ? 0.0f : 0.05f + random_unit(&state);
+            sum += r->weights[v][k];
+        }
+        for (int k = 0; k < influences; k++) r->weights[v][k] /= sum;
+    }
+}
+
+static void random_skin_free(RandomSkin *r)
+{
+    free(r->positions);
+    free(r->normals);
+    free(r->indices);
+    free(r->weights);
+    free(r->palette);
+}
+
+static Mesh random_skin_mesh(const RandomSkin *r)
+{
+    return (Mesh){.vertex_count = r->vertex_count, .positions = r->positions, .normals = r->normals,
+                  .joint_indices = r->indices, .weights = r->weights, .bone_count = r->bone_count, .skinned = true};
+}
+
+static SkinJob random_skin_job(const RandomSkin *r, const SkinRun *runs, int run_count, vec3 *out, vec3 *out_normals)
+{
+    return (SkinJob){.vertex_count = r->vertex_count, .palette = (const mat4 *)r->palette,
+                     .joint_indices = (const uint16_t (*)[4])r->indices, .weights = (const float (*)[4])r->weights,
+                     .runs = runs, .run_count = run_count, .positions = (const vec3 *)r->positions,
+                     .normals = (const vec3 *)r->normals, .out_positions = out, .out_normals = out_normals,
+                     .normalize_normals = true};
+}
+
+static void test_fast_matches_reference(void)
+{
+    enum { N = 5000 };
+    RandomSkin r;
+    random_skin_build(&r, N, 40, 7u);
+    Mesh mesh = random_skin_mesh(&r);
+    vec3 *want = xcalloc(N, sizeof(vec3)), *want_normals = xcalloc(N, sizeof(vec3));
+    vec3 *got = xcalloc(N + 1, sizeof(vec3)), *got_normals = xcalloc(N + 1, sizeof(vec3));
+    mat4 identity;
+    glm_mat4_identity(identity);
+    skin_vertices_lbs(&mesh, (const mat4 *)r.palette, identity, want, want_normals);
+
+    int run_count = skin_runs_build((const float (*)[4])r.weights, N, NULL);
+    SkinRun *runs = xcalloc((size_t)run_count, sizeof(SkinRun));
+    skin_runs_build((const float (*)[4])r.weights, N, runs);
+    int by_count[5] = {0};
+    for (int i = 0; i < run_count; i++) by_count[runs[i].influences] += runs[i].count;
+    CHECK(by_count[1] > 0 && by_count[2] > 0 && by_count[3] > 0 && by_count[4] > 0,
+          "test setup: runs of 1, 2, 3 and 4 influences (%d %d %d %d vertices)", by_count[1], by_count[2], by_count[3],
+          by_count[4]);
+
+    /* With runs, and without (every vertex as 4 influences). The sentinel after the last
+     * vertex shows that nothing past the array is written. */
+    for (int with_runs = 0; with_runs < 2; with_runs++) {
+        memset(got, 0x7f, sizeof(vec3) * (N + 1));
+        memset(got_normals, 0x7f, sizeof(vec3) * (N + 1));
+        SkinJob job = random_skin_job(&r, with_runs ? runs : NULL, with_runs ? run_count : 0, got, got_normals);
+        skin_job_run(&job, 0, N);
+        double dp = vec3_max_difference(want, got, N), dn = vec3_max_difference(want_normals, got_normals, N);
+        CHECK(dp <= 1e-6 && dn <= 1e-6, "fast path (%s runs) = reference: positions within %.2g, normals %.2g",
+              with_runs ? "with" : "without", dp, dn);
+        CHECK(((unsigned char *)got[N])[0] == 0x7f &&
+                  ((unsigned char *)got_normals[N])[11] == 0x7f,
+              "nothing written past the last vertex");
+        float longest = 0.0f, shortest = 2.0f;
+        for (int v = 0; v < N; v++) {
+            float length = glm_vec3_norm(got_normals[v]);
+            longest = fmaxf(longest, length), shortest = fminf(shortest, length);
+        }
+        CHECK(shortest > 1.0f - 1e-6f && longest < 1.0f + 1e-6f, "renormalised normals: lengths in [%.8f, %.8f]",
+              shortest, longest);
+    }
+
+    /* Ranges: skinning [a, b) writes exactly those vertices. */
+    memset(got, 0, sizeof(vec3) * N);
+    SkinJob job = random_skin_job(&r, runs, run_count, got, NULL);
+    skin_job_run(&job, 1234, 3210);
+    bool outside_untouched = true, inside_right = true;
+    for (int v = 0; v < N; v++) {
+        bool inside = v >= 1234 && v < 3210;
+        if (!inside && (got[v][0] != 0.0f || got[v][1] != 0.0f || got[v][2] != 0.0f)) outside_untouched = false;
+        if (inside && vec3_max_difference(&want[v], &got[v], 1) > 1e-6) inside_right = false;
+    }
+    CHECK(outside_untouched && inside_right, "a range [1234, 3210) writes only those vertices, right");
+
+    /* Without renormalisation the normal is mat3(blended palette) * n, exactly what the
+     * reference blends before it normalises: same direction. */
+    job = random_skin_job(&r, runs, run_count, got, got_normals);
+    job.normalize_normals = false;
+    skin_job_run(&job, 0, N);
+    double worst_direction = 0.0;
+    for (int v = 0; v < N; v++) {
+        vec3 n;
+        glm_vec3_normalize_to(got_normals[v], n);
+        worst_direction = fmax(worst_direction, glm_vec3_distance(n, want_normals[v]));
+    }
+    CHECK(worst_direction < 1e-5, "unnormalised normals point the reference's way (%.2g)", worst_direction);
+
+    /* A vertex whose blended normal is 0 gets 0, as glm_vec3_normalize does (no NaN). */
+    vec3 zero_normal = {0, 0, 0}, out_p, out_n = {1, 1, 1};
+    uint16_t one_index[1][4] = {{0, 0, 0, 0}};
+    float one_weight[1][4] = {{1, 0, 0, 0}};
+    SkinJob tiny = {.vertex_count = 1, .palette = (const mat4 *)r.palette, .joint_indices = (const uint16_t (*)[4])one_index,
+                    .weights = (const float (*)[4])one_weight, .positions = (const vec3 *)&r.positions[0],
+                    .normals = (const vec3 *)&zero_normal, .out_positions = &out_p, .out_normals = &out_n,
+                    .normalize_normals = true};
+    skin_job_run(&tiny, 0, 1);
+    CHECK(out_n[0] == 0.0f && out_n[1] == 0.0f && out_n[2] == 0.0f, "zero normal stays zero (%g %g %g)", out_n[0],
+          out_n[1], out_n[2]);
+
+    free(runs);
+    free(want), free(want_normals), free(got), free(got_normals);
+    random_skin_free(&r);
+}
+
+static void test_threads_match_one_thread(void)
+{
+    enum { N = 30011 };
+    RandomSkin a, b;
+    random_skin_build(&a, N, 60, 11u);
+    random_skin_build(&b, 9000, 7, 12u);
+    SkinRun *runs_a = xcalloc(N, sizeof(SkinRun)), *runs_b = xcalloc(9000, sizeof(SkinRun));
+    int count_a = skin_runs_build((const float (*)[4])a.weights, N, runs_a);
+    int count_b = skin_runs_build((const float (*)[4])b.weights, 9000, runs_b);
+    vec3 *one = xcalloc(N + 9000, sizeof(vec3)), *one_n = xcalloc(N + 9000, sizeof(vec3));
+    vec3 *many = xcalloc(N + 9000, sizeof(vec3)), *many_n = xcalloc(N + 9000, sizeof(vec3));
+    SkinJob jobs[2] = {random_skin_job(&a, runs_a, count_a, one, one_n),
+                       random_skin_job(&b, runs_b, count_b, one + N, one_n + N)};
+    skin_threads_run(NULL, jobs, 2);   /* no pool: the caller does it all */
+    for (int threads = 1; threads <= 5; threads += 2) {
+        SkinThreads *pool = skin_threads_create(threads);
+        CHECK(pool && skin_threads_count(pool) == threads, "a pool of %d threads", threads);
+        jobs[0].out_positions = many, jobs[0].out_normals = many_n;
+        jobs[1].out_positions = many + N, jobs[1].out_normals = many_n + N;
+        for (int repeat = 0; repeat < 3; repeat++) {
+            memset(many, 0, sizeof(vec3) * (N + 9000));
+            memset(many_n, 0, sizeof(vec3) * (N + 9000));
+            skin_threads_run(pool, jobs, 2);
+            CHECK(memcmp(one, many, sizeof(vec3) * (N + 9000)) == 0 &&
+                      memcmp(one_n, many_n, sizeof(vec3) * (N + 9000)) == 0,
+                  "%d threads (repeat %d): bit-identical to one thread, both meshes, every vertex", threads, repeat);
+        }
+        skin_threads_destroy(pool);
+    }
+    CHECK(skin_threads_create(0) == NULL, "a pool of 0 threads is refused");
+    skin_threads_destroy(NULL);
+    free(runs_a), free(runs_b), free(one), free(one_n), free(many), free(many_n);
+    random_skin_free(&a);
+    random_skin_free(&b);
+}
+
 /* ---- Animator -------------------------------------------------------------- */
 
 /* The pipeline by hand, with fresh cursors. */
@@ -512,6 +740,15 @@ static void test_animator_basics(const Model *m)
     transform_point(a.joint_model[4], m->meshes[1].positions[1], want);
     CHECK(vec3_near(static_positions[1], want, 1e-5f), "animator_skin_mesh: static vertex follows its node");
 
+    /* animator_skin_mesh (the fast path) = skin_vertices_lbs (the reference) at a posed frame. */
+    vec3 fast[SKIN_VERTICES], fast_normals[SKIN_VERTICES], reference[SKIN_VERTICES], reference_normals[SKIN_VERTICES];
+    animator_skin_mesh(&a, 0, fast, fast_normals);
+    skin_vertices_lbs(&m->meshes[0], (const mat4 *)a.palettes[0], matrix, reference, reference_normals);
+    CHECK(vec3_max_difference(fast, reference, SKIN_VERTICES) <= 1e-6 &&
+              vec3_max_difference(fast_normals, reference_normals, SKIN_VERTICES) <= 1e-6,
+          "animator_skin_mesh = skin_vertices_lbs within 1e-6 (positions %.2g, normals %.2g)",
+          vec3_max_difference(fast, reference, SKIN_VERTICES), vec3_max_difference(fast_normals, reference_normals, SKIN_VERTICES));
+
     /* Out-of-range clip index = rest pose. */
     animator_evaluate(&a, 7, 0.5f);
     CHECK(animator_matches(&a, m, ANIMATOR_REST_POSE, 0.0f), "clip index past the end gives the rest pose");
@@ -550,6 +787,11 @@ static void test_animator_no_allocation(const Model *m)
     (void)at_start;
 #endif
     vec3 positions[SKIN_VERTICES], normals[SKIN_VERTICES];
+    SkinThreads *pool = skin_threads_create(3);   /* created once, before counting */
+    RandomSkin big;
+    random_skin_build(&big, 3 * SKIN_THREADS_MIN_SHARE + 5, 5, 3u);
+    vec3 *big_out = xcalloc((size_t)big.vertex_count, sizeof(vec3));
+    SkinJob big_job = random_skin_job(&big, NULL, 0, big_out, NULL);
     float checksum = 0.0f;
     long before = allocations;
     unsigned int state = 99u;
@@ -561,15 +803,20 @@ static void test_animator_no_allocation(const Model *m)
         animator_evaluate(&a, clip, t);
         animator_skin_mesh(&a, 0, positions, normals);
         animator_skin_mesh(&a, 1, positions, normals);
-        checksum += positions[0][0];
+        if (i % 100 == 0) skin_threads_run(pool, &big_job, 1);   /* the threaded path, 3 threads */
+        checksum += positions[0][0] + big_out[big.vertex_count - 1][0];
     }
 #ifdef TEST_WRAP_MALLOC
-    CHECK(allocations - before == 0, "10000 evaluations allocated %ld times", allocations - before);
+    CHECK(allocations - before == 0, "10000 evaluations + skinning (100 of them on 3 threads) allocated %ld times",
+          allocations - before);
 #else
     (void)before;
     printf("note: allocation counting needs -Wl,--wrap (not available here)\n");
 #endif
     CHECK(isfinite(checksum), "10000 evaluations give finite vertices");
+    skin_threads_destroy(pool);
+    free(big_out);
+    random_skin_free(&big);
     animator_free(&a);
 }
 
@@ -615,6 +862,9 @@ int main(int argc, char **argv)
         test_normals_under_scale(&m);
         test_static_mesh(&m);
         test_lbs_twist_collapse();
+        test_skin_runs();
+        test_fast_matches_reference();
+        test_threads_match_one_thread();
     }
     if (animator) {
         test_animator_basics(&m);

@@ -99,4 +99,55 @@ void skin_palette_identity(const Mesh *mesh, mat4 *palette);
 void skin_vertices_lbs(const Mesh *mesh, const mat4 *palette, const mat4 node_model,
                        vec3 *out_positions, vec3 *out_normals);
 
+/* ---- fast skinning (skin_fast.c) and its threads (skin_threads.c) ------------
+ * The same formula as skin_vertices_lbs, at SIMD speed: the four matrices are blended first,
+ * then one position and one normal transform per vertex (SSE2 on x86-64, plain C elsewhere).
+ * Agrees with the reference within float rounding (tests/test_skin.c: 1e-6 relative). */
+
+/* A run of consecutive vertices [first, first + count) whose non-zero weights all lie in the
+ * first `influences` slots (1..4): the fast path uses a loop specialised for that count. */
+typedef struct SkinRun {
+    int first, count, influences;
+} SkinRun;
+
+/* Splits vertices into runs (built once per mesh; runs[] may be NULL to count them first).
+ * Returns the number of runs (at most vertex_count). */
+int skin_runs_build(const float (*weights)[SV_MAX_INFLUENCES], int vertex_count, SkinRun *runs);
+
+/* Everything one skinning job reads and writes. The source positions / normals are separate
+ * from the mesh so that a morphed copy (morph targets are applied before skinning) can be fed. */
+typedef struct SkinJob {
+    int             vertex_count;
+    const mat4     *palette;                              /* [bone_count] (skin_palette) */
+    const uint16_t (*joint_indices)[SV_MAX_INFLUENCES];   /* per vertex, bone indices */
+    const float    (*weights)[SV_MAX_INFLUENCES];         /* per vertex, weights (sum 1) */
+    const SkinRun  *runs;                                 /* NULL: every vertex as 4 influences */
+    int             run_count;
+    const vec3     *positions;                            /* source, mesh space */
+    const vec3     *normals;                              /* source; read only if out_normals */
+    vec3           *out_positions;
+    vec3           *out_normals;                          /* NULL: positions only */
+    bool            normalize_normals;                    /* renormalise n' (the reference does) */
+} SkinJob;
+
+/* Skins vertices [first, end) of the job (clamped to [0, vertex_count)):
+ *   p' = (sum_k w_k palette[j_k]) * (p, 1),   n' = mat3(sum_k w_k palette[j_k]) * n  [normalised].
+ * Ranges of one job may run on different threads at once: nothing outside them is written. */
+void skin_job_run(const SkinJob *job, int first, int end);
+
+/* A fixed pool of worker threads for skinning, created once (no allocation per frame). */
+typedef struct SkinThreads SkinThreads;
+
+/* thread_count threads in all, the caller of skin_threads_run included (thread_count - 1
+ * workers are started). NULL when thread_count < 1 or out of memory / threads. */
+SkinThreads *skin_threads_create(int thread_count);
+void skin_threads_destroy(SkinThreads *pool);
+int skin_threads_count(const SkinThreads *pool);
+
+/* Runs every job: the vertices of all jobs together are cut into one contiguous share per
+ * thread; returns when all are done. Below SKIN_THREADS_MIN_SHARE vertices per thread the
+ * caller does everything itself (waking threads costs more than it saves). pool may be NULL. */
+#define SKIN_THREADS_MIN_SHARE 2048
+void skin_threads_run(SkinThreads *pool, const SkinJob *jobs, int job_count);
+
 #endif

@@ -16,8 +16,12 @@ bool animator_init(Animator *animator, const Model *model)
     animator->local = calloc((size_t)joints, sizeof(mat4));
     animator->joint_model = calloc((size_t)joints, sizeof(mat4));
     animator->cursors = calloc((size_t)max_tracks, sizeof(TrackCursor));
-    animator->palettes = calloc((size_t)(model->mesh_count > 0 ? model->mesh_count : 1), sizeof(mat4 *));
-    if (!animator->local || !animator->joint_model || !animator->cursors || !animator->palettes) {
+    size_t meshes = (size_t)(model->mesh_count > 0 ? model->mesh_count : 1);
+    animator->palettes = calloc(meshes, sizeof(mat4 *));
+    animator->skin_runs = calloc(meshes, sizeof(SkinRun *));
+    animator->skin_run_count = calloc(meshes, sizeof(int));
+    if (!animator->local || !animator->joint_model || !animator->cursors || !animator->palettes ||
+        !animator->skin_runs || !animator->skin_run_count) {
         animator_free(animator);
         return false;
     }
@@ -28,6 +32,16 @@ bool animator_init(Animator *animator, const Model *model)
             animator_free(animator);
             return false;
         }
+        const Mesh *mesh = &model->meshes[m];
+        if (!mesh->skinned || mesh->vertex_count <= 0) continue;
+        int runs = skin_runs_build((const float (*)[SV_MAX_INFLUENCES])mesh->weights, mesh->vertex_count, NULL);
+        animator->skin_runs[m] = calloc((size_t)runs, sizeof(SkinRun));
+        if (!animator->skin_runs[m]) {
+            animator_free(animator);
+            return false;
+        }
+        animator->skin_run_count[m] =
+            skin_runs_build((const float (*)[SV_MAX_INFLUENCES])mesh->weights, mesh->vertex_count, animator->skin_runs[m]);
     }
     animator_evaluate(animator, ANIMATOR_REST_POSE, 0.0f);
     return true;
@@ -37,7 +51,11 @@ void animator_free(Animator *animator)
 {
     if (animator->palettes && animator->model)
         for (int m = 0; m < animator->model->mesh_count; m++) free(animator->palettes[m]);
+    if (animator->skin_runs && animator->model)
+        for (int m = 0; m < animator->model->mesh_count; m++) free(animator->skin_runs[m]);
     free(animator->palettes);
+    free(animator->skin_runs);
+    free(animator->skin_run_count);
     free(animator->cursors);
     free(animator->joint_model);
     free(animator->local);
@@ -81,8 +99,34 @@ void animator_mesh_matrix(const Animator *animator, int mesh, mat4 out)
         glm_mat4_copy(animator->joint_model[m->node_joint], out);
 }
 
+SkinJob animator_skin_job(const Animator *animator, int mesh, const vec3 *positions, const vec3 *normals,
+                          vec3 *out_positions, vec3 *out_normals)
+{
+    const Mesh *m = &animator->model->meshes[mesh];
+    return (SkinJob){
+        .vertex_count = m->skinned ? m->vertex_count : 0,
+        .palette = (const mat4 *)animator->palettes[mesh],
+        .joint_indices = (const uint16_t (*)[SV_MAX_INFLUENCES])m->joint_indices,
+        .weights = (const float (*)[SV_MAX_INFLUENCES])m->weights,
+        .runs = animator->skin_runs[mesh],
+        .run_count = animator->skin_run_count[mesh],
+        .positions = positions,
+        .normals = normals,
+        .out_positions = out_positions,
+        .out_normals = normals ? out_normals : NULL,
+        .normalize_normals = true,
+    };
+}
+
 void animator_skin_mesh(const Animator *animator, int mesh, vec3 *out_positions, vec3 *out_normals)
 {
+    const Mesh *m = &animator->model->meshes[mesh];
+    if (m->skinned) {
+        SkinJob job = animator_skin_job(animator, mesh, (const vec3 *)m->positions, (const vec3 *)m->normals,
+                                        out_positions, out_normals);
+        skin_job_run(&job, 0, job.vertex_count);
+        return;
+    }
     mat4 node_model;
     animator_mesh_matrix(animator, mesh, node_model);
     skin_vertices_lbs(&animator->model->meshes[mesh], (const mat4 *)animator->palettes[mesh], node_model,

@@ -18,6 +18,8 @@ typedef struct Animator {
     mat4         *joint_model;     /* [joint_count] model (scene) space */
     TrackCursor  *cursors;         /* [max track count over clips] */
     mat4        **palettes;        /* [mesh_count][bone_count] */
+    SkinRun     **skin_runs;       /* [mesh_count][skin_run_count[m]]: influence-count runs (skin_fast.c) */
+    int          *skin_run_count;  /* [mesh_count] */
     int           clip;            /* clip the cursors belong to */
 } Animator;
 
@@ -34,7 +36,14 @@ void animator_evaluate(Animator *animator, int clip, float time);
  * matrix for static meshes. */
 void animator_mesh_matrix(const Animator *animator, int mesh, mat4 out);
 
-/* Posed vertices of mesh m in scene space (CPU reference). */
+/* Posed vertices of mesh m in scene space, normals renormalised (out_normals may be NULL).
+ * Skinned meshes take the fast path (skin_job_run), which agrees with the reference
+ * skin_vertices_lbs within float rounding; static meshes follow their node. */
 void animator_skin_mesh(const Animator *animator, int mesh, vec3 *out_positions, vec3 *out_normals);
+
+/* The skinning job of skinned mesh m at the current pose, reading `positions` / `normals`
+ * (the mesh's own, or a morphed copy of them) — for skin_job_run / skin_threads_run. */
+SkinJob animator_skin_job(const Animator *animator, int mesh, const vec3 *positions, const vec3 *normals,
+                          vec3 *out_positions, vec3 *out_normals);
 
 #endif
