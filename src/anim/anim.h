@@ -7,9 +7,13 @@
  * The per-frame pipeline (ozz-animation's job split):
  *
  *   clip_sample()         keys at time t        -> local matrices of animated joints
+ *   clip_sample_morph_weights() keys at time t  -> morph target weights of every mesh
  *   pose_local_to_model() local matrices        -> model-space (scene-space) joint matrices
  *   skin_palette()        joint matrices        -> one skinning matrix per bone of a mesh
+ *   morph_active_targets() weights              -> the targets with a non-zero weight
+ *   morph_vertices()      active targets + mesh -> morphed mesh-space positions and normals
  *   skin_vertices_lbs()   palette + bind mesh   -> posed positions and normals (CPU reference)
+ *                         (a morphed mesh is skinned FROM the morphed positions: DESIGN.md trap 12)
  *
  * docs/skinning.md walks through the math with pointers to these functions.
  */
@@ -71,6 +75,29 @@ void clip_sample_trs(const Clip *clip, const Skeleton *skeleton, float time,
 
 /* local = T * R * S */
 void joint_transform_to_matrix(const JointTransform *trs, mat4 local);
+
+/* ---- morph targets (morph.c) -------------------------------------------- */
+
+/* Samples every morph track of `clip` at `time` (seconds; clamped to [0, duration]), linearly:
+ *   w = w_k + a * (w_k+1 - w_k)
+ * and writes weights[track->mesh][track->target]. Targets without a track are left untouched:
+ * the caller fills weights[] with the meshes' default weights first (morph_set_default_weights).
+ * `cursors` has clip->morph_track_count entries (zero them when switching clip). */
+void clip_sample_morph_weights(const Clip *clip, float time, int *cursors, float *const *weights);
+
+/* weights[m][t] = mesh m's default weight of target t (or 0 when `zero`), for every mesh with targets. */
+void morph_set_default_weights(const Model *model, float *const *weights, bool zero);
+
+/* Lists the targets whose weight is not 0: active_targets[i], active_weights[i] for
+ * i < return value (at most target_count). Only these cost work in morph_vertices and on the GPU. */
+int morph_active_targets(const float *weights, int target_count, int *active_targets, float *active_weights);
+
+/* Morphs a mesh in mesh space (before skinning):
+ *   p' = p + sum_i w_i * position_delta[t_i][v]
+ *   n' = n + sum_i w_i * normal_delta[t_i][v]     (not normalised: skinning normalises at the end)
+ * over the active_count active targets t_i with weights w_i. out_normals may be NULL. */
+void morph_vertices(const Mesh *mesh, const int *active_targets, const float *active_weights, int active_count,
+                    vec3 *out_positions, vec3 *out_normals);
 
 /* ---- hierarchy (pose.c) ------------------------------------------------- */
 

@@ -4,6 +4,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int max_morph_tracks(const Model *model)
+{
+    int most = 1;
+    for (int c = 0; c < model->clip_count; c++)
+        if (model->clips[c].morph_track_count > most) most = model->clips[c].morph_track_count;
+    return most;
+}
+
+/* Weights, active lists and scratch vertices of every mesh with morph targets. */
+static bool morph_buffers_init(Animator *animator, const Model *model)
+{
+    size_t meshes = (size_t)(model->mesh_count > 0 ? model->mesh_count : 1);
+    animator->morph_weights = calloc(meshes, sizeof(float *));
+    animator->morphs = calloc(meshes, sizeof(MeshMorph));
+    animator->morph_cursors = calloc((size_t)max_morph_tracks(model), sizeof(int));
+    if (!animator->morph_weights || !animator->morphs || !animator->morph_cursors) return false;
+    for (int m = 0; m < model->mesh_count; m++) {
+        const Mesh *mesh = &model->meshes[m];
+        if (mesh->morph_target_count <= 0) continue;
+        size_t targets = (size_t)mesh->morph_target_count, vertices = (size_t)(mesh->vertex_count > 0 ? mesh->vertex_count : 1);
+        MeshMorph *morph = &animator->morphs[m];
+        animator->morph_weights[m] = calloc(targets, sizeof(float));
+        morph->active_targets = calloc(targets, sizeof(int));
+        morph->active_weights = calloc(targets, sizeof(float));
+        morph->positions = calloc(vertices, sizeof(vec3));
+        morph->normals = calloc(vertices, sizeof(vec3));
+        if (!animator->morph_weights[m] || !morph->active_targets || !morph->active_weights || !morph->positions ||
+            !morph->normals)
+            return false;
+    }
+    return true;
+}
+
 bool animator_init(Animator *animator, const Model *model)
 {
     memset(animator, 0, sizeof *animator);
@@ -43,6 +76,10 @@ bool animator_init(Animator *animator, const Model *model)
         animator->skin_run_count[m] =
             skin_runs_build((const float (*)[SV_MAX_INFLUENCES])mesh->weights, mesh->vertex_count, animator->skin_runs[m]);
     }
+    if (!morph_buffers_init(animator, model)) {
+        animator_free(animator);
+        return false;
+    }
     animator_evaluate(animator, ANIMATOR_REST_POSE, 0.0f);
     return true;
 }
@@ -53,6 +90,19 @@ void animator_free(Animator *animator)
         for (int m = 0; m < animator->model->mesh_count; m++) free(animator->palettes[m]);
     if (animator->skin_runs && animator->model)
         for (int m = 0; m < animator->model->mesh_count; m++) free(animator->skin_runs[m]);
+    if (animator->morph_weights && animator->model)
+        for (int m = 0; m < animator->model->mesh_count; m++) free(animator->morph_weights[m]);
+    if (animator->morphs && animator->model)
+        for (int m = 0; m < animator->model->mesh_count; m++) {
+            MeshMorph *morph = &animator->morphs[m];
+            free(morph->active_targets);
+            free(morph->active_weights);
+            free(morph->positions);
+            free(morph->normals);
+        }
+    free(animator->morph_weights);
+    free(animator->morphs);
+    free(animator->morph_cursors);
     free(animator->palettes);
     free(animator->skin_runs);
     free(animator->skin_run_count);
@@ -72,6 +122,7 @@ void animator_evaluate(Animator *animator, int clip, float time)
         for (int c = 0; c < model->clip_count; c++)
             if (model->clips[c].track_count > max_tracks) max_tracks = model->clips[c].track_count;
         memset(animator->cursors, 0, sizeof(TrackCursor) * (size_t)(max_tracks > 0 ? max_tracks : 1));
+        memset(animator->morph_cursors, 0, sizeof(int) * (size_t)max_morph_tracks(model));
         animator->clip = clip;
     }
 
@@ -79,6 +130,17 @@ void animator_evaluate(Animator *animator, int clip, float time)
     if (clip >= 0)
         clip_sample(&model->clips[clip], skeleton, time, animator->cursors, animator->local);
     pose_local_to_model(skeleton, animator->local, animator->joint_model);
+
+    /* morph weights: defaults (bind pose: none), then the clip's weight channels */
+    morph_set_default_weights(model, animator->morph_weights, clip == ANIMATOR_BIND_POSE);
+    if (clip >= 0) clip_sample_morph_weights(&model->clips[clip], time, animator->morph_cursors, animator->morph_weights);
+    for (int m = 0; m < model->mesh_count; m++) {
+        const Mesh *mesh = &model->meshes[m];
+        MeshMorph *morph = &animator->morphs[m];
+        if (mesh->morph_target_count > 0)
+            morph->active_count = morph_active_targets(animator->morph_weights[m], mesh->morph_target_count,
+                                                       morph->active_targets, morph->active_weights);
+    }
 
     for (int m = 0; m < model->mesh_count; m++) {
         const Mesh *mesh = &model->meshes[m];
@@ -97,6 +159,16 @@ void animator_mesh_matrix(const Animator *animator, int mesh, mat4 out)
         glm_mat4_identity(out);
     else
         glm_mat4_copy(animator->joint_model[m->node_joint], out);
+}
+
+bool animator_morph_mesh(const Animator *animator, int mesh)
+{
+    const MeshMorph *morph = &animator->morphs[mesh];
+    if (morph->active_count == 0) return false;
+    /* p' = p + sum_i w_i * delta_i, in mesh space, into the mesh's scratch buffers */
+    morph_vertices(&animator->model->meshes[mesh], morph->active_targets, morph->active_weights, morph->active_count,
+                   morph->positions, morph->normals);
+    return true;
 }
 
 SkinJob animator_skin_job(const Animator *animator, int mesh, const vec3 *positions, const vec3 *normals,
@@ -121,14 +193,20 @@ SkinJob animator_skin_job(const Animator *animator, int mesh, const vec3 *positi
 void animator_skin_mesh(const Animator *animator, int mesh, vec3 *out_positions, vec3 *out_normals)
 {
     const Mesh *m = &animator->model->meshes[mesh];
+    const vec3 *positions = (const vec3 *)m->positions, *normals = (const vec3 *)m->normals;
+    if (animator_morph_mesh(animator, mesh)) {
+        positions = (const vec3 *)animator->morphs[mesh].positions;
+        normals = (const vec3 *)animator->morphs[mesh].normals;
+    }
     if (m->skinned) {
-        SkinJob job = animator_skin_job(animator, mesh, (const vec3 *)m->positions, (const vec3 *)m->normals,
-                                        out_positions, out_normals);
+        SkinJob job = animator_skin_job(animator, mesh, positions, normals, out_positions, out_normals);
         skin_job_run(&job, 0, job.vertex_count);
         return;
     }
     mat4 node_model;
     animator_mesh_matrix(animator, mesh, node_model);
-    skin_vertices_lbs(&animator->model->meshes[mesh], (const mat4 *)animator->palettes[mesh], node_model,
-                      out_positions, out_normals);
+    Mesh morphed = *m;   /* the same static mesh, its vertices possibly the morphed ones (no allocation) */
+    morphed.positions = (vec3 *)positions;
+    morphed.normals = (vec3 *)normals;
+    skin_vertices_lbs(&morphed, (const mat4 *)animator->palettes[mesh], node_model, out_positions, out_normals);
 }

@@ -12,6 +12,15 @@
 #define ANIMATOR_REST_POSE (-1)   /* clip index: file node transforms, no clip */
 #define ANIMATOR_BIND_POSE (-2)   /* clip index: the pose the meshes were bound in (palettes = identity) */
 
+/* Morph state of one mesh with morph targets (all NULL / 0 for a mesh without). */
+typedef struct MeshMorph {
+    int    active_count;           /* targets with a non-zero weight in this pose */
+    int   *active_targets;         /* [morph_target_count], the first active_count in use */
+    float *active_weights;         /* [morph_target_count] */
+    vec3  *positions;              /* [vertex_count] scratch: the morphed mesh, skinned from here */
+    vec3  *normals;                /* [vertex_count] */
+} MeshMorph;
+
 typedef struct Animator {
     const Model  *model;
     mat4         *local;           /* [joint_count] */
@@ -20,6 +29,9 @@ typedef struct Animator {
     mat4        **palettes;        /* [mesh_count][bone_count] */
     SkinRun     **skin_runs;       /* [mesh_count][skin_run_count[m]]: influence-count runs (skin_fast.c) */
     int          *skin_run_count;  /* [mesh_count] */
+    float       **morph_weights;   /* [mesh_count][morph_target_count]: this pose's target weights */
+    MeshMorph    *morphs;          /* [mesh_count] */
+    int          *morph_cursors;   /* [max morph track count over clips] */
     int           clip;            /* clip the cursors belong to */
 } Animator;
 
@@ -28,7 +40,9 @@ bool animator_init(Animator *animator, const Model *model);
 void animator_free(Animator *animator);
 
 /* Evaluates clip `clip` (or ANIMATOR_REST_POSE / ANIMATOR_BIND_POSE) at `time`
- * seconds (clamped to the clip) into joint_model[] and every mesh palette. */
+ * seconds (clamped to the clip) into joint_model[], every mesh palette and every mesh's
+ * morph weights and active targets (rest pose: the default weights; bind pose: all 0,
+ * the mesh as stored). */
 void animator_evaluate(Animator *animator, int clip, float time);
 
 /* Model matrix to draw mesh m with: identity for skinned meshes (their palette
@@ -36,10 +50,17 @@ void animator_evaluate(Animator *animator, int clip, float time);
  * matrix for static meshes. */
 void animator_mesh_matrix(const Animator *animator, int mesh, mat4 out);
 
-/* Posed vertices of mesh m in scene space, normals renormalised (out_normals may be NULL).
- * Skinned meshes take the fast path (skin_job_run), which agrees with the reference
+/* Posed vertices of mesh m in scene space, normals renormalised (out_normals may be NULL):
+ * morph targets first (into the mesh's scratch buffers, in mesh space), then skinning from
+ * there. Skinned meshes take the fast path (skin_job_run), which agrees with the reference
  * skin_vertices_lbs within float rounding; static meshes follow their node. */
 void animator_skin_mesh(const Animator *animator, int mesh, vec3 *out_positions, vec3 *out_normals);
+
+/* Morph pass of mesh m at the current pose: when some target of the mesh has a non-zero weight,
+ * writes the morphed mesh-space vertices to animator->morphs[m].positions / .normals and
+ * returns true (skin from those); false when there is nothing to morph (skin the stored
+ * vertices). Touches only mesh m's scratch buffers: meshes may run on different threads. */
+bool animator_morph_mesh(const Animator *animator, int mesh);
 
 /* The skinning job of skinned mesh m at the current pose, reading `positions` / `normals`
  * (the mesh's own, or a morphed copy of them) — for skin_job_run / skin_threads_run. */

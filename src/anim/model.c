@@ -14,6 +14,10 @@ static void mesh_free(Mesh *mesh)
     free(mesh->inverse_bind);
     free(mesh->joint_indices);
     free(mesh->weights);
+    free(mesh->morph_target_names);
+    free(mesh->morph_position_deltas);
+    free(mesh->morph_normal_deltas);
+    free(mesh->morph_default_weights);
 }
 
 void joint_track_free(JointTrack *track)
@@ -55,6 +59,11 @@ static void clip_free(Clip *clip)
 {
     for (int t = 0; t < clip->track_count; t++) joint_track_free(&clip->tracks[t]);
     free(clip->tracks);
+    for (int t = 0; t < clip->morph_track_count; t++) {
+        free(clip->morph_tracks[t].times);
+        free(clip->morph_tracks[t].weights);
+    }
+    free(clip->morph_tracks);
 }
 
 bool skeleton_alloc(Skeleton *skeleton, int joint_count)

@@ -78,6 +78,16 @@ typedef struct JointTrack {
     Interpolation scale_interpolation;
 } JointTrack;
 
+/* Keys of one morph target's weight in one clip (glTF `weights` channels, FBX blend-shape
+ * channels). Times in seconds, strictly increasing after import; weights are linear. */
+typedef struct MorphTrack {
+    int     mesh;                   /* index into Model.meshes */
+    int     target;                 /* index into that mesh's morph targets */
+    int     key_count;              /* >= 1 */
+    float  *times;
+    float  *weights;
+} MorphTrack;
+
 /* A clip covers the file times [start, start + duration]: from its first key to its last
  * (or to the end the file states, if later). Playback time t (seconds from the clip's
  * start, what --time takes) samples the keys at file time start + t. */
@@ -88,6 +98,8 @@ typedef struct Clip {
     float       source_ticks_per_second; /* as read from the file (0 = unspecified) */
     int         track_count;
     JointTrack *tracks;
+    int         morph_track_count;  /* targets the clip drives; the others keep their default weight */
+    MorphTrack *morph_tracks;
 } Clip;
 
 /* Bit (1 << kind) set for every Interpolation some channel of the clip uses (0: no keys). */
@@ -116,6 +128,13 @@ typedef struct Mesh {
     bool      skinned;
     int       node_joint;          /* joint of the node that holds the mesh (static meshes follow it) */
     int       material;            /* index into Model.materials, or -1 */
+    /* morph targets (blend shapes; 0 / NULL when the mesh has none). Applied before skinning,
+     * in mesh space: p = p_stored + sum_t w_t * position_delta[t][v] (the same for normals). */
+    int       morph_target_count;
+    char    (*morph_target_names)[SV_NAME_MAX];  /* may be "" (glTF targets are often unnamed) */
+    vec3     *morph_position_deltas; /* [target * vertex_count + vertex] */
+    vec3     *morph_normal_deltas;   /* [target * vertex_count + vertex]; zeros where the file has none */
+    float    *morph_default_weights; /* [target]: the weights without a clip (glTF mesh.weights) */
 } Mesh;
 
 /* A decoded texture: RGBA8, rows top to bottom. */

@@ -1,0 +1,222 @@
+/* import_morph.c — morph targets (blend shapes) and their weight channels: Assimp -> Model.
+ *
+ * Rules of this step (Assimp 5.2.5, checked on the glTF sample models and its FBX converter):
+ *   - A target is an aiAnimMesh of the mesh, one per glTF `targets` entry / FBX shape, in file
+ *     order: target t = mAnimMeshes[t], and morph channel keys name targets by that index.
+ *   - Assimp stores ABSOLUTE attributes in an anim mesh: glTF adds the file's delta to a copy of
+ *     the base mesh, FBX adds the shape's offsets and re-normalises the normal. skinview stores
+ *     deltas: delta = anim - stored (positions and normals), so morphing is
+ *     p = p_stored + sum_t w_t * delta_t, the same relative form glTF and three.js use.
+ *     An anim mesh without positions (or normals) has zero deltas for them.
+ *   - Default weights: glTF puts mesh.weights into aiAnimMesh::mWeight. Assimp's FBX converter
+ *     writes 1.0 there for a plain blend shape (the weight at which the shape is reached, not
+ *     the channel's value), so for every other format the default weight is 0.
+ *   - Channels (aiMeshMorphAnim) are named after the NODE holding the mesh (glTF: the node
+ *     with the `weights` channel), key times are in ticks; each key lists (target, weight)
+ *     pairs. glTF lists every target in every key; FBX may list only some, so each target
+ *     gets its own track with the keys that mention it. Assimp's glTF importer clamps
+ *     negative weights to 0 and reads STEP/CUBICSPLINE samplers as plain keys (linear here).
+ */
+#include "import_morph.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_MORPH_TARGETS 65536          /* more targets on one mesh: treated as a broken file */
+#define MAX_MORPH_DELTA_BYTES (1ull << 31) /* 2 GiB of deltas per mesh */
+
+static bool morph_fail(char *error, size_t error_size, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(error, error_size, format, args);
+    va_end(args);
+    return false;
+}
+
+static bool finite_vector(const struct aiVector3D *v) { return isfinite(v->x) && isfinite(v->y) && isfinite(v->z); }
+
+bool import_morph_targets(const struct aiMesh *src, Mesh *mesh, bool default_weights_from_file, char *error,
+                          size_t error_size)
+{
+    if (src->mNumAnimMeshes == 0 || !src->mAnimMeshes) return true;
+    if (src->mNumAnimMeshes > MAX_MORPH_TARGETS)
+        return morph_fail(error, error_size, "mesh '%s' has %u morph targets (at most %d supported)", mesh->name,
+                          src->mNumAnimMeshes, MAX_MORPH_TARGETS);
+    size_t targets = src->mNumAnimMeshes, vertices = (size_t)mesh->vertex_count;
+    if ((unsigned long long)targets * vertices * sizeof(vec3) > MAX_MORPH_DELTA_BYTES)
+        return morph_fail(error, error_size, "mesh '%s': %zu morph targets x %zu vertices is too large", mesh->name,
+                          targets, vertices);
+
+    mesh->morph_target_names = calloc(targets, sizeof *mesh->morph_target_names);
+    mesh->morph_position_deltas = calloc(targets * (vertices > 0 ? vertices : 1), sizeof(vec3));
+    mesh->morph_normal_deltas = calloc(targets * (vertices > 0 ? vertices : 1), sizeof(vec3));
+    mesh->morph_default_weights = calloc(targets, sizeof(float));
+    if (!mesh->morph_target_names || !mesh->morph_position_deltas || !mesh->morph_normal_deltas ||
+        !mesh->morph_default_weights)
+        return morph_fail(error, error_size, "out of memory");
+    mesh->morph_target_count = (int)targets;
+
+    for (size_t t = 0; t < targets; t++) {
+        const struct aiAnimMesh *target = src->mAnimMeshes[t];
+        if (!target) continue;   /* kept as a target that moves nothing, so channel indices still match */
+        utf8_copy_valid(mesh->morph_target_names[t], SV_NAME_MAX, target->mName.data, target->mName.length);
+        if (target->mNumVertices != src->mNumVertices && (target->mVertices || target->mNormals))
+            return morph_fail(error, error_size, "mesh '%s': morph target %zu has %u vertices, the mesh %u", mesh->name,
+                              t, target->mNumVertices, src->mNumVertices);
+        vec3 *position_delta = mesh->morph_position_deltas + t * vertices;
+        vec3 *normal_delta = mesh->morph_normal_deltas + t * vertices;
+        for (size_t v = 0; target->mVertices && v < vertices; v++) {
+            if (!finite_vector(&target->mVertices[v]))
+                return morph_fail(error, error_size, "mesh '%s': morph target %zu has a non-finite position", mesh->name,
+                                  t);
+            /* Assimp's anim mesh holds the absolute position: delta = target - stored */
+            position_delta[v][0] = target->mVertices[v].x - src->mVertices[v].x;
+            position_delta[v][1] = target->mVertices[v].y - src->mVertices[v].y;
+            position_delta[v][2] = target->mVertices[v].z - src->mVertices[v].z;
+        }
+        for (size_t v = 0; target->mNormals && src->mNormals && v < vertices; v++) {
+            const struct aiVector3D *n = &target->mNormals[v], *base = &src->mNormals[v];
+            if (!finite_vector(n) || !finite_vector(base)) continue;   /* as build_mesh: no usable normal, no delta */
+            normal_delta[v][0] = n->x - base->x;
+            normal_delta[v][1] = n->y - base->y;
+            normal_delta[v][2] = n->z - base->z;
+        }
+        float weight = target->mWeight;
+        mesh->morph_default_weights[t] = default_weights_from_file && isfinite(weight) ? weight : 0.0f;
+    }
+    return true;
+}
+
+/* ---- weight channels ------------------------------------------------------ */
+
+typedef struct MorphKey {
+    double time;     /* seconds */
+    int    order;    /* position in the channel: among equal times the later key wins */
+    float  weight;
+} MorphKey;
+
+static int compare_morph_keys(const void *a, const void *b)
+{
+    const MorphKey *x = a, *y = b;
+    if (x->time != y->time) return x->time < y->time ? -1 : 1;
+    return (x->order > y->order) - (x->order < y->order);
+}
+
+/* Does mesh m hang on a node with this (full, untruncated) name and have targets? */
+static bool mesh_follows_channel(const Model *model, const struct aiNode *const *joint_nodes, int m,
+                                 const struct aiString *name)
+{
+    const Mesh *mesh = &model->meshes[m];
+    if (mesh->morph_target_count <= 0 || mesh->node_joint < 0) return false;
+    const struct aiString *node_name = &joint_nodes[mesh->node_joint]->mName;
+    return node_name->length == name->length && memcmp(node_name->data, name->data, name->length) == 0;
+}
+
+/* One track: the keys of `channel` that mention `target`, sorted, repeated times dropped. */
+static bool build_morph_track(const struct aiMeshMorphAnim *channel, double ticks_per_second, int mesh, int target,
+                              MorphKey *scratch, MorphTrack *track, float *last_time)
+{
+    int count = 0;
+    for (unsigned k = 0; k < channel->mNumKeys; k++) {
+        const struct aiMeshMorphKey *key = &channel->mKeys[k];
+        for (unsigned j = 0; j < key->mNumValuesAndWeights; j++) {
+            if (key->mValues[j] != (unsigned)target) continue;
+            scratch[count].time = key->mTime / ticks_per_second;
+            scratch[count].order = count;
+            scratch[count].weight = (float)key->mWeights[j];
+            count++;
+        }
+    }
+    if (count == 0) return true;   /* the channel does not drive this target */
+    qsort(scratch, (size_t)count, sizeof *scratch, compare_morph_keys);
+    track->times = malloc(sizeof(float) * (size_t)count);
+    track->weights = malloc(sizeof(float) * (size_t)count);
+    if (!track->times || !track->weights) {
+        free(track->times);
+        free(track->weights);
+        track->times = track->weights = NULL;
+        return false;
+    }
+    int kept = 0;
+    for (int k = 0; k < count; k++) {
+        float t = (float)scratch[k].time;
+        if (kept > 0 && track->times[kept - 1] == t) kept--;   /* repeated time: the later key wins */
+        track->times[kept] = t;
+        track->weights[kept] = scratch[k].weight;
+        kept++;
+    }
+    track->mesh = mesh;
+    track->target = target;
+    track->key_count = kept;
+    if (track->times[kept - 1] > *last_time) *last_time = track->times[kept - 1];
+    return true;
+}
+
+bool import_morph_channels(const struct aiAnimation *anim, double ticks_per_second, const Model *model,
+                           const struct aiNode *const *joint_nodes, Clip *clip, float *last_time,
+                           int *channels_unmatched, char *error, size_t error_size)
+{
+    if (anim->mNumMorphMeshChannels == 0 || !anim->mMorphMeshChannels) return true;
+
+    /* check every key first; count the tracks (at most one per target of every matched mesh) */
+    size_t most_tracks = 0, most_keys = 0;
+    for (unsigned c = 0; c < anim->mNumMorphMeshChannels; c++) {
+        const struct aiMeshMorphAnim *channel = anim->mMorphMeshChannels[c];
+        if (!channel) continue;
+        if (channel->mNumKeys > 0 && !channel->mKeys)
+            return morph_fail(error, error_size, "morph channel '%.100s' has no key data", channel->mName.data);
+        size_t pairs = 0;
+        for (unsigned k = 0; k < channel->mNumKeys; k++) {
+            const struct aiMeshMorphKey *key = &channel->mKeys[k];
+            if (key->mNumValuesAndWeights > 0 && (!key->mValues || !key->mWeights))
+                return morph_fail(error, error_size, "morph channel '%.100s' has a key without values",
+                                  channel->mName.data);
+            if (!isfinite(key->mTime))
+                return morph_fail(error, error_size, "morph channel '%.100s': non-finite key time", channel->mName.data);
+            for (unsigned j = 0; j < key->mNumValuesAndWeights; j++)
+                if (!isfinite(key->mWeights[j]))
+                    return morph_fail(error, error_size, "morph channel '%.100s': non-finite weight",
+                                      channel->mName.data);
+            pairs += key->mNumValuesAndWeights;
+        }
+        if (pairs > 100000000u) return morph_fail(error, error_size, "morph channel '%.100s' has an absurd number of keys",
+                                                  channel->mName.data);
+        if (pairs > most_keys) most_keys = pairs;
+        bool matched = false;
+        for (int m = 0; m < model->mesh_count; m++)
+            if (mesh_follows_channel(model, joint_nodes, m, &channel->mName)) {
+                most_tracks += (size_t)model->meshes[m].morph_target_count;
+                matched = true;
+            }
+        if (!matched) (*channels_unmatched)++;
+    }
+    if (most_tracks == 0) return true;
+
+    clip->morph_tracks = calloc(most_tracks, sizeof *clip->morph_tracks);
+    MorphKey *scratch = malloc(sizeof *scratch * (most_keys > 0 ? most_keys : 1));
+    if (!clip->morph_tracks || !scratch) {
+        free(scratch);
+        return morph_fail(error, error_size, "out of memory");
+    }
+    for (unsigned c = 0; c < anim->mNumMorphMeshChannels; c++) {
+        const struct aiMeshMorphAnim *channel = anim->mMorphMeshChannels[c];
+        if (!channel) continue;
+        for (int m = 0; m < model->mesh_count; m++) {
+            if (!mesh_follows_channel(model, joint_nodes, m, &channel->mName)) continue;
+            for (int t = 0; t < model->meshes[m].morph_target_count; t++) {
+                MorphTrack *track = &clip->morph_tracks[clip->morph_track_count];
+                if (!build_morph_track(channel, ticks_per_second, m, t, scratch, track, last_time)) {
+                    free(scratch);
+                    return morph_fail(error, error_size, "out of memory");
+                }
+                if (track->key_count > 0) clip->morph_track_count++;
+            }
+        }
+    }
+    free(scratch);
+    return true;
+}
