@@ -6,6 +6,10 @@
 #ifndef MAX_BONES
 #define MAX_BONES 64
 #endif
+// Morph targets with a non-zero weight per draw (the renderer keeps the largest if more).
+#ifndef MAX_MORPH_ACTIVE
+#define MAX_MORPH_ACTIVE 64
+#endif
 
 // The design card: 16 floats per vertex.
 layout(location = 0) in vec3 position;   // mesh space
@@ -18,6 +22,14 @@ layout(location = 6) in vec2 bone3info;
 
 uniform mat4 bonesMatrices[MAX_BONES];   // the mesh's palette: model[joint] * inverse_bind
 uniform bool skinned;                    // false: static mesh, the palette is not used
+// Morph targets (blend shapes), applied BEFORE skinning, in mesh space (CPU: morph_vertices
+// in src/anim/morph.c). Deltas of every target live in one buffer texture, RGBA32F, two texels
+// per (target t, vertex v): [2 * (t * morphVertexCount + v)] = position delta, [+1] = normal delta.
+// Only the targets with a non-zero weight are listed, two per vec4: (target, weight, target, weight).
+uniform samplerBuffer morphDeltas;
+uniform int morphVertexCount;
+uniform int morphActiveCount;            // 0: no morph in this draw
+uniform vec4 morphActive[MAX_MORPH_ACTIVE / 2];
 uniform mat4 model;                      // identity for skinned meshes (palette is in scene space)
 uniform mat4 view;
 uniform mat4 projection;
@@ -28,8 +40,18 @@ out vec2 texCoord;
 
 void main()
 {
-    vec4 skinnedPosition = vec4(position, 1.0);
-    vec4 skinnedNormal = vec4(normal, 0.0);
+    // p = p_stored + sum_i w_i * positionDelta[t_i][v]  (normals alike; skinning normalises later)
+    vec3 morphedPosition = position;
+    vec3 morphedNormal = normal;
+    for (int i = 0; i < morphActiveCount; i++) {
+        vec4 pair = morphActive[i / 2];
+        vec2 targetWeight = (i % 2 == 0) ? pair.xy : pair.zw;   // x = target index (as float), y = weight
+        int texel = 2 * (int(targetWeight.x) * morphVertexCount + gl_VertexID);
+        morphedPosition += targetWeight.y * texelFetch(morphDeltas, texel).xyz;
+        morphedNormal += targetWeight.y * texelFetch(morphDeltas, texel + 1).xyz;
+    }
+    vec4 skinnedPosition = vec4(morphedPosition, 1.0);
+    vec4 skinnedNormal = vec4(morphedNormal, 0.0);
     if (skinned) {
         // p' = sum_k w_k * bonesMatrices[i_k] * (p, 1),  n' = sum_k w_k * bonesMatrices[i_k] * (n, 0)
         // (bone index 0 is a real bone; unused slots have weight 0)

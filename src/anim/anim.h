@@ -78,7 +78,8 @@ void joint_transform_to_matrix(const JointTransform *trs, mat4 local);
 
 /* ---- morph targets (morph.c) -------------------------------------------- */
 
-/* Samples every morph track of `clip` at `time` (seconds; clamped to [0, duration]), linearly:
+/* Samples every morph track of `clip` at `time` (seconds from the clip's start; clamped to
+ * [0, duration]; keys at file time start + time), linearly:
  *   w = w_k + a * (w_k+1 - w_k)
  * and writes weights[track->mesh][track->target]. Targets without a track are left untouched:
  * the caller fills weights[] with the meshes' default weights first (morph_set_default_weights).

@@ -9,15 +9,18 @@
 
 #include <string.h>
 
-static float clamp_morph_time(const Clip *clip, float time)
+/* Playback time (seconds from the clip's start, clamped to [0, duration]) -> file time of the keys
+ * (as clip_sample does). */
+static float morph_key_time(const Clip *clip, float time)
 {
-    if (!(time > 0.0f)) return 0.0f;   /* also catches NaN */
-    return time > clip->duration ? clip->duration : time;
+    if (!(time > 0.0f)) time = 0.0f;   /* also catches NaN */
+    if (time > clip->duration) time = clip->duration;
+    return clip->start + time;
 }
 
 void clip_sample_morph_weights(const Clip *clip, float time, int *cursors, float *const *weights)
 {
-    time = clamp_morph_time(clip, time);
+    time = morph_key_time(clip, time);
     for (int i = 0; i < clip->morph_track_count; i++) {
         const MorphTrack *track = &clip->morph_tracks[i];
         int k = key_find(track->times, track->key_count, time, &cursors[i]);

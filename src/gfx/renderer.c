@@ -2,6 +2,7 @@
 #include "renderer.h"
 #include "shader.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,8 +80,9 @@ bool skin_shader_load(SkinShader *shader, const char *vert_path, const char *fra
                  max_bones, limit);
         return false;
     }
-    char define[64];
-    snprintf(define, sizeof define, "#define MAX_BONES %d\n", max_bones);
+    char define[128];
+    snprintf(define, sizeof define, "#define MAX_BONES %d\n#define MAX_MORPH_ACTIVE %d\n", max_bones,
+             RENDERER_MAX_MORPH_ACTIVE);
     GLuint vert = compile_stage(GL_VERTEX_SHADER, vert_path, define, error, error_size);
     if (!vert) return false;
     GLuint frag = compile_stage(GL_FRAGMENT_SHADER, frag_path, NULL, error, error_size);
@@ -112,6 +114,10 @@ bool skin_shader_load(SkinShader *shader, const char *vert_path, const char *fra
     shader->diffuse_color = glGetUniformLocation(program, "diffuseColor");
     shader->diffuse_texture = glGetUniformLocation(program, "diffuseTexture");
     shader->encode_srgb = glGetUniformLocation(program, "encodeSrgb");
+    shader->morph_deltas = glGetUniformLocation(program, "morphDeltas");
+    shader->morph_vertex_count = glGetUniformLocation(program, "morphVertexCount");
+    shader->morph_active_count = glGetUniformLocation(program, "morphActiveCount");
+    shader->morph_active = glGetUniformLocation(program, "morphActive");
     if (shader->bones < 0 || shader->skinned < 0 || shader->model < 0) {
         snprintf(error, error_size, "shader %s lacks the uniforms bonesMatrices, skinned or model", vert_path);
         glDeleteProgram(program);
@@ -120,6 +126,7 @@ bool skin_shader_load(SkinShader *shader, const char *vert_path, const char *fra
     }
     glUseProgram(program);
     glUniform1i(shader->diffuse_texture, 0);
+    glUniform1i(shader->morph_deltas, 1);
     glUseProgram(0);
     return true;
 }
@@ -131,6 +138,46 @@ void skin_shader_free(SkinShader *shader)
 }
 
 /* ---- meshes and textures ----------------------------------------------- */
+
+/* The morph deltas of a mesh as one buffer texture: RGBA32F, texel 2 * (t * vertex_count + v)
+ * = position delta of target t at vertex v, the next texel its normal delta (w unused). */
+static bool upload_morph_targets(const Mesh *mesh, int mesh_index, GpuMesh *gpu, char *error, size_t error_size)
+{
+    if (mesh->morph_target_count <= 0 || mesh->vertex_count <= 0) return true;
+    size_t entries = (size_t)mesh->morph_target_count * (size_t)mesh->vertex_count;
+    GLint max_texels = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &max_texels);
+    if (2 * entries > (size_t)max_texels || 2 * entries > 0x7fffffffu) {
+        snprintf(error, error_size,
+                 "mesh %d \"%s\": %d morph targets x %d vertices need %zu texels, this GL's texture buffers hold %d",
+                 mesh_index, mesh->name, mesh->morph_target_count, mesh->vertex_count, 2 * entries, max_texels);
+        return false;
+    }
+    float *texels = malloc(sizeof(float) * 8 * entries);
+    if (!texels) {
+        snprintf(error, error_size, "out of memory for the morph targets of mesh %d", mesh_index);
+        return false;
+    }
+    for (size_t e = 0; e < entries; e++) {
+        float *out = texels + 8 * e;
+        glm_vec3_copy(mesh->morph_position_deltas[e], out);
+        out[3] = 0.0f;
+        if (mesh->morph_normal_deltas) glm_vec3_copy(mesh->morph_normal_deltas[e], out + 4);
+        else glm_vec3_zero(out + 4);
+        out[7] = 0.0f;
+    }
+    glGenBuffers(1, &gpu->morph_buffer);
+    glBindBuffer(GL_TEXTURE_BUFFER, gpu->morph_buffer);
+    glBufferData(GL_TEXTURE_BUFFER, (GLsizeiptr)(sizeof(float) * 8 * entries), texels, GL_STATIC_DRAW);
+    free(texels);
+    glGenTextures(1, &gpu->morph_texture);
+    glBindTexture(GL_TEXTURE_BUFFER, gpu->morph_texture);
+    glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, gpu->morph_buffer);
+    glBindTexture(GL_TEXTURE_BUFFER, 0);
+    glBindBuffer(GL_TEXTURE_BUFFER, 0);
+    gpu->morph_target_count = mesh->morph_target_count;
+    return true;
+}
 
 static bool upload_mesh(const Mesh *mesh, int mesh_index, int max_bones, GpuMesh *gpu, char *error,
                         size_t error_size)
@@ -202,7 +249,7 @@ static bool upload_mesh(const Mesh *mesh, int mesh_index, int max_bones, GpuMesh
     gpu->bone_count = mesh->skinned ? mesh->bone_count : 0;
     gpu->skinned = mesh->skinned;
     gpu->material = mesh->material;
-    return true;
+    return upload_morph_targets(mesh, mesh_index, gpu, error, error_size);
 }
 
 /* Texture rows arrive top to bottom; GL's first row is t = 0, the bottom, and Assimp's UVs
@@ -284,6 +331,8 @@ void renderer_free(Renderer *renderer)
         glDeleteVertexArrays(1, &gpu->vao);
         glDeleteBuffers(1, &gpu->vbo);
         glDeleteBuffers(1, &gpu->ebo);
+        if (gpu->morph_texture) glDeleteTextures(1, &gpu->morph_texture);
+        if (gpu->morph_buffer) glDeleteBuffers(1, &gpu->morph_buffer);
     }
     if (renderer->texture_count > 0) glDeleteTextures(renderer->texture_count, renderer->textures);
     if (renderer->white_texture) glDeleteTextures(1, &renderer->white_texture);
@@ -321,8 +370,60 @@ static bool draw_target_is_srgb(void)
     return encoding == GL_SRGB;
 }
 
-/* Per-mesh uniforms shared by drawing and capture: model matrix, skinning flag, palette. */
-static void set_mesh_uniforms(const Renderer *renderer, const Animator *animator, int m)
+/* Inserts (target, weight) into the list of the `count` largest |weights| so far, kept sorted
+ * by decreasing |weight| (used only when a pose has more active targets than a draw applies). */
+static int keep_largest_weight(float *pairs, int count, float target, float weight)
+{
+    int k = count < RENDERER_MAX_MORPH_ACTIVE ? count : RENDERER_MAX_MORPH_ACTIVE - 1;
+    if (count >= RENDERER_MAX_MORPH_ACTIVE && fabsf(weight) <= fabsf(pairs[2 * k + 1])) return count;
+    while (k > 0 && fabsf(pairs[2 * (k - 1) + 1]) < fabsf(weight)) {
+        pairs[2 * k] = pairs[2 * (k - 1)];
+        pairs[2 * k + 1] = pairs[2 * (k - 1) + 1];
+        k--;
+    }
+    pairs[2 * k] = target;
+    pairs[2 * k + 1] = weight;
+    return count < RENDERER_MAX_MORPH_ACTIVE ? count + 1 : count;
+}
+
+/* Morph uniforms of mesh m: its delta texture on unit 1 and the active (target, weight) pairs. */
+static void set_morph_uniforms(Renderer *renderer, const Animator *animator, int m)
+{
+    const SkinShader *shader = &renderer->shader;
+    const GpuMesh *gpu = &renderer->meshes[m];
+    const MeshMorph *morph = &animator->morphs[m];
+    int active = gpu->morph_target_count > 0 ? morph->active_count : 0;
+    float pairs[2 * RENDERER_MAX_MORPH_ACTIVE];
+    int count = 0;
+    if (active <= RENDERER_MAX_MORPH_ACTIVE) {
+        for (int i = 0; i < active; i++) {
+            pairs[2 * i] = (float)morph->active_targets[i];   /* exact: target indices < 2^24 */
+            pairs[2 * i + 1] = morph->active_weights[i];
+        }
+        count = active;
+    } else {
+        for (int i = 0; i < active; i++)
+            count = keep_largest_weight(pairs, count, (float)morph->active_targets[i], morph->active_weights[i]);
+        if (!renderer->morph_overflow_reported) {
+            fprintf(stderr,
+                    "skinview: warning: mesh %d has %d morph targets active at once; the GPU applies the %d largest "
+                    "(the CPU paths apply all)\n",
+                    m, active, RENDERER_MAX_MORPH_ACTIVE);
+            renderer->morph_overflow_reported = true;
+        }
+    }
+    glUniform1i(shader->morph_active_count, count);
+    if (count == 0) return;
+    glUniform1i(shader->morph_vertex_count, gpu->vertex_count);
+    if (count % 2) pairs[2 * count] = pairs[2 * count + 1] = 0.0f;   /* the unused half of the last vec4 */
+    glUniform4fv(shader->morph_active, (count + 1) / 2, pairs);
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_BUFFER, gpu->morph_texture);
+    glActiveTexture(GL_TEXTURE0);
+}
+
+/* Per-mesh uniforms shared by drawing and capture: model matrix, skinning flag, palette, morphs. */
+static void set_mesh_uniforms(Renderer *renderer, const Animator *animator, int m)
 {
     const SkinShader *shader = &renderer->shader;
     const GpuMesh *gpu = &renderer->meshes[m];
@@ -332,6 +433,7 @@ static void set_mesh_uniforms(const Renderer *renderer, const Animator *animator
     glUniform1i(shader->skinned, gpu->skinned ? 1 : 0);
     if (gpu->skinned && gpu->bone_count > 0)   /* the whole palette in one call (cglm is column-major) */
         glUniformMatrix4fv(shader->bones, gpu->bone_count, GL_FALSE, (const float *)animator->palettes[m]);
+    set_morph_uniforms(renderer, animator, m);
 }
 
 void renderer_draw(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
@@ -381,6 +483,9 @@ void renderer_draw(Renderer *renderer, const Animator *animator, const mat4 view
     }
     glBindVertexArray(0);
     glBindTexture(GL_TEXTURE_2D, 0);
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_BUFFER, 0);
+    glActiveTexture(GL_TEXTURE0);
     glUseProgram(0);
     glDisable(GL_CULL_FACE);
     glDisable(GL_FRAMEBUFFER_SRGB);
@@ -416,6 +521,9 @@ bool renderer_capture_mesh(Renderer *renderer, const Animator *animator, int mes
     glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
     glDisable(GL_RASTERIZER_DISCARD);
     glBindVertexArray(0);
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_BUFFER, 0);
+    glActiveTexture(GL_TEXTURE0);
     glUseProgram(0);
     GLuint written = 0;
     glGetQueryObjectuiv(query, GL_QUERY_RESULT, &written);

@@ -32,8 +32,12 @@
 #include <stddef.h>
 
 /* Uniform mat4s the vertex shader needs besides the palette (projection, view, model,
- * and one spare): subtracted from the uniform budget when sizing the palette. */
-#define RENDERER_RESERVED_MAT4 4
+ * one spare, and the active morph targets): subtracted from the uniform budget when sizing
+ * the palette. */
+/* Morph targets with a non-zero weight one draw applies (MAX_MORPH_ACTIVE in the shader);
+ * their (target, weight) pairs take MAX/2 vec4 = MAX/8 mat4 of the uniform budget. */
+#define RENDERER_MAX_MORPH_ACTIVE 64
+#define RENDERER_RESERVED_MAT4 (4 + RENDERER_MAX_MORPH_ACTIVE / 8)
 
 /* A directional light plus ambient term, in scene space, linear RGB. */
 typedef struct RenderLight {
@@ -53,6 +57,9 @@ typedef struct SkinShader {
     GLint  diffuse_color;             /* vec4, linear */
     GLint  diffuse_texture;           /* sampler2D, unit 0 */
     GLint  encode_srgb;               /* bool: gamma-encode in the shader */
+    GLint  morph_deltas;              /* samplerBuffer, unit 1 */
+    GLint  morph_vertex_count, morph_active_count; /* int */
+    GLint  morph_active;              /* vec4 morphActive[MAX_MORPH_ACTIVE / 2]: (target, weight) pairs */
 } SkinShader;
 
 /* GL objects of one Mesh: an interleaved VBO (position, normal, uv, 4 x (bone index, weight)
@@ -64,6 +71,8 @@ typedef struct GpuMesh {
     int    bone_count;
     bool   skinned;
     int    material;                  /* index into Model.materials, or -1 */
+    int    morph_target_count;        /* 0: no morph targets */
+    GLuint morph_buffer, morph_texture; /* the deltas: GL_TEXTURE_BUFFER, GL_RGBA32F, 2 texels per (target, vertex) */
 } GpuMesh;
 
 typedef struct Renderer {
@@ -77,6 +86,7 @@ typedef struct Renderer {
     GLuint       feedback_buffer;     /* transform-feedback capture (verify), grown on demand */
     size_t       feedback_size;       /* bytes */
     bool         cull_back_faces;     /* false (default): both sides drawn, for open meshes */
+    bool         morph_overflow_reported; /* a pose had more active targets than a draw applies (said once) */
 } Renderer;
 
 /* Palette size (bones per mesh) the skinning shader can hold on this GL:
@@ -108,7 +118,8 @@ void renderer_clear(float r, float g, float b);
 /* Draws every mesh of the model posed by `animator` (evaluate it first) into the bound
  * draw framebuffer and current viewport. Skinned meshes: their palette (one
  * glUniformMatrix4fv per mesh) and an identity model matrix; static meshes: the model
- * matrix animator_mesh_matrix(). Depth test on, back faces culled only if cull_back_faces. Leaves the program,
+ * matrix animator_mesh_matrix(). Meshes with morph targets: the animator's active targets
+ * (at most RENDERER_MAX_MORPH_ACTIVE, the largest weights; more is reported once on stderr). Depth test on, back faces culled only if cull_back_faces. Leaves the program,
  * VAO and GL_FRAMEBUFFER_SRGB unbound/disabled. */
 void renderer_draw(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
                    const RenderLight *light);

@@ -227,6 +227,8 @@ bool import_clips(Importer *im)
                 joint_track_free(track);
             }
         }
+        /* stage 4: the clip's morph-weight channels (glTF `weights`, FBX blend-shape channels) */
+        if (!import_morph_channels(im, anim, tps, clip, &last_time)) return false;
         /* the clip is [first key, last key] (the authored start is kept: Collada and FBX clips
          * may start after 0), and lasts at least until the file's own duration */
         float first_time = HUGE_VALF;
@@ -236,6 +238,7 @@ bool import_clips(Importer *im)
             if (track->rotation_count > 0) first_time = fminf(first_time, track->rotation_times[0]);
             if (track->scale_count > 0) first_time = fminf(first_time, track->scale_times[0]);
         }
+        for (int t = 0; t < clip->morph_track_count; t++) first_time = fminf(first_time, clip->morph_tracks[t].times[0]);
         clip->start = first_time < last_time ? first_time : (first_time < HUGE_VALF ? first_time : 0.0f);
         if (clip->start > last_time) last_time = clip->start;
         clip->duration = last_time - clip->start;

@@ -6,7 +6,8 @@
  *   2. import_skeleton.c  the whole node tree as joints (parents first) and the name
  *                         binding rules: which joint a bone or a channel names.
  *   3. import_mesh.c      one Mesh per (node, mesh) reference: vertices, triangles, skin.
- *   4. import_morph.c     morph targets (blend shapes) of each mesh — branch i7morph.
+ *   4. import_morph.c     morph targets (blend shapes) of each mesh, as deltas, and the
+ *                         clips' morph-weight channels (called from stages 3 and 6).
  *   5. import_material.c  materials and their diffuse textures.
  *   6. import_clip.c      clips: channels -> joint tracks, ticks -> seconds.
  * Conventions applied on the way in (import.c):
@@ -66,6 +67,13 @@ int  import_find_bone_joint(const Importer *im, const char *name, int mesh_joint
 int  import_find_channel_joint(const Importer *im, const struct aiNodeAnim *channel);
 /* 3. import_mesh.c */
 bool import_meshes(Importer *im);
+/* 4. import_morph.c */
+/* Copies src's anim meshes into mesh's morph targets as position and normal DELTAS from the
+ * stored vertices (called by stage 3 once mesh->positions and vertex_count are set). */
+bool import_morph_targets(Importer *im, const struct aiMesh *src, Mesh *mesh);
+/* Turns anim's morph-mesh channels into clip->morph_tracks, one per (mesh, target) a channel
+ * keys; key times ticks / tps -> seconds; *last_time grows to the last key (stage 6). */
+bool import_morph_channels(Importer *im, const struct aiAnimation *anim, double tps, Clip *clip, float *last_time);
 /* 5. import_material.c */
 bool import_materials(Importer *im);
 /* 6. import_clip.c */

@@ -206,6 +206,7 @@ static bool build_mesh(Importer *im, const struct aiMesh *src, int node_joint, M
         }
     }
 
+    if (!import_morph_targets(im, src, mesh)) return false;   /* stage 4: morph targets, before the skin */
     if (src->mNumBones > 0 && src->mBones) return build_skin(im, src, mesh, mesh->name);
     return true;
 }

@@ -17,10 +17,9 @@
  *     gets its own track with the keys that mention it. Assimp's glTF importer clamps
  *     negative weights to 0 and reads STEP/CUBICSPLINE samplers as plain keys (linear here).
  */
-#include "import_morph.h"
+#include "import_internal.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,27 +27,18 @@
 #define MAX_MORPH_TARGETS 65536          /* more targets on one mesh: treated as a broken file */
 #define MAX_MORPH_DELTA_BYTES (1ull << 31) /* 2 GiB of deltas per mesh */
 
-static bool morph_fail(char *error, size_t error_size, const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    vsnprintf(error, error_size, format, args);
-    va_end(args);
-    return false;
-}
-
 static bool finite_vector(const struct aiVector3D *v) { return isfinite(v->x) && isfinite(v->y) && isfinite(v->z); }
 
-bool import_morph_targets(const struct aiMesh *src, Mesh *mesh, bool default_weights_from_file, char *error,
-                          size_t error_size)
+bool import_morph_targets(Importer *im, const struct aiMesh *src, Mesh *mesh)
 {
+    bool default_weights_from_file = im->is_gltf;
     if (src->mNumAnimMeshes == 0 || !src->mAnimMeshes) return true;
     if (src->mNumAnimMeshes > MAX_MORPH_TARGETS)
-        return morph_fail(error, error_size, "mesh '%s' has %u morph targets (at most %d supported)", mesh->name,
+        return import_fail(im, "mesh '%s' has %u morph targets (at most %d supported)", mesh->name,
                           src->mNumAnimMeshes, MAX_MORPH_TARGETS);
     size_t targets = src->mNumAnimMeshes, vertices = (size_t)mesh->vertex_count;
     if ((unsigned long long)targets * vertices * sizeof(vec3) > MAX_MORPH_DELTA_BYTES)
-        return morph_fail(error, error_size, "mesh '%s': %zu morph targets x %zu vertices is too large", mesh->name,
+        return import_fail(im, "mesh '%s': %zu morph targets x %zu vertices is too large", mesh->name,
                           targets, vertices);
 
     mesh->morph_target_names = calloc(targets, sizeof *mesh->morph_target_names);
@@ -57,21 +47,21 @@ bool import_morph_targets(const struct aiMesh *src, Mesh *mesh, bool default_wei
     mesh->morph_default_weights = calloc(targets, sizeof(float));
     if (!mesh->morph_target_names || !mesh->morph_position_deltas || !mesh->morph_normal_deltas ||
         !mesh->morph_default_weights)
-        return morph_fail(error, error_size, "out of memory");
+        return import_fail(im, "out of memory");
     mesh->morph_target_count = (int)targets;
 
     for (size_t t = 0; t < targets; t++) {
         const struct aiAnimMesh *target = src->mAnimMeshes[t];
         if (!target) continue;   /* kept as a target that moves nothing, so channel indices still match */
-        utf8_copy_valid(mesh->morph_target_names[t], SV_NAME_MAX, target->mName.data, target->mName.length);
+        import_copy_name(mesh->morph_target_names[t], &target->mName);
         if (target->mNumVertices != src->mNumVertices && (target->mVertices || target->mNormals))
-            return morph_fail(error, error_size, "mesh '%s': morph target %zu has %u vertices, the mesh %u", mesh->name,
+            return import_fail(im, "mesh '%s': morph target %zu has %u vertices, the mesh %u", mesh->name,
                               t, target->mNumVertices, src->mNumVertices);
         vec3 *position_delta = mesh->morph_position_deltas + t * vertices;
         vec3 *normal_delta = mesh->morph_normal_deltas + t * vertices;
         for (size_t v = 0; target->mVertices && v < vertices; v++) {
             if (!finite_vector(&target->mVertices[v]))
-                return morph_fail(error, error_size, "mesh '%s': morph target %zu has a non-finite position", mesh->name,
+                return import_fail(im, "mesh '%s': morph target %zu has a non-finite position", mesh->name,
                                   t);
             /* Assimp's anim mesh holds the absolute position: delta = target - stored */
             position_delta[v][0] = target->mVertices[v].x - src->mVertices[v].x;
@@ -156,10 +146,11 @@ static bool build_morph_track(const struct aiMeshMorphAnim *channel, double tick
     return true;
 }
 
-bool import_morph_channels(const struct aiAnimation *anim, double ticks_per_second, const Model *model,
-                           const struct aiNode *const *joint_nodes, Clip *clip, float *last_time,
-                           int *channels_unmatched, char *error, size_t error_size)
+bool import_morph_channels(Importer *im, const struct aiAnimation *anim, double ticks_per_second, Clip *clip,
+                           float *last_time)
 {
+    const Model *model = im->model;
+    const struct aiNode *const *joint_nodes = im->nodes;
     if (anim->mNumMorphMeshChannels == 0 || !anim->mMorphMeshChannels) return true;
 
     /* check every key first; count the tracks (at most one per target of every matched mesh) */
@@ -168,22 +159,22 @@ bool import_morph_channels(const struct aiAnimation *anim, double ticks_per_seco
         const struct aiMeshMorphAnim *channel = anim->mMorphMeshChannels[c];
         if (!channel) continue;
         if (channel->mNumKeys > 0 && !channel->mKeys)
-            return morph_fail(error, error_size, "morph channel '%.100s' has no key data", channel->mName.data);
+            return import_fail(im, "morph channel '%.100s' has no key data", channel->mName.data);
         size_t pairs = 0;
         for (unsigned k = 0; k < channel->mNumKeys; k++) {
             const struct aiMeshMorphKey *key = &channel->mKeys[k];
             if (key->mNumValuesAndWeights > 0 && (!key->mValues || !key->mWeights))
-                return morph_fail(error, error_size, "morph channel '%.100s' has a key without values",
+                return import_fail(im, "morph channel '%.100s' has a key without values",
                                   channel->mName.data);
             if (!isfinite(key->mTime))
-                return morph_fail(error, error_size, "morph channel '%.100s': non-finite key time", channel->mName.data);
+                return import_fail(im, "morph channel '%.100s': non-finite key time", channel->mName.data);
             for (unsigned j = 0; j < key->mNumValuesAndWeights; j++)
                 if (!isfinite(key->mWeights[j]))
-                    return morph_fail(error, error_size, "morph channel '%.100s': non-finite weight",
+                    return import_fail(im, "morph channel '%.100s': non-finite weight",
                                       channel->mName.data);
             pairs += key->mNumValuesAndWeights;
         }
-        if (pairs > 100000000u) return morph_fail(error, error_size, "morph channel '%.100s' has an absurd number of keys",
+        if (pairs > 100000000u) return import_fail(im, "morph channel '%.100s' has an absurd number of keys",
                                                   channel->mName.data);
         if (pairs > most_keys) most_keys = pairs;
         bool matched = false;
@@ -192,7 +183,7 @@ bool import_morph_channels(const struct aiAnimation *anim, double ticks_per_seco
                 most_tracks += (size_t)model->meshes[m].morph_target_count;
                 matched = true;
             }
-        if (!matched) (*channels_unmatched)++;
+        if (!matched) im->model->stats.channels_without_node++;
     }
     if (most_tracks == 0) return true;
 
@@ -200,7 +191,7 @@ bool import_morph_channels(const struct aiAnimation *anim, double ticks_per_seco
     MorphKey *scratch = malloc(sizeof *scratch * (most_keys > 0 ? most_keys : 1));
     if (!clip->morph_tracks || !scratch) {
         free(scratch);
-        return morph_fail(error, error_size, "out of memory");
+        return import_fail(im, "out of memory");
     }
     for (unsigned c = 0; c < anim->mNumMorphMeshChannels; c++) {
         const struct aiMeshMorphAnim *channel = anim->mMorphMeshChannels[c];
@@ -211,7 +202,7 @@ bool import_morph_channels(const struct aiAnimation *anim, double ticks_per_seco
                 MorphTrack *track = &clip->morph_tracks[clip->morph_track_count];
                 if (!build_morph_track(channel, ticks_per_second, m, t, scratch, track, last_time)) {
                     free(scratch);
-                    return morph_fail(error, error_size, "out of memory");
+                    return import_fail(im, "out of memory");
                 }
                 if (track->key_count > 0) clip->morph_track_count++;
             }
