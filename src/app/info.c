@@ -87,8 +87,15 @@ static int print_text(const Model *model)
         const Mesh *mesh = &model->meshes[m];
         printf("  [%d] ", m);
         print_name(mesh->name, "(unnamed)");
-        printf(": %d vertices, %d triangles, %d bones, %s\n", mesh->vertex_count, mesh->index_count / 3,
+        printf(": %d vertices, %d triangles, %d bones, %s", mesh->vertex_count, mesh->index_count / 3,
                mesh->bone_count, mesh->skinned ? "skinned" : "static");
+        if (mesh->morph_target_count > 0) printf(", %d morph targets", mesh->morph_target_count);
+        putchar('\n');
+        for (int t = 0; t < mesh->morph_target_count; t++) {
+            printf("      morph target [%d] ", t);
+            print_name(mesh->morph_target_names[t], "(unnamed)");
+            printf(": default weight %g\n", (double)mesh->morph_default_weights[t]);
+        }
     }
     printf("joints: %d (%d bones)\n", model->skeleton.joint_count, bone_joint_count(&model->skeleton));
     printf("clips: %d\n", model->clip_count);
@@ -99,7 +106,17 @@ static int print_text(const Model *model)
         printf(": %.3f s, %d tracks, %ld keys, ", (double)clip->duration, clip->track_count, clip_key_count(clip));
         print_interpolations(clip);
         if (clip->start != 0.0f) printf(", starts at %.3f s", (double)clip->start);
+        if (clip->morph_track_count > 0) printf(", %d morph channels", clip->morph_track_count);
         printf("\n");
+        for (int t = 0; t < clip->morph_track_count; t++) {
+            const MorphTrack *track = &clip->morph_tracks[t];
+            const Mesh *mesh = &model->meshes[track->mesh];
+            printf("      morph weight: mesh [%d] ", track->mesh);
+            print_name(mesh->name, "(unnamed)");
+            printf(" target [%d] ", track->target);
+            print_name(mesh->morph_target_names[track->target], "(unnamed)");
+            printf(": %d keys\n", track->key_count);
+        }
     }
     StatField fields[16];
     int n = stat_fields(&model->stats, fields);
@@ -129,6 +146,14 @@ static int print_json(const Model *model)
         cJSON_AddNumberToObject(item, "bones", mesh->bone_count);
         cJSON_AddBoolToObject(item, "skinned", mesh->skinned);
         cJSON_AddNumberToObject(item, "material", mesh->material);
+        cJSON *targets = cJSON_AddArrayToObject(item, "morph_targets");
+        for (int t = 0; t < mesh->morph_target_count; t++) {
+            cJSON *target = cJSON_CreateObject();
+            cJSON_AddNumberToObject(target, "index", t);
+            add_string(target, "name", mesh->morph_target_names[t]);
+            cJSON_AddNumberToObject(target, "default_weight", mesh->morph_default_weights[t]);
+            cJSON_AddItemToArray(targets, target);
+        }
         cJSON_AddItemToArray(meshes, item);
     }
     cJSON_AddNumberToObject(root, "vertex_count", model_total_vertices(model));
@@ -152,6 +177,16 @@ static int print_json(const Model *model)
         unsigned used = clip_interpolation_kinds(clip);
         for (int k = 0; k < INTERPOLATION_KINDS; k++)
             if (used & (1u << k)) cJSON_AddItemToArray(kinds, cJSON_CreateString(interpolation_name((Interpolation)k)));
+        cJSON *channels = cJSON_AddArrayToObject(item, "morph_channels");   /* one per (mesh, target) keyed */
+        for (int t = 0; t < clip->morph_track_count; t++) {
+            const MorphTrack *track = &clip->morph_tracks[t];
+            cJSON *channel = cJSON_CreateObject();
+            cJSON_AddNumberToObject(channel, "mesh", track->mesh);
+            cJSON_AddNumberToObject(channel, "target", track->target);
+            add_string(channel, "target_name", model->meshes[track->mesh].morph_target_names[track->target]);
+            cJSON_AddNumberToObject(channel, "keys", track->key_count);
+            cJSON_AddItemToArray(channels, channel);
+        }
         cJSON_AddItemToArray(clips, item);
     }
 
