@@ -5,7 +5,9 @@
  * aiNode (double precision, Assimp's row-major matrices, no skinview code), and
  * every vertex is skinned as  sum_k w_k * global(bone node_k) * offset_k * v  from the
  * aiBone weights (normalised). Vertices with no weight follow their mesh node;
- * static meshes are global(mesh node) * v. skinview's Animator at ANIMATOR_REST_POSE
+ * static meshes are global(mesh node) * v. Morph targets at their default weights
+ * (glTF files: aiAnimMesh::mWeight, which holds the ABSOLUTE target shape) come first:
+ * v = stored + sum_t w_t * (anim_t - stored). skinview's Animator at ANIMATOR_REST_POSE
  * (animator_skin_mesh) must agree within 1e-4 of the scene's bbox diagonal.
  * This catches wrong joint indices, a skipped bone 0, a mesh-node transform applied
  * on top of skinning and transposed matrices. Meshes are matched in order: one per
@@ -123,6 +125,23 @@ static void check_model(const char *path, int max_bones, double *worst_relative)
             unsigned nv = src->mNumVertices;
             double (*ref)[3] = calloc(nv, sizeof *ref);
             double *wsum = calloc(nv, sizeof *wsum);
+            /* the rest-pose vertices: stored + default-weighted morph targets (glTF only) */
+            const char *extension = strrchr(path, '.');
+            bool gltf = extension && (strcmp(extension, ".gltf") == 0 || strcmp(extension, ".glb") == 0);
+            struct aiVector3D *rest = malloc(sizeof *rest * nv);
+            for (unsigned v = 0; v < nv; v++) {
+                double p[3] = {src->mVertices[v].x, src->mVertices[v].y, src->mVertices[v].z};
+                for (unsigned t = 0; gltf && src->mAnimMeshes && t < src->mNumAnimMeshes; t++) {
+                    const struct aiAnimMesh *target = src->mAnimMeshes[t];
+                    if (!target || !target->mVertices || target->mWeight == 0.0f) continue;
+                    p[0] += target->mWeight * ((double)target->mVertices[v].x - src->mVertices[v].x);
+                    p[1] += target->mWeight * ((double)target->mVertices[v].y - src->mVertices[v].y);
+                    p[2] += target->mWeight * ((double)target->mVertices[v].z - src->mVertices[v].z);
+                }
+                rest[v].x = (float)p[0];
+                rest[v].y = (float)p[1];
+                rest[v].z = (float)p[2];
+            }
             for (unsigned b = 0; b < src->mNumBones; b++) {
                 const struct aiBone *bone = src->mBones[b];
                 const M4 *global = find_global(nodes, node_count, bone->mName.data);
@@ -133,7 +152,7 @@ static void check_model(const char *path, int max_bones, double *worst_relative)
                     double weight = bone->mWeights[w].mWeight;
                     if (weight <= 0.0) continue;
                     double p[3];
-                    m4_apply(&skin, &src->mVertices[v], p);
+                    m4_apply(&skin, &rest[v], p);
                     for (int i = 0; i < 3; i++) ref[v][i] += weight * p[i];
                     wsum[v] += weight;
                 }
@@ -142,7 +161,7 @@ static void check_model(const char *path, int max_bones, double *worst_relative)
                 if (wsum[v] > 0.0) {
                     for (int i = 0; i < 3; i++) ref[v][i] /= wsum[v];
                 } else {
-                    m4_apply(&nodes[n].global, &src->mVertices[v], ref[v]);
+                    m4_apply(&nodes[n].global, &rest[v], ref[v]);
                 }
                 for (int i = 0; i < 3; i++) {
                     if (ref[v][i] < lo[i]) lo[i] = ref[v][i];
@@ -160,6 +179,7 @@ static void check_model(const char *path, int max_bones, double *worst_relative)
             free(out);
             free(ref);
             free(wsum);
+            free(rest);
         }
     }
     CHECK(mismatched_meshes == 0 && mesh_index == model.mesh_count, "%s: %d meshes matched, skinview has %d", path,
