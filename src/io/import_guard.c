@@ -423,6 +423,16 @@ const struct aiScene *import_read_scene(const char *path, int max_bones, ImportS
             return NULL;
         }
         unsigned before = scene->mNumMeshes;
+        /* Assimp 5.2.5's split does not copy aiMesh::mAnimMeshes: a split mesh loses its morph
+         * targets. Said, not hidden (a larger --max-bones keeps the mesh whole). */
+        for (unsigned m = 0; m < scene->mNumMeshes; m++) {
+            const struct aiMesh *mesh = scene->mMeshes[m];
+            if (mesh && mesh->mNumAnimMeshes > 0 && mesh->mNumBones > (unsigned)split_limit)
+                fprintf(stderr,
+                        "skinview: warning: %s: mesh '%.100s' has %u bones, more than %d: it is split and its %u "
+                        "morph targets are lost (Assimp's SplitByBoneCount drops them)\n",
+                        path, mesh->mName.data, mesh->mNumBones, split_limit, mesh->mNumAnimMeshes);
+        }
         scene = aiApplyPostProcessing(scene, aiProcess_SplitByBoneCount);
         /* the split copies every corner of every triangle: weld identical vertices again */
         if (scene) scene = aiApplyPostProcessing(scene, aiProcess_JoinIdenticalVertices);
