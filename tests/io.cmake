@@ -6,7 +6,7 @@ add_library(skinview_assimp_reference STATIC assimp_reference.c)
 target_include_directories(skinview_assimp_reference PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 target_link_libraries(skinview_assimp_reference PUBLIC PkgConfig::ASSIMP)
 
-set(IO_TESTS import_bindpose import_reference import_static import_split import_clips hierarchy info_json errors)
+set(IO_TESTS import_bindpose import_reference import_static import_split import_clips hierarchy info_json errors validate)
 foreach(name ${IO_TESTS})
   if(NOT EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/test_${name}.c)
     continue()

@@ -1,0 +1,587 @@
+/* validate.c — repair-or-reject rules on an imported Model (see validate.h and docs/robustness.md).
+ *
+ * Order: skeleton first (meshes and tracks point into it), then textures and materials
+ * (meshes point at materials), meshes, clips. Each rule aggregates over one mesh / clip so
+ * a broken file gives a few warning lines, not one per vertex.
+ */
+#include "validate.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Validator {
+    Model  *model;
+    FILE   *warnings;
+    int     repairs;
+    char   *error;
+    size_t  error_size;
+} Validator;
+
+/* One warning line: "skinview: warning: SOURCE: <what was repaired>". */
+static void repaired(Validator *v, const char *format, ...)
+{
+    v->repairs++;
+    if (!v->warnings) return;
+    const char *source = v->model->source_path[0] ? v->model->source_path : "(model in memory)";
+    fprintf(v->warnings, "skinview: warning: %s: ", source);
+    va_list args;
+    va_start(args, format);
+    vfprintf(v->warnings, format, args);
+    va_end(args);
+    fputc('\n', v->warnings);
+}
+
+static bool reject(Validator *v, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    if (v->error_size > 0) vsnprintf(v->error, v->error_size, format, args);
+    va_end(args);
+    return false;
+}
+
+static bool finite_n(const float *f, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!isfinite(f[i])) return false;
+    return true;
+}
+
+/* ---- skeleton ------------------------------------------------------------------ */
+
+static bool check_skeleton(Validator *v)
+{
+    Skeleton *sk = &v->model->skeleton;
+    int count = sk->joint_count;
+    if (count < 1 || !sk->names || !sk->parent || !sk->rest_local || !sk->rest_trs || !sk->is_bone)
+        return reject(v, "the model has no node hierarchy (not even a root node)");
+    if (count > VALIDATE_MAX_JOINTS)
+        return reject(v, "the node hierarchy has %d nodes, more than the %d skinview accepts", count,
+                      VALIDATE_MAX_JOINTS);
+
+    /* parents stored before children is what makes model space one forward loop; a parent index
+     * >= the joint's own is either a cycle or a wrong order. Tell which: walk up from each joint
+     * (state 1 = on the current walk, 2 = known to reach a root), linear overall. */
+    for (int j = 0; j < count; j++) {
+        sk->names[j][SV_NAME_MAX - 1] = '\0';
+        int parent = sk->parent[j];
+        if (parent == j) return reject(v, "node '%s' is its own parent", sk->names[j]);
+        if (parent < -1 || parent >= count)
+            return reject(v, "node '%s' has parent %d, outside the %d nodes", sk->names[j], parent, count);
+    }
+    unsigned char *state = calloc((size_t)count, 1);
+    if (!state) return reject(v, "out of memory");
+    bool ordered = true;
+    for (int j = 0; j < count; j++) {
+        if (sk->parent[j] > j) ordered = false;
+        int k = j;
+        while (k >= 0 && state[k] == 0) {
+            state[k] = 1;
+            k = sk->parent[k];
+        }
+        if (k >= 0 && state[k] == 1) {
+            int in_cycle = k;
+            free(state);
+            return reject(v, "the node hierarchy has a cycle through node '%s'", sk->names[in_cycle]);
+        }
+        for (k = j; k >= 0 && state[k] == 1; k = sk->parent[k]) state[k] = 2;
+    }
+    free(state);
+    if (!ordered) return reject(v, "the node hierarchy is not stored parents before children");
+
+    int bad_trs = 0;
+    for (int j = 0; j < count; j++) {
+        if (!finite_n(&sk->rest_local[j][0][0], 16))
+            return reject(v, "node '%s' has a NaN or infinite transform", sk->names[j]);
+        JointTransform *trs = &sk->rest_trs[j];
+        bool bad = false;
+        if (!finite_n(trs->translation, 3)) { glm_vec3_zero(trs->translation); bad = true; }
+        if (!finite_n(trs->scale, 3)) { glm_vec3_one(trs->scale); bad = true; }
+        float length = sqrtf(glm_vec4_norm2(trs->rotation));
+        if (!isfinite(length) || length < 1e-12f) { glm_quat_identity(trs->rotation); bad = true; }
+        else if (fabsf(length - 1.0f) > 1e-3f) { glm_vec4_scale(trs->rotation, 1.0f / length, trs->rotation); bad = true; }
+        if (bad) bad_trs++;
+    }
+    if (bad_trs)
+        repaired(v, "%d node rest transforms had NaN/infinite parts or a non-unit rotation; replaced by identity "
+                    "parts / normalised", bad_trs);
+    return true;
+}
+
+/* ---- textures and materials ------------------------------------------------------ */
+
+static bool check_textures_and_materials(Validator *v)
+{
+    Model *model = v->model;
+    if (model->texture_count < 0 || (model->texture_count > 0 && !model->textures))
+        return reject(v, "the texture list is corrupt");
+    if (model->material_count < 0 || (model->material_count > 0 && !model->materials))
+        return reject(v, "the material list is corrupt");
+
+    /* unusable textures are dropped; materials that used them fall back to their colour */
+    int *new_index = malloc(sizeof(int) * (size_t)(model->texture_count + 1));
+    if (!new_index) return reject(v, "out of memory");
+    int kept = 0;
+    for (int t = 0; t < model->texture_count; t++) {
+        Texture *texture = &model->textures[t];
+        texture->source[SV_NAME_MAX - 1] = '\0';
+        if (!texture->rgba || texture->width <= 0 || texture->height <= 0 ||
+            texture->width > VALIDATE_MAX_TEXTURE_SIDE || texture->height > VALIDATE_MAX_TEXTURE_SIDE) {
+            repaired(v, "texture '%s' (%d x %d) is empty or larger than %d pixels a side; dropped, its materials "
+                        "use their colour", texture->source, texture->width, texture->height, VALIDATE_MAX_TEXTURE_SIDE);
+            free(texture->rgba);
+            new_index[t] = -1;
+            continue;
+        }
+        new_index[t] = kept;
+        if (kept != t) model->textures[kept] = *texture;
+        kept++;
+    }
+    int old_count = model->texture_count;
+    model->texture_count = kept;
+
+    int bad_texture_refs = 0, bad_colours = 0;
+    for (int m = 0; m < model->material_count; m++) {
+        Material *material = &model->materials[m];
+        material->name[SV_NAME_MAX - 1] = '\0';
+        int t = material->diffuse_texture;
+        if (t < -1 || t >= old_count) {
+            material->diffuse_texture = -1;
+            bad_texture_refs++;
+        } else if (t >= 0) {
+            material->diffuse_texture = new_index[t];
+        }
+        if (!finite_n(material->diffuse_color, 4)) {
+            glm_vec4_one(material->diffuse_color);
+            bad_colours++;
+        }
+    }
+    free(new_index);
+    if (bad_texture_refs) repaired(v, "%d materials referred to textures that do not exist; they use their colour", bad_texture_refs);
+    if (bad_colours) repaired(v, "%d materials had a NaN/infinite colour; set to white", bad_colours);
+    return true;
+}
+
+/* ---- meshes ---------------------------------------------------------------------- */
+
+/* |det| of the 3x3 part against the product of its column lengths: 0 when the columns are
+ * coplanar (space squashed flat), 1 when they are orthogonal. */
+static float matrix_flatness(mat4 m)
+{
+    vec3 c0, c1, c2, cross;
+    glm_vec3(m[0], c0);
+    glm_vec3(m[1], c1);
+    glm_vec3(m[2], c2);
+    glm_vec3_cross(c1, c2, cross);
+    float det = glm_vec3_dot(c0, cross);   /* det = c0 . (c1 x c2) */
+    float lengths = glm_vec3_norm(c0) * glm_vec3_norm(c1) * glm_vec3_norm(c2);
+    if (!(lengths > 0.0f) || !isfinite(det)) return 0.0f;
+    return fabsf(det) / lengths;
+}
+
+/* Index of a bone of this mesh bound to its own node with an identity inverse bind (the bone
+ * unweighted vertices follow, model.h), appended if missing; -1 when it cannot be added. */
+static int rigid_bone(Mesh *mesh, bool *is_bone)
+{
+    for (int b = 0; b < mesh->bone_count; b++) {
+        if (mesh->bone_joint[b] != mesh->node_joint) continue;
+        mat4 identity = GLM_MAT4_IDENTITY_INIT;
+        if (memcmp(mesh->inverse_bind[b], identity, sizeof identity) == 0) return b;
+    }
+    if (mesh->bone_count >= VALIDATE_MAX_BONES) return -1;
+    int *joints = realloc(mesh->bone_joint, sizeof(int) * (size_t)(mesh->bone_count + 1));
+    if (!joints) return -1;
+    mesh->bone_joint = joints;
+    mat4 *binds = realloc(mesh->inverse_bind, sizeof(mat4) * (size_t)(mesh->bone_count + 1));
+    if (!binds) return -1;
+    mesh->inverse_bind = binds;
+    mesh->bone_joint[mesh->bone_count] = mesh->node_joint;
+    glm_mat4_identity(mesh->inverse_bind[mesh->bone_count]);
+    is_bone[mesh->node_joint] = true;
+    return mesh->bone_count++;
+}
+
+static bool check_skin(Validator *v, Mesh *mesh)
+{
+    Skeleton *sk = &v->model->skeleton;
+    if (mesh->bone_count < 1 || mesh->bone_count > VALIDATE_MAX_BONES || !mesh->bone_joint || !mesh->inverse_bind ||
+        !mesh->joint_indices || !mesh->weights)
+        return reject(v, "skinned mesh '%s' has %d bones or lacks its bone / weight arrays", mesh->name,
+                      mesh->bone_count);
+    int non_affine = 0;
+    for (int b = 0; b < mesh->bone_count; b++) {
+        int joint = mesh->bone_joint[b];
+        if (joint < 0 || joint >= sk->joint_count)
+            return reject(v, "bone %d of mesh '%s' refers to node %d, outside the %d nodes", b, mesh->name, joint,
+                          sk->joint_count);
+        float (*m)[4] = mesh->inverse_bind[b];
+        if (!finite_n(&m[0][0], 16))
+            return reject(v, "bone '%s' of mesh '%s' has a NaN or infinite inverse bind matrix", sk->names[joint],
+                          mesh->name);
+        /* affine = last row (0, 0, 0, 1); cglm is column-major, so the last row is m[c][3] */
+        if (fabsf(m[0][3]) > 1e-6f || fabsf(m[1][3]) > 1e-6f || fabsf(m[2][3]) > 1e-6f || fabsf(m[3][3] - 1.0f) > 1e-5f) {
+            bool pure_w = fabsf(m[0][3]) <= 1e-6f && fabsf(m[1][3]) <= 1e-6f && fabsf(m[2][3]) <= 1e-6f &&
+                          fabsf(m[3][3]) > 1e-6f;
+            if (pure_w) glm_mat4_scale(m, 1.0f / m[3][3]);   /* a homogeneous scale: divide it out */
+            m[0][3] = m[1][3] = m[2][3] = 0.0f;
+            m[3][3] = 1.0f;
+            non_affine++;
+        }
+        if (matrix_flatness(m) < 1e-6f)
+            return reject(v, "bone '%s' of mesh '%s' has a singular inverse bind matrix (it squashes space flat)",
+                          sk->names[joint], mesh->name);
+        sk->is_bone[joint] = true;
+    }
+    if (non_affine)
+        repaired(v, "mesh '%s': %d inverse bind matrices were not affine (last row not 0 0 0 1); made affine",
+                 mesh->name, non_affine);
+
+    int bad_weights = 0, bad_indices = 0, zero_sums = 0, renormalised = 0;
+    for (int i = 0; i < mesh->vertex_count; i++) {
+        float *w = mesh->weights[i];
+        uint16_t *index = mesh->joint_indices[i];
+        float sum = 0.0f;
+        for (int k = 0; k < SV_MAX_INFLUENCES; k++) {
+            if (!isfinite(w[k]) || w[k] < 0.0f) {
+                w[k] = 0.0f;
+                bad_weights++;
+            }
+            if (index[k] >= mesh->bone_count) {
+                if (w[k] != 0.0f) bad_indices++;
+                w[k] = 0.0f;
+                index[k] = 0;
+            }
+            sum += w[k];
+        }
+        if (!(sum > 0.0f) || !isfinite(sum)) {   /* nothing left: the vertex follows its mesh's node */
+            int rigid = rigid_bone(mesh, sk->is_bone);
+            if (rigid < 0) return reject(v, "mesh '%s': no room for the bone unweighted vertices follow", mesh->name);
+            memset(w, 0, sizeof(float) * SV_MAX_INFLUENCES);
+            memset(index, 0, sizeof(uint16_t) * SV_MAX_INFLUENCES);
+            index[0] = (uint16_t)rigid;
+            w[0] = 1.0f;
+            zero_sums++;
+            continue;
+        }
+        if (fabsf(sum - 1.0f) > 1e-3f) renormalised++;
+        for (int k = 0; k < SV_MAX_INFLUENCES; k++) w[k] /= sum;   /* w_k / sum: the weights sum to 1 */
+    }
+    if (bad_weights) repaired(v, "mesh '%s': %d negative or NaN weights set to 0", mesh->name, bad_weights);
+    if (bad_indices)
+        repaired(v, "mesh '%s': %d weights named a bone past the mesh's %d bones; dropped", mesh->name, bad_indices,
+                 mesh->bone_count);
+    if (zero_sums)
+        repaired(v, "mesh '%s': %d vertices had weights summing to 0; bound rigidly to the mesh's node", mesh->name,
+                 zero_sums);
+    if (renormalised) repaired(v, "mesh '%s': %d vertices' weights did not sum to 1; renormalised", mesh->name, renormalised);
+    return true;
+}
+
+/* 1: keep the mesh, 0: drop it (with a warning), -1: reject the model (error set). */
+static int check_mesh(Validator *v, Mesh *mesh)
+{
+    Model *model = v->model;
+    mesh->name[SV_NAME_MAX - 1] = '\0';
+    if (mesh->vertex_count < 0 || mesh->index_count < 0)
+        return reject(v, "mesh '%s' has a negative vertex or index count", mesh->name), -1;
+    if (mesh->vertex_count == 0 || mesh->index_count < 3) {
+        repaired(v, "mesh '%s' has %d vertices and %d triangles; dropped", mesh->name, mesh->vertex_count,
+                 mesh->index_count / 3);
+        return 0;
+    }
+    if (!mesh->positions || !mesh->normals || !mesh->uvs || !mesh->indices)
+        return reject(v, "mesh '%s' lacks its vertex or index arrays", mesh->name), -1;
+    if (mesh->node_joint < 0 || mesh->node_joint >= model->skeleton.joint_count)
+        return reject(v, "mesh '%s' hangs under node %d, outside the %d nodes", mesh->name, mesh->node_joint,
+                      model->skeleton.joint_count), -1;
+    if (mesh->index_count % 3) {
+        repaired(v, "mesh '%s': %d indices is not whole triangles; the last %d dropped", mesh->name,
+                 mesh->index_count, mesh->index_count % 3);
+        mesh->index_count -= mesh->index_count % 3;
+    }
+
+    int bad_normals = 0, bad_uvs = 0;
+    for (int i = 0; i < mesh->vertex_count; i++) {
+        if (!finite_n(mesh->positions[i], 3))
+            return reject(v, "mesh '%s' has a NaN or infinite vertex position (vertex %d)", mesh->name, i), -1;
+        if (!finite_n(mesh->normals[i], 3) || glm_vec3_norm2(mesh->normals[i]) == 0.0f) {
+            glm_vec3_copy((vec3){0.0f, 1.0f, 0.0f}, mesh->normals[i]);
+            bad_normals++;
+        }
+        if (!finite_n(mesh->uvs[i], 2)) {
+            glm_vec2_zero(mesh->uvs[i]);
+            bad_uvs++;
+        }
+    }
+    if (bad_normals) repaired(v, "mesh '%s': %d NaN, infinite or zero normals set to +Y", mesh->name, bad_normals);
+    if (bad_uvs) repaired(v, "mesh '%s': %d NaN or infinite texture coordinates set to 0", mesh->name, bad_uvs);
+
+    /* triangles with an index past the vertices are dropped (compacted in place) */
+    int kept = 0, bad_triangles = 0;
+    for (int t = 0; t + 2 < mesh->index_count; t += 3) {
+        uint32_t *tri = &mesh->indices[t];
+        if (tri[0] >= (uint32_t)mesh->vertex_count || tri[1] >= (uint32_t)mesh->vertex_count ||
+            tri[2] >= (uint32_t)mesh->vertex_count) {
+            bad_triangles++;
+            continue;
+        }
+        memmove(&mesh->indices[kept], tri, sizeof(uint32_t) * 3);
+        kept += 3;
+    }
+    if (bad_triangles) {
+        repaired(v, "mesh '%s': %d triangles used vertex indices past its %d vertices; dropped", mesh->name,
+                 bad_triangles, mesh->vertex_count);
+        mesh->index_count = kept;
+        if (kept == 0) {
+            repaired(v, "mesh '%s' has no triangles left; dropped", mesh->name);
+            return 0;
+        }
+    }
+    if (mesh->material < -1 || mesh->material >= model->material_count) {
+        repaired(v, "mesh '%s' refers to material %d of %d; drawn with the default colour", mesh->name,
+                 mesh->material, model->material_count);
+        mesh->material = -1;
+    }
+    if (mesh->skinned && !check_skin(v, mesh)) return -1;
+    return 1;
+}
+
+static void mesh_release(Mesh *mesh)
+{
+    free(mesh->positions);
+    free(mesh->normals);
+    free(mesh->uvs);
+    free(mesh->indices);
+    free(mesh->bone_joint);
+    free(mesh->inverse_bind);
+    free(mesh->joint_indices);
+    free(mesh->weights);
+    memset(mesh, 0, sizeof *mesh);
+}
+
+static bool check_meshes(Validator *v)
+{
+    Model *model = v->model;
+    if (model->mesh_count < 0 || (model->mesh_count > 0 && !model->meshes)) return reject(v, "the mesh list is corrupt");
+    int kept = 0;
+    for (int m = 0; m < model->mesh_count; m++) {
+        int verdict = check_mesh(v, &model->meshes[m]);
+        if (verdict < 0) {
+            /* meshes already moved down keep the model consistent for model_free(): release the rest */
+            for (int rest = m; rest < model->mesh_count; rest++)
+                if (kept != rest) model->meshes[kept++] = model->meshes[rest];
+                else kept++;
+            model->mesh_count = kept;
+            return false;
+        }
+        if (verdict == 0) {
+            mesh_release(&model->meshes[m]);
+            continue;
+        }
+        if (kept != m) model->meshes[kept] = model->meshes[m];
+        kept++;
+    }
+    model->mesh_count = kept;
+    if (kept == 0) return reject(v, "no mesh with triangles is left to draw");
+    return true;
+}
+
+/* ---- clips ----------------------------------------------------------------------- */
+
+typedef struct KeyOrder {
+    float time;
+    int   index;
+} KeyOrder;
+
+static int compare_key_order(const void *a, const void *b)
+{
+    const KeyOrder *x = a, *y = b;
+    if (x->time != y->time) return x->time < y->time ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);   /* stable: file order among equal times */
+}
+
+typedef struct ChannelRepairs {
+    int dropped;      /* keys with a NaN/infinite/negative time or a NaN/infinite value */
+    int reordered;    /* channels whose times were not increasing */
+    int duplicates;   /* keys at a time another key already had (the later one kept) */
+    int renormalised; /* rotation keys that were not unit quaternions */
+} ChannelRepairs;
+
+/* Keeps one channel's usable keys in place: finite time >= 0 and finite value, ordered by
+ * time, one key per time (the later one in the file wins, as the importer does).
+ * `width` floats per value (3: vec3, 4: quaternion). Returns the new key count, or -1 when
+ * out of memory. */
+static int clean_channel(float *times, float *values, int count, int width, ChannelRepairs *r)
+{
+    int kept = 0;
+    for (int k = 0; k < count; k++) {
+        float *value = &values[k * width];
+        if (!isfinite(times[k]) || times[k] < 0.0f || !finite_n(value, width)) {
+            r->dropped++;
+            continue;
+        }
+        if (width == 4) {   /* rotations: unit quaternions; a zero one becomes the identity */
+            float length = sqrtf(glm_vec4_norm2(value));
+            if (!isfinite(length) || length < 1e-12f) {
+                glm_quat_identity(value);
+                r->renormalised++;
+            } else if (fabsf(length - 1.0f) > 1e-3f) {
+                glm_vec4_scale(value, 1.0f / length, value);
+                r->renormalised++;
+            }
+        }
+        times[kept] = times[k];
+        memmove(&values[kept * width], value, sizeof(float) * (size_t)width);
+        kept++;
+    }
+    bool increasing = true;
+    for (int k = 1; k < kept && increasing; k++) increasing = times[k - 1] < times[k];
+    if (increasing) return kept;
+
+    KeyOrder *order = malloc(sizeof *order * (size_t)kept);
+    float *values_copy = malloc(sizeof(float) * (size_t)kept * (size_t)width);
+    if (!order || !values_copy) {
+        free(order);
+        free(values_copy);
+        return -1;
+    }
+    bool sorted = true;
+    for (int k = 0; k < kept; k++) {
+        order[k].time = times[k];
+        order[k].index = k;
+        if (k > 0 && times[k - 1] > times[k]) sorted = false;
+    }
+    if (!sorted) {
+        qsort(order, (size_t)kept, sizeof *order, compare_key_order);
+        r->reordered++;
+    }
+    memcpy(values_copy, values, sizeof(float) * (size_t)kept * (size_t)width);
+    int unique = 0;
+    for (int k = 0; k < kept; k++) {
+        if (unique > 0 && times[unique - 1] == order[k].time) {   /* repeated time: the later key wins */
+            memcpy(&values[(unique - 1) * width], &values_copy[order[k].index * width], sizeof(float) * (size_t)width);
+            r->duplicates++;
+            continue;
+        }
+        times[unique] = order[k].time;
+        memcpy(&values[unique * width], &values_copy[order[k].index * width], sizeof(float) * (size_t)width);
+        unique++;
+    }
+    free(order);
+    free(values_copy);
+    return unique;
+}
+
+/* 1: keep the clip, 0: drop it (with a warning), -1: reject (error set). */
+static int check_clip(Validator *v, Clip *clip, bool *joint_taken)
+{
+    Skeleton *sk = &v->model->skeleton;
+    clip->name[SV_NAME_MAX - 1] = '\0';
+    const char *name = clip->name;
+    if (clip->track_count < 0 || (clip->track_count > 0 && !clip->tracks))
+        return reject(v, "clip '%s' has a corrupt track list", name), -1;
+
+    ChannelRepairs r = {0};
+    int bad_joint = 0, repeated_joint = 0, empty = 0, kept = 0;
+    float last_key = 0.0f;
+    for (int t = 0; t < clip->track_count; t++) {
+        JointTrack *track = &clip->tracks[t];
+        if (track->joint < 0 || track->joint >= sk->joint_count || joint_taken[track->joint]) {
+            if (track->joint < 0 || track->joint >= sk->joint_count) bad_joint++;
+            else repeated_joint++;
+            joint_track_free(track);
+            continue;
+        }
+        int counts[3] = {track->translation_count, track->rotation_count, track->scale_count};
+        float *times[3] = {track->translation_times, track->rotation_times, track->scale_times};
+        float *values[3] = {(float *)track->translation_values, (float *)track->rotation_values,
+                            (float *)track->scale_values};
+        static const int widths[3] = {3, 4, 3};
+        for (int c = 0; c < 3; c++) {
+            if (counts[c] < 0 || (counts[c] > 0 && (!times[c] || !values[c])))
+                return reject(v, "clip '%s', node '%s': a channel has %d keys but no key arrays", name,
+                              sk->names[track->joint], counts[c]), -1;
+            counts[c] = counts[c] > 0 ? clean_channel(times[c], values[c], counts[c], widths[c], &r) : 0;
+            if (counts[c] < 0) return reject(v, "out of memory"), -1;
+            if (counts[c] > 0 && times[c][counts[c] - 1] > last_key) last_key = times[c][counts[c] - 1];
+        }
+        track->translation_count = counts[0];
+        track->rotation_count = counts[1];
+        track->scale_count = counts[2];
+        if (counts[0] + counts[1] + counts[2] == 0) {   /* a track without keys changes nothing */
+            empty++;
+            joint_track_free(track);
+            continue;
+        }
+        joint_taken[track->joint] = true;
+        if (kept != t) {
+            clip->tracks[kept] = *track;
+            memset(track, 0, sizeof *track);
+        }
+        kept++;
+    }
+    clip->track_count = kept;
+    for (int t = 0; t < kept; t++) joint_taken[clip->tracks[t].joint] = false;
+
+    if (bad_joint) repaired(v, "clip '%s': %d tracks drive nodes that do not exist; dropped", name, bad_joint);
+    if (repeated_joint) repaired(v, "clip '%s': %d tracks drive a node another track already drives; dropped", name, repeated_joint);
+    if (empty) repaired(v, "clip '%s': %d tracks have no usable keys; dropped", name, empty);
+    if (r.dropped) repaired(v, "clip '%s': %d keys with a NaN, infinite or negative time or a NaN/infinite value; dropped", name, r.dropped);
+    if (r.reordered) repaired(v, "clip '%s': %d channels had key times out of order; sorted", name, r.reordered);
+    if (r.duplicates) repaired(v, "clip '%s': %d keys repeated an earlier key's time; the later one kept", name, r.duplicates);
+    if (r.renormalised) repaired(v, "clip '%s': %d rotation keys were not unit quaternions; normalised", name, r.renormalised);
+
+    /* the duration: at least the last key (so it is reachable), at most a day */
+    if (last_key > VALIDATE_MAX_CLIP_SECONDS) {
+        repaired(v, "clip '%s': keys reach %.6g s, more than a day (a unit error?); clip dropped", name, last_key);
+        return 0;
+    }
+    if (!isfinite(clip->duration) || clip->duration < 0.0f || clip->duration > VALIDATE_MAX_CLIP_SECONDS) {
+        repaired(v, "clip '%s': duration %.6g s is negative, NaN or more than a day; set to the last key, %.6g s",
+                 name, clip->duration, last_key);
+        clip->duration = last_key;
+    } else if (clip->duration < last_key) {
+        repaired(v, "clip '%s': duration %.6g s ends before the last key; extended to %.6g s", name, clip->duration,
+                 last_key);
+        clip->duration = last_key;
+    }
+    /* a duration of 0 with every key at 0 is a pose (DESIGN.md trap 8): kept as it is */
+    return 1;
+}
+
+static bool check_clips(Validator *v)
+{
+    Model *model = v->model;
+    if (model->clip_count < 0 || (model->clip_count > 0 && !model->clips)) return reject(v, "the clip list is corrupt");
+    bool *joint_taken = calloc((size_t)model->skeleton.joint_count, sizeof *joint_taken);
+    if (!joint_taken) return reject(v, "out of memory");
+    int kept = 0;
+    bool ok = true;
+    for (int c = 0; c < model->clip_count; c++) {
+        Clip *clip = &model->clips[c];
+        int verdict = ok ? check_clip(v, clip, joint_taken) : 1;
+        if (verdict < 0) ok = false;
+        if (verdict == 0) {
+            for (int t = 0; t < clip->track_count; t++) joint_track_free(&clip->tracks[t]);
+            free(clip->tracks);
+            continue;
+        }
+        if (kept != c) model->clips[kept] = *clip;
+        kept++;
+    }
+    model->clip_count = kept;
+    free(joint_taken);
+    return ok;
+}
+
+bool model_validate(Model *model, FILE *warnings, int *repairs, char *error, size_t error_size)
+{
+    Validator v = {.model = model, .warnings = warnings, .error = error, .error_size = error_size};
+    if (error_size > 0) error[0] = '\0';
+    model->source_path[sizeof model->source_path - 1] = '\0';
+    bool ok = check_skeleton(&v) && check_textures_and_materials(&v) && check_meshes(&v) && check_clips(&v);
+    if (repairs) *repairs = v.repairs;
+    return ok;
+}
