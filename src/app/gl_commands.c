@@ -9,6 +9,7 @@
 #include "glcontext.h"
 #include "gfx/framebuffer.h"
 #include "gfx/renderer.h"
+#include "io/atomic_file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -85,15 +86,22 @@ static void write_png_bytes(void *user, void *data, int size)
     if (!sink->failed && fwrite(data, 1, (size_t)size, sink->file) != (size_t)size) sink->failed = true;
 }
 
-/* Writes RGBA pixels (rows top to bottom) as a PNG; false with errno set on failure. */
-static bool write_png(const char *path, int width, int height, const unsigned char *pixels)
+/* Writes RGBA pixels (rows top to bottom) as a PNG through a temporary file renamed onto
+ * `path` when complete (io/atomic_file.h): a failure leaves no file. */
+static bool write_png(const char *path, int width, int height, const unsigned char *pixels, char *error,
+                      size_t error_size)
 {
-    PngSink sink = {fopen(path, "wb"), false};
-    if (!sink.file) return false;
+    AtomicFile out;
+    if (!atomic_file_open(&out, path, error, error_size)) return false;
+    PngSink sink = {out.file, false};
+    errno = 0;
     int ok = stbi_write_png_to_func(write_png_bytes, &sink, width, height, 4, pixels, width * 4);
-    if (fclose(sink.file) != 0) sink.failed = true;
-    if (!ok && errno == 0) errno = EIO;
-    return ok && !sink.failed;
+    if (!ok || sink.failed) {
+        snprintf(error, error_size, "cannot write PNG: %s", strerror(errno ? errno : EIO));
+        atomic_file_abort(&out);
+        return false;
+    }
+    return atomic_file_commit(&out, error, error_size);
 }
 
 int command_screenshot(const Options *options, const char *model_path)
@@ -144,8 +152,8 @@ int command_screenshot(const Options *options, const char *model_path)
     renderer_draw(&session.renderer, &animator, view, projection, &light);
     if (!pixels || !framebuffer_read_rgba(&framebuffer, pixels)) {
         fprintf(stderr, "skinview: %s: cannot read the rendered image back\n", options->screenshot_path);
-    } else if (!write_png(options->screenshot_path, width, height, pixels)) {
-        fprintf(stderr, "skinview: %s: cannot write PNG: %s\n", options->screenshot_path, strerror(errno));
+    } else if (!write_png(options->screenshot_path, width, height, pixels, error, sizeof error)) {
+        fprintf(stderr, "skinview: %s: %s\n", options->screenshot_path, error);
     } else {
         status = 0;
     }

@@ -1,7 +1,7 @@
 /* export.c — a plain Wavefront OBJ writer for posed meshes. */
 #include "export.h"
+#include "atomic_file.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,11 +20,9 @@ static void write_group_name(FILE *file, const char *name, int index)
 bool export_obj(const char *path, const ExportMesh *meshes, int mesh_count,
                 char *error, size_t error_size)
 {
-    FILE *file = fopen(path, "w");
-    if (!file) {
-        snprintf(error, error_size, "cannot write: %s", strerror(errno));
-        return false;
-    }
+    AtomicFile out;   /* a temporary file renamed onto `path` once complete: never half-written */
+    if (!atomic_file_open(&out, path, error, error_size)) return false;
+    FILE *file = out.file;
     int total_vertices = 0, total_triangles = 0;
     for (int m = 0; m < mesh_count; m++) {
         total_vertices += meshes[m].vertex_count;
@@ -60,15 +58,5 @@ bool export_obj(const char *path, const ExportMesh *meshes, int mesh_count,
         if (mesh->normals) first_normal += mesh->vertex_count;
     }
 
-    bool ok = !ferror(file);
-    int saved_errno = errno;
-    if (fclose(file) != 0) {
-        ok = false;
-        saved_errno = errno;
-    }
-    if (!ok) {
-        snprintf(error, error_size, "cannot write: %s", strerror(saved_errno));
-        return false;
-    }
-    return true;
+    return atomic_file_commit(&out, error, error_size);
 }
