@@ -6,3 +6,11 @@ add_test(NAME robust_atomic_export COMMAND test_atomic_output export)
 add_test(NAME robust_atomic_screenshot COMMAND test_atomic_output screenshot)
 set_tests_properties(robust_atomic_export PROPERTIES LABELS "robust" TIMEOUT 120)
 set_tests_properties(robust_atomic_screenshot PROPERTIES LABELS "robust;gl" TIMEOUT 120)
+
+# --gl-debug: the KHR_debug callback and the glGetError fallback catch a deliberate GL error.
+add_executable(test_gl_debug test_gl_debug.c)
+target_link_libraries(test_gl_debug PRIVATE skinview_app skinview_testutil)
+add_test(NAME robust_gl_debug_callback COMMAND test_gl_debug 1)
+add_test(NAME robust_gl_debug_poll COMMAND test_gl_debug poll)
+set_tests_properties(robust_gl_debug_callback robust_gl_debug_poll PROPERTIES
+  LABELS "robust;gl;gl_debug_selftest" SKIP_RETURN_CODE 77 TIMEOUT 60)

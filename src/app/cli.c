@@ -13,7 +13,7 @@ const char *cli_usage(void)
            "                [--info] [--json]\n"
            "                [--screenshot OUT.png] [--size WxH]\n"
            "                [--export-pose OUT.obj]\n"
-           "                [--verify] [--max-bones N]\n"
+           "                [--verify] [--max-bones N] [--gl-debug]\n"
            "                [--help] [--version]\n"
            "  MODEL              any file Assimp reads (FBX, glTF/GLB, Collada, X, ...);\n"
            "                     default: the bundled demo model\n"
@@ -28,6 +28,8 @@ const char *cli_usage(void)
            "  --verify           compare GPU skinning (shaders/skinned.vert) with the CPU\n"
            "                     reference for every clip; exit 1 on mismatch\n"
            "  --max-bones N      force a smaller bones-per-mesh limit (meshes are split)\n"
+           "  --gl-debug         report every OpenGL error (KHR_debug callback, else glGetError\n"
+           "                     after each stage) and exit 1 if there was one\n"
            "  --help, -h         print this help, exit\n"
            "  --version          print the version, exit\n"
            "Keys, exit codes and examples: man skinview\n";
@@ -83,6 +85,8 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
             options->info = true;
         } else if (strcmp(arg, "--json") == 0) {
             options->json = true;
+        } else if (strcmp(arg, "--gl-debug") == 0) {
+            options->gl_debug = true;
         } else if (strcmp(arg, "--verify") == 0) {
             options->verify = true;
         } else if (strcmp(arg, "--clip") == 0) {

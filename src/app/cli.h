@@ -18,6 +18,7 @@ typedef struct Options {
     const char *export_pose_path;
     bool        verify;
     int         max_bones;       /* --max-bones N; 0 = from the GL limit */
+    bool        gl_debug;        /* --gl-debug: report every OpenGL error (KHR_debug), exit 1 if any */
     bool        help;
     bool        version;         /* --version */
 } Options;

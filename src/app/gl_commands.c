@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "glcontext.h"
 #include "gfx/framebuffer.h"
+#include "gfx/gl_debug.h"
 #include "gfx/renderer.h"
 #include "io/atomic_file.h"
 
@@ -66,11 +67,19 @@ static int session_begin(GlSession *session, const Options *options, const char 
     return 0;
 }
 
-static void session_end(GlSession *session)
+/* Frees everything; returns `status`, or 1 when GL errors were reported (--gl-debug). */
+static int session_end(GlSession *session, int status, const char *model_path)
 {
+    gl_debug_check(NULL);
     renderer_free(&session->renderer);
     model_free(&session->model);
     glcontext_destroy(&session->context);
+    int errors = gl_debug_error_count();
+    if (errors > 0) {
+        fprintf(stderr, "skinview: %s: %d OpenGL error%s (reported above)\n", model_path, errors, errors == 1 ? "" : "s");
+        return 1;
+    }
+    return status;
 }
 
 /* ---- --screenshot -------------------------------------------------------- */
@@ -115,14 +124,12 @@ int command_screenshot(const Options *options, const char *model_path)
     int clip;
     if (!app_resolve_clip(model, options->clip, &clip, error, sizeof error)) {
         fprintf(stderr, "skinview: %s: %s\n", model_path, error);
-        session_end(&session);
-        return 2;
+        return session_end(&session, 2, model_path);
     }
     Animator animator;
     if (!animator_init(&animator, model)) {
         fprintf(stderr, "skinview: %s: out of memory\n", model_path);
-        session_end(&session);
-        return 1;
+        return session_end(&session, 1, model_path);
     }
     int width = options->width > 0 ? options->width : 1280;
     int height = options->height > 0 ? options->height : 720;
@@ -148,8 +155,10 @@ int command_screenshot(const Options *options, const char *model_path)
     RenderLight light;
     render_light_default(&light);
     framebuffer_bind(&framebuffer);
+    gl_debug_check("drawing the frame");
     renderer_clear(background[0], background[1], background[2]);
     renderer_draw(&session.renderer, &animator, view, projection, &light);
+    gl_debug_check("reading the frame back");
     if (!pixels || !framebuffer_read_rgba(&framebuffer, pixels)) {
         fprintf(stderr, "skinview: %s: cannot read the rendered image back\n", options->screenshot_path);
     } else if (!write_png(options->screenshot_path, width, height, pixels, error, sizeof error)) {
@@ -161,8 +170,7 @@ int command_screenshot(const Options *options, const char *model_path)
 done:
     free(pixels);
     animator_free(&animator);
-    session_end(&session);
-    return status;
+    return session_end(&session, status, model_path);
 }
 
 /* ---- --verify ------------------------------------------------------------ */
@@ -312,6 +320,7 @@ int command_verify(const Options *options, const char *model_path)
         status = 1;
     } else {
         framebuffer_bind(&framebuffer);
+        gl_debug_check("capturing skinned vertices (transform feedback)");
         /* every clip at 8 times (the rest pose when there are none), then the bind pose */
         int pose_count = (model->clip_count > 0 ? model->clip_count : 1) + 1;
         PoseError worst = {0.0, 0.0, 0};
@@ -337,6 +346,5 @@ int command_verify(const Options *options, const char *model_path)
     free(buffers.cpu_normals);
     free(buffers.gpu_normals);
     free(buffers.all_cpu);
-    session_end(&session);
-    return status;
+    return session_end(&session, status, model_path);
 }

@@ -1,6 +1,7 @@
 /* glcontext.c — GLFW window / hidden window / EGL surfaceless contexts (see glcontext.h). */
 #include "glcontext.h"
 #include "commands.h"
+#include "gfx/gl_debug.h"
 
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
@@ -31,6 +32,7 @@ static bool load_gl(GlContext *context, GLADloadfunc load, char *error, size_t e
     }
     const char *name = (const char *)glGetString(GL_RENDERER);
     snprintf(context->renderer_name, sizeof context->renderer_name, "%s", name ? name : "unknown");
+    gl_debug_install();   /* --gl-debug / SKINVIEW_GL_DEBUG=1: KHR_debug callback or glGetError polling */
     return true;
 }
 
@@ -52,6 +54,7 @@ static void glfw_core_hints(void)
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    if (gl_debug_requested()) glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, GLFW_TRUE);
 }
 
 bool glcontext_create_window(GlContext *context, const char *title, int width, int height, char *error,
@@ -175,12 +178,17 @@ static bool create_egl_surfaceless(GlContext *context, char *error, size_t error
             return false;
         }
     }
-    static const EGLint context_attributes[] = {
+    EGLint context_attributes[] = {
         EGL_CONTEXT_MAJOR_VERSION, 3,
         EGL_CONTEXT_MINOR_VERSION, 3,
         EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+        EGL_CONTEXT_OPENGL_DEBUG, gl_debug_requested() ? EGL_TRUE : EGL_FALSE,
         EGL_NONE};
     EGLContext egl_context = eglCreateContext(display, config, EGL_NO_CONTEXT, context_attributes);
+    if (egl_context == EGL_NO_CONTEXT) {   /* a driver without debug contexts: the callback still works */
+        context_attributes[6] = EGL_NONE;
+        egl_context = eglCreateContext(display, config, EGL_NO_CONTEXT, context_attributes);
+    }
     if (egl_context == EGL_NO_CONTEXT) {
         snprintf(error, error_size, "EGL cannot create an OpenGL 3.3 core context (EGL error 0x%x)", eglGetError());
         eglTerminate(display);

@@ -1,5 +1,6 @@
 /* main.c — skinview: parse the command line, pick a command. */
 #include "commands.h"
+#include "gfx/gl_debug.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +13,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "skinview: %s (try --help)\n", error);
         return 2;
     }
+    if (options.gl_debug) gl_debug_request();
     if (options.help) {
         fputs(cli_usage(), stdout);
         return 0;

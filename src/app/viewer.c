@@ -7,6 +7,7 @@
  * NOTE: nothing is allocated and no name is looked up per frame; the overlay text is
  * formatted into fixed buffers.
  */
+#include "gfx/gl_debug.h"
 #include "bounds.h"
 #include "camera.h"
 #include "commands.h"
@@ -302,8 +303,9 @@ int command_view(const Options *options, const char *model_path)
         }
         draw_overlay(&overlay, &viewer, fps, fb_width, fb_height);
         glfwSwapBuffers(context.window);
+        gl_debug_check("drawing a frame");   /* --gl-debug without KHR_debug: poll glGetError */
     }
-    status = 0;
+    status = gl_debug_error_count() > 0 ? 1 : 0;
 
 done:
     if (context.window) {
