@@ -14,3 +14,10 @@ add_test(NAME robust_gl_debug_callback COMMAND test_gl_debug 1)
 add_test(NAME robust_gl_debug_poll COMMAND test_gl_debug poll)
 set_tests_properties(robust_gl_debug_callback robust_gl_debug_poll PROPERTIES
   LABELS "robust;gl;gl_debug_selftest" SKIP_RETURN_CODE 77 TIMEOUT 60)
+
+# Node trees 60 000 and 100 000 deep; a stack overflow inside Assimp still ends with one line.
+add_executable(test_deep_hierarchy test_deep_hierarchy.c)
+target_link_libraries(test_deep_hierarchy PRIVATE skinview_io skinview_testutil)
+add_dependencies(test_deep_hierarchy skinview)
+add_test(NAME robust_deep_hierarchy COMMAND test_deep_hierarchy)
+set_tests_properties(robust_deep_hierarchy PROPERTIES LABELS "robust;io" TIMEOUT 300)

@@ -160,6 +160,7 @@ typedef struct ImportStats {
     int channels_without_node;     /* animation channels that target no node (ignored) */
     int meshes_split_by_bones;     /* extra meshes created by the bone-count split */
     int textures_missing;          /* material textures that could not be found or decoded (colour only) */
+    int repairs;                   /* absurd data repaired by validation (io/validate.h), one warning each */
 } ImportStats;
 
 typedef struct Model {

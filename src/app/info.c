@@ -23,6 +23,7 @@ static int stat_fields(const ImportStats *s, StatField out[16])
     out[n++] = (StatField){"channels_without_node", s->channels_without_node};
     out[n++] = (StatField){"meshes_split_by_bones", s->meshes_split_by_bones};
     out[n++] = (StatField){"textures_missing", s->textures_missing};
+    out[n++] = (StatField){"repairs", s->repairs};
     return n;
 }
 

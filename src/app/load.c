@@ -1,4 +1,6 @@
 /* load.c — model loading with uniform error messages, clip lookup, data files. */
+/* SA_ONSTACK: XSI, beyond the POSIX.1-2008 base the build asks for */
+#define _DEFAULT_SOURCE
 #include "commands.h"
 #include "anim/animator.h"
 #include "io/import.h"
@@ -17,7 +19,9 @@
  * loop forever (a Collada index list with a stray byte). A file must never crash or hang
  * skinview, so while one is imported, fatal signals and a watchdog alarm print one line
  * naming the file and exit 1. Only async-signal-safe calls in the handler: the messages
- * are formatted before the import starts. */
+ * are formatted before the import starts. The import itself runs on a thread with a 1 GiB stack
+ * and an alternate signal stack (src/io/import_guard.c), so even a stack overflow inside Assimp
+ * reaches this handler. */
 /* watchdog: 20 s + 1 s per MiB of file (a 100 MiB FBX gets 2 minutes) */
 #define IMPORT_TIMEOUT_BASE_SECONDS 20
 static char import_crash_message[1400], import_timeout_message[1400];
@@ -63,6 +67,7 @@ bool app_load_model(const char *path, int max_bones, Model *model)
     enum { GUARDED_COUNT = sizeof guarded / sizeof guarded[0] };
     struct sigaction guard = {0}, previous[GUARDED_COUNT];
     guard.sa_handler = import_guard_handler;
+    guard.sa_flags = SA_ONSTACK;   /* the import thread has an alternate signal stack: a stack overflow still reports */
     sigemptyset(&guard.sa_mask);
     for (int i = 0; i < GUARDED_COUNT; i++) sigaction(guarded[i], &guard, &previous[i]);
     alarm(timeout);

@@ -6,6 +6,7 @@
  * conversions every stage shares (matrices, quaternions, names, URIs).
  */
 #include "import_internal.h"
+#include "validate.h"
 
 #include <assimp/cimport.h>
 
@@ -105,21 +106,46 @@ void import_one_line(char *text)
 
 /* ---- the pipeline ------------------------------------------------------------ */
 
-bool import_model(const char *path, const ImportOptions *options, Model *model, char *error, size_t error_size)
+/* One import: a file (path) or bytes in memory (data, size, hint), run by import_run(). */
+typedef struct ImportJob {
+    const char          *path;
+    const void          *data;
+    size_t               size;
+    const char          *hint;
+    const ImportOptions *options;
+    Model               *model;
+    char                *error;
+    size_t               error_size;
+    bool                 ok;
+} ImportJob;
+
+static void import_run(void *argument)
 {
-    memset(model, 0, sizeof *model);
-    if (error_size > 0) error[0] = '\0';
-    int max_bones = options ? options->max_bones_per_mesh : 0;
-    const struct aiScene *scene = import_read_scene(path, max_bones, &model->stats, error, error_size);
+    ImportJob *job = argument;
+    Model *model = job->model;
+    char *error = job->error;
+    size_t error_size = job->error_size;
+    int max_bones = job->options ? job->options->max_bones_per_mesh : 0;
+    FILE *warnings = job->options && job->options->quiet ? NULL : stderr;
+    const struct aiScene *scene =
+        job->path ? import_read_scene(job->path, max_bones, &model->stats, error, error_size)
+                  : import_read_scene_from_memory(job->data, job->size, job->hint, max_bones, &model->stats, error,
+                                                  error_size);
     if (!scene) {
         memset(model, 0, sizeof *model);
-        return false;
+        job->ok = false;
+        return;
     }
 
-    Importer im = {.scene = scene, .path = path, .model = model, .error = error, .error_size = error_size};
+    char source[1024];
+    if (job->path) snprintf(source, sizeof source, "%s", job->path);
+    else snprintf(source, sizeof source, "(memory).%s", job->hint ? job->hint : "");
+    const char *path = source;
+    Importer im = {.scene = scene, .path = path, .model = model, .error = error, .error_size = error_size,
+                   .warnings = warnings};
     snprintf(model->source_path, sizeof model->source_path, "%s", path);
     const char *slash = strrchr(path, '/');
-    if (slash && (size_t)(slash - path + 1) < sizeof im.directory) {
+    if (job->path && slash && (size_t)(slash - path + 1) < sizeof im.directory) {
         memcpy(im.directory, path, (size_t)(slash - path + 1));
         im.directory[slash - path + 1] = '\0';
     }
@@ -135,6 +161,14 @@ bool import_model(const char *path, const ImportOptions *options, Model *model, 
             ok = false;
         }
     }
+    /* last: the rules on the finished Model (validate.h): repair with a warning, or refuse */
+    if (ok) ok = model_validate(model, warnings, &model->stats.repairs, error, error_size);
+    for (int m = 0; ok && max_bones > 0 && m < model->mesh_count; m++)
+        if (model->meshes[m].bone_count > max_bones) {   /* the rigid bone validation may add */
+            snprintf(error, error_size, "mesh '%s' needs %d bones after repairs, more than the limit of %d",
+                     model->meshes[m].name, model->meshes[m].bone_count, max_bones);
+            ok = false;
+        }
 
     for (int t = 0; t < model->texture_count; t++) free(im.texture_keys[t]);
     free(im.texture_keys);
@@ -144,11 +178,30 @@ bool import_model(const char *path, const ImportOptions *options, Model *model, 
     free(im.by_name);
     free(im.depth);
     free(im.channel_taken);
-    aiReleaseImport(scene);
+    aiReleaseImport(scene);   /* recursive over the node tree too: still on the big stack */
     if (!ok) {
         import_one_line(error);
         model_free(model);
-        return false;
     }
-    return true;
+    job->ok = ok;
+}
+
+bool import_model(const char *path, const ImportOptions *options, Model *model, char *error, size_t error_size)
+{
+    memset(model, 0, sizeof *model);
+    if (error_size > 0) error[0] = '\0';
+    ImportJob job = {.path = path, .options = options, .model = model, .error = error, .error_size = error_size};
+    import_run_on_big_stack(import_run, &job);
+    return job.ok;
+}
+
+bool import_model_from_memory(const void *data, size_t size, const char *hint, const ImportOptions *options,
+                              Model *model, char *error, size_t error_size)
+{
+    memset(model, 0, sizeof *model);
+    if (error_size > 0) error[0] = '\0';
+    ImportJob job = {.data = data, .size = size, .hint = hint, .options = options, .model = model, .error = error,
+                     .error_size = error_size};
+    import_run_on_big_stack(import_run, &job);
+    return job.ok;
 }

@@ -7,13 +7,22 @@
 #include <stddef.h>
 
 typedef struct ImportOptions {
-    int max_bones_per_mesh;   /* > 0: meshes with more bones are split (Assimp SplitByBoneCount); 0: no limit */
+    int  max_bones_per_mesh;  /* > 0: meshes with more bones are split (Assimp SplitByBoneCount); 0: no limit */
+    bool quiet;               /* no warning lines on stderr (repairs still count in stats.repairs) */
 } ImportOptions;
 
-/* Reads any file Assimp can read into `model`.
+/* Reads any file Assimp can read into `model`, then checks it (validate.h): what can be repaired
+ * is, with one warning line each on stderr; what cannot makes the import fail. Runs on a thread
+ * with a large stack (Assimp recurses once per level of the node tree).
  * On failure returns false, leaves `model` zeroed and writes a one-line cause
  * (without the file name) into error[error_size]. */
 bool import_model(const char *path, const ImportOptions *options, Model *model,
                   char *error, size_t error_size);
+
+/* The same for a file already in memory (`size` bytes at `data`). `hint` is the file extension
+ * Assimp picks its reader by ("glb", "fbx", "dae", ...); files the model refers to (external
+ * buffers, textures) are not read. model->source_path is "(memory).HINT". */
+bool import_model_from_memory(const void *data, size_t size, const char *hint, const ImportOptions *options,
+                              Model *model, char *error, size_t error_size);
 
 #endif

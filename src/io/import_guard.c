@@ -12,8 +12,13 @@
  *     unweighted-vertices bone), unless a triangle needs more bones than the limit: Assimp
  *     would loop forever, so that is an error.
  *   - glTF files are read through an aiFileIO that retries percent-decoded buffer URIs.
+ *   - Every import runs on a thread with a 1 GiB stack (reserved, not committed) and an
+ *     alternate signal stack (import_run_on_big_stack, at the end): deep node trees make
+ *     Assimp recurse once per level.
  *   - Every error is one line, without the file name.
  */
+/* MAP_NORESERVE, MAP_STACK, sigaltstack: Linux / XSI beyond POSIX.1-2008 base */
+#define _DEFAULT_SOURCE
 #include "import_internal.h"
 
 #include <assimp/cfileio.h>
@@ -23,10 +28,13 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 /* Counts vertices with more than SV_MAX_INFLUENCES non-zero weights (before LimitBoneWeights). */
@@ -256,6 +264,17 @@ static bool md5mesh_is_safe(FILE *f, char *error, size_t error_size)
     return true;
 }
 
+/* The pre-Assimp checks on the bytes (OFF header, MD5 mesh blocks); f at its start. */
+static bool bytes_are_plausible(FILE *f, long long size, char *error, size_t error_size)
+{
+    bool plausible = off_header_is_plausible(f, size, error, error_size);
+    if (plausible) {
+        rewind(f);
+        plausible = md5mesh_is_safe(f, error, error_size);
+    }
+    return plausible;
+}
+
 static bool check_file(const char *path, char *error, size_t error_size)
 {
     struct stat st;
@@ -280,11 +299,7 @@ static bool check_file(const char *path, char *error, size_t error_size)
         snprintf(error, error_size, "cannot open: %s", strerror(errno));
         return false;
     }
-    bool plausible = off_header_is_plausible(f, (long long)st.st_size, error, error_size);
-    if (plausible) {
-        rewind(f);
-        plausible = md5mesh_is_safe(f, error, error_size);
-    }
+    bool plausible = bytes_are_plausible(f, (long long)st.st_size, error, error_size);
     fclose(f);
     return plausible;
 }
@@ -369,11 +384,10 @@ static void stdio_close(struct aiFileIO *io, struct aiFile *file)
     free(file);
 }
 
-const struct aiScene *import_read_scene(const char *path, int max_bones, ImportStats *stats, char *error,
-                                        size_t error_size)
+/* Reads `path`, or `size` bytes at `data` with the format hint `hint`, then post-processes. */
+static const struct aiScene *read_scene(const char *path, const void *data, size_t size, const char *hint,
+                                        int max_bones, ImportStats *stats, char *error, size_t error_size)
 {
-    if (!check_file(path, error, error_size)) return NULL;
-
     struct aiPropertyStore *props = aiCreatePropertyStore();
     aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, 0);
     aiSetImportPropertyInteger(props, AI_CONFIG_PP_LBW_MAX_WEIGHTS, SV_MAX_INFLUENCES);
@@ -387,20 +401,20 @@ const struct aiScene *import_read_scene(const char *path, int max_bones, ImportS
     int split_limit = max_bones > 1 ? max_bones - 1 : 1;
     if (max_bones > 0) aiSetImportPropertyInteger(props, AI_CONFIG_PP_SBBC_MAX_BONES, split_limit);
     /* glTF only (the one format whose references are URIs); the rest keep Assimp's own IO */
-    const char *extension = strrchr(path, '.');
+    const char *extension = path ? strrchr(path, '.') : NULL;
     bool uri_references = extension && strcasecmp(extension, ".gltf") == 0;
     char model_directory[1024] = "";
-    const char *last_slash = strrchr(path, '/');
+    const char *last_slash = path ? strrchr(path, '/') : NULL;
     if (last_slash && (size_t)(last_slash - path + 1) < sizeof model_directory) {
         memcpy(model_directory, path, (size_t)(last_slash - path + 1));
         model_directory[last_slash - path + 1] = '\0';
     }
     struct aiFileIO file_io = {stdio_open, stdio_close, model_directory};
-    const struct aiScene *scene = aiImportFileExWithProperties(
-        path,
-        aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_GenSmoothNormals | aiProcess_SortByPType |
-            aiProcess_ValidateDataStructure,
-        uri_references ? &file_io : NULL, props);
+    unsigned flags = aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_GenSmoothNormals |
+                     aiProcess_SortByPType | aiProcess_ValidateDataStructure;
+    const struct aiScene *scene =
+        path ? aiImportFileExWithProperties(path, flags, uri_references ? &file_io : NULL, props)
+             : aiImportFileFromMemoryWithProperties(data, (unsigned)size, flags, hint ? hint : "", props);
     aiReleasePropertyStore(props);
     if (!scene) {
         const char *why = aiGetErrorString();
@@ -445,4 +459,103 @@ const struct aiScene *import_read_scene(const char *path, int max_bones, ImportS
         return NULL;
     }
     return scene;
+}
+
+const struct aiScene *import_read_scene(const char *path, int max_bones, ImportStats *stats, char *error,
+                                        size_t error_size)
+{
+    if (!check_file(path, error, error_size)) return NULL;
+    return read_scene(path, NULL, 0, NULL, max_bones, stats, error, error_size);
+}
+
+const struct aiScene *import_read_scene_from_memory(const void *data, size_t size, const char *hint, int max_bones,
+                                                    ImportStats *stats, char *error, size_t error_size)
+{
+    if (size == 0) {
+        snprintf(error, error_size, "the file is empty");
+        return NULL;
+    }
+    if (size > 0x7fffffffu) {   /* aiImportFileFromMemory takes an unsigned length */
+        snprintf(error, error_size, "the file is larger than 2 GiB");
+        return NULL;
+    }
+    FILE *f = fmemopen((void *)data, size, "rb");
+    if (!f) {
+        snprintf(error, error_size, "out of memory");
+        return NULL;
+    }
+    bool plausible = bytes_are_plausible(f, (long long)size, error, error_size);
+    fclose(f);
+    if (!plausible) return NULL;
+    return read_scene(NULL, data, size, hint, max_bones, stats, error, error_size);
+}
+
+/* ---- a big stack for Assimp -------------------------------------------------------
+ * Assimp's readers and post-processing steps recurse once per level of the node tree (glTF
+ * ImportNode, ValidateDataStructure, the aiNode destructor, ...): a file that nests 100 000
+ * nodes needs far more than the 8 MiB main-thread stack, and running off its end is a SIGSEGV
+ * with no stack left to even report it. So the whole import runs on a thread whose stack is
+ * IMPORT_STACK_BYTES of address space, reserved but not committed (MAP_NORESERVE: pages cost
+ * memory only once touched), with a PROT_NONE guard at its far end. If even that runs out (an
+ * endless recursion), the SIGSEGV is taken on an alternate signal stack installed on that thread,
+ * so src/app/load.c's handler (SA_ONSTACK) can still print its one line and exit 1. */
+#define IMPORT_STACK_BYTES ((size_t)1 << 30)          /* 1 GiB */
+#define IMPORT_STACK_GUARD_BYTES ((size_t)1 << 16)
+#define IMPORT_SIGNAL_STACK_BYTES ((size_t)1 << 18)   /* 256 KiB: room for a sanitizer's report too */
+
+typedef struct StackJob {
+    void (*run)(void *);
+    void *argument;
+} StackJob;
+
+/* Runs job->run with an alternate signal stack on the calling thread (restored after). */
+static void run_with_signal_stack(StackJob *job)
+{
+    stack_t alternate = {0}, previous = {0};
+    alternate.ss_sp = malloc(IMPORT_SIGNAL_STACK_BYTES);
+    alternate.ss_size = IMPORT_SIGNAL_STACK_BYTES;
+    bool installed = alternate.ss_sp && sigaltstack(&alternate, &previous) == 0;
+    job->run(job->argument);
+    if (installed) {
+        if (previous.ss_flags & SS_DISABLE) {
+            stack_t off = {.ss_flags = SS_DISABLE};
+            sigaltstack(&off, NULL);
+        } else {
+            sigaltstack(&previous, NULL);
+        }
+    }
+    free(alternate.ss_sp);
+}
+
+static void *stack_thread_main(void *argument)
+{
+    run_with_signal_stack(argument);
+    return NULL;
+}
+
+void import_run_on_big_stack(void (*run)(void *), void *argument)
+{
+    StackJob job = {run, argument};
+    size_t size = IMPORT_STACK_BYTES;
+    const char *megabytes = getenv("SKINVIEW_IMPORT_STACK_MB");   /* tests: overflow it on purpose */
+    if (megabytes && atoi(megabytes) >= 1 && atoi(megabytes) <= 4096) size = (size_t)atoi(megabytes) << 20;
+    void *stack = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
+                       -1, 0);
+    if (stack == MAP_FAILED) {   /* address space limited (ulimit -v): a quarter, then the caller's stack */
+        size /= 4;
+        stack = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    }
+    pthread_attr_t attributes;
+    pthread_t thread;
+    bool started = false;
+    if (stack != MAP_FAILED && mprotect(stack, IMPORT_STACK_GUARD_BYTES, PROT_NONE) == 0 &&
+        pthread_attr_init(&attributes) == 0) {
+        /* the stack grows down towards the guard at the mapping's start */
+        if (pthread_attr_setstack(&attributes, stack, size) == 0)
+            started = pthread_create(&thread, &attributes, stack_thread_main, &job) == 0;
+        pthread_attr_destroy(&attributes);
+    }
+    if (started) pthread_join(thread, NULL);
+    else run_with_signal_stack(&job);
+    if (stack != MAP_FAILED) munmap(stack, size);
 }

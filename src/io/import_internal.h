@@ -26,10 +26,9 @@
 #include <assimp/scene.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stddef.h>
-
-#define MAX_NODE_DEPTH 4096       /* deeper node trees are treated as corrupt */
 
 typedef struct NameEntry {
     const char *name;             /* points into the aiScene (full, untruncated name) */
@@ -42,6 +41,7 @@ typedef struct Importer {
     const char           *path;
     char                  directory[1024];   /* the model's folder, with a trailing '/' or "" */
     bool                  is_gltf;
+    FILE                 *warnings;          /* one line per repair / missing texture; NULL: quiet */
     Model                *model;
     char                 *error;
     size_t                error_size;
@@ -61,6 +61,12 @@ typedef struct Importer {
  *    scene alone can tell. Returns NULL with a one-line cause in error[]. */
 const struct aiScene *import_read_scene(const char *path, int max_bones, ImportStats *stats, char *error,
                                         size_t error_size);
+/* The same for `size` bytes in memory; `hint` is the format's file extension ("glb", "fbx"). */
+const struct aiScene *import_read_scene_from_memory(const void *data, size_t size, const char *hint, int max_bones,
+                                                    ImportStats *stats, char *error, size_t error_size);
+/* Calls run(argument) on a thread with a 1 GiB stack (reserved, not committed) and an
+ * alternate signal stack; returns when it is done. Falls back to the calling thread. */
+void import_run_on_big_stack(void (*run)(void *), void *argument);
 /* 2. import_skeleton.c */
 bool import_skeleton(Importer *im);
 int  import_find_bone_joint(const Importer *im, const char *name, int mesh_joint);

@@ -48,7 +48,9 @@ static void warn_texture(Importer *im, const char *source, const char *why)
         char *copy = strdup(source);
         if (copy) im->failed_textures[im->failed_count++] = copy;
     }
-    fprintf(stderr, "skinview: warning: %s: texture '%s' %s; using the material colour\n", im->path, source, why);
+    if (im->warnings)
+        fprintf(im->warnings, "skinview: warning: %s: texture '%s' %s; using the material colour\n", im->path, source,
+                why);
 }
 
 /* Converts Assimp's uncompressed BGRA texels to RGBA8. */

@@ -5,6 +5,9 @@
  *     that are not bones still move the bones below them. Joints are numbered depth-first
  *     pre-order, so a parent always comes before its children.
  *   - Each joint keeps its node's rest transform, as a matrix and as TRS.
+ *   - Nothing recurses (files nest nodes tens of thousands deep): the tree is checked and
+ *     numbered with explicit stacks; a cycle, a node under two parents, an empty child slot
+ *     or more than VALIDATE_MAX_JOINTS nodes is an error.
  *   - Names are not unique (trap 10): bones and channels are bound to joints here, once,
  *     by the rules stated above import_find_bone_joint and import_find_channel_joint.
  */
@@ -12,29 +15,108 @@
 
 #include <assimp/cimport.h>
 
+#include "validate.h"
+
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int count_nodes(const struct aiNode *node, int depth)
+/* ---- walking Assimp's node tree without recursion ----------------------------------
+ * A file can nest nodes tens of thousands deep; recursion over them would overflow the stack.
+ * Both walks below keep their own stack on the heap. Before anything else the tree is checked
+ * as Assimp hands it over: no NULL child, no node reached twice (a cycle, or one node under two
+ * parents: Assimp's structures allow both and a tree walk would never end or count twice), at
+ * most VALIDATE_MAX_JOINTS nodes. */
+
+/* Pointer set (open addressing) of the nodes seen so far. */
+typedef struct NodeSet {
+    const struct aiNode **slots;
+    size_t                capacity;   /* a power of two, at least twice the count */
+} NodeSet;
+
+static size_t node_hash(const struct aiNode *node, size_t capacity)
 {
-    if (depth > MAX_NODE_DEPTH) return -1;
-    int count = 1;
-    for (unsigned c = 0; c < node->mNumChildren; c++) {
-        if (!node->mChildren[c]) return -1;
-        int sub = count_nodes(node->mChildren[c], depth + 1);
-        if (sub < 0 || count > 10000000 - sub) return -1;
-        count += sub;
-    }
-    return count;
+    uintptr_t x = (uintptr_t)node;
+    x ^= x >> 17;
+    x *= (uintptr_t)0x9E3779B97F4A7C15ull;   /* Fibonacci hashing */
+    return (size_t)(x ^ (x >> 29)) & (capacity - 1);
 }
 
-/* Depth-first pre-order: a node gets its index before any of its children. */
-static void add_nodes(Importer *im, const struct aiNode *node, int parent, int *next)
+/* Adds node; false if it was already there. */
+static bool node_set_add(NodeSet *set, const struct aiNode *node)
 {
-    int joint = (*next)++;
-    im->nodes[joint] = node;
-    im->model->skeleton.parent[joint] = parent;
-    for (unsigned c = 0; c < node->mNumChildren; c++) add_nodes(im, node->mChildren[c], joint, next);
+    size_t i = node_hash(node, set->capacity);
+    while (set->slots[i]) {
+        if (set->slots[i] == node) return false;
+        i = (i + 1) & (set->capacity - 1);
+    }
+    set->slots[i] = node;
+    return true;
+}
+
+/* Counts the nodes under (and with) root and checks the tree. Returns the count, or -1 with
+ * im->error set. */
+static int count_nodes(Importer *im, const struct aiNode *root)
+{
+    size_t capacity = 1024;
+    while (capacity < 2u * (VALIDATE_MAX_JOINTS + 1)) capacity *= 2;
+    NodeSet seen = {calloc(capacity, sizeof *seen.slots), capacity};
+    const struct aiNode **pending = malloc(sizeof *pending * (VALIDATE_MAX_JOINTS + 1));
+    if (!seen.slots || !pending) {
+        free(seen.slots);
+        free(pending);
+        return import_fail(im, "out of memory"), -1;
+    }
+    int count = 0, top = 0;
+    bool ok = true;
+    pending[top++] = root;
+    node_set_add(&seen, root);
+    while (top > 0 && ok) {
+        const struct aiNode *node = pending[--top];
+        count++;
+        if (node->mNumChildren > 0 && !node->mChildren) {
+            ok = import_fail(im, "node '%.100s' lists %u children but has none", node->mName.data, node->mNumChildren);
+            break;
+        }
+        for (unsigned c = 0; c < node->mNumChildren && ok; c++) {
+            const struct aiNode *child = node->mChildren[c];
+            if (!child) ok = import_fail(im, "node '%.100s' has an empty child slot", node->mName.data);
+            else if ((size_t)count + (size_t)top + 1 > VALIDATE_MAX_JOINTS)
+                ok = import_fail(im, "the node hierarchy has more than %d nodes, more than skinview accepts",
+                                 VALIDATE_MAX_JOINTS);
+            else if (!node_set_add(&seen, child))
+                ok = import_fail(im, "node '%.100s' is reached twice in the node hierarchy (a cycle or two parents)",
+                                 child->mName.data);
+            else pending[top++] = child;
+        }
+    }
+    free(seen.slots);
+    free(pending);
+    return ok ? count : -1;
+}
+
+/* Depth-first pre-order, children in file order: a node gets its index before any of its
+ * children (the order the recursive walk would give). pending[] holds (node, parent joint). */
+static bool add_nodes(Importer *im, const struct aiNode *root, int count)
+{
+    typedef struct Pending {
+        const struct aiNode *node;
+        int                  parent;
+    } Pending;
+    Pending *pending = malloc(sizeof *pending * (size_t)count);
+    if (!pending) return import_fail(im, "out of memory");
+    int top = 0, next = 0;
+    pending[top++] = (Pending){root, -1};
+    while (top > 0) {
+        Pending item = pending[--top];
+        int joint = next++;
+        im->nodes[joint] = item.node;
+        im->model->skeleton.parent[joint] = item.parent;
+        for (unsigned c = item.node->mNumChildren; c-- > 0;)   /* reversed: the first child pops first */
+            pending[top++] = (Pending){item.node->mChildren[c], joint};
+    }
+    free(pending);
+    return true;
 }
 
 static int compare_name_entries(const void *a, const void *b)
@@ -151,8 +233,8 @@ bool import_skeleton(Importer *im)
     Skeleton *sk = &im->model->skeleton;
     const struct aiNode *root = im->scene->mRootNode;
     if (!root) return import_fail(im, "the scene has no root node");
-    int count = count_nodes(root, 0);
-    if (count <= 0) return import_fail(im, "the node hierarchy is corrupt or deeper than %d levels", MAX_NODE_DEPTH);
+    int count = count_nodes(im, root);
+    if (count <= 0) return false;
 
     bool skeleton_ok = skeleton_alloc(sk, count);
     im->nodes = calloc((size_t)count, sizeof *im->nodes);
@@ -162,8 +244,7 @@ bool import_skeleton(Importer *im)
     if (!skeleton_ok || !im->nodes || !im->by_name || !im->depth || !im->channel_taken)
         return import_fail(im, "out of memory");
 
-    int next = 0;
-    add_nodes(im, root, -1, &next);
+    if (!add_nodes(im, root, count)) return false;
     for (int j = 0; j < count; j++) im->depth[j] = sk->parent[j] < 0 ? 0 : im->depth[sk->parent[j]] + 1;
 
     for (int j = 0; j < count; j++) {
