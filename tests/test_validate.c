@@ -454,10 +454,48 @@ static void test_clip_rules(void)
 
     base_model(&model);
     track = &model.clips[0].tracks[0];
-    track->rotation_times[0] = -1.0f;
+    track->rotation_times[0] = -1.0f;   /* keys -1, 1, 2 (rotation) and 0, 1, 2 (translation) */
     v = validate(&model);
     expect_repair("negative key time", &v, "negative time");
-    CHECK(track->rotation_count == 2 && track->rotation_times[0] == 1.0f, "negative key kept");
+    CHECK(track->rotation_count == 3 && track->rotation_times[0] == 0.0f && track->rotation_times[2] == 3.0f &&
+              track->translation_times[0] == 1.0f,
+          "clip not shifted by 1 s: %g %g", track->rotation_times[0], track->translation_times[0]);
+    CHECK(model.clips[0].start == 0.0f && model.clips[0].duration == 3.0f, "start %g duration %g, not 0 and 3",
+          model.clips[0].start, model.clips[0].duration);
+    model_free(&model);
+
+    base_model(&model);
+    model.clips[0].start = 1.5f;   /* after the first key (0): those keys could never play */
+    v = validate(&model);
+    expect_repair("start after the first key", &v, "after the first key");
+    CHECK(model.clips[0].start == 0.0f && model.clips[0].duration == 2.0f, "start %g duration %g",
+          model.clips[0].start, model.clips[0].duration);
+    model_free(&model);
+
+    /* spline channels: tangents travel with their keys, NaN tangents become 0, a spline without
+     * tangents or an unknown interpolation becomes linear */
+    base_model(&model);
+    track = &model.clips[0].tracks[0];
+    track->translation_interpolation = INTERPOLATION_CUBICSPLINE;
+    track->translation_tangents = xcalloc(6, sizeof(vec3));
+    for (int k = 0; k < 3; k++) track->translation_tangents[2 * k + 1][0] = 10.0f + (float)k;   /* out-tangents */
+    track->translation_tangents[0][2] = NAN;
+    track->translation_times[0] = 5.0f;   /* 5, 1, 2: key 0 moves to the end */
+    track->rotation_interpolation = (Interpolation)7;
+    v = validate(&model);
+    expect_repair("spline channel", &v, "tangent components set to 0");
+    CHECK(strstr(v.warnings, "made linear") != NULL, "unknown interpolation not reported: %s", v.warnings);
+    CHECK(track->rotation_interpolation == INTERPOLATION_LINEAR, "interpolation %d", track->rotation_interpolation);
+    CHECK(track->translation_times[2] == 5.0f && track->translation_tangents[5][0] == 10.0f &&
+              track->translation_tangents[1][0] == 11.0f && track->translation_tangents[4][2] == 0.0f,
+          "tangents did not follow their keys: %g %g %g", track->translation_tangents[5][0],
+          track->translation_tangents[1][0], track->translation_tangents[4][2]);
+    model_free(&model);
+
+    base_model(&model);
+    model.clips[0].tracks[0].rotation_interpolation = INTERPOLATION_CUBICSPLINE;   /* no tangents */
+    v = validate(&model);
+    expect_repair("spline without tangents", &v, "made linear");
     model_free(&model);
 
     base_model(&model);

@@ -403,26 +403,58 @@ static int compare_key_order(const void *a, const void *b)
 }
 
 typedef struct ChannelRepairs {
-    int dropped;      /* keys with a NaN/infinite/negative time or a NaN/infinite value */
-    int reordered;    /* channels whose times were not increasing */
-    int duplicates;   /* keys at a time another key already had (the later one kept) */
-    int renormalised; /* rotation keys that were not unit quaternions */
+    int dropped;        /* keys with a NaN/infinite time or value */
+    int reordered;      /* channels whose times were not increasing */
+    int duplicates;     /* keys at a time another key already had (the later one kept) */
+    int renormalised;   /* rotation keys that were not unit quaternions */
+    int tangents;       /* NaN/infinite spline tangents set to 0 */
+    int interpolation;  /* unknown interpolation, or a spline without tangents: made linear */
 } ChannelRepairs;
 
-/* Keeps one channel's usable keys in place: finite time >= 0 and finite value, ordered by
- * time, one key per time (the later one in the file wins, as the importer does).
- * `width` floats per value (3: vec3, 4: quaternion). Returns the new key count, or -1 when
- * out of memory. */
-static int clean_channel(float *times, float *values, int count, int width, ChannelRepairs *r)
+/* One channel of a track, seen as arrays of floats: key k is times[k], `width` floats of
+ * values (3: vec3, 4: quaternion) and, for splines, 2 * width floats of tangents (in, out). */
+typedef struct Channel {
+    int           *count;
+    float         *times;
+    float         *values;
+    float        **tangents;     /* *tangents may be NULL */
+    Interpolation *interpolation;
+    int            width;
+} Channel;
+
+/* Moves key `from` to slot `to` (values and tangents). */
+static void move_key(const Channel *c, const float *values, const float *tangents, int from, int to)
 {
+    int w = c->width;
+    memmove(&c->values[to * w], &values[from * w], sizeof(float) * (size_t)w);
+    if (*c->tangents) memmove(&(*c->tangents)[to * 2 * w], &tangents[from * 2 * w], sizeof(float) * (size_t)(2 * w));
+}
+
+/* Keeps a channel's usable keys in place: finite time and value, ordered by time, one key per
+ * time (the later one in the file wins, as the importer does); rotations unit length; spline
+ * tangents finite. Returns false when out of memory. */
+static bool clean_channel(const Channel *c, ChannelRepairs *r)
+{
+    int w = c->width;
+    int count = *c->count;
+    if ((unsigned)*c->interpolation >= INTERPOLATION_KINDS ||
+        (*c->interpolation == INTERPOLATION_CUBICSPLINE && !*c->tangents)) {
+        *c->interpolation = INTERPOLATION_LINEAR;
+        r->interpolation++;
+    }
+    if (*c->interpolation != INTERPOLATION_CUBICSPLINE && *c->tangents) {   /* tangents nobody reads */
+        free(*c->tangents);
+        *c->tangents = NULL;
+    }
+    float *tangents = *c->tangents;
     int kept = 0;
     for (int k = 0; k < count; k++) {
-        float *value = &values[k * width];
-        if (!isfinite(times[k]) || times[k] < 0.0f || !finite_n(value, width)) {
+        float *value = &c->values[k * w];
+        if (!isfinite(c->times[k]) || !finite_n(value, w)) {
             r->dropped++;
             continue;
         }
-        if (width == 4) {   /* rotations: unit quaternions; a zero one becomes the identity */
+        if (w == 4) {   /* rotations: unit quaternions; a zero one becomes the identity */
             float length = sqrtf(glm_vec4_norm2(value));
             if (!isfinite(length) || length < 1e-12f) {
                 glm_quat_identity(value);
@@ -432,46 +464,72 @@ static int clean_channel(float *times, float *values, int count, int width, Chan
                 r->renormalised++;
             }
         }
-        times[kept] = times[k];
-        memmove(&values[kept * width], value, sizeof(float) * (size_t)width);
+        if (tangents) {
+            float *tangent = &tangents[k * 2 * w];
+            for (int i = 0; i < 2 * w; i++)
+                if (!isfinite(tangent[i])) {
+                    tangent[i] = 0.0f;
+                    r->tangents++;
+                }
+        }
+        c->times[kept] = c->times[k];
+        move_key(c, c->values, tangents, k, kept);
         kept++;
     }
+    *c->count = kept;
     bool increasing = true;
-    for (int k = 1; k < kept && increasing; k++) increasing = times[k - 1] < times[k];
-    if (increasing) return kept;
+    for (int k = 1; k < kept && increasing; k++) increasing = c->times[k - 1] < c->times[k];
+    if (increasing) return true;
 
+    /* sort by time (stable), then keep one key per time */
     KeyOrder *order = malloc(sizeof *order * (size_t)kept);
-    float *values_copy = malloc(sizeof(float) * (size_t)kept * (size_t)width);
-    if (!order || !values_copy) {
+    float *values_copy = malloc(sizeof(float) * (size_t)kept * (size_t)w);
+    float *tangents_copy = tangents ? malloc(sizeof(float) * (size_t)kept * (size_t)(2 * w)) : NULL;
+    if (!order || !values_copy || (tangents && !tangents_copy)) {
         free(order);
         free(values_copy);
-        return -1;
+        free(tangents_copy);
+        return false;
     }
     bool sorted = true;
     for (int k = 0; k < kept; k++) {
-        order[k].time = times[k];
+        order[k].time = c->times[k];
         order[k].index = k;
-        if (k > 0 && times[k - 1] > times[k]) sorted = false;
+        if (k > 0 && c->times[k - 1] > c->times[k]) sorted = false;
     }
     if (!sorted) {
         qsort(order, (size_t)kept, sizeof *order, compare_key_order);
         r->reordered++;
     }
-    memcpy(values_copy, values, sizeof(float) * (size_t)kept * (size_t)width);
+    memcpy(values_copy, c->values, sizeof(float) * (size_t)kept * (size_t)w);
+    if (tangents) memcpy(tangents_copy, tangents, sizeof(float) * (size_t)kept * (size_t)(2 * w));
     int unique = 0;
     for (int k = 0; k < kept; k++) {
-        if (unique > 0 && times[unique - 1] == order[k].time) {   /* repeated time: the later key wins */
-            memcpy(&values[(unique - 1) * width], &values_copy[order[k].index * width], sizeof(float) * (size_t)width);
+        if (unique > 0 && c->times[unique - 1] == order[k].time) {   /* repeated time: the later key wins */
+            move_key(c, values_copy, tangents_copy, order[k].index, unique - 1);
             r->duplicates++;
             continue;
         }
-        times[unique] = order[k].time;
-        memcpy(&values[unique * width], &values_copy[order[k].index * width], sizeof(float) * (size_t)width);
+        c->times[unique] = order[k].time;
+        move_key(c, values_copy, tangents_copy, order[k].index, unique);
         unique++;
     }
+    *c->count = unique;
     free(order);
     free(values_copy);
-    return unique;
+    free(tangents_copy);
+    return true;
+}
+
+/* The three channels of a track. */
+static void track_channels(JointTrack *track, Channel out[3])
+{
+    out[0] = (Channel){&track->translation_count, track->translation_times, (float *)track->translation_values,
+                       (float **)&track->translation_tangents, &track->translation_interpolation, 3};
+    out[1] = (Channel){&track->rotation_count, track->rotation_times, (float *)track->rotation_values,
+                       (float **)&track->rotation_tangents, &track->rotation_interpolation, 4};
+    out[2] = (Channel){&track->scale_count, track->scale_times, (float *)track->scale_values,
+                       (float **)&track->scale_tangents, &track->scale_interpolation, 3};
 }
 
 /* 1: keep the clip, 0: drop it (with a warning), -1: reject (error set). */
@@ -485,7 +543,7 @@ static int check_clip(Validator *v, Clip *clip, bool *joint_taken)
 
     ChannelRepairs r = {0};
     int bad_joint = 0, repeated_joint = 0, empty = 0, kept = 0;
-    float last_key = 0.0f;
+    float first_key = INFINITY, last_key = -INFINITY;
     for (int t = 0; t < clip->track_count; t++) {
         JointTrack *track = &clip->tracks[t];
         if (track->joint < 0 || track->joint >= sk->joint_count || joint_taken[track->joint]) {
@@ -494,23 +552,22 @@ static int check_clip(Validator *v, Clip *clip, bool *joint_taken)
             joint_track_free(track);
             continue;
         }
-        int counts[3] = {track->translation_count, track->rotation_count, track->scale_count};
-        float *times[3] = {track->translation_times, track->rotation_times, track->scale_times};
-        float *values[3] = {(float *)track->translation_values, (float *)track->rotation_values,
-                            (float *)track->scale_values};
-        static const int widths[3] = {3, 4, 3};
+        Channel channels[3];
+        track_channels(track, channels);
         for (int c = 0; c < 3; c++) {
-            if (counts[c] < 0 || (counts[c] > 0 && (!times[c] || !values[c])))
+            int count = *channels[c].count;
+            if (count < 0 || (count > 0 && (!channels[c].times || !channels[c].values)))
                 return reject(v, "clip '%s', node '%s': a channel has %d keys but no key arrays", name,
-                              sk->names[track->joint], counts[c]), -1;
-            counts[c] = counts[c] > 0 ? clean_channel(times[c], values[c], counts[c], widths[c], &r) : 0;
-            if (counts[c] < 0) return reject(v, "out of memory"), -1;
-            if (counts[c] > 0 && times[c][counts[c] - 1] > last_key) last_key = times[c][counts[c] - 1];
+                              sk->names[track->joint], count), -1;
+            if (count == 0) continue;
+            if (!clean_channel(&channels[c], &r)) return reject(v, "out of memory"), -1;
+            count = *channels[c].count;
+            if (count > 0) {
+                first_key = fminf(first_key, channels[c].times[0]);
+                last_key = fmaxf(last_key, channels[c].times[count - 1]);
+            }
         }
-        track->translation_count = counts[0];
-        track->rotation_count = counts[1];
-        track->scale_count = counts[2];
-        if (counts[0] + counts[1] + counts[2] == 0) {   /* a track without keys changes nothing */
+        if (track->translation_count + track->rotation_count + track->scale_count == 0) {   /* changes nothing */
             empty++;
             joint_track_free(track);
             continue;
@@ -528,26 +585,57 @@ static int check_clip(Validator *v, Clip *clip, bool *joint_taken)
     if (bad_joint) repaired(v, "clip '%s': %d tracks drive nodes that do not exist; dropped", name, bad_joint);
     if (repeated_joint) repaired(v, "clip '%s': %d tracks drive a node another track already drives; dropped", name, repeated_joint);
     if (empty) repaired(v, "clip '%s': %d tracks have no usable keys; dropped", name, empty);
-    if (r.dropped) repaired(v, "clip '%s': %d keys with a NaN, infinite or negative time or a NaN/infinite value; dropped", name, r.dropped);
+    if (r.dropped) repaired(v, "clip '%s': %d keys with a NaN or infinite time or value; dropped", name, r.dropped);
     if (r.reordered) repaired(v, "clip '%s': %d channels had key times out of order; sorted", name, r.reordered);
     if (r.duplicates) repaired(v, "clip '%s': %d keys repeated an earlier key's time; the later one kept", name, r.duplicates);
     if (r.renormalised) repaired(v, "clip '%s': %d rotation keys were not unit quaternions; normalised", name, r.renormalised);
+    if (r.tangents) repaired(v, "clip '%s': %d NaN or infinite spline tangent components set to 0", name, r.tangents);
+    if (r.interpolation)
+        repaired(v, "clip '%s': %d channels had an unknown interpolation or a spline without tangents; made linear",
+                 name, r.interpolation);
 
-    /* the duration: at least the last key (so it is reachable), at most a day */
-    if (last_key > VALIDATE_MAX_CLIP_SECONDS) {
-        repaired(v, "clip '%s': keys reach %.6g s, more than a day (a unit error?); clip dropped", name, last_key);
+    if (kept == 0) {   /* no keys at all: a clip of the rest pose, lasting what the file says */
+        first_key = last_key = 0.0f;
+    }
+    /* negative key times: the whole clip moves so that its first key is at 0. Playback time is
+     * measured from the clip's start, so what plays does not change. */
+    if (first_key < 0.0f) {
+        float shift = -first_key;
+        for (int t = 0; t < kept; t++) {
+            Channel channels[3];
+            track_channels(&clip->tracks[t], channels);
+            for (int c = 0; c < 3; c++)
+                for (int k = 0; k < *channels[c].count; k++) channels[c].times[k] += shift;
+        }
+        repaired(v, "clip '%s': keys start at a negative time (%.6g s); the clip moved to start at 0", name, first_key);
+        if (isfinite(clip->start)) clip->start += shift;
+        last_key += shift;
+        first_key = 0.0f;
+    }
+    /* the clip spans [start, start + duration] of the keys' time line: start at or before the
+     * first key (keys before it could never play), the end at or after the last key (it must be
+     * reachable), the length at most a day */
+    if (last_key - first_key > VALIDATE_MAX_CLIP_SECONDS) {
+        repaired(v, "clip '%s': keys span %.6g s, more than a day (a unit error?); clip dropped", name,
+                 last_key - first_key);
         return 0;
     }
+    if (!isfinite(clip->start) || clip->start < 0.0f || clip->start > first_key) {
+        repaired(v, "clip '%s': start %.6g s is NaN, negative or after the first key; set to %.6g s", name,
+                 clip->start, first_key);
+        clip->start = first_key;
+    }
+    float needed = last_key - clip->start;
     if (!isfinite(clip->duration) || clip->duration < 0.0f || clip->duration > VALIDATE_MAX_CLIP_SECONDS) {
         repaired(v, "clip '%s': duration %.6g s is negative, NaN or more than a day; set to the last key, %.6g s",
-                 name, clip->duration, last_key);
-        clip->duration = last_key;
-    } else if (clip->duration < last_key) {
+                 name, clip->duration, needed);
+        clip->duration = needed;
+    } else if (clip->duration < needed) {
         repaired(v, "clip '%s': duration %.6g s ends before the last key; extended to %.6g s", name, clip->duration,
-                 last_key);
-        clip->duration = last_key;
+                 needed);
+        clip->duration = needed;
     }
-    /* a duration of 0 with every key at 0 is a pose (DESIGN.md trap 8): kept as it is */
+    /* a duration of 0 (one key, or every key at one time) is a pose (DESIGN.md trap 8): kept */
     return 1;
 }
 
