@@ -452,6 +452,7 @@ int main(void)
 
     char command[600];
     snprintf(command, sizeof command, "rm -rf '%s'", temp_dir);
-    if (system(command) != 0) fprintf(stderr, "could not remove %s\n", temp_dir);
+    if (getenv("SKINVIEW_KEEP_TEST_FILES")) printf("test files kept in %s\n", temp_dir);   /* e.g. for the oracle */
+    else if (system(command) != 0) fprintf(stderr, "could not remove %s\n", temp_dir);
     return test_finish();
 }
