@@ -11,10 +11,16 @@
  *   - Default weights: glTF puts mesh.weights into aiAnimMesh::mWeight. Assimp's FBX converter
  *     writes 1.0 there for a plain blend shape (the weight at which the shape is reached, not
  *     the channel's value), so for every other format the default weight is 0.
- *   - Channels (aiMeshMorphAnim) are named after the NODE holding the mesh (glTF: the node
- *     with the `weights` channel), key times are in ticks; each key lists (target, weight)
- *     pairs. glTF lists every target in every key; FBX may list only some, so each target
- *     gets its own track with the keys that mention it. Assimp's glTF importer clamps
+ *   - Channels (aiMeshMorphAnim) are named after the NODE holding the mesh: glTF uses the
+ *     node's name; FBX appends "*" and the geometry's index in its model ("Face*0"), so when
+ *     no node has the full name, a name ending in "*digits" names the node before the '*'.
+ *     Every mesh on that node with targets follows the channel (FBX splits a geometry with
+ *     several materials into several meshes, each with all the targets). Key times are in
+ *     ticks; each key lists (target, weight) pairs. glTF lists every target in every key;
+ *     FBX only the channels animated at that time, so each target gets its own track with
+ *     the keys that mention it. FBX key values are the channel's index in its BlendShape
+ *     deformer: the same as the target index for the usual file (one BlendShape deformer per
+ *     mesh, one shape per channel), not for in-between shapes, which Assimp flattens. Assimp's glTF importer clamps
  *     negative weights to 0 and reads STEP/CUBICSPLINE samplers as plain keys (linear here).
  */
 #include "import_internal.h"
@@ -96,14 +102,33 @@ static int compare_morph_keys(const void *a, const void *b)
     return (x->order > y->order) - (x->order < y->order);
 }
 
-/* Does mesh m hang on a node with this (full, untruncated) name and have targets? */
-static bool mesh_follows_channel(const Model *model, const struct aiNode *const *joint_nodes, int m,
-                                 const struct aiString *name)
+/* Does mesh m have targets and hang on the node named by the first `length` bytes of name? */
+static bool mesh_on_node(const Model *model, const struct aiNode *const *joint_nodes, int m, const char *name,
+                         size_t length)
 {
     const Mesh *mesh = &model->meshes[m];
     if (mesh->morph_target_count <= 0 || mesh->node_joint < 0) return false;
     const struct aiString *node_name = &joint_nodes[mesh->node_joint]->mName;
-    return node_name->length == name->length && memcmp(node_name->data, name->data, name->length) == 0;
+    return node_name->length == length && memcmp(node_name->data, name, length) == 0;
+}
+
+/* Length of the node name a channel names: the whole name if some mesh with targets hangs on
+ * a node of that name, else (FBX: "Node*0") the part before a final "*digits"; 0: no mesh. */
+static size_t channel_node_name_length(const Model *model, const struct aiNode *const *joint_nodes,
+                                       const struct aiString *name)
+{
+    for (int m = 0; m < model->mesh_count; m++)
+        if (mesh_on_node(model, joint_nodes, m, name->data, name->length)) return name->length;
+    const char *star = NULL;
+    for (const char *c = name->data; c < name->data + name->length; c++)
+        if (*c == '*') star = c;
+    if (!star || star + 1 == name->data + name->length) return 0;
+    for (const char *c = star + 1; c < name->data + name->length; c++)
+        if (*c < '0' || *c > '9') return 0;
+    size_t length = (size_t)(star - name->data);
+    for (int m = 0; m < model->mesh_count; m++)
+        if (mesh_on_node(model, joint_nodes, m, name->data, length)) return length;
+    return 0;
 }
 
 /* One track: the keys of `channel` that mention `target`, sorted, repeated times dropped. */
@@ -177,13 +202,11 @@ bool import_morph_channels(Importer *im, const struct aiAnimation *anim, double 
         if (pairs > 100000000u) return import_fail(im, "morph channel '%.100s' has an absurd number of keys",
                                                   channel->mName.data);
         if (pairs > most_keys) most_keys = pairs;
-        bool matched = false;
-        for (int m = 0; m < model->mesh_count; m++)
-            if (mesh_follows_channel(model, joint_nodes, m, &channel->mName)) {
+        size_t node_length = channel_node_name_length(model, joint_nodes, &channel->mName);
+        for (int m = 0; node_length > 0 && m < model->mesh_count; m++)
+            if (mesh_on_node(model, joint_nodes, m, channel->mName.data, node_length))
                 most_tracks += (size_t)model->meshes[m].morph_target_count;
-                matched = true;
-            }
-        if (!matched) im->model->stats.channels_without_node++;
+        if (node_length == 0) im->model->stats.channels_without_node++;
     }
     if (most_tracks == 0) return true;
 
@@ -196,8 +219,9 @@ bool import_morph_channels(Importer *im, const struct aiAnimation *anim, double 
     for (unsigned c = 0; c < anim->mNumMorphMeshChannels; c++) {
         const struct aiMeshMorphAnim *channel = anim->mMorphMeshChannels[c];
         if (!channel) continue;
-        for (int m = 0; m < model->mesh_count; m++) {
-            if (!mesh_follows_channel(model, joint_nodes, m, &channel->mName)) continue;
+        size_t node_length = channel_node_name_length(model, joint_nodes, &channel->mName);
+        for (int m = 0; node_length > 0 && m < model->mesh_count; m++) {
+            if (!mesh_on_node(model, joint_nodes, m, channel->mName.data, node_length)) continue;
             for (int t = 0; t < model->meshes[m].morph_target_count; t++) {
                 MorphTrack *track = &clip->morph_tracks[clip->morph_track_count];
                 if (!build_morph_track(channel, ticks_per_second, m, t, scratch, track, last_time)) {
