@@ -4,7 +4,8 @@ set -euo pipefail
 packages=(build-essential cmake pkg-config python3-glad go-md2man libglfw3-dev libassimp-dev libcglm-dev
           libstb-dev libcjson-dev libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri)
 if [ "${1:-}" = "--test" ]; then
-  packages+=(xvfb xauth assimp-testmodels)
+  packages+=(xvfb xauth assimp-testmodels desktop-file-utils shared-mime-info xdg-utils libxml2-utils
+            libglib2.0-bin)
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -54,6 +54,17 @@ int main(void)
     CHECK(!parse(&o, error, 2, "a.fbx", "b.fbx"), "two models rejected");
     CHECK(!parse(&o, error, 2, "m.fbx", "--json"), "--json without --info rejected");
     CHECK(parse(&o, error, 1, "--version") && o.version && !o.help, "--version");
+    CHECK(parse(&o, error, 4, "--thumbnail", "in.fbx", "out.png", "256"), "%s", error);
+    CHECK(strcmp(o.thumbnail_in, "in.fbx") == 0 && strcmp(o.thumbnail_out, "out.png") == 0 &&
+          o.thumbnail_size == 256 && o.thumbnail_budget == 5.0f && o.model_path == NULL,
+          "--thumbnail IN OUT SIZE, default budget 5 s");
+    CHECK(parse(&o, error, 6, "--thumbnail", "in.fbx", "out.png", "128", "--thumbnail-budget", "0.5") &&
+          o.thumbnail_budget == 0.5f, "--thumbnail-budget");
+    CHECK(!parse(&o, error, 3, "--thumbnail", "in.fbx", "out.png"), "--thumbnail without SIZE rejected");
+    CHECK(!parse(&o, error, 4, "--thumbnail", "in.fbx", "out.png", "0"), "--thumbnail SIZE 0 rejected");
+    CHECK(!parse(&o, error, 4, "--thumbnail", "in.fbx", "out.png", "12x"), "--thumbnail SIZE junk rejected");
+    CHECK(!parse(&o, error, 5, "m.fbx", "--thumbnail", "in.fbx", "out.png", "64"), "MODEL and --thumbnail rejected");
+    CHECK(!parse(&o, error, 6, "--thumbnail", "i", "o", "64", "--thumbnail-budget", "0"), "zero budget rejected");
     CHECK(strncmp(cli_version(), "skinview ", 9) == 0, "version text: %s", cli_version());
     return test_finish();
 }

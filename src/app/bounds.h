@@ -13,4 +13,14 @@
  * or on out-of-memory. Cost: clips x 8 x vertices. */
 bool app_model_bounds(const Model *model, Animator *animator, vec3 min, vec3 max);
 
+/* Axis-aligned box, in scene space, of the CPU-skinned vertices of the pose `animator` holds
+ * (evaluate it first). Same failures as app_model_bounds. Cost: vertices. */
+bool app_pose_bounds(const Model *model, const Animator *animator, vec3 min, vec3 max);
+
+/* The 2D box, in normalised device coordinates (-1..1), of the CPU-skinned vertices of the
+ * pose `animator` holds as `view_projection` shows them (vertices behind the eye skipped).
+ * False if no vertex is in front of the eye, or on out-of-memory. Cost: vertices. */
+bool app_pose_screen_bounds(const Model *model, const Animator *animator, const mat4 view_projection, vec2 min,
+                            vec2 max);
+
 #endif

@@ -14,6 +14,7 @@ const char *cli_usage(void)
            "                [--screenshot OUT.png] [--size WxH]\n"
            "                [--export-pose OUT.obj]\n"
            "                [--verify] [--max-bones N] [--gl-debug]\n"
+           "       skinview --thumbnail IN OUT SIZE [--thumbnail-budget SECONDS]\n"
            "                [--help] [--version]\n"
            "  MODEL              any file Assimp reads (FBX, glTF/GLB, Collada, X, ...);\n"
            "                     default: the bundled demo model\n"
@@ -30,6 +31,11 @@ const char *cli_usage(void)
            "  --max-bones N      force a smaller bones-per-mesh limit (meshes are split)\n"
            "  --gl-debug         report every OpenGL error (KHR_debug callback, else glGetError\n"
            "                     after each stage) and exit 1 if there was one\n"
+           "  --thumbnail IN OUT SIZE  write a SIZExSIZE PNG of model IN to OUT (transparent\n"
+           "                     background; the middle of clip 0 or --clip, or --time; the bind\n"
+           "                     pose without clips), exit; for file managers\n"
+           "  --thumbnail-budget SECONDS  give up a thumbnail after this long: exit 1, nothing\n"
+           "                     written (default 5)\n"
            "  --help, -h         print this help, exit\n"
            "  --version          print the version, exit\n"
            "Keys, exit codes and examples: man skinview\n";
@@ -66,6 +72,7 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
     options->speed = 1.0f;
     options->width = 1280;
     options->height = 720;
+    options->thumbnail_budget = 5.0f;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value = (i + 1 < argc) ? argv[i + 1] : NULL;
@@ -121,6 +128,26 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
             }
             options->width = w;
             options->height = h;
+        } else if (strcmp(arg, "--thumbnail") == 0) {
+            if (i + 3 >= argc) {
+                snprintf(error, error_size, "--thumbnail needs three values: IN OUT SIZE");
+                return false;
+            }
+            options->thumbnail_in = argv[i + 1];
+            options->thumbnail_out = argv[i + 2];
+            if (!parse_int(argv[i + 3], &options->thumbnail_size) || options->thumbnail_size < 1 ||
+                options->thumbnail_size > 4096) {
+                snprintf(error, error_size, "--thumbnail SIZE needs an integer in 1..4096, got '%s'", argv[i + 3]);
+                return false;
+            }
+            i += 3;
+        } else if (strcmp(arg, "--thumbnail-budget") == 0) {
+            NEED_VALUE();
+            if (!parse_float(value, &options->thumbnail_budget) || options->thumbnail_budget <= 0.0f ||
+                options->thumbnail_budget > 3600.0f) {
+                snprintf(error, error_size, "--thumbnail-budget needs seconds in (0, 3600], got '%s'", value);
+                return false;
+            }
         } else if (strcmp(arg, "--max-bones") == 0) {
             NEED_VALUE();
             if (!parse_int(value, &options->max_bones) || options->max_bones < 1 || options->max_bones > 4096) {
@@ -137,6 +164,10 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
             return false;
         }
 #undef NEED_VALUE
+    }
+    if (options->thumbnail_in && options->model_path) {
+        snprintf(error, error_size, "--thumbnail names its model itself (IN); drop '%s'", options->model_path);
+        return false;
     }
     if (options->json && !options->info) {
         snprintf(error, error_size, "--json only goes with --info");

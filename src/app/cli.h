@@ -19,6 +19,10 @@ typedef struct Options {
     bool        verify;
     int         max_bones;       /* --max-bones N; 0 = from the GL limit */
     bool        gl_debug;        /* --gl-debug: report every OpenGL error (KHR_debug), exit 1 if any */
+    const char *thumbnail_in;    /* --thumbnail IN OUT SIZE */
+    const char *thumbnail_out;
+    int         thumbnail_size;  /* pixels, square */
+    float       thumbnail_budget; /* --thumbnail-budget SECONDS, default 5 */
     bool        help;
     bool        version;         /* --version */
 } Options;

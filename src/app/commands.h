@@ -33,4 +33,8 @@ int command_view(const Options *options, const char *model_path);
 int command_screenshot(const Options *options, const char *model_path);
 int command_verify(const Options *options, const char *model_path);
 
+/* --thumbnail IN OUT SIZE (thumbnail.c): within options->thumbnail_budget seconds or exit 1
+ * with nothing written. */
+int command_thumbnail(const Options *options);
+
 #endif

@@ -6,7 +6,7 @@
 #include "bounds.h"
 #include "camera.h"
 #include "commands.h"
-#include "glcontext.h"
+#include "gl_session.h"
 #include "gfx/framebuffer.h"
 #include "gfx/gl_debug.h"
 #include "gfx/renderer.h"
@@ -31,16 +31,7 @@
 /* Background of screenshots, sRGB. */
 static const float background[3] = {0.18f, 0.20f, 0.23f};
 
-/* Everything a GL command sets up before its own work. */
-typedef struct GlSession {
-    GlContext context;
-    Model     model;
-    Renderer  renderer;
-    int       max_bones;
-} GlSession;
-
-/* Context, bone limit, model, renderer. Returns 0, or the exit code after printing why. */
-static int session_begin(GlSession *session, const Options *options, const char *model_path)
+int session_begin(GlSession *session, const Options *options, const char *model_path)
 {
     memset(session, 0, sizeof *session);
     char error[1024];
@@ -68,7 +59,7 @@ static int session_begin(GlSession *session, const Options *options, const char 
 }
 
 /* Frees everything; returns `status`, or 1 when GL errors were reported (--gl-debug). */
-static int session_end(GlSession *session, int status, const char *model_path)
+int session_end(GlSession *session, int status, const char *model_path)
 {
     gl_debug_check(NULL);
     renderer_free(&session->renderer);

@@ -24,7 +24,7 @@ int main(int argc, char **argv)
     }
 
     char default_model[1024];
-    const char *model_path = options.model_path;
+    const char *model_path = options.thumbnail_in ? options.thumbnail_in : options.model_path;
     if (!model_path) {
         if (!app_find_data("assets/demo.fbx", default_model, sizeof default_model)) {
             fprintf(stderr, "skinview: no MODEL given and the bundled assets/demo.fbx was not found\n");
@@ -35,9 +35,10 @@ int main(int argc, char **argv)
     }
 
     int modes = (options.info ? 1 : 0) + (options.export_pose_path ? 1 : 0) +
-                (options.screenshot_path ? 1 : 0) + (options.verify ? 1 : 0);
+                (options.screenshot_path ? 1 : 0) + (options.verify ? 1 : 0) + (options.thumbnail_in ? 1 : 0);
     if (modes > 1) {
-        fprintf(stderr, "skinview: --info, --export-pose, --screenshot and --verify are separate modes; give one\n");
+        fprintf(stderr, "skinview: --info, --export-pose, --screenshot, --verify and --thumbnail are separate modes; "
+                        "give one\n");
         return 2;
     }
 
@@ -61,5 +62,6 @@ int main(int argc, char **argv)
     }
     if (options.screenshot_path) return command_screenshot(&options, model_path);
     if (options.verify) return command_verify(&options, model_path);
+    if (options.thumbnail_in) return command_thumbnail(&options);
     return command_view(&options, model_path);
 }

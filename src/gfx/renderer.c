@@ -360,6 +360,14 @@ void renderer_clear(float r, float g, float b)
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
 }
 
+void renderer_clear_transparent(void)
+{
+    glDisable(GL_FRAMEBUFFER_SRGB);
+    glClearColor(0.0f, 0.0f, 0.0f, 0.0f);
+    glClearDepth(1.0);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+}
+
 /* Is the bound draw framebuffer's colour buffer sRGB (so GL can encode for us)? */
 static bool draw_target_is_srgb(void)
 {

@@ -115,6 +115,10 @@ void render_light_default(RenderLight *light);
 /* Clears colour (given sRGB-encoded, 0..1, written as is) and depth of the bound draw framebuffer. */
 void renderer_clear(float r, float g, float b);
 
+/* Clears to transparent black (alpha 0) and clears depth: for images with a transparent
+ * background (--thumbnail). */
+void renderer_clear_transparent(void);
+
 /* Draws every mesh of the model posed by `animator` (evaluate it first) into the bound
  * draw framebuffer and current viewport. Skinned meshes: their palette (one
  * glUniformMatrix4fv per mesh) and an identity model matrix; static meshes: the model
