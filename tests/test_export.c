@@ -58,22 +58,28 @@ static int count_lines(const char *path)
     return lines;
 }
 
-/* Bind pose computed here without the Animator: skinned meshes as stored,
- * static meshes through their node's rest model matrix. Returns the bbox diagonal. */
-static float expected_bind_positions(const Model *model, vec3 *out)
+/* Bind pose computed here without the Animator: skinned meshes as stored, placed by N
+ * (test_mesh_bind_matrix), static meshes through their node's bind-pose model matrix
+ * (pose_bind). Returns the bbox diagonal. */
+static float expected_bind_positions(const char *path, const Model *model, vec3 *out)
 {
     int joints = model->skeleton.joint_count > 0 ? model->skeleton.joint_count : 1;
     mat4 *local = calloc((size_t)joints, sizeof(mat4));
     mat4 *world = calloc((size_t)joints, sizeof(mat4));
-    pose_set_rest(&model->skeleton, local);
-    pose_local_to_model(&model->skeleton, local, world);
+    bool *bound = calloc((size_t)joints, sizeof(bool));
+    pose_bind(model, bound, local, world);
+    free(bound);
     vec3 lo = {INFINITY, INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY, -INFINITY};
     int offset = 0;
     for (int m = 0; m < model->mesh_count; m++) {
         const Mesh *mesh = &model->meshes[m];
+        float n[4][4];
+        test_mesh_bind_matrix(path, model, m, n);
         for (int v = 0; v < mesh->vertex_count; v++) {
             float *p = out[offset + v];
-            if (mesh->skinned || mesh->node_joint < 0)
+            if (mesh->skinned)
+                glm_mat4_mulv3(n, mesh->positions[v], 1.0f, p);
+            else if (mesh->node_joint < 0)
                 glm_vec3_copy(mesh->positions[v], p);
             else
                 glm_mat4_mulv3(world[mesh->node_joint], mesh->positions[v], 1.0f, p);
@@ -108,12 +114,12 @@ static void check_model(const char *path)
 
     int total = model_total_vertices(&model);
     vec3 *expected = calloc((size_t)total + 1, sizeof(vec3));
-    float diagonal = expected_bind_positions(&model, expected);
+    float diagonal = expected_bind_positions(path, &model, expected);
     char obj[512], err[512], args[2048];
     snprintf(obj, sizeof obj, "%s/pose.obj", temp_dir);
     snprintf(err, sizeof err, "%s/stderr.txt", temp_dir);
 
-    /* --clip bind: the imported vertices, one v line each */
+    /* --clip bind: the imported vertices placed by N, one v line each */
     snprintf(args, sizeof args, "'%.1023s' --clip bind --export-pose '%.511s'", path, obj);
     int code = run_skinview(args, err);
     CHECK(code == 0, "%s: --clip bind --export-pose exit %d", path, code);

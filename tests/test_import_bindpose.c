@@ -1,8 +1,15 @@
 /* test_import_bindpose — every skinned test model, at bind pose:
- * each bone's joint model matrix = inverse(inverse_bind), palette via skin_palette(),
- * CPU skinning with skin_vertices_lbs() gives back the mesh positions (within 1e-5 of
- * the mesh's bounding-box diagonal). Also: weights sum to 1, indices < bone_count. */
+ * - mesh space: each bone's joint model matrix = inverse(inverse_bind), palette via
+ *   skin_palette(), CPU skinning with skin_vertices_lbs() gives back the mesh positions
+ *   (within 1e-5 of the mesh's bounding-box diagonal);
+ * - scene space (the Animator's ANIMATOR_BIND_POSE, what --clip bind draws): every skinned
+ *   mesh = stored vertices x N (N = its node's rest scene matrix, glTF: identity; worked
+ *   out here independently), every bound joint at N * inverse(offset), and the skeleton
+ *   overlay's segment ends at those joints (DESIGN.md trap 11).
+ * Also: weights sum to 1, indices < bone_count. */
 #include "anim/anim.h"
+#include "anim/animator.h"
+#include "anim/skeleton_lines.h"
 #include "io/import.h"
 #include "testutil.h"
 
@@ -34,6 +41,101 @@ static float bbox_diagonal(const vec3 *p, int count)
         glm_vec3_maxv(hi, (float *)p[v], hi);
     }
     return count > 0 ? glm_vec3_distance(lo, hi) : 0.0f;
+}
+
+static float max_abs(const float a[4][4], const float b[4][4])
+{
+    float worst = 0.0f;
+    for (int c = 0; c < 4; c++)
+        for (int r = 0; r < 4; r++) {
+            float d = fabsf(a[c][r] - b[c][r]);
+            if (!(d <= worst)) worst = d;
+        }
+    return worst;
+}
+
+/* The bind pose in scene space, as the Animator (and so --clip bind, the overlay, the export,
+ * the screenshot) has it. */
+static void check_scene_bind_pose(const char *path, const Model *model, float *worst_relative)
+{
+    Animator animator;
+    if (!animator_init(&animator, model)) {
+        CHECK(false, "%s: animator_init", path);
+        return;
+    }
+    animator_evaluate(&animator, ANIMATOR_BIND_POSE, 0.0f);
+    int joints = model->skeleton.joint_count;
+    int *bound_by_mesh = malloc(sizeof(int) * (size_t)joints), *bound_by_bone = malloc(sizeof(int) * (size_t)joints);
+    for (int j = 0; j < joints; j++) bound_by_mesh[j] = bound_by_bone[j] = -1;
+    float scene_diagonal = 0.0f;
+    for (int m = 0; m < model->mesh_count; m++) {
+        const Mesh *mesh = &model->meshes[m];
+        if (!mesh->skinned) continue;
+        float n[4][4];
+        test_mesh_bind_matrix(path, model, m, n);
+        float scale = fabsf(n[3][0]) + fabsf(n[3][1]) + fabsf(n[3][2]) + 1.0f;
+        CHECK(max_abs(n, mesh->bind_matrix) <= 1e-5f * scale, "%s mesh %d: bind_matrix is not N (off by %g)", path, m,
+              (double)max_abs(n, mesh->bind_matrix));
+        vec3 *want = malloc(sizeof(vec3) * (size_t)mesh->vertex_count);
+        vec3 *got = malloc(sizeof(vec3) * (size_t)mesh->vertex_count);
+        for (int v = 0; v < mesh->vertex_count; v++) glm_mat4_mulv3(n, mesh->positions[v], 1.0f, want[v]);
+        animator_skin_mesh(&animator, m, got, NULL);
+        float diagonal = bbox_diagonal((const vec3 *)want, mesh->vertex_count), worst = 0.0f;
+        if (diagonal > scene_diagonal) scene_diagonal = diagonal;
+        for (int v = 0; v < mesh->vertex_count; v++) {
+            float d = glm_vec3_distance(got[v], want[v]);
+            if (!(d <= worst)) worst = d;
+        }
+        float relative = diagonal > 0.0f ? worst / diagonal : worst;
+        if (!(relative <= *worst_relative)) *worst_relative = relative;
+        CHECK(relative <= 1e-5f, "%s mesh %d (%s): --clip bind is %g of the diagonal off stored x N", path, m,
+              mesh->name, (double)relative);
+        free(want);
+        free(got);
+        for (int b = 0; b < mesh->bone_count; b++) {
+            int j = mesh->bone_joint[b];
+            bool unweighted_bone = j == mesh->node_joint && max_abs(mesh->inverse_bind[b], GLM_MAT4_IDENTITY) == 0.0f;
+            if (bound_by_mesh[j] < 0 && !unweighted_bone) bound_by_mesh[j] = m, bound_by_bone[j] = b;
+        }
+    }
+    /* every bound joint at N * inverse(offset), and the overlay draws its end there */
+    int wrong_joints = 0, wrong_ends = 0;
+    float tolerance = 1e-5f * (scene_diagonal > 0.0f ? scene_diagonal : 1.0f);
+    for (int j = 0; j < joints; j++) {
+        if (bound_by_mesh[j] < 0) continue;
+        const Mesh *mesh = &model->meshes[bound_by_mesh[j]];
+        float n[4][4], bone_bind[4][4], want[4][4];
+        test_mesh_bind_matrix(path, model, bound_by_mesh[j], n);
+        glm_mat4_inv(mesh->inverse_bind[bound_by_bone[j]], bone_bind);
+        test_naive_mat4_mul(n, (const float(*)[4])bone_bind, want);
+        vec3 origin = {want[3][0], want[3][1], want[3][2]};
+        if (glm_vec3_distance(origin, animator.joint_model[j][3]) > tolerance) wrong_joints++;
+    }
+    CHECK(wrong_joints == 0, "%s: %d bound joints not at N * inverse(offset) in the bind pose", path, wrong_joints);
+    int *line_joints = malloc(sizeof(int) * (size_t)joints);
+    int segments = skeleton_line_joints(model, line_joints);
+    vec3 *ends = malloc(sizeof(vec3) * 2 * (size_t)(segments > 0 ? segments : 1));
+    skeleton_lines_write(&model->skeleton, line_joints, segments, (const mat4 *)animator.joint_model, ends);
+    int checked = 0;
+    for (int s = 0; s < segments; s++) {
+        int j = line_joints[s];
+        if (bound_by_mesh[j] < 0) continue;
+        const Mesh *mesh = &model->meshes[bound_by_mesh[j]];
+        float n[4][4], bone_bind[4][4], want[4][4];
+        test_mesh_bind_matrix(path, model, bound_by_mesh[j], n);
+        glm_mat4_inv(mesh->inverse_bind[bound_by_bone[j]], bone_bind);
+        test_naive_mat4_mul(n, (const float(*)[4])bone_bind, want);
+        vec3 origin = {want[3][0], want[3][1], want[3][2]};
+        if (glm_vec3_distance(origin, ends[2 * s + 1]) > tolerance) wrong_ends++;
+        checked++;
+    }
+    CHECK(wrong_ends == 0, "%s: overlay in the bind pose: %d of %d bone ends not at N * inverse(offset)",
+          path, wrong_ends, checked);
+    free(line_joints);
+    free(ends);
+    free(bound_by_mesh);
+    free(bound_by_bone);
+    animator_free(&animator);
 }
 
 static void check_model(const char *path, float *worst_relative)
@@ -100,6 +202,7 @@ static void check_model(const char *path, float *worst_relative)
         CHECK(skinned > 0, "%s: no skinned mesh", path);
     else
         CHECK(skinned == 0, "%s: %d skinned meshes, the file has no bones", path, skinned);
+    if (skinned > 0) check_scene_bind_pose(path, &model, worst_relative);
     printf("%-70s meshes %d (skinned %d), joints %d, clips %d\n", path, model.mesh_count, skinned,
            model.skeleton.joint_count, model.clip_count);
     model_free(&model);

@@ -149,6 +149,7 @@ static void build_skinned_mesh(Mesh *mesh, const Skeleton *skeleton)
     mesh->node_joint = 0;
     mesh->material = -1;
     mesh->bone_count = 3;
+    glm_mat4_identity(mesh->bind_matrix);   /* N: bound with mesh space = scene space (as glTF) */
     mesh->bone_joint = xcalloc(3, sizeof(int));
     mesh->inverse_bind = xcalloc(3, sizeof(mat4));
     /* The mesh was bound in the rest pose, with mesh space = scene space:
@@ -274,8 +275,8 @@ static void test_palette(const Model *m)
     test_naive_mat4_mul(model[0], mesh->inverse_bind[0], expect);
     CHECK(!mat4_near(palette[0], expect, 1e-3f), "the palette looks up the bone's joint, not joint = bone index");
 
-    skin_palette_identity(mesh, palette);
-    for (int b = 0; b < 3; b++) CHECK(mat4_is_identity(palette[b], 0.0f), "bind palette %d is the identity", b);
+    skin_palette_bind(mesh, palette);
+    for (int b = 0; b < 3; b++) CHECK(mat4_is_identity(palette[b], 0.0f), "bind palette %d is N = the identity", b);
 
     /* A static mesh has no palette: nothing is written. */
     Mesh static_mesh = m->meshes[1];
@@ -704,12 +705,59 @@ static void test_animator_basics(const Model *m)
           "after init: the rest pose");
 
     animator_evaluate(&a, ANIMATOR_BIND_POSE, 0.0f);
-    for (int b = 0; b < 3; b++) CHECK(mat4_is_identity(a.palettes[0][b], 0.0f), "bind pose: palette %d = identity", b);
+    for (int b = 0; b < 3; b++) CHECK(mat4_is_identity(a.palettes[0][b], 0.0f), "bind pose, N = I: palette %d = identity", b);
     vec3 positions[SKIN_VERTICES], normals[SKIN_VERTICES];
     animator_skin_mesh(&a, 0, positions, normals);
     bool same = true;
     for (int v = 0; v < SKIN_VERTICES; v++) same = same && vec3_near(positions[v], m->meshes[0].positions[v], 1e-6f);
-    CHECK(same, "bind pose: skinned vertices are the mesh's own");
+    CHECK(same, "bind pose, N = I: skinned vertices are the mesh's own");
+    animator_free(&a);
+
+    /* An FBX-like N (0.01 unit scale, Z-up -> Y-up turn, an offset): the bind pose is the stored
+     * vertices placed by N, each bone's joint at N * inverse(inverse_bind), the joints that no mesh
+     * binds hang off their parent at rest (the static mesh on "prop" follows "hip"). */
+    Model fbx_like = *m;
+    Mesh meshes[2] = {m->meshes[0], m->meshes[1]};
+    fbx_like.meshes = meshes;
+    mat4 n;
+    glm_mat4_identity(n);
+    glm_translate(n, (vec3){0.5f, -2.0f, 3.0f});
+    glm_rotate(n, -1.5707963f, (vec3){1, 0, 0});
+    glm_scale_uni(n, 0.01f);
+    glm_mat4_copy(n, meshes[0].bind_matrix);
+    CHECK(animator_init(&a, &fbx_like), "animator_init (N != I)");
+    animator_evaluate(&a, ANIMATOR_BIND_POSE, 0.0f);
+    for (int b = 0; b < 3; b++) {
+        mat4 joint_bind, want;
+        glm_mat4_inv(meshes[0].inverse_bind[b], joint_bind);
+        test_naive_mat4_mul(n, joint_bind, want);
+        CHECK(mat4_near(a.joint_model[bone_joints[b]], want, 1e-5f), "bind pose: joint %d at N * inverse(offset)",
+              bone_joints[b]);
+        CHECK(mat4_near(a.palettes[0][b], n, 1e-6f), "bind pose: palette %d = N", b);
+    }
+    CHECK(mat4_near(a.joint_model[0], m->skeleton.rest_local[0], 1e-6f), "bind pose: the unbound root stays at rest");
+    mat4 prop_want;
+    test_naive_mat4_mul(a.joint_model[1], m->skeleton.rest_local[4], prop_want);
+    CHECK(mat4_near(a.joint_model[4], prop_want, 1e-6f), "bind pose: an unbound joint follows its bound parent");
+    mat4 static_matrix;
+    animator_mesh_matrix(&a, 1, static_matrix);
+    CHECK(mat4_near(static_matrix, prop_want, 1e-6f), "bind pose: the static mesh follows its joint");
+    /* local[] agrees with joint_model[]: local -> model gives the same bind pose */
+    mat4 again[JOINTS];
+    pose_local_to_model(&m->skeleton, (const mat4 *)a.local, again);
+    bool agree = true;
+    for (int j = 0; j < JOINTS; j++) agree = agree && mat4_near(again[j], a.joint_model[j], 1e-5f);
+    CHECK(agree, "bind pose: local[] composes to joint_model[]");
+    animator_skin_mesh(&a, 0, positions, normals);
+    same = true;
+    for (int v = 0; v < SKIN_VERTICES; v++) {
+        vec3 want;
+        transform_point(n, m->meshes[0].positions[v], want);
+        same = same && vec3_near(positions[v], want, 1e-6f);
+    }
+    CHECK(same, "bind pose: skinned vertices = N * stored");
+    animator_free(&a);
+    CHECK(animator_init(&a, m), "animator_init");
 
     /* Forward playback equals fresh evaluation at every frame, in both clips. */
     for (int clip = 0; clip < 2; clip++) {

@@ -26,6 +26,19 @@ void test_naive_mat4_mul(const float a[4][4], const float b[4][4], float out[4][
     memcpy(out, r, sizeof r);
 }
 
+void test_mesh_bind_matrix(const char *path, const Model *model, int mesh, float out[4][4])
+{
+    for (int c = 0; c < 4; c++)
+        for (int r = 0; r < 4; r++) out[c][r] = c == r ? 1.0f : 0.0f;
+    const char *dot = strrchr(path, '.');
+    if (dot && (strcasecmp(dot, ".gltf") == 0 || strcasecmp(dot, ".glb") == 0)) return;
+    for (int j = model->meshes[mesh].node_joint; j >= 0; j = model->skeleton.parent[j]) {
+        float product[4][4];
+        test_naive_mat4_mul(model->skeleton.rest_local[j], (const float(*)[4])out, product);
+        memcpy(out, product, sizeof product);
+    }
+}
+
 bool test_file_exists(const char *path)
 {
     struct stat st;

@@ -4,6 +4,8 @@
 #ifndef SKINVIEW_TESTUTIL_H
 #define SKINVIEW_TESTUTIL_H
 
+#include "anim/model.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -31,6 +33,11 @@ int test_finish(void);
 void test_naive_mat4_mul(const float a[4][4], const float b[4][4], float out[4][4]);
 
 bool test_file_exists(const char *path);
+
+/* N of a skinned mesh, worked out here without the importer's or the Animator's code: the
+ * rest scene matrix of the mesh's node (rest_local multiplied from the root down, longhand),
+ * or the identity for glTF/GLB files (`path`'s extension). */
+void test_mesh_bind_matrix(const char *path, const Model *model, int mesh, float out[4][4]);
 
 /* A real test model: path and whether it is required (assimp-testmodels) or optional (../shared). */
 typedef struct TestModel {

@@ -109,15 +109,23 @@ void pose_set_rest(const Skeleton *skeleton, mat4 *local);
  * One forward loop: valid because parents are stored before children. */
 void pose_local_to_model(const Skeleton *skeleton, const mat4 *local, mat4 *model);
 
+/* The bind pose in scene space (DESIGN.md trap 11): every joint a skinned mesh binds sits at
+ * N * inverse(inverse_bind) (N = that mesh's bind_matrix; the first mesh that binds a joint
+ * decides), every other joint hangs off its parent with its rest local transform (roots: at
+ * rest). Writes joint_model[] and the matching local[] (model_parent * local = model).
+ * bound[] is scratch of joint_count entries. Computed once per model (Animator does at init). */
+void pose_bind(const Model *model, bool *bound, mat4 *local, mat4 *joint_model);
+
 /* ---- skinning (skin.c) -------------------------------------------------- */
 
 /* palette[i] = model[bone_joint[i]] * inverse_bind[i]  (one matrix per bone of the mesh).
  * For a static mesh (bone_count == 0) nothing is written. */
 void skin_palette(const Mesh *mesh, const mat4 *model, mat4 *palette);
 
-/* Bind-pose palette: every bone's model matrix set to inverse(inverse_bind),
- * so every palette entry is the identity. */
-void skin_palette_identity(const Mesh *mesh, mat4 *palette);
+/* Bind-pose palette: every bone's joint at N * inverse(inverse_bind[i]) (N = the mesh's
+ * bind_matrix), so every palette entry is N: the stored vertices placed in the scene.
+ * (With N = identity this is mesh space: DESIGN.md trap 11.) */
+void skin_palette_bind(const Mesh *mesh, mat4 *palette);
 
 /* Linear blend skinning on the CPU — the reference the GPU shader is checked against:
  *   p' = sum_k w_k * palette[j_k] * (p, 1)

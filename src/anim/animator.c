@@ -53,8 +53,14 @@ bool animator_init(Animator *animator, const Model *model)
     animator->palettes = calloc(meshes, sizeof(mat4 *));
     animator->skin_runs = calloc(meshes, sizeof(SkinRun *));
     animator->skin_run_count = calloc(meshes, sizeof(int));
+    animator->bind_local = calloc((size_t)joints, sizeof(mat4));
+    animator->bind_model = calloc((size_t)joints, sizeof(mat4));
+    bool *bound = calloc((size_t)joints, sizeof(bool));
+    if (bound && animator->bind_local && animator->bind_model)
+        pose_bind(model, bound, animator->bind_local, animator->bind_model);
+    free(bound);
     if (!animator->local || !animator->joint_model || !animator->cursors || !animator->palettes ||
-        !animator->skin_runs || !animator->skin_run_count) {
+        !animator->skin_runs || !animator->skin_run_count || !bound || !animator->bind_local || !animator->bind_model) {
         animator_free(animator);
         return false;
     }
@@ -106,6 +112,8 @@ void animator_free(Animator *animator)
     free(animator->palettes);
     free(animator->skin_runs);
     free(animator->skin_run_count);
+    free(animator->bind_local);
+    free(animator->bind_model);
     free(animator->cursors);
     free(animator->joint_model);
     free(animator->local);
@@ -126,10 +134,18 @@ void animator_evaluate(Animator *animator, int clip, float time)
         animator->clip = clip;
     }
 
-    pose_set_rest(skeleton, animator->local);
-    if (clip >= 0)
-        clip_sample(&model->clips[clip], skeleton, time, animator->cursors, animator->local);
-    pose_local_to_model(skeleton, animator->local, animator->joint_model);
+    if (clip == ANIMATOR_BIND_POSE) {   /* computed once, at init */
+        size_t bytes = sizeof(mat4) * (size_t)skeleton->joint_count;
+        if (bytes > 0) {
+            memcpy(animator->local, animator->bind_local, bytes);
+            memcpy(animator->joint_model, animator->bind_model, bytes);
+        }
+    } else {
+        pose_set_rest(skeleton, animator->local);
+        if (clip >= 0)
+            clip_sample(&model->clips[clip], skeleton, time, animator->cursors, animator->local);
+        pose_local_to_model(skeleton, animator->local, animator->joint_model);
+    }
 
     /* morph weights: defaults (bind pose: none), then the clip's weight channels */
     morph_set_default_weights(model, animator->morph_weights, clip == ANIMATOR_BIND_POSE);
@@ -146,7 +162,7 @@ void animator_evaluate(Animator *animator, int clip, float time)
         const Mesh *mesh = &model->meshes[m];
         if (!mesh->skinned) continue;
         if (clip == ANIMATOR_BIND_POSE)
-            skin_palette_identity(mesh, animator->palettes[m]);
+            skin_palette_bind(mesh, animator->palettes[m]);
         else
             skin_palette(mesh, animator->joint_model, animator->palettes[m]);
     }

@@ -10,7 +10,8 @@
 #include "anim.h"
 
 #define ANIMATOR_REST_POSE (-1)   /* clip index: file node transforms, no clip */
-#define ANIMATOR_BIND_POSE (-2)   /* clip index: the pose the meshes were bound in (palettes = identity) */
+#define ANIMATOR_BIND_POSE (-2)   /* clip index: the pose the meshes were bound in, in scene space
+                                     (each skinned mesh as stored, placed by its bind_matrix N) */
 
 /* Morph state of one mesh with morph targets (all NULL / 0 for a mesh without). */
 typedef struct MeshMorph {
@@ -32,6 +33,8 @@ typedef struct Animator {
     float       **morph_weights;   /* [mesh_count][morph_target_count]: this pose's target weights */
     MeshMorph    *morphs;          /* [mesh_count] */
     int          *morph_cursors;   /* [max morph track count over clips] */
+    mat4         *bind_local;      /* [joint_count] the bind pose (pose_bind), computed once */
+    mat4         *bind_model;      /* [joint_count] */
     int           clip;            /* clip the cursors belong to */
 } Animator;
 

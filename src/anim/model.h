@@ -125,6 +125,10 @@ typedef struct Mesh {
     mat4     *inverse_bind;        /* bone i: mesh space -> bone space at bind time (Assimp mOffsetMatrix) */
     uint16_t (*joint_indices)[SV_MAX_INFLUENCES]; /* per vertex: 4 bone indices (into bone_joint) */
     float    (*weights)[SV_MAX_INFLUENCES];       /* per vertex: 4 weights, sum 1 (0 for unused slots) */
+    mat4      bind_matrix;         /* skinned: N, where the mesh was bound in the scene = its node's rest
+                                      scene matrix (glTF: identity, the spec ignores a skinned mesh node's
+                                      transform). Bind pose: stored vertices placed by N, every bone's
+                                      joint at N * inverse(inverse_bind[i]) (DESIGN.md trap 11). */
     bool      skinned;
     int       node_joint;          /* joint of the node that holds the mesh (static meshes follow it) */
     int       material;            /* index into Model.materials, or -1 */

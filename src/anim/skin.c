@@ -8,10 +8,11 @@ void skin_palette(const Mesh *mesh, const mat4 *model, mat4 *palette)
         glm_mat4_mul((vec4 *)model[mesh->bone_joint[i]], mesh->inverse_bind[i], palette[i]);
 }
 
-void skin_palette_identity(const Mesh *mesh, mat4 *palette)
+void skin_palette_bind(const Mesh *mesh, mat4 *palette)
 {
     for (int i = 0; i < mesh->bone_count; i++)
-        glm_mat4_identity(palette[i]);
+        /* palette_i = (N * inverse(B_i^-1)) * B_i^-1 = N: the stored vertices, placed by N */
+        glm_mat4_copy((vec4 *)mesh->bind_matrix, palette[i]);
 }
 
 void skin_vertices_lbs(const Mesh *mesh, const mat4 *palette, const mat4 node_model,

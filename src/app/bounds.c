@@ -1,4 +1,4 @@
-/* bounds.c — the model's box over its whole animation, and a front camera framing it. */
+/* bounds.c — the model's box over its whole animation and its bind pose, and a front camera framing it. */
 #include "bounds.h"
 
 #include <float.h>
@@ -43,6 +43,9 @@ bool app_model_bounds(const Model *model, Animator *animator, vec3 min, vec3 max
             animator_evaluate(animator, c, t);
             grow_by_pose(model, animator, scratch, lo, hi);
         }
+    /* the bind pose (key 0 / --clip bind) too: a glTF may store its mesh lying down (N = identity) */
+    animator_evaluate(animator, ANIMATOR_BIND_POSE, 0.0f);
+    grow_by_pose(model, animator, scratch, lo, hi);
     free(scratch);
     if (lo[0] > hi[0]) return false;   /* every vertex was NaN / inf */
     glm_vec3_copy(lo, min);

@@ -8,6 +8,8 @@
  *     vertex keeps its SV_MAX_INFLUENCES largest weights, renormalised to sum 1.
  *     Vertices without any weight follow one extra bone: the mesh's own node.
  *   - A mesh whose every bone was dropped is static after all.
+ *   - A skinned mesh's bind_matrix N is its node's rest scene matrix (glTF: identity): the
+ *     bind pose draws the stored vertices placed by N (DESIGN.md trap 11).
  */
 #include "import_internal.h"
 
@@ -34,6 +36,17 @@ static void influence_insert(uint16_t index[SV_MAX_INFLUENCES], float weight[SV_
     }
     weight[k] = w;
     index[k] = (uint16_t)bone;
+}
+
+/* N of a skinned mesh: its node's rest scene matrix, the product of the rest transforms from
+ * the root down to the node. glTF: identity (the spec: "the transform of the node that holds
+ * a skinned mesh is ignored"; the joints alone place the mesh). */
+static void mesh_bind_matrix(const Importer *im, int node_joint, mat4 out)
+{
+    const Skeleton *sk = &im->model->skeleton;
+    glm_mat4_identity(out);
+    if (im->is_gltf) return;
+    for (int j = node_joint; j >= 0; j = sk->parent[j]) glm_mat4_mul(sk->rest_local[j], out, out);
 }
 
 static bool build_skin(Importer *im, const struct aiMesh *src, Mesh *mesh, const char *mesh_name)
@@ -139,6 +152,7 @@ static bool build_skin(Importer *im, const struct aiMesh *src, Mesh *mesh, const
     }
     mesh->bone_count = bone_count;
     mesh->skinned = true;
+    mesh_bind_matrix(im, mesh->node_joint, mesh->bind_matrix);
     for (int i = 0; i < bone_count; i++) sk->is_bone[mesh->bone_joint[i]] = true;
     return true;
 }
@@ -149,6 +163,7 @@ static bool build_mesh(Importer *im, const struct aiMesh *src, int node_joint, M
     if (src->mName.length > 0) import_copy_name(mesh->name, &src->mName);
     else import_copy_name(mesh->name, &node->mName);
     mesh->node_joint = node_joint;
+    glm_mat4_identity(mesh->bind_matrix);
     mesh->material = (src->mMaterialIndex < im->scene->mNumMaterials) ? (int)src->mMaterialIndex : -1;
 
     if (src->mNumVertices > 0x7fffffffu / 4) return import_fail(im, "mesh '%s' has too many vertices", mesh->name);
