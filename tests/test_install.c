@@ -7,6 +7,8 @@
  *   - update-mime-database on a copy of the system's MIME packages plus ours makes
  *     `gio info` (and `xdg-mime query filetype` through it) report our types for .fbx and .dae
  *     and glTF's for .glb, and knows every type the desktop entry and thumbnailer list;
+ *   - with the desktop database built, gio names skinview.desktop the default application for
+ *     FBX, GLB and Collada files (what a double-click in a file manager opens);
  *   - the thumbnailer's Exec line, run as a file manager would, writes the thumbnail.
  * Tools that are not installed are reported and their checks skipped (scripts/deps.sh --test
  * installs them all).
@@ -221,7 +223,24 @@ int main(int argc, char **argv)
         }
     }
 
-    /* 5. the thumbnailer entry, run as a file manager runs it: %i input, %o output, %s size */
+    /* 5. double-click: with the desktop database built (update-desktop-database, what the
+     *    install does without DESTDIR), skinview is the FBX and GLB handler gio opens (with
+     *    skinview in PATH: TryExec hides the entry otherwise) */
+    if (have_tool("update-desktop-database") && have_tool("gio")) {
+        const char *types[] = {"application/vnd.autodesk.fbx", "model/gltf-binary", "model/vnd.collada+xml"};
+        for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+            snprintf(command, sizeof command,
+                     "W='%s' && R='%s' && update-desktop-database \"$R/share/applications\" 2>&1 && "
+                     "env XDG_DATA_HOME=\"$W/share\" XDG_DATA_DIRS=\"$R/share:$W/share\" XDG_CONFIG_HOME=\"$W/config\" "
+                     "PATH=\"$R/bin:$PATH\" gio mime %s 2>&1",
+                     work, root, types[i]);
+            status = test_run_capture(command, out, sizeof out);
+            CHECK(status == 0 && strstr(out, "Default application for") && strstr(out, "skinview.desktop"),
+                  "gio mime %s does not name skinview.desktop as the default (exit %d): %s", types[i], status, out);
+        }
+    }
+
+    /* 6. the thumbnailer entry, run as a file manager runs it: %i input, %o output, %s size */
     char exec[1024] = "", *w = exec;
     for (const char *p = thumbnailer_exec; *p && (size_t)(w - exec) < sizeof exec - 200; p++) {
         if (p[0] == '%' && (p[1] == 'i' || p[1] == 'o' || p[1] == 's')) {
