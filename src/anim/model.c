@@ -9,6 +9,7 @@ static void mesh_free(Mesh *mesh)
     free(mesh->positions);
     free(mesh->normals);
     free(mesh->uvs);
+    free(mesh->uvs2);
     free(mesh->indices);
     free(mesh->bone_joint);
     free(mesh->inverse_bind);

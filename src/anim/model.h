@@ -115,6 +115,8 @@ typedef struct Mesh {
     vec3     *positions;           /* in the mesh's own space (as stored in the file) */
     vec3     *normals;
     vec2     *uvs;                 /* zeros when the file has none */
+    vec2     *uvs2;                /* the second UV set (TEXCOORD_1), NULL when the file has none;
+                                      a VAT mesh.glb keeps each vertex's texture id in .x (vat_mesh.h) */
     uint32_t *indices;
     /* skinning (NULL / 0 when the mesh is static) */
     int       bone_count;

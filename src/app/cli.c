@@ -14,6 +14,10 @@ const char *cli_usage(void)
            "                [--screenshot OUT.png] [--size WxH]\n"
            "                [--export-pose OUT.obj]\n"
            "                [--verify] [--max-bones N] [--gl-debug]\n"
+           "                [--bake-vat OUTDIR [--fps N] [--clips A,B|all] [--precision 16|float]\n"
+           "                                   [--max-texture N] [--quiet]]\n"
+           "       skinview --vat OUTDIR [--instances N] [--clip ...] [--time ...] [--speed X]\n"
+           "                [--screenshot OUT.png | --export-pose OUT.obj | --verify] [--size WxH]\n"
            "       skinview --thumbnail IN OUT SIZE [--thumbnail-budget SECONDS]\n"
            "                [--help] [--version]\n"
            "  MODEL              any file Assimp reads (FBX, glTF/GLB, Collada, X, ...);\n"
@@ -36,6 +40,16 @@ const char *cli_usage(void)
            "                     pose without clips), exit; for file managers\n"
            "  --thumbnail-budget SECONDS  give up a thumbnail after this long: exit 1, nothing\n"
            "                     written (default 5)\n"
+           "  --bake-vat OUTDIR  bake vertex animation textures (positions.png, normals.png,\n"
+           "                     mesh.glb, vat.json) of the selected clips into OUTDIR, exit\n"
+           "  --fps N            bake rate in frames per second (default 30)\n"
+           "  --clips A,B|all    clips to bake, by name or index from 0 (default all)\n"
+           "  --precision 16|float  16-bit PNG positions (default) or 32-bit float EXR\n"
+           "  --max-texture N    largest texture side (default: GL_MAX_TEXTURE_SIZE, else 16384);\n"
+           "                     more frames go to further pages (positions_1.png ...)\n"
+           "  --quiet            no progress bar on stderr while baking\n"
+           "  --vat OUTDIR       play a bake back with shaders/vat.vert (no skeleton)\n"
+           "  --instances N      with --vat: N copies on a grid, one draw call per mesh\n"
            "  --help, -h         print this help, exit\n"
            "  --version          print the version, exit\n"
            "Keys, exit codes and examples: man skinview\n";
@@ -73,6 +87,9 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
     options->width = 1280;
     options->height = 720;
     options->thumbnail_budget = 5.0f;
+    options->fps = 30.0f;
+    options->instances = 1;
+    bool instances_set = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value = (i + 1 < argc) ? argv[i + 1] : NULL;
@@ -154,6 +171,53 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
                 snprintf(error, error_size, "--max-bones needs an integer in 1..4096, got '%s'", value);
                 return false;
             }
+        } else if (strcmp(arg, "--bake-vat") == 0) {
+            NEED_VALUE();
+            options->bake_vat_dir = value;
+        } else if (strcmp(arg, "--vat") == 0) {
+            NEED_VALUE();
+            options->vat_dir = value;
+        } else if (strcmp(arg, "--fps") == 0) {
+            NEED_VALUE();
+            if (!parse_float(value, &options->fps) || !(options->fps > 0.0f) || options->fps > 1000.0f) {
+                snprintf(error, error_size, "--fps needs a number of frames per second in (0, 1000], got '%s'", value);
+                return false;
+            }
+            options->bake_option_set = true;
+        } else if (strcmp(arg, "--clips") == 0) {
+            NEED_VALUE();
+            if (!value[0]) {
+                snprintf(error, error_size, "--clips needs clip names or indices separated by commas, or 'all'");
+                return false;
+            }
+            options->clips = value;
+            options->bake_option_set = true;
+        } else if (strcmp(arg, "--precision") == 0) {
+            NEED_VALUE();
+            if (strcmp(value, "16") == 0) options->float_precision = false;
+            else if (strcmp(value, "float") == 0) options->float_precision = true;
+            else {
+                snprintf(error, error_size, "--precision is 16 or float, got '%s'", value);
+                return false;
+            }
+            options->bake_option_set = true;
+        } else if (strcmp(arg, "--max-texture") == 0) {
+            NEED_VALUE();
+            if (!parse_int(value, &options->max_texture) || options->max_texture < 16 || options->max_texture > 65536) {
+                snprintf(error, error_size, "--max-texture needs an integer in 16..65536, got '%s'", value);
+                return false;
+            }
+            options->bake_option_set = true;
+        } else if (strcmp(arg, "--quiet") == 0) {
+            options->quiet = true;
+            options->bake_option_set = true;
+        } else if (strcmp(arg, "--instances") == 0) {
+            NEED_VALUE();
+            if (!parse_int(value, &options->instances) || options->instances < 1 || options->instances > 1000000) {
+                snprintf(error, error_size, "--instances needs an integer in 1..1000000, got '%s'", value);
+                return false;
+            }
+            instances_set = true;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             snprintf(error, error_size, "unknown option '%s'", arg);
             return false;
@@ -171,6 +235,24 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
     }
     if (options->json && !options->info) {
         snprintf(error, error_size, "--json only goes with --info");
+        return false;
+    }
+    if (options->bake_option_set && !options->bake_vat_dir) {
+        snprintf(error, error_size, "--fps, --clips, --precision, --max-texture and --quiet only go with --bake-vat");
+        return false;
+    }
+    if (instances_set && !options->vat_dir) {
+        snprintf(error, error_size, "--instances only goes with --vat");
+        return false;
+    }
+    if (options->bake_vat_dir && (options->info || options->screenshot_path || options->export_pose_path ||
+                                  options->verify || options->vat_dir || options->thumbnail_in)) {
+        snprintf(error, error_size, "--bake-vat is a mode of its own: no --info, --screenshot, --export-pose, "
+                                    "--verify, --vat or --thumbnail with it");
+        return false;
+    }
+    if (options->vat_dir && (options->model_path || options->info || options->max_bones || options->thumbnail_in)) {
+        snprintf(error, error_size, "--vat plays a bake folder: no MODEL, --info, --max-bones or --thumbnail with it");
         return false;
     }
     return true;

@@ -23,6 +23,16 @@ typedef struct Options {
     const char *thumbnail_out;
     int         thumbnail_size;  /* pixels, square */
     float       thumbnail_budget; /* --thumbnail-budget SECONDS, default 5 */
+    /* vertex animation textures (docs/vat.md) */
+    const char *bake_vat_dir;    /* --bake-vat OUTDIR */
+    float       fps;             /* --fps N, default 30 */
+    const char *clips;           /* --clips A,B|all (names or indices); NULL = all */
+    bool        float_precision; /* --precision float (EXR positions) instead of 16 */
+    int         max_texture;     /* --max-texture N; 0 = GL_MAX_TEXTURE_SIZE (16384 without GL) */
+    bool        quiet;           /* --quiet: no progress bar */
+    const char *vat_dir;         /* --vat OUTDIR: play a bake */
+    int         instances;       /* --instances N (with --vat), default 1 */
+    bool        bake_option_set; /* one of --fps/--clips/--precision/--max-texture/--quiet was given */
     bool        help;
     bool        version;         /* --version */
 } Options;

@@ -21,6 +21,11 @@ bool app_resolve_clip(const Model *model, const char *text, int *clip, char *err
  * <exe dir>/REL, <exe dir>/../share/skinview/REL, then the install data dir. */
 bool app_find_data(const char *relative, char *out, size_t out_size);
 
+/* Writes RGBA8 pixels (rows top to bottom) as a PNG through a temporary file renamed onto `path`
+ * when complete (io/atomic_file.h; gl_commands.c). False with a one-line cause. */
+bool app_write_png(const char *path, int width, int height, const unsigned char *pixels, char *error,
+                   size_t error_size);
+
 /* --info [--json] (info.c) */
 int command_info(const Model *model, bool json);
 
@@ -36,5 +41,12 @@ int command_verify(const Options *options, const char *model_path);
 /* --thumbnail IN OUT SIZE (thumbnail.c): within options->thumbnail_budget seconds or exit 1
  * with nothing written. */
 int command_thumbnail(const Options *options);
+
+/* --bake-vat OUTDIR (vat_bake.c): vertex animation textures of the model's clips. */
+int command_bake_vat(const Options *options, const char *model_path);
+
+/* --vat OUTDIR (vat_play.c): play a bake back; with --screenshot, --export-pose or --verify
+ * that one thing instead of the window. */
+int command_vat(const Options *options);
 
 #endif

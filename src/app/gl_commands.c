@@ -86,9 +86,7 @@ static void write_png_bytes(void *user, void *data, int size)
     if (!sink->failed && fwrite(data, 1, (size_t)size, sink->file) != (size_t)size) sink->failed = true;
 }
 
-/* Writes RGBA pixels (rows top to bottom) as a PNG through a temporary file renamed onto
- * `path` when complete (io/atomic_file.h): a failure leaves no file. */
-static bool write_png(const char *path, int width, int height, const unsigned char *pixels, char *error,
+bool app_write_png(const char *path, int width, int height, const unsigned char *pixels, char *error,
                       size_t error_size)
 {
     AtomicFile out;
@@ -152,7 +150,7 @@ int command_screenshot(const Options *options, const char *model_path)
     gl_debug_check("reading the frame back");
     if (!pixels || !framebuffer_read_rgba(&framebuffer, pixels)) {
         fprintf(stderr, "skinview: %s: cannot read the rendered image back\n", options->screenshot_path);
-    } else if (!write_png(options->screenshot_path, width, height, pixels, error, sizeof error)) {
+    } else if (!app_write_png(options->screenshot_path, width, height, pixels, error, sizeof error)) {
         fprintf(stderr, "skinview: %s: %s\n", options->screenshot_path, error);
     } else {
         status = 0;

@@ -23,6 +23,15 @@ int main(int argc, char **argv)
         return 0;
     }
 
+    int modes = (options.info ? 1 : 0) + (options.export_pose_path ? 1 : 0) +
+                (options.screenshot_path ? 1 : 0) + (options.verify ? 1 : 0) + (options.thumbnail_in ? 1 : 0);
+    if (modes > 1) {
+        fprintf(stderr, "skinview: --info, --export-pose, --screenshot, --verify and --thumbnail are separate modes; "
+                        "give one\n");
+        return 2;
+    }
+    if (options.vat_dir) return command_vat(&options);
+
     char default_model[1024];
     const char *model_path = options.thumbnail_in ? options.thumbnail_in : options.model_path;
     if (!model_path) {
@@ -34,14 +43,7 @@ int main(int argc, char **argv)
         if (!options.clip) options.clip = "Walk";   /* the demo opens walking: something to look at */
     }
 
-    int modes = (options.info ? 1 : 0) + (options.export_pose_path ? 1 : 0) +
-                (options.screenshot_path ? 1 : 0) + (options.verify ? 1 : 0) + (options.thumbnail_in ? 1 : 0);
-    if (modes > 1) {
-        fprintf(stderr, "skinview: --info, --export-pose, --screenshot, --verify and --thumbnail are separate modes; "
-                        "give one\n");
-        return 2;
-    }
-
+    if (options.bake_vat_dir) return command_bake_vat(&options, model_path);
     if (options.info || options.export_pose_path) {
         Model model = {0};
         if (!app_load_model(model_path, options.max_bones, &model)) return 1;

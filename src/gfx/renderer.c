@@ -21,55 +21,6 @@ int renderer_max_bones(void)
 
 /* ---- shader ------------------------------------------------------------- */
 
-static char *read_text_file(const char *path, char *error, size_t error_size)
-{
-    FILE *file = fopen(path, "rb");
-    if (!file) {
-        snprintf(error, error_size, "cannot open shader %s", path);
-        return NULL;
-    }
-    fseek(file, 0, SEEK_END);
-    long size = ftell(file);
-    fseek(file, 0, SEEK_SET);
-    char *text = size >= 0 ? malloc((size_t)size + 1) : NULL;
-    if (!text || fread(text, 1, (size_t)size, file) != (size_t)size) {
-        snprintf(error, error_size, "cannot read shader %s", path);
-        free(text);
-        fclose(file);
-        return NULL;
-    }
-    text[size] = '\0';
-    fclose(file);
-    return text;
-}
-
-/* Compiles one stage; `define` (may be NULL) is inserted right after the #version line. */
-static GLuint compile_stage(GLenum stage, const char *path, const char *define, char *error, size_t error_size)
-{
-    char *source = read_text_file(path, error, error_size);
-    if (!source) return 0;
-    /* Split after the #version line (GLSL requires it first), so the #define follows it. */
-    const char *head = source, *body = "";
-    GLint head_length = 0;
-    char *version = strstr(source, "#version");
-    if (version) {
-        char *newline = strchr(version, '\n');
-        head_length = (GLint)(newline ? newline + 1 - source : (long)strlen(source));
-        body = source + head_length;
-    } else {
-        head = "";
-        body = source;
-    }
-    const char *parts[3] = {head, define ? define : "", body};
-    GLint lengths[3] = {head_length, -1, -1};
-
-    char line[512];
-    GLuint shader = gfx_compile_stage(stage, 3, parts, lengths, line, sizeof line);
-    free(source);
-    if (!shader) snprintf(error, error_size, "shader %s does not compile: %s", path, line);
-    return shader;
-}
-
 bool skin_shader_load(SkinShader *shader, const char *vert_path, const char *frag_path, int max_bones,
                       char *error, size_t error_size)
 {
@@ -83,9 +34,9 @@ bool skin_shader_load(SkinShader *shader, const char *vert_path, const char *fra
     char define[128];
     snprintf(define, sizeof define, "#define MAX_BONES %d\n#define MAX_MORPH_ACTIVE %d\n", max_bones,
              RENDERER_MAX_MORPH_ACTIVE);
-    GLuint vert = compile_stage(GL_VERTEX_SHADER, vert_path, define, error, error_size);
+    GLuint vert = gfx_compile_stage_file(GL_VERTEX_SHADER, vert_path, define, error, error_size);
     if (!vert) return false;
-    GLuint frag = compile_stage(GL_FRAGMENT_SHADER, frag_path, NULL, error, error_size);
+    GLuint frag = gfx_compile_stage_file(GL_FRAGMENT_SHADER, frag_path, NULL, error, error_size);
     if (!frag) {
         glDeleteShader(vert);
         return false;
@@ -254,7 +205,7 @@ static bool upload_mesh(const Mesh *mesh, int mesh_index, int max_bones, GpuMesh
 
 /* Texture rows arrive top to bottom; GL's first row is t = 0, the bottom, and Assimp's UVs
  * put v = 0 at the bottom of the image: so the rows are uploaded bottom row first. */
-static GLuint upload_texture(const Texture *texture)
+GLuint renderer_upload_texture(const Texture *texture)
 {
     GLuint id = 0;
     glGenTextures(1, &id);
@@ -304,7 +255,7 @@ bool renderer_init(Renderer *renderer, const Model *model, const char *vert_path
         renderer->mesh_count = m + 1;
     }
     for (int t = 0; t < model->texture_count; t++) {
-        renderer->textures[t] = upload_texture(&model->textures[t]);
+        renderer->textures[t] = renderer_upload_texture(&model->textures[t]);
         renderer->texture_count = t + 1;
     }
     static const unsigned char white[4] = {255, 255, 255, 255};
@@ -368,8 +319,7 @@ void renderer_clear_transparent(void)
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
 }
 
-/* Is the bound draw framebuffer's colour buffer sRGB (so GL can encode for us)? */
-static bool draw_target_is_srgb(void)
+bool renderer_target_is_srgb(void)
 {
     GLint framebuffer = 0, encoding = GL_LINEAR;
     glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &framebuffer);
@@ -449,7 +399,7 @@ void renderer_draw(Renderer *renderer, const Animator *animator, const mat4 view
 {
     const SkinShader *shader = &renderer->shader;
     const Model *model = renderer->model;
-    bool srgb_target = draw_target_is_srgb();
+    bool srgb_target = renderer_target_is_srgb();
     if (srgb_target) glEnable(GL_FRAMEBUFFER_SRGB);
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LESS);

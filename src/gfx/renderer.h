@@ -109,6 +109,14 @@ bool renderer_init(Renderer *renderer, const Model *model, const char *vert_path
                    int max_bones, char *error, size_t error_size);
 void renderer_free(Renderer *renderer);
 
+/* Uploads an RGBA8 texture (rows top to bottom, as decoded) as GL_SRGB8_ALPHA8 with mipmaps,
+ * bottom row first so that Assimp's UVs (v = 0 at the bottom) sample it upright; an
+ * undecodable one becomes 1x1 white. Returns the GL name; the caller deletes it. */
+GLuint renderer_upload_texture(const Texture *texture);
+
+/* Is the bound draw framebuffer's colour buffer sRGB (so GL can encode for us)? */
+bool renderer_target_is_srgb(void);
+
 /* Light from the upper front right, white, with a soft ambient term. */
 void render_light_default(RenderLight *light);
 

@@ -2,6 +2,7 @@
 #include "shader.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* First line of a GL info log, for a one-line error message. */
@@ -75,4 +76,52 @@ GLuint gfx_program_from_sources(const char *label, const char *vertex, const cha
     GLuint program = gfx_link_program(vs, fs, NULL, 0, NULL, 0, log, sizeof log);
     if (!program) snprintf(error, error_size, "%s shader link: %s", label, log);
     return program;
+}
+
+static char *read_text_file(const char *path, char *error, size_t error_size)
+{
+    FILE *file = fopen(path, "rb");
+    if (!file) {
+        snprintf(error, error_size, "cannot open shader %s", path);
+        return NULL;
+    }
+    fseek(file, 0, SEEK_END);
+    long size = ftell(file);
+    fseek(file, 0, SEEK_SET);
+    char *text = size >= 0 ? malloc((size_t)size + 1) : NULL;
+    if (!text || fread(text, 1, (size_t)size, file) != (size_t)size) {
+        snprintf(error, error_size, "cannot read shader %s", path);
+        free(text);
+        fclose(file);
+        return NULL;
+    }
+    text[size] = '\0';
+    fclose(file);
+    return text;
+}
+
+GLuint gfx_compile_stage_file(GLenum stage, const char *path, const char *define, char *error, size_t error_size)
+{
+    char *source = read_text_file(path, error, error_size);
+    if (!source) return 0;
+    /* Split after the #version line (GLSL requires it first), so the #define follows it. */
+    const char *head = source, *body = "";
+    GLint head_length = 0;
+    char *version = strstr(source, "#version");
+    if (version) {
+        char *newline = strchr(version, '\n');
+        head_length = (GLint)(newline ? newline + 1 - source : (long)strlen(source));
+        body = source + head_length;
+    } else {
+        head = "";
+        body = source;
+    }
+    const char *parts[3] = {head, define ? define : "", body};
+    GLint lengths[3] = {head_length, -1, -1};
+
+    char line[512];
+    GLuint shader = gfx_compile_stage(stage, 3, parts, lengths, line, sizeof line);
+    free(source);
+    if (!shader) snprintf(error, error_size, "shader %s does not compile: %s", path, line);
+    return shader;
 }

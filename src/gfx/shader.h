@@ -24,4 +24,9 @@ GLuint gfx_link_program(GLuint vertex, GLuint fragment, const char *const *attri
 GLuint gfx_program_from_sources(const char *label, const char *vertex, const char *fragment, char *error,
                                 size_t error_size);
 
+/* Compiles the GLSL file at `path`; `define` (may be NULL, e.g. "#define MAX_BONES 60\n") is
+ * inserted right after the #version line (GLSL wants #version first). Returns the shader, or 0
+ * with "cannot open shader PATH" / "shader PATH does not compile: first log line" in error. */
+GLuint gfx_compile_stage_file(GLenum stage, const char *path, const char *define, char *error, size_t error_size);
+
 #endif

@@ -179,7 +179,9 @@ static bool build_mesh(Importer *im, const struct aiMesh *src, int node_joint, M
     mesh->normals = malloc(sizeof(vec3) * (size_t)vertex_count);
     mesh->uvs = calloc((size_t)vertex_count, sizeof(vec2));
     mesh->indices = malloc(sizeof(uint32_t) * (size_t)mesh->index_count);
-    if (!mesh->positions || !mesh->normals || !mesh->uvs || !mesh->indices) return import_fail(im, "out of memory");
+    if (src->mTextureCoords[1]) mesh->uvs2 = calloc((size_t)vertex_count, sizeof(vec2));
+    if (!mesh->positions || !mesh->normals || !mesh->uvs || !mesh->indices || (src->mTextureCoords[1] && !mesh->uvs2))
+        return import_fail(im, "out of memory");
 
     for (int v = 0; v < vertex_count; v++) {
         const struct aiVector3D *p = &src->mVertices[v];
@@ -204,6 +206,13 @@ static bool build_mesh(Importer *im, const struct aiMesh *src, int node_joint, M
             if (isfinite(t->x) && isfinite(t->y)) {
                 mesh->uvs[v][0] = t->x;
                 mesh->uvs[v][1] = t->y;
+            }
+        }
+        if (mesh->uvs2) {   /* the second UV set: a VAT mesh.glb's vertex ids (vat_mesh.h) */
+            const struct aiVector3D *t = &src->mTextureCoords[1][v];
+            if (isfinite(t->x) && isfinite(t->y)) {
+                mesh->uvs2[v][0] = t->x;
+                mesh->uvs2[v][1] = t->y;
             }
         }
     }

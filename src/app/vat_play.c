@@ -1,0 +1,700 @@
+/* vat_play.c — `skinview --vat OUTDIR`: a bake played back with no skeleton (docs/vat.md).
+ *
+ * Loading checks everything before any drawing: vat.json (format, layout, every file's size
+ * and crc32: vat_read_manifest), the page images, and mesh.glb (every vertex carries an id,
+ * each baked vertex exactly once). Any mismatch is one line and exit 1.
+ * Then one of: the window (clip keys, pause, speed, HUD with instances, draw calls and frame
+ * time), --screenshot, --export-pose (CPU decode), --verify (vat.vert through transform
+ * feedback against the CPU decode, at baked frames and halfway between them).
+ */
+#include "camera.h"
+#include "commands.h"
+#include "glcontext.h"
+#include "input.h"
+#include "anim/vat.h"
+#include "gfx/framebuffer.h"
+#include "gfx/overlay.h"
+#include "gfx/vat_renderer.h"
+#include "io/export.h"
+#include "io/vat_io.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VAT_SCREENSHOT_SAMPLES 4
+#define VAT_GRID_SPACING 1.25f          /* instances stand this many footprints apart */
+#define VAT_VERIFY_MAX_FRAMES 64        /* per clip: baked frames checked (evenly spread), plus halfway points */
+#define VAT_VERIFY_TOLERANCE 1e-5       /* of the bounding-box diagonal */
+#define VAT_VERIFY_NORMAL_DEGREES 0.05
+#define VAT_FRAME_TIME_WINDOW 0.5       /* seconds the HUD's frame time averages over */
+
+static const float vat_background[3] = {0.18f, 0.20f, 0.23f};
+
+/* A bake in memory: manifest, textures (pages stacked, each padded to page_height rows),
+ * mesh.glb and, per baked vertex id, where it lives in the mesh model. */
+typedef struct LoadedBake {
+    VatManifest manifest;
+    Model       mesh_model;
+    void       *positions;   /* uint16 RGBA, or float RGBA (float precision) */
+    uint16_t   *normals;     /* two per texel */
+    vec4       *clips;       /* first slot, frame count, duration, 0 */
+    VatGpuData  gpu;
+} LoadedBake;
+
+static void bake_unload(LoadedBake *bake)
+{
+    vat_manifest_free(&bake->manifest);
+    model_free(&bake->mesh_model);
+    free(bake->positions);
+    free(bake->normals);
+    free(bake->clips);
+    memset(bake, 0, sizeof *bake);
+}
+
+/* Each baked vertex id must appear in mesh.glb exactly once. */
+static bool check_mesh_ids(const Model *mesh_model, int vertex_count, const char *mesh_path, char *error,
+                           size_t error_size)
+{
+    int total = model_total_vertices(mesh_model);
+    if (total != vertex_count) {
+        snprintf(error, error_size, "%s: has %d vertices, vat.json says %d (mismatched bake)", mesh_path, total,
+                 vertex_count);
+        return false;
+    }
+    unsigned char *seen = calloc((size_t)vertex_count, 1);
+    if (!seen) {
+        snprintf(error, error_size, "%s: out of memory", mesh_path);
+        return false;
+    }
+    bool ok = true;
+    for (int m = 0; ok && m < mesh_model->mesh_count; m++) {
+        const Mesh *mesh = &mesh_model->meshes[m];
+        if (!mesh->uvs2) {
+            snprintf(error, error_size, "%s: mesh %d has no second UV set (no vertex ids: not a VAT mesh)", mesh_path, m);
+            ok = false;
+        }
+        for (int v = 0; ok && v < mesh->vertex_count; v++) {
+            float id = mesh->uvs2[v][0];
+            if (!(id >= 0.0f && id < (float)vertex_count) || id != floorf(id) || seen[(int)id]) {
+                snprintf(error, error_size, "%s: vertex %d of mesh %d has id %g: not a unique id below %d", mesh_path,
+                         v, m, (double)id, vertex_count);
+                ok = false;
+                break;
+            }
+            seen[(int)id] = 1;
+        }
+    }
+    free(seen);
+    return ok;
+}
+
+/* Loads and checks DIR. On failure prints one line and returns false. */
+static bool bake_load(const char *dir, LoadedBake *bake)
+{
+    memset(bake, 0, sizeof *bake);
+    char error[1400];
+    if (!vat_read_manifest(dir, &bake->manifest, error, sizeof error)) {
+        fprintf(stderr, "skinview: %s\n", error);
+        return false;
+    }
+    const VatManifest *manifest = &bake->manifest;
+    const VatLayout *layout = &manifest->layout;
+    size_t page_texels = (size_t)layout->width * (size_t)layout->page_height;
+    size_t texel_bytes = manifest->float_precision ? 4 * sizeof(float) : 4 * sizeof(uint16_t);
+    bake->positions = calloc(page_texels * (size_t)layout->page_count, texel_bytes);
+    bake->normals = calloc(page_texels * (size_t)layout->page_count * 2, sizeof(uint16_t));
+    bake->clips = calloc((size_t)manifest->clip_count, sizeof(vec4));
+    if (!bake->positions || !bake->normals || !bake->clips) {
+        fprintf(stderr, "skinview: %s: out of memory for the textures\n", dir);
+        bake_unload(bake);
+        return false;
+    }
+    for (int p = 0; p < layout->page_count; p++) {
+        char name[VAT_FILE_NAME_MAX], path[1200];
+        int rows = vat_page_rows(layout, p);
+        vat_positions_name(p, manifest->float_precision, name, sizeof name);
+        vat_path(dir, name, path, sizeof path);
+        bool ok = manifest->float_precision
+                      ? vat_read_exr(path, layout->width, rows, (float *)bake->positions + page_texels * 4 * (size_t)p,
+                                     error, sizeof error)
+                      : vat_read_png16(path, layout->width, rows, 4,
+                                       (uint16_t *)bake->positions + page_texels * 4 * (size_t)p, error, sizeof error);
+        vat_normals_name(p, name, sizeof name);
+        vat_path(dir, name, path, sizeof path);
+        ok = ok && vat_read_png16(path, layout->width, rows, 2, bake->normals + page_texels * 2 * (size_t)p, error,
+                                  sizeof error);
+        if (!ok) {
+            fprintf(stderr, "skinview: %s\n", error);
+            bake_unload(bake);
+            return false;
+        }
+    }
+    char mesh_path[1200];
+    vat_path(dir, VAT_MESH_NAME, mesh_path, sizeof mesh_path);
+    if (!app_load_model(mesh_path, 0, &bake->mesh_model)) {
+        bake_unload(bake);
+        return false;
+    }
+    if (!check_mesh_ids(&bake->mesh_model, layout->vertex_count, mesh_path, error, sizeof error)) {
+        fprintf(stderr, "skinview: %s\n", error);
+        bake_unload(bake);
+        return false;
+    }
+    for (int c = 0; c < manifest->clip_count; c++) {
+        const VatClip *clip = &manifest->clips[c];
+        bake->clips[c][0] = (float)clip->first_slot;
+        bake->clips[c][1] = (float)clip->frame_count;
+        bake->clips[c][2] = clip->duration;
+        bake->clips[c][3] = 0.0f;
+    }
+    bake->gpu = (VatGpuData){
+        .layout = *layout,
+        .float_precision = manifest->float_precision,
+        .positions = bake->positions,
+        .normals = bake->normals,
+        .clip_count = manifest->clip_count,
+        .clips = (const vec4 *)bake->clips,
+    };
+    glm_vec3_copy((float *)manifest->bounds_min, bake->gpu.bounds_min);
+    glm_vec3_copy((float *)manifest->bounds_max, bake->gpu.bounds_max);
+    return true;
+}
+
+/* --clip for a bake: a clip name, an index from 0, or NULL (clip 0). */
+static bool resolve_vat_clip(const VatManifest *manifest, const char *text, int *clip, char *error, size_t error_size)
+{
+    *clip = 0;
+    if (!text) return true;
+    for (int c = 0; c < manifest->clip_count; c++)
+        if (strcmp(manifest->clips[c].name, text) == 0) {
+            *clip = c;
+            return true;
+        }
+    char *end = NULL;
+    long index = strtol(text, &end, 10);
+    if (end != text && *end == '\0') {
+        if (index >= 0 && index < manifest->clip_count) {
+            *clip = (int)index;
+            return true;
+        }
+        snprintf(error, error_size, "clip index %ld out of range (the bake has %d clip%s)", index,
+                 manifest->clip_count, manifest->clip_count == 1 ? "" : "s");
+        return false;
+    }
+    snprintf(error, error_size, "no baked clip named '%s' (vat.json lists them)", text);
+    return false;
+}
+
+/* ---- CPU decode (the reference for --verify, and --export-pose) --------------------------- */
+
+static void decode_texel(const LoadedBake *bake, int slot, int vertex, vec3 position, vec3 normal)
+{
+    const VatLayout *layout = &bake->manifest.layout;
+    int page, x, y;
+    vat_texel(layout, slot, vertex, &page, &x, &y);
+    size_t texel = (size_t)layout->width * (size_t)layout->page_height * (size_t)page + (size_t)y * (size_t)layout->width +
+                   (size_t)x;
+    if (bake->manifest.float_precision) {
+        const float *p = (const float *)bake->positions + texel * 4;
+        glm_vec3_copy((float *)p, position);
+    } else {
+        const uint16_t *q = (const uint16_t *)bake->positions + texel * 4;
+        for (int k = 0; k < 3; k++) {
+            float range = bake->manifest.bounds_max[k] - bake->manifest.bounds_min[k];
+            position[k] = vat_dequantize(q[k], bake->manifest.bounds_min[k], range);
+        }
+    }
+    vat_normal_decode16(bake->normals + texel * 2, normal);
+}
+
+/* Position and normal of one vertex at clip time t: the two frames around t, blended
+ *   p = mix(p0, p1, alpha), n = normalize(mix(n0, n1, alpha))   (as vat.vert does). */
+static void decode_vertex(const LoadedBake *bake, int clip, float time, int vertex, vec3 position, vec3 normal)
+{
+    const VatClip *c = &bake->manifest.clips[clip];
+    int f0, f1;
+    float alpha;
+    vat_frame_blend(c->duration, c->frame_count, time, &f0, &f1, &alpha);
+    vec3 p0, p1, n0, n1;
+    decode_texel(bake, c->first_slot + f0, vertex, p0, n0);
+    decode_texel(bake, c->first_slot + f1, vertex, p1, n1);
+    for (int k = 0; k < 3; k++) {
+        position[k] = p0[k] * (1.0f - alpha) + p1[k] * alpha;
+        normal[k] = n0[k] * (1.0f - alpha) + n1[k] * alpha;
+    }
+    glm_vec3_normalize(normal);
+}
+
+/* ---- instances ------------------------------------------------------------------------ */
+
+/* N copies on a square grid on the ground (x, z), centred on the origin. Instance 0 plays
+ * `clip` at the playback time; the others cycle through the clips with staggered times. */
+static VatInstance *make_instances(const LoadedBake *bake, int count, int clip, vec3 grid_min, vec3 grid_max)
+{
+    VatInstance *instances = calloc((size_t)count, sizeof *instances);
+    if (!instances) return NULL;
+    const VatManifest *manifest = &bake->manifest;
+    float footprint = fmaxf(manifest->bounds_max[0] - manifest->bounds_min[0],
+                            manifest->bounds_max[2] - manifest->bounds_min[2]);
+    float spacing = (footprint > 0.0f ? footprint : 1.0f) * VAT_GRID_SPACING;
+    int side = (int)ceil(sqrt((double)count));
+    glm_vec3_copy((float *)manifest->bounds_min, grid_min);
+    glm_vec3_copy((float *)manifest->bounds_max, grid_max);
+    for (int i = 0; i < count; i++) {
+        VatInstance *instance = &instances[i];
+        float column = (float)(i % side) - 0.5f * (float)(side - 1);
+        float row = (float)(i / side) - 0.5f * (float)(side - 1);
+        instance->offset[0] = column * spacing;
+        instance->offset[2] = row * spacing;
+        int c = (clip + i) % manifest->clip_count;
+        instance->clip = (float)c;
+        /* golden-ratio stagger: neighbours never move in step */
+        double stagger = fmod((double)i * 0.6180339887, 1.0);
+        instance->time_offset = i == 0 ? 0.0f : (float)(stagger * manifest->clips[c].duration);
+        vec3 lo, hi;
+        glm_vec3_add((float *)manifest->bounds_min, instance->offset, lo);
+        glm_vec3_add((float *)manifest->bounds_max, instance->offset, hi);
+        glm_vec3_minv(grid_min, lo, grid_min);
+        glm_vec3_maxv(grid_max, hi, grid_max);
+    }
+    return instances;
+}
+
+/* ---- GL session -------------------------------------------------------------------------- */
+
+static bool vat_renderer_start(VatRenderer *renderer, const LoadedBake *bake, const char *dir)
+{
+    char vert[1024], frag[1024], error[1024];
+    if (!app_find_data("shaders/vat.vert", vert, sizeof vert) ||
+        !app_find_data("shaders/skinned.frag", frag, sizeof frag)) {
+        fprintf(stderr, "skinview: %s: shaders/vat.vert or shaders/skinned.frag not found next to the binary\n", dir);
+        return false;
+    }
+    if (!vat_renderer_init(renderer, &bake->mesh_model, &bake->gpu, vert, frag, error, sizeof error)) {
+        fprintf(stderr, "skinview: %s: %s\n", dir, error);
+        return false;
+    }
+    return true;
+}
+
+static int vat_screenshot(const Options *options, const LoadedBake *bake, int clip)
+{
+    const char *dir = options->vat_dir;
+    GlContext context = {0};
+    char error[1024];
+    if (!glcontext_create_offscreen(&context, error, sizeof error)) {
+        fprintf(stderr, "skinview: %s: no OpenGL context: %s\n", dir, error);
+        return 1;
+    }
+    VatRenderer renderer;
+    if (!vat_renderer_start(&renderer, bake, dir)) {
+        glcontext_destroy(&context);
+        return 1;
+    }
+    int status = 1;
+    vec3 grid_min, grid_max;
+    VatInstance *instances = make_instances(bake, options->instances, clip, grid_min, grid_max);
+    int width = options->width, height = options->height;
+    unsigned char *pixels = malloc((size_t)width * (size_t)height * 4);
+    Framebuffer framebuffer;
+    bool have_framebuffer = false;
+    if (!instances || !pixels || !vat_renderer_set_instances(&renderer, instances, options->instances)) {
+        fprintf(stderr, "skinview: %s: out of memory\n", dir);
+        goto done;
+    }
+    if (!framebuffer_create(&framebuffer, width, height, VAT_SCREENSHOT_SAMPLES, error, sizeof error)) {
+        fprintf(stderr, "skinview: %s: %s\n", options->screenshot_path, error);
+        goto done;
+    }
+    have_framebuffer = true;
+    float aspect = (float)width / (float)height;
+    Camera camera = {0};
+    camera_frame(&camera, grid_min, grid_max, aspect, glm_rad(CAMERA_DEFAULT_FOV_Y_DEGREES));
+    mat4 view, projection;
+    camera_view(&camera, view);
+    camera_projection(&camera, aspect, projection);
+    RenderLight light;
+    render_light_default(&light);
+    float duration = bake->manifest.clips[clip].duration;
+    float time = options->time < duration ? options->time : duration;
+    framebuffer_bind(&framebuffer);
+    renderer_clear(vat_background[0], vat_background[1], vat_background[2]);
+    vat_renderer_draw(&renderer, time, view, projection, &light);
+    if (!framebuffer_read_rgba(&framebuffer, pixels)) {
+        fprintf(stderr, "skinview: %s: cannot read the rendered image back\n", options->screenshot_path);
+    } else if (!app_write_png(options->screenshot_path, width, height, pixels, error, sizeof error)) {
+        fprintf(stderr, "skinview: %s: %s\n", options->screenshot_path, error);
+    } else {
+        status = 0;
+    }
+done:
+    if (have_framebuffer) framebuffer_free(&framebuffer);
+    free(pixels);
+    free(instances);
+    vat_renderer_free(&renderer);
+    glcontext_destroy(&context);
+    return status;
+}
+
+static int vat_export_pose(const Options *options, const LoadedBake *bake, int clip)
+{
+    const Model *model = &bake->mesh_model;
+    int total = model_total_vertices(model);
+    vec3 *positions = malloc(sizeof(vec3) * (size_t)(total > 0 ? total : 1));
+    vec3 *normals = malloc(sizeof(vec3) * (size_t)(total > 0 ? total : 1));
+    ExportMesh *meshes = calloc((size_t)(model->mesh_count > 0 ? model->mesh_count : 1), sizeof *meshes);
+    int status = 1;
+    if (!positions || !normals || !meshes) {
+        fprintf(stderr, "skinview: %s: out of memory\n", options->vat_dir);
+    } else {
+        int offset = 0;
+        for (int m = 0; m < model->mesh_count; m++) {
+            const Mesh *mesh = &model->meshes[m];
+            for (int v = 0; v < mesh->vertex_count; v++)
+                decode_vertex(bake, clip, options->time, (int)mesh->uvs2[v][0], positions[offset + v],
+                              normals[offset + v]);
+            meshes[m] = (ExportMesh){
+                .name = mesh->name,
+                .vertex_count = mesh->vertex_count,
+                .positions = positions + offset,
+                .normals = normals + offset,
+                .index_count = mesh->index_count,
+                .indices = mesh->indices,
+            };
+            offset += mesh->vertex_count;
+        }
+        char error[512];
+        if (!export_obj(options->export_pose_path, meshes, model->mesh_count, error, sizeof error))
+            fprintf(stderr, "skinview: %s: %s\n", options->export_pose_path, error);
+        else
+            status = 0;
+    }
+    free(positions);
+    free(normals);
+    free(meshes);
+    return status;
+}
+
+/* Angle between two directions in degrees, atan2(|a x b|, a . b). */
+static double angle_degrees(const vec3 a, const vec3 b)
+{
+    vec3 cross;
+    glm_vec3_cross((float *)a, (float *)b, cross);
+    return atan2(glm_vec3_norm(cross), glm_vec3_dot((float *)a, (float *)b)) * (180.0 / GLM_PI);
+}
+
+static int vat_verify(const Options *options, const LoadedBake *bake)
+{
+    const char *dir = options->vat_dir;
+    GlContext context = {0};
+    char error[1024];
+    if (!glcontext_create_offscreen(&context, error, sizeof error)) {
+        fprintf(stderr, "skinview: %s: no OpenGL context: %s\n", dir, error);
+        return 1;
+    }
+    VatRenderer renderer;
+    if (!vat_renderer_start(&renderer, bake, dir)) {
+        glcontext_destroy(&context);
+        return 1;
+    }
+    const Model *model = &bake->mesh_model;
+    const VatManifest *manifest = &bake->manifest;
+    int max_vertices = 1;
+    for (int m = 0; m < model->mesh_count; m++)
+        if (model->meshes[m].vertex_count > max_vertices) max_vertices = model->meshes[m].vertex_count;
+    vec3 *gpu = malloc(sizeof(vec3) * (size_t)max_vertices), *gpu_normals = malloc(sizeof(vec3) * (size_t)max_vertices);
+    Framebuffer framebuffer;
+    bool have_framebuffer = framebuffer_create(&framebuffer, 16, 16, 0, error, sizeof error);
+    int status = 1;
+    if (!gpu || !gpu_normals || !have_framebuffer) {
+        fprintf(stderr, "skinview: %s: %s\n", dir, have_framebuffer ? "out of memory" : error);
+        goto done;
+    }
+    framebuffer_bind(&framebuffer);
+    double diagonal = glm_vec3_distance((float *)manifest->bounds_min, (float *)manifest->bounds_max);
+    if (!(diagonal > 1e-12)) diagonal = 1.0;
+    printf("verify %s: %s (%s), %d vertices, %d clips, %s positions, %d page%s of %dx%d\n", dir, context.renderer_name,
+           glcontext_kind_name(&context), manifest->layout.vertex_count, manifest->clip_count,
+           manifest->float_precision ? "float" : "16-bit", manifest->layout.page_count,
+           manifest->layout.page_count == 1 ? "" : "s", manifest->layout.width, manifest->layout.page_height);
+    double worst_all = 0.0, worst_normal_all = 0.0;
+    int failed = 0;
+    for (int c = 0; c < manifest->clip_count; c++) {
+        const VatClip *clip = &manifest->clips[c];
+        int checks = clip->frame_count < VAT_VERIFY_MAX_FRAMES ? clip->frame_count : VAT_VERIFY_MAX_FRAMES;
+        double worst = 0.0, worst_normal = 0.0;
+        int times = 0;
+        bool broken = false;
+        for (int k = 0; k < checks && !broken; k++) {
+            int frame = checks > 1 ? (int)((long long)k * (clip->frame_count - 1) / (checks - 1)) : 0;
+            /* the baked frame itself, then halfway to the next one */
+            for (int half = 0; half < 2 && !broken; half++) {
+                if (half == 1 && frame + 1 >= clip->frame_count) break;
+                float t0 = vat_frame_time(clip->duration, clip->frame_count, frame);
+                float t = half ? 0.5f * (t0 + vat_frame_time(clip->duration, clip->frame_count, frame + 1)) : t0;
+                times++;
+                for (int m = 0; m < model->mesh_count && !broken; m++) {
+                    const Mesh *mesh = &model->meshes[m];
+                    if (!vat_renderer_capture_mesh(&renderer, m, c, t, gpu, gpu_normals)) {
+                        broken = true;
+                        break;
+                    }
+                    for (int v = 0; v < mesh->vertex_count; v++) {
+                        vec3 p, n;
+                        decode_vertex(bake, c, t, (int)mesh->uvs2[v][0], p, n);
+                        double d = glm_vec3_distance(p, gpu[v]);
+                        if (!isfinite(d)) broken = true;
+                        if (d > worst) worst = d;
+                        double angle = angle_degrees(n, gpu_normals[v]);
+                        if (isfinite(angle) && angle > worst_normal) worst_normal = angle;
+                    }
+                }
+            }
+        }
+        double relative = broken ? NAN : worst / diagonal;
+        bool ok = relative <= VAT_VERIFY_TOLERANCE && worst_normal <= VAT_VERIFY_NORMAL_DEGREES;
+        if (!ok) failed++;
+        if (!(relative <= worst_all)) worst_all = relative;
+        if (worst_normal > worst_normal_all) worst_normal_all = worst_normal;
+        printf("clip %d \"%s\": max error %.3g of bbox diagonal, max normal angle %.3g deg (%d frames, %d times)%s\n", c,
+               clip->name, relative, worst_normal, clip->frame_count, times, ok ? "" : "  FAILED");
+    }
+    printf("verify %s: vat.vert vs CPU decode, max error %.3g of bbox diagonal, max normal angle %.3g deg "
+           "(tolerance %g, %g deg)\n",
+           failed ? "FAILED" : "passed", worst_all, worst_normal_all, VAT_VERIFY_TOLERANCE, VAT_VERIFY_NORMAL_DEGREES);
+    status = failed ? 1 : 0;
+done:
+    if (have_framebuffer) framebuffer_free(&framebuffer);
+    free(gpu);
+    free(gpu_normals);
+    vat_renderer_free(&renderer);
+    glcontext_destroy(&context);
+    return status;
+}
+
+/* ---- the window ------------------------------------------------------------------------ */
+
+typedef enum VatDrag { VAT_DRAG_NONE, VAT_DRAG_ORBIT, VAT_DRAG_PAN } VatDrag;
+
+typedef struct VatViewer {
+    const LoadedBake *bake;
+    const float      *durations;
+    Playback          playback;
+    Camera            camera;
+    vec3              grid_min, grid_max;
+    VatDrag           drag;
+    double            cursor_x, cursor_y;
+    bool              frame_requested;
+} VatViewer;
+
+static void vat_on_key(GLFWwindow *window, int key, int scancode, int action, int mods)
+{
+    (void)scancode;
+    VatViewer *viewer = glfwGetWindowUserPointer(window);
+    if (action == GLFW_RELEASE) return;
+    Action a = action_for_key(key, mods);
+    if (action == GLFW_REPEAT && a.kind != ACTION_STEP_FORWARD && a.kind != ACTION_STEP_BACK) return;
+    switch (a.kind) {
+    case ACTION_QUIT: glfwSetWindowShouldClose(window, GLFW_TRUE); break;
+    case ACTION_FRAME_CAMERA: viewer->frame_requested = true; break;
+    case ACTION_TOGGLE_SKELETON: break;   /* a bake has no skeleton */
+    default: playback_apply(&viewer->playback, a, viewer->durations); break;
+    }
+}
+
+static void vat_on_mouse_button(GLFWwindow *window, int button, int action, int mods)
+{
+    (void)mods;
+    VatViewer *viewer = glfwGetWindowUserPointer(window);
+    if (action == GLFW_RELEASE) {
+        viewer->drag = VAT_DRAG_NONE;
+        return;
+    }
+    glfwGetCursorPos(window, &viewer->cursor_x, &viewer->cursor_y);
+    viewer->drag = button == GLFW_MOUSE_BUTTON_LEFT ? VAT_DRAG_ORBIT : VAT_DRAG_PAN;
+}
+
+static void vat_on_cursor(GLFWwindow *window, double x, double y)
+{
+    VatViewer *viewer = glfwGetWindowUserPointer(window);
+    float dx = (float)(x - viewer->cursor_x), dy = (float)(y - viewer->cursor_y);
+    viewer->cursor_x = x;
+    viewer->cursor_y = y;
+    if (viewer->drag == VAT_DRAG_ORBIT) {
+        camera_orbit(&viewer->camera, -dx * 0.008f, dy * 0.008f);
+    } else if (viewer->drag == VAT_DRAG_PAN) {
+        int width, height;
+        glfwGetWindowSize(window, &width, &height);
+        camera_pan(&viewer->camera, dx, dy, (float)height);
+    }
+}
+
+static void vat_on_scroll(GLFWwindow *window, double xoffset, double yoffset)
+{
+    (void)xoffset;
+    VatViewer *viewer = glfwGetWindowUserPointer(window);
+    camera_zoom(&viewer->camera, (float)yoffset);
+}
+
+static const char *const vat_help_keys =
+    "1 ... 9\nN  /  Right\nP  /  Left\nSpace\n.  /  ,\n+  /  -\n0\nleft drag\nright drag\nwheel\nF\nC\nH\nEsc  /  Q";
+static const char *const vat_help_actions =
+    "clip 0 ... 8\nnext clip\nprevious clip\npause / play\none frame forward / back (paused)\n"
+    "speed x2 / x0.5\nrestart the clip\norbit\npan (middle drag too)\nzoom\nframe the crowd\n"
+    "back-face culling on / off\nhide this help\nquit";
+
+static int vat_view(const Options *options, const LoadedBake *bake, int clip)
+{
+    const char *dir = options->vat_dir;
+    char error[1024], title[1200];
+    snprintf(title, sizeof title, "skinview \xe2\x80\x94 VAT %s", dir);
+    GlContext context = {0};
+    if (!glcontext_create_window(&context, title, options->width, options->height, error, sizeof error)) {
+        fprintf(stderr, "skinview: cannot open a window: %s (without a display, --vat with --screenshot, "
+                        "--export-pose and --verify still work)\n", error);
+        return 1;
+    }
+    const VatManifest *manifest = &bake->manifest;
+    VatRenderer renderer;
+    if (!vat_renderer_start(&renderer, bake, dir)) {
+        glcontext_destroy(&context);
+        return 1;
+    }
+    Overlay overlay = {0};
+    bool overlay_ready = overlay_init(&overlay, error, sizeof error);
+    float *durations = calloc((size_t)manifest->clip_count, sizeof *durations);
+    VatViewer viewer = {0};
+    VatInstance *instances = make_instances(bake, options->instances, clip, viewer.grid_min, viewer.grid_max);
+    int status = 1;
+    if (!overlay_ready) {
+        fprintf(stderr, "skinview: %s: %s\n", dir, error);
+        goto done;
+    }
+    if (!durations || !instances || !vat_renderer_set_instances(&renderer, instances, options->instances)) {
+        fprintf(stderr, "skinview: %s: out of memory\n", dir);
+        goto done;
+    }
+    for (int c = 0; c < manifest->clip_count; c++) durations[c] = manifest->clips[c].duration;
+    viewer.bake = bake;
+    viewer.durations = durations;
+    playback_init(&viewer.playback, manifest->clip_count, durations, clip, options->time, options->speed);
+    int fb_width = 0, fb_height = 0;
+    glfwGetFramebufferSize(context.window, &fb_width, &fb_height);
+    camera_frame(&viewer.camera, viewer.grid_min, viewer.grid_max,
+                 fb_height > 0 ? (float)fb_width / (float)fb_height : 1.0f, glm_rad(CAMERA_DEFAULT_FOV_Y_DEGREES));
+    glfwSetWindowUserPointer(context.window, &viewer);
+    glfwSetKeyCallback(context.window, vat_on_key);
+    glfwSetMouseButtonCallback(context.window, vat_on_mouse_button);
+    glfwSetCursorPosCallback(context.window, vat_on_cursor);
+    glfwSetScrollCallback(context.window, vat_on_scroll);
+
+    RenderLight light;
+    render_light_default(&light);
+    int shown_clip = clip;
+    double last_time = glfwGetTime(), window_start = last_time;
+    int window_frames = 0;
+    float frame_ms = 0.0f;
+    int draw_calls = 0;
+    while (!glfwWindowShouldClose(context.window)) {
+        glfwPollEvents();
+        double now = glfwGetTime();
+        float dt = (float)(now - last_time);
+        last_time = now;
+        glfwGetFramebufferSize(context.window, &fb_width, &fb_height);
+        if (fb_width <= 0 || fb_height <= 0) {
+            glfwWaitEventsTimeout(0.1);
+            last_time = glfwGetTime();
+            continue;
+        }
+        float aspect = (float)fb_width / (float)fb_height;
+        if (viewer.frame_requested) {
+            camera_frame(&viewer.camera, viewer.grid_min, viewer.grid_max, aspect, glm_rad(CAMERA_DEFAULT_FOV_Y_DEGREES));
+            viewer.frame_requested = false;
+        }
+        playback_advance(&viewer.playback, dt, durations);
+        if (viewer.playback.clip < 0) viewer.playback.clip = 0;   /* a bake has only clips */
+        if (viewer.playback.clip != shown_clip) {   /* a clip key: the crowd shifts with it (not per frame) */
+            shown_clip = viewer.playback.clip;
+            for (int i = 0; i < options->instances; i++) {
+                int c = (shown_clip + i) % manifest->clip_count;
+                double stagger = fmod((double)i * 0.6180339887, 1.0);
+                instances[i].clip = (float)c;
+                instances[i].time_offset = i == 0 ? 0.0f : (float)(stagger * manifest->clips[c].duration);
+            }
+            vat_renderer_set_instances(&renderer, instances, options->instances);
+        }
+        mat4 view, projection;
+        camera_view(&viewer.camera, view);
+        camera_projection(&viewer.camera, aspect, projection);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        glViewport(0, 0, fb_width, fb_height);
+        renderer_clear(vat_background[0], vat_background[1], vat_background[2]);
+        renderer.cull_back_faces = viewer.playback.cull_back_faces;
+        draw_calls = vat_renderer_draw(&renderer, viewer.playback.time, view, projection, &light);
+
+        window_frames++;
+        if (now - window_start >= VAT_FRAME_TIME_WINDOW) {
+            frame_ms = (float)(1e3 * (now - window_start) / window_frames);
+            window_frames = 0;
+            window_start = now;
+        }
+        const Playback *p = &viewer.playback;
+        char status_line[512];
+        snprintf(status_line, sizeof status_line,
+                 "VAT  clip %d/%d \"%s\"  %.2f / %.2f s  speed %gx%s  instances %d  draw calls %d  frame %.2f ms%s",
+                 p->clip, manifest->clip_count, manifest->clips[p->clip].name, p->time, durations[p->clip], p->speed,
+                 p->paused ? "  [paused]" : "", options->instances, draw_calls, frame_ms, p->show_help ? "" : "    H: keys");
+        static const unsigned char white[4] = {255, 255, 255, 255}, key_color[4] = {255, 214, 120, 255};
+        overlay_begin(&overlay);
+        float y = 10.0f;
+        y += overlay_text(&overlay, 10.0f, y, status_line, white) + 6.0f;
+        if (p->show_help) {
+            float keys_w, keys_h, actions_w, actions_h;
+            overlay_measure(vat_help_keys, &keys_w, &keys_h);
+            overlay_measure(vat_help_actions, &actions_w, &actions_h);
+            overlay_panel(&overlay, 10.0f, y, keys_w + 14.0f + actions_w, keys_h > actions_h ? keys_h : actions_h);
+            overlay_label(&overlay, 10.0f, y, vat_help_keys, key_color);
+            overlay_label(&overlay, 10.0f + keys_w + 14.0f, y, vat_help_actions, white);
+        }
+        overlay_draw(&overlay, fb_width, fb_height, overlay_scale_for(fb_width, fb_height));
+        glfwSwapBuffers(context.window);
+    }
+    status = 0;
+done:
+    if (context.window) {
+        glfwSetWindowUserPointer(context.window, NULL);
+        glfwSetKeyCallback(context.window, NULL);
+        glfwSetMouseButtonCallback(context.window, NULL);
+        glfwSetCursorPosCallback(context.window, NULL);
+        glfwSetScrollCallback(context.window, NULL);
+    }
+    if (overlay_ready) overlay_free(&overlay);
+    free(durations);
+    free(instances);
+    vat_renderer_free(&renderer);
+    glcontext_destroy(&context);
+    return status;
+}
+
+int command_vat(const Options *options)
+{
+    LoadedBake bake;
+    if (!bake_load(options->vat_dir, &bake)) return 1;
+    int clip = 0;
+    char error[512];
+    if (!resolve_vat_clip(&bake.manifest, options->clip, &clip, error, sizeof error)) {
+        fprintf(stderr, "skinview: %s: %s\n", options->vat_dir, error);
+        bake_unload(&bake);
+        return 2;
+    }
+    int status;
+    if (options->screenshot_path) status = vat_screenshot(options, &bake, clip);
+    else if (options->export_pose_path) status = vat_export_pose(options, &bake, clip);
+    else if (options->verify) status = vat_verify(options, &bake);
+    else status = vat_view(options, &bake, clip);
+    bake_unload(&bake);
+    return status;
+}

@@ -1,0 +1,407 @@
+/* vat_renderer.c — GL resources and the instanced draw of a VAT bake (vat_renderer.h). */
+#include "vat_renderer.h"
+#include "shader.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VAT_FLOATS_PER_VERTEX 9     /* position 3, normal 3, uv 2, vertex id 1 */
+#define VAT_FLOATS_PER_INSTANCE 5   /* offset 3, time offset 1, clip 1 */
+#define VAT_FEEDBACK_FLOATS 6       /* scenePosition 3, sceneNormal 3 */
+#define VAT_RESERVED_UNIFORM_VECTORS 32   /* matrices, bounds, light, material: kept free of clips */
+
+static bool upload_mesh(const Mesh *mesh, int index, int vertex_total, VatMeshGpu *gpu, char *error,
+                        size_t error_size)
+{
+    memset(gpu, 0, sizeof *gpu);
+    if (!mesh->uvs2) {
+        snprintf(error, error_size, "mesh %d \"%s\" has no second UV set (the vertex ids of a VAT mesh)", index,
+                 mesh->name);
+        return false;
+    }
+    float *vertices = malloc(sizeof(float) * VAT_FLOATS_PER_VERTEX * (size_t)(mesh->vertex_count > 0 ? mesh->vertex_count : 1));
+    if (!vertices) {
+        snprintf(error, error_size, "out of memory for mesh %d", index);
+        return false;
+    }
+    for (int v = 0; v < mesh->vertex_count; v++) {
+        float *out = vertices + (size_t)v * VAT_FLOATS_PER_VERTEX;
+        float id = mesh->uvs2[v][0];
+        if (!(id >= 0.0f) || id >= (float)vertex_total || id != (float)(int)id) {
+            snprintf(error, error_size, "mesh %d \"%s\": vertex %d carries id %g, not one of the %d baked vertices",
+                     index, mesh->name, v, (double)id, vertex_total);
+            free(vertices);
+            return false;
+        }
+        glm_vec3_copy(mesh->positions[v], out);
+        glm_vec3_copy(mesh->normals[v], out + 3);
+        out[6] = mesh->uvs ? mesh->uvs[v][0] : 0.0f;
+        out[7] = mesh->uvs ? mesh->uvs[v][1] : 0.0f;
+        out[8] = id;
+    }
+    glGenVertexArrays(1, &gpu->vao);
+    glGenBuffers(1, &gpu->vbo);
+    glGenBuffers(1, &gpu->ebo);
+    glBindVertexArray(gpu->vao);
+    glBindBuffer(GL_ARRAY_BUFFER, gpu->vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(float) * VAT_FLOATS_PER_VERTEX * (size_t)mesh->vertex_count),
+                 vertices, GL_STATIC_DRAW);
+    free(vertices);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, gpu->ebo);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(sizeof(uint32_t) * (size_t)mesh->index_count), mesh->indices,
+                 GL_STATIC_DRAW);
+    const GLsizei stride = sizeof(float) * VAT_FLOATS_PER_VERTEX;
+    static const int sizes[4] = {3, 3, 2, 1};
+    size_t offset = 0;
+    for (GLuint a = 0; a < 4; a++) {
+        glEnableVertexAttribArray(a);
+        glVertexAttribPointer(a, sizes[a], GL_FLOAT, GL_FALSE, stride, (const void *)(offset * sizeof(float)));
+        offset += (size_t)sizes[a];
+    }
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    gpu->vertex_count = mesh->vertex_count;
+    gpu->index_count = mesh->index_count;
+    gpu->material = mesh->material;
+    return true;
+}
+
+/* Points every VAO's per-instance attributes (4: offset + time, 5: clip) at the instance buffer. */
+static void bind_instance_attributes(VatRenderer *renderer)
+{
+    const GLsizei stride = sizeof(float) * VAT_FLOATS_PER_INSTANCE;
+    glBindBuffer(GL_ARRAY_BUFFER, renderer->instance_buffer);
+    for (int m = 0; m < renderer->mesh_count; m++) {
+        glBindVertexArray(renderer->meshes[m].vao);
+        glEnableVertexAttribArray(4);
+        glVertexAttribPointer(4, 4, GL_FLOAT, GL_FALSE, stride, (const void *)0);
+        glVertexAttribDivisor(4, 1);
+        glEnableVertexAttribArray(5);
+        glVertexAttribPointer(5, 1, GL_FLOAT, GL_FALSE, stride, (const void *)(4 * sizeof(float)));
+        glVertexAttribDivisor(5, 1);
+    }
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+static GLuint upload_array_texture(GLint internal_format, GLenum format, GLenum type, const VatLayout *layout,
+                                   const void *texels)
+{
+    GLuint id = 0;
+    glGenTextures(1, &id);
+    glBindTexture(GL_TEXTURE_2D_ARRAY, id);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    /* row y of a page = the image's row y (texelFetch addresses rows directly: no flip) */
+    glTexImage3D(GL_TEXTURE_2D_ARRAY, 0, internal_format, layout->width, layout->page_height, layout->page_count, 0,
+                 format, type, texels);
+    glTexParameteri(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D_ARRAY, GL_TEXTURE_MAX_LEVEL, 0);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glBindTexture(GL_TEXTURE_2D_ARRAY, 0);
+    return id;
+}
+
+bool vat_renderer_init(VatRenderer *renderer, const Model *model, const VatGpuData *data, const char *vert_path,
+                       const char *frag_path, char *error, size_t error_size)
+{
+    memset(renderer, 0, sizeof *renderer);
+    renderer->model = model;
+    const VatLayout *layout = &data->layout;
+    GLint max_size = 0, max_layers = 0, max_vectors = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
+    glGetIntegerv(GL_MAX_ARRAY_TEXTURE_LAYERS, &max_layers);
+    glGetIntegerv(GL_MAX_VERTEX_UNIFORM_COMPONENTS, &max_vectors);
+    max_vectors /= 4;
+    if (layout->width > max_size || layout->page_height > max_size || layout->page_count > max_layers) {
+        snprintf(error, error_size,
+                 "the bake's pages (%d of %dx%d) exceed this GL's limits (%d texels, %d layers): bake again "
+                 "with --max-texture %d",
+                 layout->page_count, layout->width, layout->page_height, max_size, max_layers, max_size);
+        return false;
+    }
+    if (data->clip_count > max_vectors - VAT_RESERVED_UNIFORM_VECTORS) {
+        snprintf(error, error_size, "%d clips: more than this GL's vertex uniforms hold (%d); bake fewer --clips",
+                 data->clip_count, max_vectors - VAT_RESERVED_UNIFORM_VECTORS);
+        return false;
+    }
+
+    char define[64];
+    snprintf(define, sizeof define, "#define VAT_CLIP_COUNT %d\n", data->clip_count > 0 ? data->clip_count : 1);
+    GLuint vert = gfx_compile_stage_file(GL_VERTEX_SHADER, vert_path, define, error, error_size);
+    if (!vert) return false;
+    GLuint frag = gfx_compile_stage_file(GL_FRAGMENT_SHADER, frag_path, NULL, error, error_size);
+    if (!frag) {
+        glDeleteShader(vert);
+        return false;
+    }
+    static const char *const varyings[] = {"scenePosition", "sceneNormal"};
+    char line[512];
+    renderer->program = gfx_link_program(vert, frag, NULL, 0, varyings, 2, line, sizeof line);
+    if (!renderer->program) {
+        snprintf(error, error_size, "shaders %s + %s do not link: %s", vert_path, frag_path, line);
+        return false;
+    }
+    GLuint p = renderer->program;
+    renderer->u_projection = glGetUniformLocation(p, "projection");
+    renderer->u_view = glGetUniformLocation(p, "view");
+    renderer->u_time = glGetUniformLocation(p, "time");
+    renderer->u_bounds_min = glGetUniformLocation(p, "boundsMin");
+    renderer->u_bounds_range = glGetUniformLocation(p, "boundsRange");
+    renderer->u_width = glGetUniformLocation(p, "textureWidth");
+    renderer->u_rows_per_frame = glGetUniformLocation(p, "rowsPerFrame");
+    renderer->u_frames_per_page = glGetUniformLocation(p, "framesPerPage");
+    renderer->u_clips = glGetUniformLocation(p, "clips");
+    renderer->u_positions = glGetUniformLocation(p, "vatPositions");
+    renderer->u_normals = glGetUniformLocation(p, "vatNormals");
+    renderer->u_light_direction = glGetUniformLocation(p, "lightDirection");
+    renderer->u_light_color = glGetUniformLocation(p, "lightColor");
+    renderer->u_ambient = glGetUniformLocation(p, "ambientColor");
+    renderer->u_diffuse_color = glGetUniformLocation(p, "diffuseColor");
+    renderer->u_diffuse_texture = glGetUniformLocation(p, "diffuseTexture");
+    renderer->u_encode_srgb = glGetUniformLocation(p, "encodeSrgb");
+    if (renderer->u_clips < 0 || renderer->u_positions < 0 || renderer->u_time < 0) {
+        snprintf(error, error_size, "shader %s lacks the uniforms clips, vatPositions or time", vert_path);
+        vat_renderer_free(renderer);
+        return false;
+    }
+    /* constant uniforms: the layout, the bounds, the clip table, texture units */
+    vec3 range;
+    glm_vec3_sub((float *)data->bounds_max, (float *)data->bounds_min, range);
+    vec3 zero = {0.0f, 0.0f, 0.0f}, one = {1.0f, 1.0f, 1.0f};
+    glUseProgram(p);
+    glUniform3fv(renderer->u_bounds_min, 1, data->float_precision ? zero : data->bounds_min);
+    glUniform3fv(renderer->u_bounds_range, 1, data->float_precision ? one : range);
+    glUniform1i(renderer->u_width, layout->width);
+    glUniform1i(renderer->u_rows_per_frame, layout->rows_per_frame);
+    glUniform1i(renderer->u_frames_per_page, layout->frames_per_page);
+    glUniform4fv(renderer->u_clips, data->clip_count, (const float *)data->clips);
+    glUniform1i(renderer->u_diffuse_texture, 0);
+    glUniform1i(renderer->u_positions, 1);
+    glUniform1i(renderer->u_normals, 2);
+    glUseProgram(0);
+
+    renderer->meshes = calloc((size_t)(model->mesh_count > 0 ? model->mesh_count : 1), sizeof *renderer->meshes);
+    renderer->textures = calloc((size_t)(model->texture_count > 0 ? model->texture_count : 1), sizeof(GLuint));
+    if (!renderer->meshes || !renderer->textures) {
+        snprintf(error, error_size, "out of memory");
+        vat_renderer_free(renderer);
+        return false;
+    }
+    for (int m = 0; m < model->mesh_count; m++) {
+        if (!upload_mesh(&model->meshes[m], m, layout->vertex_count, &renderer->meshes[m], error, error_size)) {
+            vat_renderer_free(renderer);
+            return false;
+        }
+        renderer->mesh_count = m + 1;
+    }
+    for (int t = 0; t < model->texture_count; t++) {
+        renderer->textures[t] = renderer_upload_texture(&model->textures[t]);
+        renderer->texture_count = t + 1;
+    }
+    static const unsigned char white[4] = {255, 255, 255, 255};
+    glGenTextures(1, &renderer->white_texture);
+    glBindTexture(GL_TEXTURE_2D, renderer->white_texture);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, white);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glBindTexture(GL_TEXTURE_2D, 0);
+
+    renderer->positions_texture =
+        data->float_precision ? upload_array_texture(GL_RGBA32F, GL_RGBA, GL_FLOAT, layout, data->positions)
+                              : upload_array_texture(GL_RGBA16, GL_RGBA, GL_UNSIGNED_SHORT, layout, data->positions);
+    renderer->normals_texture = upload_array_texture(GL_RG16, GL_RG, GL_UNSIGNED_SHORT, layout, data->normals);
+
+    glGenBuffers(1, &renderer->instance_buffer);
+    VatInstance one_instance = {{0.0f, 0.0f, 0.0f}, 0.0f, 0.0f};
+    if (!vat_renderer_set_instances(renderer, &one_instance, 1)) {
+        snprintf(error, error_size, "out of memory for instances");
+        vat_renderer_free(renderer);
+        return false;
+    }
+    bind_instance_attributes(renderer);
+
+    GLenum gl_error = glGetError();
+    if (gl_error != GL_NO_ERROR) {
+        snprintf(error, error_size, "GL error 0x%04x while uploading the bake", gl_error);
+        vat_renderer_free(renderer);
+        return false;
+    }
+    return true;
+}
+
+void vat_renderer_free(VatRenderer *renderer)
+{
+    for (int m = 0; m < renderer->mesh_count; m++) {
+        glDeleteVertexArrays(1, &renderer->meshes[m].vao);
+        glDeleteBuffers(1, &renderer->meshes[m].vbo);
+        glDeleteBuffers(1, &renderer->meshes[m].ebo);
+    }
+    if (renderer->texture_count > 0) glDeleteTextures(renderer->texture_count, renderer->textures);
+    if (renderer->white_texture) glDeleteTextures(1, &renderer->white_texture);
+    if (renderer->positions_texture) glDeleteTextures(1, &renderer->positions_texture);
+    if (renderer->normals_texture) glDeleteTextures(1, &renderer->normals_texture);
+    if (renderer->instance_buffer) glDeleteBuffers(1, &renderer->instance_buffer);
+    if (renderer->feedback_buffer) glDeleteBuffers(1, &renderer->feedback_buffer);
+    if (renderer->program) glDeleteProgram(renderer->program);
+    free(renderer->meshes);
+    free(renderer->textures);
+    memset(renderer, 0, sizeof *renderer);
+}
+
+bool vat_renderer_set_instances(VatRenderer *renderer, const VatInstance *instances, int count)
+{
+    if (count < 1) return false;
+    glBindBuffer(GL_ARRAY_BUFFER, renderer->instance_buffer);
+    size_t bytes = sizeof(float) * VAT_FLOATS_PER_INSTANCE * (size_t)count;
+    float *packed = malloc(bytes);
+    if (!packed) {
+        glBindBuffer(GL_ARRAY_BUFFER, 0);
+        return false;
+    }
+    for (int i = 0; i < count; i++) {
+        float *out = packed + (size_t)i * VAT_FLOATS_PER_INSTANCE;
+        out[0] = instances[i].offset[0];
+        out[1] = instances[i].offset[1];
+        out[2] = instances[i].offset[2];
+        out[3] = instances[i].time_offset;
+        out[4] = instances[i].clip;
+    }
+    if (count > renderer->instance_capacity) {
+        glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)bytes, packed, GL_DYNAMIC_DRAW);
+        renderer->instance_capacity = count;
+    } else {
+        glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)bytes, packed);
+    }
+    free(packed);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    renderer->instance_count = count;
+    return true;
+}
+
+static void bind_vat_textures(const VatRenderer *renderer)
+{
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_2D_ARRAY, renderer->positions_texture);
+    glActiveTexture(GL_TEXTURE2);
+    glBindTexture(GL_TEXTURE_2D_ARRAY, renderer->normals_texture);
+    glActiveTexture(GL_TEXTURE0);
+}
+
+static void unbind_vat_textures(void)
+{
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_2D_ARRAY, 0);
+    glActiveTexture(GL_TEXTURE2);
+    glBindTexture(GL_TEXTURE_2D_ARRAY, 0);
+    glActiveTexture(GL_TEXTURE0);
+}
+
+int vat_renderer_draw(VatRenderer *renderer, float time, const mat4 view, const mat4 projection,
+                      const RenderLight *light)
+{
+    const Model *model = renderer->model;
+    bool srgb_target = renderer_target_is_srgb();
+    if (srgb_target) glEnable(GL_FRAMEBUFFER_SRGB);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    if (renderer->cull_back_faces) {
+        glEnable(GL_CULL_FACE);
+        glCullFace(GL_BACK);
+        glFrontFace(GL_CCW);
+    } else {
+        glDisable(GL_CULL_FACE);
+    }
+    glDisable(GL_BLEND);
+    glUseProgram(renderer->program);
+    glUniformMatrix4fv(renderer->u_view, 1, GL_FALSE, (const float *)view);
+    glUniformMatrix4fv(renderer->u_projection, 1, GL_FALSE, (const float *)projection);
+    glUniform1f(renderer->u_time, time);
+    glUniform3fv(renderer->u_light_direction, 1, light->direction);
+    glUniform3fv(renderer->u_light_color, 1, light->color);
+    glUniform3fv(renderer->u_ambient, 1, light->ambient);
+    glUniform1i(renderer->u_encode_srgb, srgb_target ? 0 : 1);
+    bind_vat_textures(renderer);
+    int draw_calls = 0;
+    for (int m = 0; m < renderer->mesh_count; m++) {
+        const VatMeshGpu *gpu = &renderer->meshes[m];
+        if (gpu->index_count == 0) continue;
+        const Material *material =
+            gpu->material >= 0 && gpu->material < model->material_count ? &model->materials[gpu->material] : NULL;
+        vec4 color = {0.8f, 0.8f, 0.8f, 1.0f};
+        GLuint texture = renderer->white_texture;
+        if (material) {
+            glm_vec4_copy((float *)material->diffuse_color, color);
+            if (material->diffuse_texture >= 0 && material->diffuse_texture < renderer->texture_count)
+                texture = renderer->textures[material->diffuse_texture];
+        }
+        glUniform4fv(renderer->u_diffuse_color, 1, color);
+        glBindTexture(GL_TEXTURE_2D, texture);
+        glBindVertexArray(gpu->vao);
+        /* the whole crowd of this mesh in one call: instance attributes carry offset, clip, time */
+        glDrawElementsInstanced(GL_TRIANGLES, gpu->index_count, GL_UNSIGNED_INT, NULL, renderer->instance_count);
+        draw_calls++;
+    }
+    glBindVertexArray(0);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    unbind_vat_textures();
+    glUseProgram(0);
+    glDisable(GL_CULL_FACE);
+    glDisable(GL_FRAMEBUFFER_SRGB);
+    return draw_calls;
+}
+
+bool vat_renderer_capture_mesh(VatRenderer *renderer, int mesh, int clip, float time, vec3 *out_positions,
+                               vec3 *out_normals)
+{
+    const VatMeshGpu *gpu = &renderer->meshes[mesh];
+    if (gpu->vertex_count == 0) return true;
+    VatInstance one = {{0.0f, 0.0f, 0.0f}, 0.0f, (float)clip};
+    if (!vat_renderer_set_instances(renderer, &one, 1)) return false;
+    size_t bytes = sizeof(float) * VAT_FEEDBACK_FLOATS * (size_t)gpu->vertex_count;
+    if (!renderer->feedback_buffer) glGenBuffers(1, &renderer->feedback_buffer);
+    glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, renderer->feedback_buffer);
+    if (bytes > renderer->feedback_size) {
+        glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, (GLsizeiptr)bytes, NULL, GL_STREAM_READ);
+        renderer->feedback_size = bytes;
+    }
+    mat4 identity = GLM_MAT4_IDENTITY_INIT;
+    glUseProgram(renderer->program);
+    glUniformMatrix4fv(renderer->u_view, 1, GL_FALSE, (const float *)identity);
+    glUniformMatrix4fv(renderer->u_projection, 1, GL_FALSE, (const float *)identity);
+    glUniform1f(renderer->u_time, time);
+    bind_vat_textures(renderer);
+
+    GLuint query = 0;
+    glGenQueries(1, &query);
+    glEnable(GL_RASTERIZER_DISCARD);
+    glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, renderer->feedback_buffer, 0, (GLsizeiptr)bytes);
+    glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, query);
+    glBeginTransformFeedback(GL_POINTS);
+    glBindVertexArray(gpu->vao);
+    glDrawArraysInstanced(GL_POINTS, 0, gpu->vertex_count, 1);   /* every vertex once */
+    glEndTransformFeedback();
+    glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
+    glDisable(GL_RASTERIZER_DISCARD);
+    glBindVertexArray(0);
+    unbind_vat_textures();
+    glUseProgram(0);
+    GLuint written = 0;
+    glGetQueryObjectuiv(query, GL_QUERY_RESULT, &written);
+    glDeleteQueries(1, &query);
+
+    bool ok = written == (GLuint)gpu->vertex_count;
+    const float *data = ok ? glMapBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, (GLsizeiptr)bytes, GL_MAP_READ_BIT) : NULL;
+    if (data) {
+        for (int v = 0; v < gpu->vertex_count; v++) {
+            const float *record = data + (size_t)v * VAT_FEEDBACK_FLOATS;
+            glm_vec3_copy((float *)record, out_positions[v]);
+            if (out_normals) glm_vec3_copy((float *)record + 3, out_normals[v]);
+        }
+        glUnmapBuffer(GL_TRANSFORM_FEEDBACK_BUFFER);
+    }
+    glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
+    glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
+    return data != NULL && glGetError() == GL_NO_ERROR;
+}

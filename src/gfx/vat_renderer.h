@@ -1,0 +1,85 @@
+/* vat_renderer.h — draws a VAT bake (docs/vat.md): shaders/vat.vert + skinned.frag, the
+ * position and normal pages as two GL_TEXTURE_2D_ARRAYs (layer = page), one VAO per mesh of
+ * mesh.glb, and N instances in ONE instanced draw call per mesh, each instance with its own
+ * grid offset, clip and time offset (per-instance attributes, glVertexAttribDivisor 1).
+ *
+ * Needs a current GL 3.3 core context with glad loaded. Nothing is allocated per frame.
+ */
+#ifndef SKINVIEW_VAT_RENDERER_H
+#define SKINVIEW_VAT_RENDERER_H
+
+#include "anim/model.h"
+#include "anim/vat.h"
+#include "gl.h"
+#include "renderer.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The baked textures as the GPU takes them. Pages are stacked, each padded to
+ * layout.page_height rows: positions are RGBA uint16 (or RGBA float when float_precision),
+ * normals two uint16 per texel. clips[c] = (first slot, frame count, duration, 0). */
+typedef struct VatGpuData {
+    VatLayout       layout;
+    bool            float_precision;
+    const void     *positions;
+    const uint16_t *normals;
+    vec3            bounds_min, bounds_max;
+    int             clip_count;
+    const vec4     *clips;
+} VatGpuData;
+
+/* One copy in the crowd: offset in scene space, clip index, seconds added to the time. */
+typedef struct VatInstance {
+    float offset[3];
+    float time_offset;
+    float clip;
+} VatInstance;
+
+typedef struct VatMeshGpu {
+    GLuint vao, vbo, ebo;
+    int    vertex_count, index_count, material;
+} VatMeshGpu;
+
+typedef struct VatRenderer {
+    const Model *model;               /* mesh.glb as imported (uvs2 = vertex ids); not owned */
+    GLuint       program;
+    GLint        u_projection, u_view, u_time, u_bounds_min, u_bounds_range, u_width, u_rows_per_frame,
+                 u_frames_per_page, u_clips, u_positions, u_normals, u_light_direction, u_light_color, u_ambient,
+                 u_diffuse_color, u_diffuse_texture, u_encode_srgb;
+    int          mesh_count;
+    VatMeshGpu  *meshes;
+    GLuint       positions_texture, normals_texture;   /* GL_TEXTURE_2D_ARRAY */
+    GLuint       instance_buffer;
+    int          instance_count, instance_capacity;
+    int          texture_count;
+    GLuint      *textures;
+    GLuint       white_texture;
+    GLuint       feedback_buffer;
+    size_t       feedback_size;
+    bool         cull_back_faces;
+} VatRenderer;
+
+/* Compiles vert_path (with "#define VAT_CLIP_COUNT n") + frag_path, uploads the meshes (every
+ * vertex must carry its id in uvs2) and the textures. Fails with one line when the pages exceed
+ * GL_MAX_TEXTURE_SIZE / GL_MAX_ARRAY_TEXTURE_LAYERS or the clips the uniforms hold. Starts with
+ * one instance of clip 0 at the origin. */
+bool vat_renderer_init(VatRenderer *renderer, const Model *model, const VatGpuData *data, const char *vert_path,
+                       const char *frag_path, char *error, size_t error_size);
+void vat_renderer_free(VatRenderer *renderer);
+
+/* Replaces the instance list (grows the buffer when needed; call at start-up or on a clip change). */
+bool vat_renderer_set_instances(VatRenderer *renderer, const VatInstance *instances, int count);
+
+/* Draws every instance at clip time `time` into the bound framebuffer: one glDrawElementsInstanced
+ * per mesh. Returns the number of draw calls. */
+int vat_renderer_draw(VatRenderer *renderer, float time, const mat4 view, const mat4 projection,
+                      const RenderLight *light);
+
+/* Transform feedback of mesh `mesh` for one instance of clip `clip` at the origin at `time`:
+ * each vertex's scene-space position and normal, in the mesh's vertex order. Replaces the
+ * instance list with that one instance. Needs a bound complete framebuffer (see renderer.h). */
+bool vat_renderer_capture_mesh(VatRenderer *renderer, int mesh, int clip, float time, vec3 *out_positions,
+                               vec3 *out_normals);
+
+#endif

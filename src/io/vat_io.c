@@ -1,0 +1,772 @@
+/* vat_io.c — reading and writing the images and the manifest of a VAT bake (vat_io.h). */
+#include "vat_io.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <openexr.h>
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+void vat_manifest_free(VatManifest *manifest)
+{
+    free(manifest->clips);
+    free(manifest->meshes);
+    free(manifest->files);
+    memset(manifest, 0, sizeof *manifest);
+}
+
+void vat_positions_name(int page, bool float_precision, char *out, size_t out_size)
+{
+    const char *extension = float_precision ? "exr" : "png";
+    if (page == 0) snprintf(out, out_size, "positions.%s", extension);
+    else snprintf(out, out_size, "positions_%d.%s", page, extension);
+}
+
+void vat_normals_name(int page, char *out, size_t out_size)
+{
+    if (page == 0) snprintf(out, out_size, "normals.png");
+    else snprintf(out, out_size, "normals_%d.png", page);
+}
+
+void vat_path(const char *dir, const char *name, char *out, size_t out_size)
+{
+    snprintf(out, out_size, "%s/%s", dir, name);
+}
+
+void vat_partial_path(const char *dir, const char *name, char *out, size_t out_size)
+{
+    snprintf(out, out_size, "%s/.%s.partial", dir, name);
+}
+
+/* ---- 16-bit PNG (libpng) -------------------------------------------------- */
+
+/* libpng reports errors by longjmp; the message is kept for the one-line error. */
+typedef struct PngErrorSink {
+    jmp_buf jump;
+    char    message[256];
+} PngErrorSink;
+
+static void png_error_to_sink(png_structp png, png_const_charp message)
+{
+    PngErrorSink *sink = png_get_error_ptr(png);
+    snprintf(sink->message, sizeof sink->message, "%s", message);
+    longjmp(sink->jump, 1);
+}
+
+static void png_warning_ignored(png_structp png, png_const_charp message)
+{
+    (void)png;
+    (void)message;
+}
+
+bool vat_write_png16(const char *path, int width, int height, int channels, const uint16_t *texels, char *error,
+                     size_t error_size)
+{
+    FILE *file = fopen(path, "wb");
+    if (!file) {
+        snprintf(error, error_size, "cannot write %s: %s", path, strerror(errno));
+        return false;
+    }
+    /* volatile: read after longjmp */
+    PngErrorSink *sink = calloc(1, sizeof *sink);
+    png_bytep *volatile rows = malloc(sizeof(png_bytep) * (size_t)height);
+    png_structp png = sink ? png_create_write_struct(PNG_LIBPNG_VER_STRING, sink, png_error_to_sink,
+                                                     png_warning_ignored)
+                           : NULL;
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!sink || !rows || !png || !info) {
+        snprintf(error, error_size, "cannot write %s: out of memory", path);
+        png_destroy_write_struct(png ? &png : NULL, info ? &info : NULL);
+        free(sink);
+        free(rows);
+        fclose(file);
+        return false;
+    }
+    if (setjmp(sink->jump)) {
+        snprintf(error, error_size, "cannot write %s: %s", path, sink->message);
+        png_destroy_write_struct(&png, &info);
+        free(sink);
+        free(rows);
+        fclose(file);
+        return false;
+    }
+    png_init_io(png, file);
+    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 16,
+                 channels == 2 ? PNG_COLOR_TYPE_GRAY_ALPHA : PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    /* PNG stores 16-bit samples big-endian; our arrays are host order */
+    uint16_t probe = 1;
+    if (*(unsigned char *)&probe == 1) png_set_swap(png);
+    for (int y = 0; y < height; y++) rows[y] = (png_bytep)(texels + (size_t)y * (size_t)width * (size_t)channels);
+    png_write_image(png, rows);
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    free(sink);
+    free(rows);
+    if (ferror(file) | (fclose(file) != 0)) {
+        snprintf(error, error_size, "cannot write %s: %s", path, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+bool vat_read_png16(const char *path, int width, int height, int channels, uint16_t *texels, char *error,
+                    size_t error_size)
+{
+    FILE *file = fopen(path, "rb");
+    if (!file) {
+        snprintf(error, error_size, "%s: cannot open: %s", path, strerror(errno));
+        return false;
+    }
+    PngErrorSink *sink = calloc(1, sizeof *sink);
+    png_bytep *volatile rows = malloc(sizeof(png_bytep) * (size_t)(height > 0 ? height : 1));
+    png_structp png = sink ? png_create_read_struct(PNG_LIBPNG_VER_STRING, sink, png_error_to_sink,
+                                                    png_warning_ignored)
+                           : NULL;
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!sink || !rows || !png || !info) {
+        snprintf(error, error_size, "%s: out of memory", path);
+        png_destroy_read_struct(png ? &png : NULL, info ? &info : NULL, NULL);
+        free(sink);
+        free(rows);
+        fclose(file);
+        return false;
+    }
+    if (setjmp(sink->jump)) {
+        snprintf(error, error_size, "%s: damaged PNG: %s", path, sink->message);
+        png_destroy_read_struct(&png, &info, NULL);
+        free(sink);
+        free(rows);
+        fclose(file);
+        return false;
+    }
+    png_init_io(png, file);
+    png_read_info(png, info);
+    png_uint_32 w = 0, h = 0;
+    int depth = 0, color = 0, interlace = 0;
+    png_get_IHDR(png, info, &w, &h, &depth, &color, &interlace, NULL, NULL);
+    int want_color = channels == 2 ? PNG_COLOR_TYPE_GRAY_ALPHA : PNG_COLOR_TYPE_RGB_ALPHA;
+    if (w != (png_uint_32)width || h != (png_uint_32)height || depth != 16 || color != want_color ||
+        interlace != PNG_INTERLACE_NONE) {
+        snprintf(error, error_size, "%s: is %ux%u, %d-bit, colour type %d; vat.json expects %dx%d 16-bit %s", path,
+                 (unsigned)w, (unsigned)h, depth, color, width, height, channels == 2 ? "gray+alpha" : "RGBA");
+        png_destroy_read_struct(&png, &info, NULL);
+        free(sink);
+        free(rows);
+        fclose(file);
+        return false;
+    }
+    uint16_t probe = 1;
+    if (*(unsigned char *)&probe == 1) png_set_swap(png);
+    png_read_update_info(png, info);
+    for (int y = 0; y < height; y++) rows[y] = (png_bytep)(texels + (size_t)y * (size_t)width * (size_t)channels);
+    png_read_image(png, rows);
+    png_read_end(png, NULL);
+    png_destroy_read_struct(&png, &info, NULL);
+    free(sink);
+    free(rows);
+    fclose(file);
+    return true;
+}
+
+/* ---- 32-bit float EXR (OpenEXRCore) --------------------------------------- */
+
+static char exr_last_error[256];
+
+static void exr_error_to_buffer(exr_const_context_t context, exr_result_t code, const char *message)
+{
+    (void)context;
+    snprintf(exr_last_error, sizeof exr_last_error, "%s (%s)", message ? message : "error",
+             exr_get_error_code_as_string(code));
+}
+
+/* Offset of channel "R", "G", "B" or "A" in an interleaved RGBA float pixel. */
+static int rgba_offset(const char *channel_name)
+{
+    switch (channel_name ? channel_name[0] : 0) {
+    case 'R': return 0;
+    case 'G': return 1;
+    case 'B': return 2;
+    default: return 3;
+    }
+}
+
+bool vat_write_exr(const char *path, int width, int height, const float *rgba, char *error, size_t error_size)
+{
+    exr_context_initializer_t init = EXR_DEFAULT_CONTEXT_INITIALIZER;
+    init.error_handler_fn = exr_error_to_buffer;
+    exr_last_error[0] = '\0';
+    exr_context_t exr = NULL;
+    int part = 0;
+    exr_result_t rv = exr_start_write(&exr, path, EXR_WRITE_FILE_DIRECTLY, &init);
+    if (rv == EXR_ERR_SUCCESS) rv = exr_add_part(exr, "positions", EXR_STORAGE_SCANLINE, &part);
+    if (rv == EXR_ERR_SUCCESS) rv = exr_initialize_required_attr_simple(exr, part, width, height, EXR_COMPRESSION_ZIP);
+    static const char *const names[4] = {"A", "B", "G", "R"};
+    for (int c = 0; c < 4 && rv == EXR_ERR_SUCCESS; c++)
+        rv = exr_add_channel(exr, part, names[c], EXR_PIXEL_FLOAT, EXR_PERCEPTUALLY_LINEAR, 1, 1);
+    if (rv == EXR_ERR_SUCCESS) rv = exr_write_header(exr);
+    int32_t lines_per_chunk = 1;
+    if (rv == EXR_ERR_SUCCESS) rv = exr_get_scanlines_per_chunk(exr, part, &lines_per_chunk);
+    exr_encode_pipeline_t encoder = EXR_ENCODE_PIPELINE_INITIALIZER;
+    bool have_encoder = false;
+    for (int y = 0; y < height && rv == EXR_ERR_SUCCESS; y += lines_per_chunk) {
+        exr_chunk_info_t chunk;
+        rv = exr_write_scanline_chunk_info(exr, part, y, &chunk);
+        if (rv != EXR_ERR_SUCCESS) break;
+        rv = have_encoder ? exr_encoding_update(exr, part, &chunk, &encoder)
+                          : exr_encoding_initialize(exr, part, &chunk, &encoder);
+        if (rv != EXR_ERR_SUCCESS) break;
+        for (int c = 0; c < encoder.channel_count; c++) {
+            exr_coding_channel_info_t *channel = &encoder.channels[c];
+            channel->encode_from_ptr =
+                (const uint8_t *)(rgba + ((size_t)chunk.start_y * (size_t)width) * 4 + rgba_offset(channel->channel_name));
+            channel->user_pixel_stride = 4 * (int32_t)sizeof(float);
+            channel->user_line_stride = width * 4 * (int32_t)sizeof(float);
+            channel->user_bytes_per_element = 4;
+            channel->user_data_type = EXR_PIXEL_FLOAT;
+        }
+        if (!have_encoder) {
+            rv = exr_encoding_choose_default_routines(exr, part, &encoder);
+            have_encoder = true;
+            if (rv != EXR_ERR_SUCCESS) break;
+        }
+        rv = exr_encoding_run(exr, part, &encoder);
+    }
+    if (have_encoder) exr_encoding_destroy(exr, &encoder);
+    exr_result_t finished = exr ? exr_finish(&exr) : EXR_ERR_SUCCESS;
+    if (rv == EXR_ERR_SUCCESS) rv = finished;
+    if (rv != EXR_ERR_SUCCESS) {
+        snprintf(error, error_size, "cannot write %s: %s", path,
+                 exr_last_error[0] ? exr_last_error : exr_get_default_error_message(rv));
+        return false;
+    }
+    return true;
+}
+
+bool vat_read_exr(const char *path, int width, int height, float *rgba, char *error, size_t error_size)
+{
+    exr_context_initializer_t init = EXR_DEFAULT_CONTEXT_INITIALIZER;
+    init.error_handler_fn = exr_error_to_buffer;
+    exr_last_error[0] = '\0';
+    exr_context_t exr = NULL;
+    exr_result_t rv = exr_start_read(&exr, path, &init);
+    exr_attr_box2i_t window;
+    memset(&window, 0, sizeof window);
+    const exr_attr_chlist_t *channels = NULL;
+    exr_storage_t storage = EXR_STORAGE_LAST_TYPE;
+    if (rv == EXR_ERR_SUCCESS) rv = exr_get_storage(exr, 0, &storage);
+    if (rv == EXR_ERR_SUCCESS) rv = exr_get_data_window(exr, 0, &window);
+    if (rv == EXR_ERR_SUCCESS) rv = exr_get_channels(exr, 0, &channels);
+    if (rv == EXR_ERR_SUCCESS) {
+        int w = window.max.x - window.min.x + 1, h = window.max.y - window.min.y + 1;
+        bool float_rgba = channels && channels->num_channels == 4;
+        for (int c = 0; float_rgba && c < 4; c++)
+            if (channels->entries[c].pixel_type != EXR_PIXEL_FLOAT) float_rgba = false;
+        if (storage != EXR_STORAGE_SCANLINE || w != width || h != height || window.min.x != 0 || window.min.y != 0 ||
+            !float_rgba) {
+            snprintf(error, error_size, "%s: is %dx%d%s; vat.json expects %dx%d float RGBA scanlines", path, w, h,
+                     float_rgba ? "" : " (not 4 float channels)", width, height);
+            exr_finish(&exr);
+            return false;
+        }
+    }
+    int32_t lines_per_chunk = 1;
+    if (rv == EXR_ERR_SUCCESS) rv = exr_get_scanlines_per_chunk(exr, 0, &lines_per_chunk);
+    exr_decode_pipeline_t decoder = EXR_DECODE_PIPELINE_INITIALIZER;
+    bool have_decoder = false;
+    for (int y = 0; y < height && rv == EXR_ERR_SUCCESS; y += lines_per_chunk) {
+        exr_chunk_info_t chunk;
+        rv = exr_read_scanline_chunk_info(exr, 0, y, &chunk);
+        if (rv != EXR_ERR_SUCCESS) break;
+        rv = have_decoder ? exr_decoding_update(exr, 0, &chunk, &decoder)
+                          : exr_decoding_initialize(exr, 0, &chunk, &decoder);
+        if (rv != EXR_ERR_SUCCESS) break;
+        for (int c = 0; c < decoder.channel_count; c++) {
+            exr_coding_channel_info_t *channel = &decoder.channels[c];
+            channel->decode_to_ptr =
+                (uint8_t *)(rgba + ((size_t)chunk.start_y * (size_t)width) * 4 + rgba_offset(channel->channel_name));
+            channel->user_pixel_stride = 4 * (int32_t)sizeof(float);
+            channel->user_line_stride = width * 4 * (int32_t)sizeof(float);
+            channel->user_bytes_per_element = 4;
+            channel->user_data_type = EXR_PIXEL_FLOAT;
+        }
+        if (!have_decoder) {
+            rv = exr_decoding_choose_default_routines(exr, 0, &decoder);
+            have_decoder = true;
+            if (rv != EXR_ERR_SUCCESS) break;
+        }
+        rv = exr_decoding_run(exr, 0, &decoder);
+    }
+    if (have_decoder) exr_decoding_destroy(exr, &decoder);
+    if (exr) exr_finish(&exr);
+    if (rv != EXR_ERR_SUCCESS) {
+        snprintf(error, error_size, "%s: damaged EXR: %s", path,
+                 exr_last_error[0] ? exr_last_error : exr_get_default_error_message(rv));
+        return false;
+    }
+    return true;
+}
+
+/* ---- checksums, manifest --------------------------------------------------- */
+
+bool vat_file_checksum(const char *path, long long *bytes, uint32_t *crc, char *error, size_t error_size)
+{
+    FILE *file = fopen(path, "rb");
+    if (!file) {
+        snprintf(error, error_size, "%s: cannot open: %s", path, strerror(errno));
+        return false;
+    }
+    unsigned char buffer[65536];
+    uLong sum = crc32(0L, Z_NULL, 0);
+    long long total = 0;
+    size_t n;
+    while ((n = fread(buffer, 1, sizeof buffer, file)) > 0) {
+        sum = crc32(sum, buffer, (uInt)n);
+        total += (long long)n;
+    }
+    bool ok = !ferror(file);
+    fclose(file);
+    if (!ok) {
+        snprintf(error, error_size, "%s: cannot read", path);
+        return false;
+    }
+    *bytes = total;
+    *crc = (uint32_t)sum;
+    return true;
+}
+
+static cJSON *vec3_json(const vec3 v)
+{
+    double values[3] = {v[0], v[1], v[2]};
+    return cJSON_CreateDoubleArray(values, 3);
+}
+
+bool vat_write_manifest(const char *path, const VatManifest *manifest, char *error, size_t error_size)
+{
+    const VatLayout *layout = &manifest->layout;
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "format", VAT_FORMAT_NAME);
+    cJSON_AddNumberToObject(root, "version", VAT_FORMAT_VERSION);
+    cJSON_AddStringToObject(root, "source", manifest->source);
+    cJSON_AddNumberToObject(root, "vertex_count", layout->vertex_count);
+    cJSON_AddStringToObject(root, "mesh", VAT_MESH_NAME);
+    cJSON_AddStringToObject(root, "vertex_id", "TEXCOORD_1.x of mesh.glb (an integer stored as a float)");
+    cJSON *meshes = cJSON_AddArrayToObject(root, "meshes");
+    for (int m = 0; m < manifest->mesh_count; m++) {
+        cJSON *mesh = cJSON_CreateObject();
+        cJSON_AddStringToObject(mesh, "name", manifest->meshes[m].name);
+        cJSON_AddNumberToObject(mesh, "first_vertex", manifest->meshes[m].first_vertex);
+        cJSON_AddNumberToObject(mesh, "vertex_count", manifest->meshes[m].vertex_count);
+        cJSON_AddItemToArray(meshes, mesh);
+    }
+    cJSON_AddStringToObject(root, "precision", manifest->float_precision ? "float" : "16");
+
+    cJSON *json_layout = cJSON_AddObjectToObject(root, "layout");
+    cJSON_AddNumberToObject(json_layout, "width", layout->width);
+    cJSON_AddNumberToObject(json_layout, "rows_per_frame", layout->rows_per_frame);
+    cJSON_AddNumberToObject(json_layout, "frames_per_page", layout->frames_per_page);
+    cJSON_AddNumberToObject(json_layout, "page_height", layout->page_height);
+    cJSON_AddNumberToObject(json_layout, "page_count", layout->page_count);
+    cJSON_AddNumberToObject(json_layout, "slot_count", layout->slot_count);
+    cJSON_AddNumberToObject(json_layout, "max_texture", layout->max_texture);
+    cJSON_AddStringToObject(json_layout, "texel",
+                            "slot = clip.first_slot + frame; page = slot / frames_per_page; x = vertex % width; "
+                            "y = (slot % frames_per_page) * rows_per_frame + vertex / width (y = 0: first PNG row)");
+    cJSON *pages = cJSON_AddArrayToObject(json_layout, "pages");
+    for (int p = 0; p < layout->page_count; p++) {
+        char name[VAT_FILE_NAME_MAX];
+        cJSON *page = cJSON_CreateObject();
+        vat_positions_name(p, manifest->float_precision, name, sizeof name);
+        cJSON_AddStringToObject(page, "positions", name);
+        vat_normals_name(p, name, sizeof name);
+        cJSON_AddStringToObject(page, "normals", name);
+        cJSON_AddNumberToObject(page, "width", layout->width);
+        cJSON_AddNumberToObject(page, "height", vat_page_rows(layout, p));
+        cJSON_AddItemToArray(pages, page);
+    }
+
+    cJSON *bounds = cJSON_AddObjectToObject(root, "bounds");
+    cJSON_AddItemToObject(bounds, "min", vec3_json(manifest->bounds_min));
+    cJSON_AddItemToObject(bounds, "max", vec3_json(manifest->bounds_max));
+    cJSON *decode = cJSON_AddObjectToObject(root, "decode");
+    cJSON_AddStringToObject(decode, "position",
+                            manifest->float_precision
+                                ? "p = texel.rgb (32-bit float, scene space)"
+                                : "p = min + texel.rgb / 65535 * (max - min) (per axis, scene space)");
+    cJSON_AddStringToObject(decode, "normal",
+                            "e = texel.ga / 65535 * 2 - 1; v = (e.x, e.y, 1 - |e.x| - |e.y|); if v.z < 0: "
+                            "v.xy = (1 - |v.yx|) * sign(v.xy); n = normalize(v)");
+    cJSON_AddStringToObject(decode, "time",
+                            "x = clamp(t / duration, 0, 1) * (frame_count - 1); blend frames floor(x) and "
+                            "floor(x) + 1 by fract(x); frame i was sampled at i * duration / (frame_count - 1)");
+
+    cJSON *clips = cJSON_AddArrayToObject(root, "clips");
+    for (int c = 0; c < manifest->clip_count; c++) {
+        const VatClip *clip = &manifest->clips[c];
+        int page, x, y;
+        vat_texel(layout, clip->first_slot, 0, &page, &x, &y);
+        cJSON *item = cJSON_CreateObject();
+        cJSON_AddStringToObject(item, "name", clip->name);
+        cJSON_AddNumberToObject(item, "source_index", clip->source_index);
+        cJSON_AddNumberToObject(item, "first_slot", clip->first_slot);
+        cJSON_AddNumberToObject(item, "page", page);
+        cJSON_AddNumberToObject(item, "first_row", y);
+        cJSON_AddNumberToObject(item, "frame_count", clip->frame_count);
+        cJSON_AddNumberToObject(item, "fps", clip->fps);
+        cJSON_AddNumberToObject(item, "duration", clip->duration);
+        cJSON_AddBoolToObject(item, "loop", clip->loop);
+        cJSON_AddItemToArray(clips, item);
+    }
+    cJSON *files = cJSON_AddArrayToObject(root, "files");
+    for (int f = 0; f < manifest->file_count; f++) {
+        cJSON *item = cJSON_CreateObject();
+        cJSON_AddStringToObject(item, "name", manifest->files[f].name);
+        cJSON_AddNumberToObject(item, "bytes", (double)manifest->files[f].bytes);
+        cJSON_AddNumberToObject(item, "crc32", manifest->files[f].crc32);
+        cJSON_AddItemToArray(files, item);
+    }
+
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text) {
+        snprintf(error, error_size, "out of memory writing %s", path);
+        return false;
+    }
+    FILE *file = fopen(path, "w");
+    bool ok = file && fputs(text, file) >= 0 && fputc('\n', file) != EOF;
+    if (file && fclose(file) != 0) ok = false;
+    if (!ok) snprintf(error, error_size, "cannot write %s: %s", path, strerror(errno));
+    cJSON_free(text);
+    return ok;
+}
+
+/* ---- reading the manifest ------------------------------------------------- */
+
+static bool json_int(const cJSON *object, const char *key, int low, int high, int *out)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+    if (!cJSON_IsNumber(item)) return false;
+    double v = item->valuedouble;
+    if (!(v >= low && v <= high) || v != floor(v)) return false;
+    *out = (int)v;
+    return true;
+}
+
+static bool json_float(const cJSON *object, const char *key, float *out)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+    if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble)) return false;
+    *out = (float)item->valuedouble;
+    return true;
+}
+
+static bool json_vec3(const cJSON *object, const char *key, vec3 out)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+    if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 3) return false;
+    for (int k = 0; k < 3; k++) {
+        const cJSON *value = cJSON_GetArrayItem(item, k);
+        if (!cJSON_IsNumber(value) || !isfinite(value->valuedouble)) return false;
+        out[k] = (float)value->valuedouble;
+    }
+    return true;
+}
+
+static bool json_string(const cJSON *object, const char *key, char *out, size_t out_size)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+    if (!cJSON_IsString(item)) return false;
+    snprintf(out, out_size, "%s", item->valuestring);
+    return true;
+}
+
+static char *read_whole_file(const char *path, size_t limit, char *error, size_t error_size)
+{
+    FILE *file = fopen(path, "rb");
+    if (!file) {
+        snprintf(error, error_size, "%s: cannot open: %s (not a finished bake?)", path, strerror(errno));
+        return NULL;
+    }
+    size_t capacity = 65536, length = 0;
+    char *text = malloc(capacity + 1);
+    size_t n;
+    while (text && (n = fread(text + length, 1, capacity - length, file)) > 0) {
+        length += n;
+        if (length == capacity) {
+            if (capacity >= limit) {
+                free(text);
+                text = NULL;
+                snprintf(error, error_size, "%s: larger than %zu bytes", path, limit);
+                fclose(file);
+                return NULL;
+            }
+            char *grown = realloc(text, capacity * 2 + 1);
+            if (!grown) {
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = grown;
+            capacity *= 2;
+        }
+    }
+    fclose(file);
+    if (!text) {
+        snprintf(error, error_size, "%s: out of memory", path);
+        return NULL;
+    }
+    text[length] = '\0';
+    return text;
+}
+
+static bool manifest_fail(char *error, size_t error_size, const char *path, const char *what)
+{
+    snprintf(error, error_size, "%s: %s", path, what);
+    return false;
+}
+
+bool vat_read_manifest(const char *dir, VatManifest *manifest, char *error, size_t error_size)
+{
+    memset(manifest, 0, sizeof *manifest);
+    char path[1200];
+    vat_path(dir, VAT_MANIFEST_NAME, path, sizeof path);
+    char *text = read_whole_file(path, 64u << 20, error, error_size);
+    if (!text) return false;
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    if (!root) return manifest_fail(error, error_size, path, "not valid JSON (damaged?)");
+
+    bool ok = false;
+    char format[64] = "", precision[16] = "";
+    int version = 0, vertex_count = 0;
+    const cJSON *layout_json = cJSON_GetObjectItemCaseSensitive(root, "layout");
+    const cJSON *bounds = cJSON_GetObjectItemCaseSensitive(root, "bounds");
+    const cJSON *clips = cJSON_GetObjectItemCaseSensitive(root, "clips");
+    const cJSON *meshes = cJSON_GetObjectItemCaseSensitive(root, "meshes");
+    const cJSON *files = cJSON_GetObjectItemCaseSensitive(root, "files");
+    VatLayout stored = {0};
+    if (!json_string(root, "format", format, sizeof format) || strcmp(format, VAT_FORMAT_NAME) != 0 ||
+        !json_int(root, "version", 1, 1000, &version)) {
+        manifest_fail(error, error_size, path, "not a skinview VAT manifest (\"format\": \"" VAT_FORMAT_NAME "\")");
+        goto done;
+    }
+    if (version != VAT_FORMAT_VERSION) {
+        snprintf(error, error_size, "%s: format version %d, this skinview reads %d", path, version, VAT_FORMAT_VERSION);
+        goto done;
+    }
+    json_string(root, "source", manifest->source, sizeof manifest->source);
+    if (!json_string(root, "precision", precision, sizeof precision) ||
+        (strcmp(precision, "16") != 0 && strcmp(precision, "float") != 0)) {
+        manifest_fail(error, error_size, path, "\"precision\" must be \"16\" or \"float\"");
+        goto done;
+    }
+    manifest->float_precision = strcmp(precision, "float") == 0;
+    if (!json_int(root, "vertex_count", 1, 0x7fffffff, &vertex_count) || !cJSON_IsObject(layout_json) ||
+        !json_int(layout_json, "width", 1, 1 << 20, &stored.width) ||
+        !json_int(layout_json, "rows_per_frame", 1, 1 << 20, &stored.rows_per_frame) ||
+        !json_int(layout_json, "frames_per_page", 1, 1 << 20, &stored.frames_per_page) ||
+        !json_int(layout_json, "page_height", 1, 1 << 20, &stored.page_height) ||
+        !json_int(layout_json, "page_count", 1, VAT_MAX_PAGES, &stored.page_count) ||
+        !json_int(layout_json, "slot_count", 1, 0x7fffffff, &stored.slot_count) ||
+        !json_int(layout_json, "max_texture", VAT_MIN_MAX_TEXTURE, 1 << 20, &stored.max_texture)) {
+        manifest_fail(error, error_size, path, "missing or invalid vertex_count / layout");
+        goto done;
+    }
+    if (!cJSON_IsObject(bounds) || !json_vec3(bounds, "min", manifest->bounds_min) ||
+        !json_vec3(bounds, "max", manifest->bounds_max)) {
+        manifest_fail(error, error_size, path, "missing or invalid bounds");
+        goto done;
+    }
+    for (int k = 0; k < 3; k++)
+        if (manifest->bounds_max[k] < manifest->bounds_min[k]) {
+            manifest_fail(error, error_size, path, "bounds max below min");
+            goto done;
+        }
+
+    int clip_count = cJSON_GetArraySize(clips);
+    if (!cJSON_IsArray(clips) || clip_count < 1 || clip_count > 100000) {
+        manifest_fail(error, error_size, path, "\"clips\" must be a non-empty array");
+        goto done;
+    }
+    manifest->clips = calloc((size_t)clip_count, sizeof *manifest->clips);
+    VatClipLayout *clip_layout = calloc((size_t)clip_count, sizeof *clip_layout);
+    if (!manifest->clips || !clip_layout) {
+        free(clip_layout);
+        manifest_fail(error, error_size, path, "out of memory");
+        goto done;
+    }
+    manifest->clip_count = clip_count;
+    for (int c = 0; c < clip_count; c++) {
+        const cJSON *item = cJSON_GetArrayItem(clips, c);
+        VatClip *clip = &manifest->clips[c];
+        if (!cJSON_IsObject(item) || !json_string(item, "name", clip->name, sizeof clip->name) ||
+            !json_int(item, "first_slot", 0, 0x7fffffff, &clip->first_slot) ||
+            !json_int(item, "frame_count", 1, VAT_MAX_FRAMES_PER_CLIP, &clip->frame_count) ||
+            !json_float(item, "fps", &clip->fps) || !json_float(item, "duration", &clip->duration) ||
+            !(clip->duration >= 0.0f) || !(clip->fps > 0.0f)) {
+            snprintf(error, error_size, "%s: clip %d: missing or invalid name / first_slot / frame_count / fps / duration",
+                     path, c);
+            free(clip_layout);
+            goto done;
+        }
+        json_int(item, "source_index", 0, 0x7fffffff, &clip->source_index);
+        const cJSON *loop = cJSON_GetObjectItemCaseSensitive(item, "loop");
+        clip->loop = !cJSON_IsFalse(loop);
+        clip_layout[c].frame_count = clip->frame_count;
+        clip_layout[c].duration = clip->duration;
+    }
+    /* The layout must be the one this skinview would build for these clips: then every clip's
+     * slots lie inside the pages and no two clips overlap (vat_layout_build guarantees both). */
+    VatLayout rebuilt;
+    char layout_error[256];
+    if (!vat_layout_build(vertex_count, stored.max_texture, VAT_MAX_PAGES, clip_layout, clip_count, &rebuilt,
+                          layout_error, sizeof layout_error)) {
+        snprintf(error, error_size, "%s: %s", path, layout_error);
+        free(clip_layout);
+        goto done;
+    }
+    for (int c = 0; c < clip_count; c++)
+        if (clip_layout[c].first_slot != manifest->clips[c].first_slot) {
+            snprintf(error, error_size, "%s: clip %d \"%s\" starts at slot %d; its layout says %d", path, c,
+                     manifest->clips[c].name, manifest->clips[c].first_slot, clip_layout[c].first_slot);
+            free(clip_layout);
+            goto done;
+        }
+    free(clip_layout);
+    if (rebuilt.width != stored.width || rebuilt.rows_per_frame != stored.rows_per_frame ||
+        rebuilt.frames_per_page != stored.frames_per_page || rebuilt.page_count != stored.page_count ||
+        rebuilt.page_height != stored.page_height || rebuilt.slot_count != stored.slot_count) {
+        manifest_fail(error, error_size, path, "layout does not match the vertex count and clips (edited or damaged)");
+        goto done;
+    }
+    manifest->layout = rebuilt;
+
+    int mesh_count = cJSON_GetArraySize(meshes);
+    if (!cJSON_IsArray(meshes) || mesh_count < 1 || mesh_count > 1000000) {
+        manifest_fail(error, error_size, path, "\"meshes\" must be a non-empty array");
+        goto done;
+    }
+    manifest->meshes = calloc((size_t)mesh_count, sizeof *manifest->meshes);
+    if (!manifest->meshes) {
+        manifest_fail(error, error_size, path, "out of memory");
+        goto done;
+    }
+    manifest->mesh_count = mesh_count;
+    long long next_vertex = 0;
+    for (int m = 0; m < mesh_count; m++) {
+        const cJSON *item = cJSON_GetArrayItem(meshes, m);
+        VatMeshRange *range = &manifest->meshes[m];
+        if (!cJSON_IsObject(item) || !json_int(item, "first_vertex", 0, 0x7fffffff, &range->first_vertex) ||
+            !json_int(item, "vertex_count", 0, 0x7fffffff, &range->vertex_count) || range->first_vertex != next_vertex) {
+            snprintf(error, error_size, "%s: mesh %d: invalid first_vertex / vertex_count", path, m);
+            goto done;
+        }
+        json_string(item, "name", range->name, sizeof range->name);
+        next_vertex += range->vertex_count;
+    }
+    if (next_vertex != vertex_count) {
+        snprintf(error, error_size, "%s: the meshes hold %lld vertices, vertex_count says %d", path, next_vertex,
+                 vertex_count);
+        goto done;
+    }
+
+    int file_count = cJSON_GetArraySize(files);
+    if (!cJSON_IsArray(files) || file_count < 1 || file_count > VAT_MAX_FILES) {
+        manifest_fail(error, error_size, path, "\"files\" must be a non-empty array");
+        goto done;
+    }
+    manifest->files = calloc((size_t)file_count, sizeof *manifest->files);
+    if (!manifest->files) {
+        manifest_fail(error, error_size, path, "out of memory");
+        goto done;
+    }
+    manifest->file_count = file_count;
+    for (int f = 0; f < file_count; f++) {
+        const cJSON *item = cJSON_GetArrayItem(files, f);
+        VatFile *file = &manifest->files[f];
+        const cJSON *bytes = cJSON_GetObjectItemCaseSensitive(item, "bytes");
+        const cJSON *crc = cJSON_GetObjectItemCaseSensitive(item, "crc32");
+        if (!cJSON_IsObject(item) || !json_string(item, "name", file->name, sizeof file->name) ||
+            strchr(file->name, '/') || file->name[0] == '.' || !cJSON_IsNumber(bytes) || !cJSON_IsNumber(crc) ||
+            bytes->valuedouble < 0 || crc->valuedouble < 0 || crc->valuedouble > 4294967295.0) {
+            snprintf(error, error_size, "%s: file entry %d is invalid", path, f);
+            goto done;
+        }
+        file->bytes = (long long)bytes->valuedouble;
+        file->crc32 = (uint32_t)crc->valuedouble;
+    }
+    /* every page image and the mesh must be listed, and each must be intact */
+    for (int p = 0; p < manifest->layout.page_count * 2 + 1; p++) {
+        char name[VAT_FILE_NAME_MAX];
+        if (p == manifest->layout.page_count * 2) snprintf(name, sizeof name, "%s", VAT_MESH_NAME);
+        else if (p % 2 == 0) vat_positions_name(p / 2, manifest->float_precision, name, sizeof name);
+        else vat_normals_name(p / 2, name, sizeof name);
+        bool listed = false;
+        for (int f = 0; f < file_count; f++) listed = listed || strcmp(manifest->files[f].name, name) == 0;
+        if (!listed) {
+            snprintf(error, error_size, "%s: does not list %s", path, name);
+            goto done;
+        }
+    }
+    for (int f = 0; f < file_count; f++) {
+        char file_path[1200];
+        long long bytes = 0;
+        uint32_t crc = 0;
+        vat_path(dir, manifest->files[f].name, file_path, sizeof file_path);
+        if (!vat_file_checksum(file_path, &bytes, &crc, error, error_size)) goto done;
+        if (bytes != manifest->files[f].bytes) {
+            snprintf(error, error_size, "%s: %lld bytes, vat.json says %lld (truncated, or from another bake)",
+                     file_path, bytes, manifest->files[f].bytes);
+            goto done;
+        }
+        if (crc != manifest->files[f].crc32) {
+            snprintf(error, error_size, "%s: checksum differs from vat.json (damaged, or from another bake)", file_path);
+            goto done;
+        }
+    }
+    ok = true;
+done:
+    cJSON_Delete(root);
+    if (!ok) vat_manifest_free(manifest);
+    return ok;
+}
+
+/* ---- commit ------------------------------------------------------------- */
+
+bool vat_commit(const char *dir, const VatManifest *manifest, char *error, size_t error_size)
+{
+    char final_path[1200], partial[1200];
+    /* An older vat.json goes first: between the renames below the folder holds no manifest,
+     * so a bake killed here leaves nothing --vat accepts (never old JSON with new images). */
+    vat_path(dir, VAT_MANIFEST_NAME, final_path, sizeof final_path);
+    if (remove(final_path) != 0 && errno != ENOENT) {
+        snprintf(error, error_size, "cannot replace %s: %s", final_path, strerror(errno));
+        return false;
+    }
+    for (int f = 0; f <= manifest->file_count; f++) {
+        const char *name = f < manifest->file_count ? manifest->files[f].name : VAT_MANIFEST_NAME;
+        vat_partial_path(dir, name, partial, sizeof partial);
+        vat_path(dir, name, final_path, sizeof final_path);
+        if (rename(partial, final_path) != 0) {
+            snprintf(error, error_size, "cannot rename %s to %s: %s", partial, final_path, strerror(errno));
+            return false;
+        }
+    }
+    return true;
+}
+
+void vat_remove_partials(const char *dir, const VatManifest *manifest)
+{
+    char partial[1200];
+    for (int f = 0; f <= manifest->file_count; f++) {
+        vat_partial_path(dir, f < manifest->file_count ? manifest->files[f].name : VAT_MANIFEST_NAME, partial,
+                         sizeof partial);
+        remove(partial);
+    }
+}

@@ -1,0 +1,265 @@
+/* vat_mesh.c — mesh.glb through Assimp's glTF 2 exporter (vat_mesh.h).
+ *
+ * The scene is built here by hand as plain C structs (Assimp's export API takes a scene the
+ * caller allocated and never frees or changes it), then handed to aiExportScene("glb2").
+ */
+#include "vat_mesh.h"
+
+#include <assimp/cexport.h>
+#include <assimp/cimport.h>
+#include <assimp/material.h>
+#include <assimp/scene.h>
+#include <png.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void set_ai_string(struct aiString *s, const char *text)
+{
+    size_t n = strlen(text);
+    if (n >= sizeof s->data) n = sizeof s->data - 1;
+    memcpy(s->data, text, n);
+    s->data[n] = '\0';
+    s->length = (ai_uint32)n;
+}
+
+/* Adds one property to a material whose property array has room (mNumAllocated). */
+static bool add_property(struct aiMaterial *material, const char *key, unsigned semantic, unsigned index,
+                         enum aiPropertyTypeInfo type, const void *data, unsigned length)
+{
+    struct aiMaterialProperty *property = calloc(1, sizeof *property);
+    char *copy = malloc(length);
+    if (!property || !copy) {
+        free(property);
+        free(copy);
+        return false;
+    }
+    memcpy(copy, data, length);
+    set_ai_string(&property->mKey, key);
+    property->mSemantic = semantic;
+    property->mIndex = index;
+    property->mType = type;
+    property->mDataLength = length;
+    property->mData = copy;
+    material->mProperties[material->mNumProperties++] = property;
+    return true;
+}
+
+/* A string property is stored as: uint32 length, the characters, a NUL. */
+static bool add_string_property(struct aiMaterial *material, const char *key, unsigned semantic, const char *text)
+{
+    size_t n = strlen(text);
+    if (n > 1000) n = 1000;
+    char data[4 + 1001];
+    uint32_t length = (uint32_t)n;
+    memcpy(data, &length, 4);
+    memcpy(data + 4, text, n);
+    data[4 + n] = '\0';
+    return add_property(material, key, semantic, 0, aiPTI_String, data, (unsigned)(4 + n + 1));
+}
+
+static void free_material(struct aiMaterial *material)
+{
+    if (!material) return;
+    for (unsigned p = 0; p < material->mNumProperties; p++) {
+        free(material->mProperties[p]->mData);
+        free(material->mProperties[p]);
+    }
+    free(material->mProperties);
+    free(material);
+}
+
+/* PNG bytes of an RGBA8 image (libpng's simplified API, into memory). */
+static unsigned char *encode_png(const Texture *texture, size_t *size)
+{
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    image.width = (png_uint_32)texture->width;
+    image.height = (png_uint_32)texture->height;
+    image.format = PNG_FORMAT_RGBA;
+    png_alloc_size_t bytes = 0;
+    if (!png_image_write_to_memory(&image, NULL, &bytes, 0, texture->rgba, 0, NULL) || bytes == 0) return NULL;
+    unsigned char *memory = malloc(bytes);
+    if (!memory || !png_image_write_to_memory(&image, memory, &bytes, 0, texture->rgba, 0, NULL)) {
+        free(memory);
+        png_image_free(&image);
+        return NULL;
+    }
+    *size = bytes;
+    return memory;
+}
+
+/* Everything the hand-built scene owns, freed in one place. */
+static void free_scene(struct aiScene *scene)
+{
+    if (!scene) return;
+    for (unsigned m = 0; scene->mMeshes && m < scene->mNumMeshes; m++) {
+        struct aiMesh *mesh = scene->mMeshes[m];
+        if (!mesh) continue;
+        free(mesh->mVertices);
+        free(mesh->mNormals);
+        free(mesh->mTextureCoords[0]);
+        free(mesh->mTextureCoords[1]);
+        for (unsigned f = 0; mesh->mFaces && f < mesh->mNumFaces; f++) free(mesh->mFaces[f].mIndices);
+        free(mesh->mFaces);
+        free(mesh);
+    }
+    free(scene->mMeshes);
+    for (unsigned m = 0; scene->mMaterials && m < scene->mNumMaterials; m++) free_material(scene->mMaterials[m]);
+    free(scene->mMaterials);
+    for (unsigned t = 0; scene->mTextures && t < scene->mNumTextures; t++) {
+        if (!scene->mTextures[t]) continue;
+        free(scene->mTextures[t]->pcData);
+        free(scene->mTextures[t]);
+    }
+    free(scene->mTextures);
+    if (scene->mRootNode) {
+        free(scene->mRootNode->mMeshes);
+        free(scene->mRootNode);
+    }
+    free(scene);
+}
+
+static bool build_mesh(const Mesh *src, int first_vertex, const vec3 *positions, const vec3 *normals,
+                       unsigned material_index, struct aiMesh *mesh)
+{
+    unsigned count = (unsigned)src->vertex_count;
+    set_ai_string(&mesh->mName, src->name[0] ? src->name : "mesh");
+    mesh->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
+    mesh->mNumVertices = count;
+    mesh->mVertices = calloc(count ? count : 1, sizeof(struct aiVector3D));
+    mesh->mNormals = calloc(count ? count : 1, sizeof(struct aiVector3D));
+    mesh->mTextureCoords[0] = calloc(count ? count : 1, sizeof(struct aiVector3D));
+    mesh->mTextureCoords[1] = calloc(count ? count : 1, sizeof(struct aiVector3D));
+    mesh->mNumUVComponents[0] = 2;
+    mesh->mNumUVComponents[1] = 2;
+    mesh->mNumFaces = (unsigned)(src->index_count / 3);
+    mesh->mFaces = calloc(mesh->mNumFaces ? mesh->mNumFaces : 1, sizeof(struct aiFace));
+    mesh->mMaterialIndex = material_index;
+    if (!mesh->mVertices || !mesh->mNormals || !mesh->mTextureCoords[0] || !mesh->mTextureCoords[1] || !mesh->mFaces)
+        return false;
+    for (unsigned v = 0; v < count; v++) {
+        const float *p = positions[first_vertex + (int)v], *n = normals[first_vertex + (int)v];
+        mesh->mVertices[v] = (struct aiVector3D){p[0], p[1], p[2]};
+        mesh->mNormals[v] = (struct aiVector3D){n[0], n[1], n[2]};
+        if (src->uvs) mesh->mTextureCoords[0][v] = (struct aiVector3D){src->uvs[v][0], src->uvs[v][1], 0.0f};
+        /* the second UV set addresses the textures: x = vertex id (exact in a float below 2^24) */
+        mesh->mTextureCoords[1][v] = (struct aiVector3D){(float)(first_vertex + (int)v), 0.0f, 0.0f};
+    }
+    for (unsigned f = 0; f < mesh->mNumFaces; f++) {
+        struct aiFace *face = &mesh->mFaces[f];
+        face->mNumIndices = 3;
+        face->mIndices = malloc(3 * sizeof(unsigned));
+        if (!face->mIndices) return false;
+        for (int k = 0; k < 3; k++) face->mIndices[k] = src->indices[3 * f + (unsigned)k];
+    }
+    return true;
+}
+
+bool vat_export_mesh(const char *path, const Model *model, const vec3 *positions, const vec3 *normals, char *error,
+                     size_t error_size)
+{
+    if (model_total_vertices(model) >= (1 << 24)) {
+        snprintf(error, error_size, "%d vertices: ids above 2^24 do not survive a float UV set",
+                 model_total_vertices(model));
+        return false;
+    }
+    struct aiScene *scene = calloc(1, sizeof *scene);
+    bool ok = scene != NULL;
+    /* one material per model material (plus a default grey one), textures embedded as PNG */
+    unsigned material_count = (unsigned)model->material_count + 1;
+    if (ok) {
+        scene->mMaterials = calloc(material_count, sizeof(struct aiMaterial *));
+        scene->mTextures = calloc((size_t)(model->texture_count > 0 ? model->texture_count : 1),
+                                  sizeof(struct aiTexture *));
+        scene->mMeshes = calloc((size_t)(model->mesh_count > 0 ? model->mesh_count : 1), sizeof(struct aiMesh *));
+        scene->mRootNode = calloc(1, sizeof(struct aiNode));
+        ok = scene->mMaterials && scene->mTextures && scene->mMeshes && scene->mRootNode;
+    }
+    for (int t = 0; ok && t < model->texture_count; t++) {
+        const Texture *texture = &model->textures[t];
+        struct aiTexture *out = calloc(1, sizeof *out);
+        scene->mTextures[t] = out;
+        scene->mNumTextures = (unsigned)t + 1;
+        size_t bytes = 0;
+        unsigned char *png = out && texture->rgba ? encode_png(texture, &bytes) : NULL;
+        if (!out) {
+            ok = false;
+            break;
+        }
+        if (!png) {   /* undecodable source texture: a 1x1 white PNG keeps the indices valid */
+            static unsigned char white_pixel[4] = {255, 255, 255, 255};
+            Texture white = {.width = 1, .height = 1, .rgba = white_pixel};
+            png = encode_png(&white, &bytes);
+            if (!png) {
+                ok = false;
+                break;
+            }
+        }
+        out->mWidth = (unsigned)bytes;   /* compressed: mHeight 0, mWidth = byte count */
+        out->mHeight = 0;
+        memcpy(out->achFormatHint, "png", 4);
+        out->pcData = (struct aiTexel *)png;
+        char name[64];
+        snprintf(name, sizeof name, "texture_%d.png", t);
+        set_ai_string(&out->mFilename, name);
+    }
+    for (unsigned m = 0; ok && m < material_count; m++) {
+        struct aiMaterial *material = calloc(1, sizeof *material);
+        scene->mMaterials[m] = material;
+        scene->mNumMaterials = m + 1;
+        if (!material || !(material->mProperties = calloc(8, sizeof(struct aiMaterialProperty *)))) {
+            ok = false;
+            break;
+        }
+        material->mNumAllocated = 8;
+        const Material *src = m < (unsigned)model->material_count ? &model->materials[m] : NULL;
+        float color[4] = {0.8f, 0.8f, 0.8f, 1.0f};
+        if (src) memcpy(color, src->diffuse_color, sizeof color);
+        ok = add_string_property(material, "?mat.name", 0, src && src->name[0] ? src->name : "default") &&
+             add_property(material, "$clr.diffuse", 0, 0, aiPTI_Float, color, sizeof color) &&
+             add_property(material, "$clr.base", 0, 0, aiPTI_Float, color, sizeof color);
+        if (ok && src && src->diffuse_texture >= 0 && src->diffuse_texture < model->texture_count) {
+            char reference[32];
+            snprintf(reference, sizeof reference, "*%d", src->diffuse_texture);   /* Assimp: embedded texture N */
+            ok = add_string_property(material, "$tex.file", aiTextureType_DIFFUSE, reference) &&
+                 add_string_property(material, "$tex.file", aiTextureType_BASE_COLOR, reference);
+        }
+    }
+    int first_vertex = 0;
+    for (int m = 0; ok && m < model->mesh_count; m++) {
+        const Mesh *src = &model->meshes[m];
+        struct aiMesh *mesh = calloc(1, sizeof *mesh);
+        scene->mMeshes[m] = mesh;
+        scene->mNumMeshes = (unsigned)m + 1;
+        unsigned material_index = src->material >= 0 && src->material < model->material_count
+                                      ? (unsigned)src->material
+                                      : material_count - 1;
+        ok = mesh && build_mesh(src, first_vertex, positions, normals, material_index, mesh);
+        first_vertex += src->vertex_count;
+    }
+    if (ok) {
+        struct aiNode *root = scene->mRootNode;
+        set_ai_string(&root->mName, "vat");
+        root->mTransformation = (struct aiMatrix4x4){1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+        root->mNumMeshes = scene->mNumMeshes;
+        root->mMeshes = calloc(scene->mNumMeshes ? scene->mNumMeshes : 1, sizeof(unsigned));
+        ok = root->mMeshes != NULL;
+        for (unsigned m = 0; ok && m < scene->mNumMeshes; m++) root->mMeshes[m] = m;
+    }
+    if (!ok) {
+        snprintf(error, error_size, "out of memory building %s", path);
+        free_scene(scene);
+        return false;
+    }
+    if (aiExportScene(scene, "glb2", path, 0) != aiReturn_SUCCESS) {
+        const char *why = aiGetErrorString();
+        snprintf(error, error_size, "cannot write %s: Assimp's glTF exporter failed: %s", path,
+                 why && why[0] ? why : "unknown error");
+        free_scene(scene);
+        return false;
+    }
+    free_scene(scene);
+    return true;
+}

@@ -1,0 +1,21 @@
+/* vat_mesh.h — mesh.glb of a VAT bake, written with Assimp's glTF 2 exporter.
+ *
+ * Every mesh of the model in the bind pose (scene space, the positions --clip bind shows),
+ * its normals, UVs and material (diffuse/base colour and, when the model has one, its
+ * diffuse texture embedded as PNG), plus a second UV set that addresses the textures:
+ * TEXCOORD_1 = (vertex id, 0), the vertex id being the texel column/row index of vat.h
+ * (mesh order, vertices in order: id = first_vertex of the mesh + index in the mesh).
+ * Importers may reorder or weld vertices; the id travels with each vertex.
+ */
+#ifndef SKINVIEW_VAT_MESH_H
+#define SKINVIEW_VAT_MESH_H
+
+#include "../anim/model.h"
+
+#include <stddef.h>
+
+/* positions / normals: model_total_vertices(model) entries, mesh after mesh. */
+bool vat_export_mesh(const char *path, const Model *model, const vec3 *positions, const vec3 *normals, char *error,
+                     size_t error_size);
+
+#endif
