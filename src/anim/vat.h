@@ -42,8 +42,8 @@
 #define VAT_QUANT_MAX 65535             /* 16-bit unsigned normalised */
 #define VAT_MAX_FRAMES_PER_CLIP 1000000
 /* Worst angle between a unit normal and its 16-bit octahedral round trip, degrees: measured
- * over the whole sphere by tests/test_vat.c (about 0.0025), kept with a margin. */
-#define VAT_NORMAL_MAX_ERROR_DEGREES 0.005
+ * over 200 000 normals spread over the sphere by tests/test_vat.c (0.0073), with a margin. */
+#define VAT_NORMAL_MAX_ERROR_DEGREES 0.01
 
 /* Where one clip's frames are. */
 typedef struct VatClipLayout {

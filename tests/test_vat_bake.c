@@ -1,0 +1,493 @@
+/* test_vat_bake.c — vertex animation textures through the real binary (docs/vat.md):
+ *   - the demo and a real FBX with several clips bake; decoding positions.png with vat.json's
+ *     bounds gives the CPU-skinned positions (animator_skin_mesh of the imported model) at every
+ *     baked frame within range/65535 per axis, and the normals within the octahedral bound;
+ *   - every clip's frames lie inside their page, no two share a slot (from vat.json);
+ *   - --vat --verify: vat.vert (transform feedback) at baked frames and halfway equals the decoded
+ *     frames and their mix; --max-texture 256 gives several pages that bake and play back;
+ *   - --precision float writes an EXR holding the CPU positions exactly;
+ *   - --vat --screenshot looks like the skinned viewer's screenshot of the same clip and time;
+ *     --vat --export-pose writes the decoded pose; a crowd screenshot renders;
+ *   - bad arguments: exit 2 / 1, one line, nothing written; a bake killed half-way leaves
+ *     nothing --vat accepts; a damaged or mismatched OUTDIR is one line and exit 1.
+ * Bakes run at low fps to keep the test short. */
+#include "testutil.h"
+#include "anim/animator.h"
+#include "anim/vat.h"
+#include "io/import.h"
+#include "io/vat_io.h"
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <math.h>
+#include <png.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static char temp_dir[256];
+static char err_path[512];
+
+/* Runs skinview with `args` (stdout to out_path when given, stderr to err_path); returns the
+ * exit code, -1 when it did not exit. */
+static int run_skinview(const char *args, const char *out_path)
+{
+    char command[8192];
+    snprintf(command, sizeof command, "'%s' %s >'%s' 2>'%s'", SKINVIEW_BINARY, args,
+             out_path ? out_path : "/dev/null", err_path);
+    int status = system(command);
+    return (status != -1 && WIFEXITED(status)) ? WEXITSTATUS(status) : -1;
+}
+
+static int count_file_lines(const char *path)
+{
+    FILE *file = fopen(path, "r");
+    if (!file) return -1;
+    int lines = 0, c;
+    while ((c = fgetc(file)) != EOF)
+        if (c == '\n') lines++;
+    fclose(file);
+    return lines;
+}
+
+static bool file_contains(const char *path, const char *text)
+{
+    FILE *file = fopen(path, "r");
+    if (!file) return false;
+    static char buffer[1 << 16];
+    size_t n = fread(buffer, 1, sizeof buffer - 1, file);
+    buffer[n] = '\0';
+    fclose(file);
+    return strstr(buffer, text) != NULL;
+}
+
+static bool path_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* Compares a bake with the CPU reference skinning of the model it came from. */
+static void check_against_reference(const char *dir, const char *model_path, const char *label)
+{
+    char error[1024];
+    VatManifest manifest;
+    if (!vat_read_manifest(dir, &manifest, error, sizeof error)) {
+        CHECK(false, "%s: %s", label, error);
+        return;
+    }
+    Model model = {0};
+    if (!import_model(model_path, NULL, &model, error, sizeof error)) {
+        CHECK(false, "%s: %s", label, error);
+        vat_manifest_free(&manifest);
+        return;
+    }
+    const VatLayout *layout = &manifest.layout;
+    CHECK(layout->vertex_count == model_total_vertices(&model), "%s: %d vertices baked, model has %d", label,
+          layout->vertex_count, model_total_vertices(&model));
+
+    /* layout from vat.json: every clip's frames inside a page, no slot twice */
+    unsigned char *used = calloc((size_t)layout->slot_count, 1);
+    for (int c = 0; c < manifest.clip_count; c++)
+        for (int f = 0; f < manifest.clips[c].frame_count; f++) {
+            int slot = manifest.clips[c].first_slot + f;
+            CHECK(slot >= 0 && slot < layout->slot_count && !used[slot], "%s: clip %d frame %d slot %d", label, c, f,
+                  slot);
+            if (slot < 0 || slot >= layout->slot_count) continue;
+            used[slot] = 1;
+            int page, x, y, page_end, x_end, y_end;
+            vat_texel(layout, slot, 0, &page, &x, &y);
+            vat_texel(layout, slot, layout->vertex_count - 1, &page_end, &x_end, &y_end);
+            CHECK(page == page_end && page < layout->page_count && y_end < vat_page_rows(layout, page) &&
+                      layout->width <= layout->max_texture && layout->page_height <= layout->max_texture,
+                  "%s: clip %d frame %d outside its page", label, c, f);
+        }
+    free(used);
+
+    size_t page_texels = (size_t)layout->width * (size_t)layout->page_height;
+    uint16_t *positions16 = calloc(page_texels * 4 * (size_t)layout->page_count, sizeof(uint16_t));
+    float *positions32 = calloc(page_texels * 4 * (size_t)layout->page_count, sizeof(float));
+    uint16_t *normals = calloc(page_texels * 2 * (size_t)layout->page_count, sizeof(uint16_t));
+    bool read_ok = positions16 && positions32 && normals;
+    for (int p = 0; read_ok && p < layout->page_count; p++) {
+        char name[64], path[1200];
+        int rows = vat_page_rows(layout, p);
+        vat_positions_name(p, manifest.float_precision, name, sizeof name);
+        vat_path(dir, name, path, sizeof path);
+        read_ok = manifest.float_precision
+                      ? vat_read_exr(path, layout->width, rows, positions32 + page_texels * 4 * (size_t)p, error, sizeof error)
+                      : vat_read_png16(path, layout->width, rows, 4, positions16 + page_texels * 4 * (size_t)p, error,
+                                       sizeof error);
+        vat_normals_name(p, name, sizeof name);
+        vat_path(dir, name, path, sizeof path);
+        read_ok = read_ok &&
+                  vat_read_png16(path, layout->width, rows, 2, normals + page_texels * 2 * (size_t)p, error, sizeof error);
+    }
+    CHECK(read_ok, "%s: %s", label, error);
+
+    Animator animator;
+    int total = model_total_vertices(&model);
+    vec3 *cpu = malloc(sizeof(vec3) * (size_t)total), *cpu_normals = malloc(sizeof(vec3) * (size_t)total);
+    double worst_axis_ratio = 0.0, worst_normal = 0.0, worst_abs = 0.0;
+    if (read_ok && cpu && cpu_normals && animator_init(&animator, &model)) {
+        vec3 range;
+        glm_vec3_sub(manifest.bounds_max, manifest.bounds_min, range);
+        for (int c = 0; c < manifest.clip_count; c++) {
+            const VatClip *clip = &manifest.clips[c];
+            int source = model.clip_count > 0 ? clip->source_index : ANIMATOR_REST_POSE;
+            for (int f = 0; f < clip->frame_count; f++) {
+                animator_evaluate(&animator, source, vat_frame_time(clip->duration, clip->frame_count, f));
+                for (int m = 0, offset = 0; m < model.mesh_count; offset += model.meshes[m].vertex_count, m++)
+                    animator_skin_mesh(&animator, m, cpu + offset, cpu_normals + offset);
+                for (int v = 0; v < total; v++) {
+                    int page, x, y;
+                    vat_texel(layout, clip->first_slot + f, v, &page, &x, &y);
+                    size_t texel = page_texels * (size_t)page + (size_t)y * (size_t)layout->width + (size_t)x;
+                    for (int k = 0; k < 3; k++) {
+                        double decoded = manifest.float_precision
+                                             ? positions32[texel * 4 + (size_t)k]
+                                             : vat_dequantize(positions16[texel * 4 + (size_t)k], manifest.bounds_min[k],
+                                                              range[k]);
+                        double e = fabs(decoded - cpu[v][k]);
+                        if (e > worst_abs) worst_abs = e;
+                        /* the bound of the issue: range / 65535 per axis */
+                        double bound = manifest.float_precision ? 0.0 : range[k] / 65535.0;
+                        double ratio = bound > 0.0 ? e / bound : (e == 0.0 ? 0.0 : INFINITY);
+                        if (range[k] == 0.0f && e == 0.0) ratio = 0.0;
+                        if (ratio > worst_axis_ratio) worst_axis_ratio = ratio;
+                    }
+                    vec3 n;
+                    vat_normal_decode16(normals + texel * 2, n);
+                    if (glm_vec3_norm(cpu_normals[v]) > 0.5f) {
+                        vec3 cross;
+                        glm_vec3_cross(n, cpu_normals[v], cross);
+                        double angle = atan2(glm_vec3_norm(cross), glm_vec3_dot(n, cpu_normals[v])) * 180.0 / GLM_PI;
+                        if (angle > worst_normal) worst_normal = angle;
+                    }
+                }
+            }
+        }
+        animator_free(&animator);
+        printf("%s: %d clips, %d pages of %dx%d, max position error %.3g (%.3f of range/65535), max normal angle "
+               "%.5f deg\n",
+               label, manifest.clip_count, layout->page_count, layout->width, layout->page_height, worst_abs,
+               worst_axis_ratio, worst_normal);
+        CHECK(worst_axis_ratio <= 1.0, "%s: position error %.3f x range/65535", label, worst_axis_ratio);
+        /* the octahedral bound, plus float rounding of the CPU normal itself */
+        CHECK(worst_normal <= VAT_NORMAL_MAX_ERROR_DEGREES + 0.001, "%s: normal error %g deg", label, worst_normal);
+    } else {
+        CHECK(false, "%s: could not compare (out of memory or unreadable)", label);
+    }
+    free(cpu);
+    free(cpu_normals);
+    free(positions16);
+    free(positions32);
+    free(normals);
+    model_free(&model);
+    vat_manifest_free(&manifest);
+}
+
+/* Pixels of a screenshot that differ from its background colour (the corner pixel). */
+static long foreground_pixels(const char *png_path)
+{
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_file(&image, png_path)) return -1;
+    image.format = PNG_FORMAT_RGB;
+    unsigned char *pixels = malloc(PNG_IMAGE_SIZE(image));
+    if (!pixels || !png_image_finish_read(&image, NULL, pixels, 0, NULL)) {
+        free(pixels);
+        png_image_free(&image);
+        return -1;
+    }
+    long count = 0;
+    size_t total = (size_t)image.width * image.height;
+    for (size_t i = 0; i < total; i++) {
+        int d = 0;
+        for (int k = 0; k < 3; k++) d += abs((int)pixels[i * 3 + (size_t)k] - (int)pixels[(size_t)k]);
+        if (d > 24) count++;
+    }
+    free(pixels);
+    return count;
+}
+
+static void check_bad_arguments(const char *demo)
+{
+    char dir[512], args[2048];
+    snprintf(dir, sizeof dir, "%s/bad", temp_dir);
+    snprintf(args, sizeof args, "'%s' --bake-vat '%s' --clips NoSuchClip --quiet", demo, dir);
+    CHECK(run_skinview(args, NULL) == 2 && count_file_lines(err_path) == 1 && !path_exists(dir),
+          "unknown clip: exit 2, one line, nothing written");
+    snprintf(args, sizeof args, "'%s' --bake-vat '%s' --fps 0", demo, dir);
+    CHECK(run_skinview(args, NULL) == 2 && count_file_lines(err_path) == 1 && !path_exists(dir), "--fps 0: exit 2");
+    snprintf(args, sizeof args, "'%s' --bake-vat '%s' --fps -3", demo, dir);
+    CHECK(run_skinview(args, NULL) == 2 && !path_exists(dir), "--fps -3: exit 2");
+    snprintf(args, sizeof args, "'%s' --bake-vat '%s' --precision 8", demo, dir);
+    CHECK(run_skinview(args, NULL) == 2 && !path_exists(dir), "--precision 8: exit 2");
+    snprintf(args, sizeof args, "'%s' --bake-vat '%s/no/such/parent' --quiet", demo, temp_dir);
+    CHECK(run_skinview(args, NULL) == 1 && count_file_lines(err_path) == 1, "missing parent: exit 1, one line");
+    /* a file where OUTDIR should be */
+    char file_path[600];
+    snprintf(file_path, sizeof file_path, "%s/plain_file", temp_dir);
+    FILE *f = fopen(file_path, "w");
+    if (f) fclose(f);
+    snprintf(args, sizeof args, "'%s' --bake-vat '%s' --quiet", demo, file_path);
+    CHECK(run_skinview(args, NULL) == 1 && count_file_lines(err_path) == 1, "OUTDIR is a file: exit 1");
+    /* a read-only directory (root ignores modes: only checked when it applies) */
+    char readonly[600];
+    snprintf(readonly, sizeof readonly, "%s/readonly", temp_dir);
+    mkdir(readonly, 0555);
+    if (access(readonly, W_OK) != 0) {
+        snprintf(args, sizeof args, "'%s' --bake-vat '%s' --quiet", demo, readonly);
+        CHECK(run_skinview(args, NULL) == 1 && count_file_lines(err_path) == 1, "read-only OUTDIR: exit 1");
+    }
+    CHECK(run_skinview("--fps 10", NULL) == 2, "--fps without --bake-vat: exit 2");
+    CHECK(run_skinview("--vat x --instances 0", NULL) == 2, "--instances 0: exit 2");
+    snprintf(args, sizeof args, "--vat '%s/nothing_here'", temp_dir);
+    CHECK(run_skinview(args, NULL) == 1 && count_file_lines(err_path) == 1, "--vat on a missing folder: exit 1");
+}
+
+/* Copies a bake folder. */
+static void copy_dir(const char *from, const char *to)
+{
+    char command[2048];
+    snprintf(command, sizeof command, "rm -rf '%s' && cp -r '%s' '%s'", to, from, to);
+    CHECK(system(command) == 0, "copy %s", from);
+}
+
+static void check_damaged(const char *good, const char *other)
+{
+    char dir[512], path[700], args[1024];
+    snprintf(dir, sizeof dir, "%s/damaged", temp_dir);
+    snprintf(args, sizeof args, "--vat '%s' --verify", dir);
+
+    /* truncated positions.png */
+    copy_dir(good, dir);
+    snprintf(path, sizeof path, "%s/positions.png", dir);
+    CHECK(truncate(path, 1000) == 0, "truncate");
+    CHECK(run_skinview(args, NULL) == 1 && count_file_lines(err_path) == 1 && file_contains(err_path, "positions.png"),
+          "truncated positions.png: exit 1, one line naming it");
+
+    /* truncated PNG whose listed size and checksum were updated too: libpng reports it */
+    copy_dir(good, dir);
+    snprintf(path, sizeof path, "%s/normals.png", dir);
+    CHECK(truncate(path, 5000) == 0, "truncate");
+    char json_path[700];
+    snprintf(json_path, sizeof json_path, "%s/vat.json", dir);
+    FILE *file = fopen(json_path, "rb");
+    static char text[1 << 20];
+    size_t n = file ? fread(text, 1, sizeof text - 1, file) : 0;
+    if (file) fclose(file);
+    text[n] = '\0';
+    cJSON *root = cJSON_Parse(text);
+    CHECK(root != NULL, "vat.json parses");
+    if (root) {
+        long long bytes;
+        uint32_t crc;
+        char error[512];
+        cJSON *files = cJSON_GetObjectItem(root, "files");
+        cJSON *item;
+        cJSON_ArrayForEach(item, files)
+        {
+            if (strcmp(cJSON_GetObjectItem(item, "name")->valuestring, "normals.png") != 0) continue;
+            vat_file_checksum(path, &bytes, &crc, error, sizeof error);
+            cJSON_ReplaceItemInObject(item, "bytes", cJSON_CreateNumber((double)bytes));
+            cJSON_ReplaceItemInObject(item, "crc32", cJSON_CreateNumber(crc));
+        }
+        char *printed = cJSON_Print(root);
+        file = fopen(json_path, "w");
+        if (file) {
+            fputs(printed, file);
+            fclose(file);
+        }
+        cJSON_free(printed);
+        cJSON_Delete(root);
+    }
+    CHECK(run_skinview(args, NULL) == 1 && count_file_lines(err_path) == 1 && file_contains(err_path, "normals.png"),
+          "truncated PNG with matching checksum: exit 1, one line");
+
+    /* vat.json says a different vertex count */
+    copy_dir(good, dir);
+    char command[2048];
+    snprintf(command, sizeof command, "sed -i 's/\"vertex_count\":\\t7414/\"vertex_count\":\\t1000/' '%s'", json_path);
+    CHECK(system(command) == 0, "edit vat.json");
+    CHECK(run_skinview(args, NULL) == 1 && count_file_lines(err_path) == 1, "edited vertex_count: exit 1, one line");
+
+    /* mesh.glb of another bake (fewer vertices), listed with its own size and checksum */
+    if (other) {
+        copy_dir(good, dir);
+        char other_mesh[700], mesh[700];
+        snprintf(other_mesh, sizeof other_mesh, "%s/mesh.glb", other);
+        snprintf(mesh, sizeof mesh, "%s/mesh.glb", dir);
+        snprintf(command, sizeof command, "cp '%s' '%s'", other_mesh, mesh);
+        CHECK(system(command) == 0, "swap mesh.glb");
+        file = fopen(json_path, "rb");
+        n = file ? fread(text, 1, sizeof text - 1, file) : 0;
+        if (file) fclose(file);
+        text[n] = '\0';
+        root = cJSON_Parse(text);
+        if (root) {
+            long long bytes;
+            uint32_t crc;
+            char error[512];
+            vat_file_checksum(mesh, &bytes, &crc, error, sizeof error);
+            cJSON *item;
+            cJSON_ArrayForEach(item, cJSON_GetObjectItem(root, "files"))
+            {
+                if (strcmp(cJSON_GetObjectItem(item, "name")->valuestring, "mesh.glb") != 0) continue;
+                cJSON_ReplaceItemInObject(item, "bytes", cJSON_CreateNumber((double)bytes));
+                cJSON_ReplaceItemInObject(item, "crc32", cJSON_CreateNumber(crc));
+            }
+            char *printed = cJSON_Print(root);
+            file = fopen(json_path, "w");
+            if (file) {
+                fputs(printed, file);
+                fclose(file);
+            }
+            cJSON_free(printed);
+            cJSON_Delete(root);
+        }
+        CHECK(run_skinview(args, NULL) == 1 && count_file_lines(err_path) == 1 && file_contains(err_path, "vertices"),
+              "mesh.glb with another vertex count: exit 1, one line");
+    }
+    /* not JSON at all */
+    copy_dir(good, dir);
+    file = fopen(json_path, "w");
+    if (file) {
+        fputs("{ \"format\": \"skinview-vat\", \"version\": ", file);
+        fclose(file);
+    }
+    CHECK(run_skinview(args, NULL) == 1 && count_file_lines(err_path) == 1, "cut vat.json: exit 1, one line");
+}
+
+/* A bake killed half-way (while its files are being written) leaves nothing --vat accepts. */
+static void check_interrupted(const char *model)
+{
+    char dir[512], command[4096];
+    snprintf(dir, sizeof dir, "%s/killed", temp_dir);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) dup2(null, STDERR_FILENO);
+        execl(SKINVIEW_BINARY, "skinview", model, "--bake-vat", dir, "--fps", "120", "--quiet", (char *)NULL);
+        _exit(127);
+    }
+    /* wait until the first temporary file appears, then kill */
+    bool saw_partial = false;
+    for (int i = 0; i < 60000 && !saw_partial; i++) {
+        DIR *d = opendir(dir);
+        if (d) {
+            struct dirent *entry;
+            while ((entry = readdir(d)))
+                if (strstr(entry->d_name, ".partial")) saw_partial = true;
+            closedir(d);
+        }
+        int status;
+        if (waitpid(pid, &status, WNOHANG) == pid) {
+            pid = -1;
+            break;
+        }
+        if (!saw_partial) nanosleep(&(struct timespec){0, 1000000}, NULL);
+    }
+    if (pid > 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+    }
+    CHECK(saw_partial, "the bake was caught while writing (it finished first?)");
+    snprintf(command, sizeof command, "--vat '%s' --verify", dir);
+    CHECK(run_skinview(command, NULL) == 1 && count_file_lines(err_path) == 1,
+          "--vat refuses a bake killed half-way, with one line");
+}
+
+int main(void)
+{
+    snprintf(temp_dir, sizeof temp_dir, "/tmp/skinview_vat_XXXXXX");
+    if (!mkdtemp(temp_dir)) {
+        fprintf(stderr, "cannot create a temporary directory\n");
+        return 1;
+    }
+    snprintf(err_path, sizeof err_path, "%s/stderr.txt", temp_dir);
+    char demo[1024], out[600], dir[512], args[4096], demo_dir[512];
+    snprintf(demo, sizeof demo, "%s/assets/demo.fbx", SKINVIEW_SOURCE_DIR);
+    snprintf(out, sizeof out, "%s/stdout.txt", temp_dir);
+
+    /* the demo, every clip, at 4 fps */
+    snprintf(demo_dir, sizeof demo_dir, "%s/demo", temp_dir);
+    snprintf(args, sizeof args, "'%s' --bake-vat '%s' --fps 4", demo, demo_dir);
+    CHECK(run_skinview(args, out) == 0, "demo bake");
+    CHECK(file_contains(err_path, "frames/s") && file_contains(err_path, "ETA"), "progress bar on stderr");
+    CHECK(file_contains(out, "baked 4 clips"), "bake summary");
+    check_against_reference(demo_dir, demo, "demo");
+    snprintf(args, sizeof args, "--vat '%s' --verify", demo_dir);
+    CHECK(run_skinview(args, out) == 0 && file_contains(out, "verify passed"), "demo --vat --verify");
+
+    /* VAT screenshot next to the skinned one: the same figure in the same place */
+    char vat_png[600], skin_png[600];
+    snprintf(vat_png, sizeof vat_png, "%s/vat.png", temp_dir);
+    snprintf(skin_png, sizeof skin_png, "%s/skin.png", temp_dir);
+    snprintf(args, sizeof args, "--vat '%s' --clip Wave --time 1.25 --screenshot '%s' --size 320x240", demo_dir,
+             vat_png);
+    CHECK(run_skinview(args, NULL) == 0, "--vat --screenshot");
+    snprintf(args, sizeof args, "'%s' --clip Wave --time 1.25 --screenshot '%s' --size 320x240", demo, skin_png);
+    CHECK(run_skinview(args, NULL) == 0, "skinned --screenshot");
+    long vat_pixels = foreground_pixels(vat_png), skin_pixels = foreground_pixels(skin_png);
+    printf("screenshot foreground: VAT %ld, skinned %ld pixels\n", vat_pixels, skin_pixels);
+    CHECK(vat_pixels > 1000 && labs(vat_pixels - skin_pixels) < skin_pixels / 10,
+          "VAT and skinned screenshots cover %ld and %ld pixels", vat_pixels, skin_pixels);
+    snprintf(args, sizeof args, "--vat '%s' --instances 25 --screenshot '%s' --size 320x240", demo_dir, vat_png);
+    CHECK(run_skinview(args, NULL) == 0 && foreground_pixels(vat_png) > 1000, "crowd screenshot");
+
+    /* --export-pose in --vat mode: one v line per vertex, in the baked bounds */
+    char obj[600];
+    snprintf(obj, sizeof obj, "%s/pose.obj", temp_dir);
+    snprintf(args, sizeof args, "--vat '%s' --clip 1 --time 0.5 --export-pose '%s'", demo_dir, obj);
+    CHECK(run_skinview(args, NULL) == 0 && file_contains(obj, "7414 vertices"), "--vat --export-pose");
+
+    /* float precision: EXR positions equal the CPU ones */
+    snprintf(dir, sizeof dir, "%s/float", temp_dir);
+    snprintf(args, sizeof args, "'%s' --bake-vat '%s' --fps 5 --clips Walk,3 --precision float --quiet", demo, dir);
+    CHECK(run_skinview(args, out) == 0, "float bake");
+    CHECK(count_file_lines(err_path) == 0, "--quiet: nothing on stderr");
+    check_against_reference(dir, demo, "demo float");
+    snprintf(args, sizeof args, "--vat '%s' --verify", dir);
+    CHECK(run_skinview(args, out) == 0 && file_contains(out, "verify passed"), "float --vat --verify");
+
+    /* a real FBX with several clips and meshes, forced onto 256x256 pages */
+    char fbx[1024], fbx_dir[512];
+    snprintf(fbx, sizeof fbx, "%s/quaternius-male-casual/Male_Casual.fbx", SKINVIEW_SHARED_MODELS_DIR);
+    if (!test_file_exists(fbx)) snprintf(fbx, sizeof fbx, "%s/FBX/huesitos.fbx", SKINVIEW_TESTMODELS_DIR);
+    snprintf(fbx_dir, sizeof fbx_dir, "%s/fbx", temp_dir);
+    snprintf(args, sizeof args, "'%s' --bake-vat '%s' --fps 5 --max-texture 256 --quiet", fbx, fbx_dir);
+    CHECK(run_skinview(args, out) == 0, "FBX bake at --max-texture 256");
+    VatManifest manifest;
+    char error[512];
+    if (vat_read_manifest(fbx_dir, &manifest, error, sizeof error)) {
+        CHECK(manifest.layout.page_count > 1 && manifest.layout.width <= 256 && manifest.layout.page_height <= 256,
+              "several pages of at most 256x256 (%d of %dx%d)", manifest.layout.page_count, manifest.layout.width,
+              manifest.layout.page_height);
+        CHECK(manifest.clip_count > 1, "several clips");
+        vat_manifest_free(&manifest);
+    } else {
+        CHECK(false, "%s", error);
+    }
+    check_against_reference(fbx_dir, fbx, "FBX paged");
+    snprintf(args, sizeof args, "--vat '%s' --verify", fbx_dir);
+    CHECK(run_skinview(args, out) == 0 && file_contains(out, "verify passed"), "paged --vat --verify");
+    snprintf(args, sizeof args, "--vat '%s' --clip 2 --time 0.3 --screenshot '%s' --size 200x200", fbx_dir, vat_png);
+    CHECK(run_skinview(args, NULL) == 0 && foreground_pixels(vat_png) > 500, "paged --vat --screenshot");
+
+    check_bad_arguments(demo);
+    check_damaged(demo_dir, fbx_dir);
+    check_interrupted(demo);
+
+    char command[600];
+    snprintf(command, sizeof command, "chmod -R u+w '%s'; rm -rf '%s'", temp_dir, temp_dir);
+    if (system(command) != 0) fprintf(stderr, "could not remove %s\n", temp_dir);
+    return test_finish();
+}
