@@ -5,6 +5,7 @@
  *   - every clip's frames lie inside their page, no two share a slot (from vat.json);
  *   - --vat --verify: vat.vert (transform feedback) at baked frames and halfway equals the decoded
  *     frames and their mix; --max-texture 256 gives several pages that bake and play back;
+ *   - a morph-target model bakes its morphs (AnimatedMorphCube, when ../shared is there);
  *   - --precision float writes an EXR holding the CPU positions exactly;
  *   - --vat --screenshot looks like the skinned viewer's screenshot of the same clip and time;
  *     --vat --export-pose writes the decoded pose; a crowd screenshot renders;
@@ -457,6 +458,16 @@ int main(void)
     check_against_reference(dir, demo, "demo float");
     snprintf(args, sizeof args, "--vat '%s' --verify", dir);
     CHECK(run_skinview(args, out) == 0 && file_contains(out, "verify passed"), "float --vat --verify");
+
+    /* morph targets are baked too (the same CPU path as --export-pose: morph, then skin) */
+    char morph[1024];
+    snprintf(morph, sizeof morph, "%s/khronos-animatedmorphcube/AnimatedMorphCube.glb", SKINVIEW_SHARED_MODELS_DIR);
+    if (test_file_exists(morph)) {
+        snprintf(dir, sizeof dir, "%s/morph", temp_dir);
+        snprintf(args, sizeof args, "'%s' --bake-vat '%s' --fps 10 --quiet", morph, dir);
+        CHECK(run_skinview(args, out) == 0, "morph-target model bake");
+        check_against_reference(dir, morph, "morph cube");
+    }
 
     /* a real FBX with several clips and meshes, forced onto 256x256 pages */
     char fbx[1024], fbx_dir[512];
