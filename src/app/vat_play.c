@@ -13,6 +13,7 @@
 #include "input.h"
 #include "anim/vat.h"
 #include "gfx/framebuffer.h"
+#include "gfx/gl_debug.h"
 #include "gfx/overlay.h"
 #include "gfx/vat_renderer.h"
 #include "io/export.h"
@@ -273,11 +274,27 @@ static bool vat_renderer_start(VatRenderer *renderer, const LoadedBake *bake, co
         fprintf(stderr, "skinview: %s: shaders/vat.vert or shaders/skinned.frag not found next to the binary\n", dir);
         return false;
     }
+    gl_debug_check("uploading the bake");
     if (!vat_renderer_init(renderer, &bake->mesh_model, &bake->gpu, vert, frag, error, sizeof error)) {
         fprintf(stderr, "skinview: %s: %s\n", dir, error);
         return false;
     }
     return true;
+}
+
+/* Frees the renderer and the context; returns `status`, or 1 when GL errors were reported
+ * (--gl-debug / SKINVIEW_GL_DEBUG=1). */
+static int vat_session_end(VatRenderer *renderer, GlContext *context, int status, const char *dir)
+{
+    gl_debug_check(NULL);
+    vat_renderer_free(renderer);
+    glcontext_destroy(context);
+    int errors = gl_debug_error_count();
+    if (errors > 0) {
+        fprintf(stderr, "skinview: %s: %d OpenGL error%s (reported above)\n", dir, errors, errors == 1 ? "" : "s");
+        return 1;
+    }
+    return status;
 }
 
 static int vat_screenshot(const Options *options, const LoadedBake *bake, int clip)
@@ -321,8 +338,10 @@ static int vat_screenshot(const Options *options, const LoadedBake *bake, int cl
     float duration = bake->manifest.clips[clip].duration;
     float time = options->time < duration ? options->time : duration;
     framebuffer_bind(&framebuffer);
+    gl_debug_check("drawing the crowd");
     renderer_clear(vat_background[0], vat_background[1], vat_background[2]);
     vat_renderer_draw(&renderer, time, view, projection, &light);
+    gl_debug_check("reading the frame back");
     if (!framebuffer_read_rgba(&framebuffer, pixels)) {
         fprintf(stderr, "skinview: %s: cannot read the rendered image back\n", options->screenshot_path);
     } else if (!app_write_png(options->screenshot_path, width, height, pixels, error, sizeof error)) {
@@ -334,9 +353,7 @@ done:
     if (have_framebuffer) framebuffer_free(&framebuffer);
     free(pixels);
     free(instances);
-    vat_renderer_free(&renderer);
-    glcontext_destroy(&context);
-    return status;
+    return vat_session_end(&renderer, &context, status, dir);
 }
 
 static int vat_export_pose(const Options *options, const LoadedBake *bake, int clip)
@@ -438,6 +455,7 @@ static int vat_verify(const Options *options, const LoadedBake *bake)
                 times++;
                 for (int m = 0; m < model->mesh_count && !broken; m++) {
                     const Mesh *mesh = &model->meshes[m];
+                    gl_debug_check("capturing VAT vertices (transform feedback)");
                     if (!vat_renderer_capture_mesh(&renderer, m, c, t, gpu, gpu_normals)) {
                         broken = true;
                         break;
@@ -470,9 +488,7 @@ done:
     if (have_framebuffer) framebuffer_free(&framebuffer);
     free(gpu);
     free(gpu_normals);
-    vat_renderer_free(&renderer);
-    glcontext_destroy(&context);
-    return status;
+    return vat_session_end(&renderer, &context, status, dir);
 }
 
 /* ---- the window ------------------------------------------------------------------------ */
@@ -661,6 +677,7 @@ static int vat_view(const Options *options, const LoadedBake *bake, int clip)
         }
         overlay_draw(&overlay, fb_width, fb_height, overlay_scale_for(fb_width, fb_height));
         glfwSwapBuffers(context.window);
+        gl_debug_check("drawing a frame");
     }
     status = 0;
 done:
@@ -674,9 +691,7 @@ done:
     if (overlay_ready) overlay_free(&overlay);
     free(durations);
     free(instances);
-    vat_renderer_free(&renderer);
-    glcontext_destroy(&context);
-    return status;
+    return vat_session_end(&renderer, &context, status, dir);
 }
 
 int command_vat(const Options *options)
