@@ -8,8 +8,12 @@
  *   - Nothing recurses (files nest nodes tens of thousands deep): the tree is checked and
  *     numbered with explicit stacks; a cycle, a node under two parents, an empty child slot
  *     or more than VALIDATE_MAX_JOINTS nodes is an error.
- *   - Names are not unique (trap 10): bones and channels are bound to joints here, once,
- *     by the rules stated above import_find_bone_joint and import_find_channel_joint.
+ *   - Names are not unique (trap 10): bones and channels are bound to joints here, once.
+ *     They name armature nodes: among nodes of one name, a node holding no mesh wins over
+ *     one holding meshes (a Blender mesh "Torso" under bone "Torso"); among what is left,
+ *     a bone takes the joint nearest its mesh (two characters with one rig) and a channel
+ *     the joint whose rest is nearest its first keys (import_find_bone_joint,
+ *     import_find_channel_joint).
  */
 #include "import_internal.h"
 
@@ -155,21 +159,38 @@ static int common_ancestor_depth(const Importer *im, int a, int b)
     return im->depth[a];
 }
 
+/* Bones and channels name ARMATURE nodes (DESIGN.md trap 10). Blender exports often name a
+ * mesh object after the bone it hangs under (mesh "Torso" under bone "Torso"): among the
+ * joints of one name, those holding no mesh are the candidates, unless every one of them
+ * holds meshes. True if joint `joint` (one of the joints named like by_name[first]) is one. */
+static bool is_candidate(const Importer *im, int first, int joint)
+{
+    if (im->nodes[joint]->mNumMeshes == 0) return true;
+    int count = im->model->skeleton.joint_count;
+    const char *name = im->by_name[first].name;
+    for (int i = first; i < count && strcmp(im->by_name[i].name, name) == 0; i++)
+        if (im->nodes[im->by_name[i].joint]->mNumMeshes == 0) return false;   /* an armature node exists */
+    return true;
+}
+
 /* The joint a bone of the mesh on joint `mesh_joint` binds to. Assimp names bones by
- * node name only, and names repeat: two characters with the same rig in one file, two
- * Blender armatures that both have a "Bone". Among joints of that name, the one nearest
- * the mesh (deepest common ancestor: the same character) wins; ties go to the first in
- * pre-order, as with Assimp's FindNode. */
+ * node name only, and names repeat: a mesh node named like its bone, two characters with
+ * the same rig in one file, two Blender armatures that both have a "Bone". Among the
+ * candidate joints of that name (is_candidate: no mesh node if an armature node exists),
+ * the one nearest the mesh (deepest common ancestor: the same character) wins; ties go to
+ * the first in pre-order, as with Assimp's FindNode. */
 int import_find_bone_joint(const Importer *im, const char *name, int mesh_joint)
 {
     int first = find_name(im, name);
     if (first < 0) return -1;
-    int best = im->by_name[first].joint, best_depth = common_ancestor_depth(im, best, mesh_joint);
     int count = im->model->skeleton.joint_count;
-    for (int i = first + 1; i < count && strcmp(im->by_name[i].name, name) == 0; i++) {
-        int depth = common_ancestor_depth(im, im->by_name[i].joint, mesh_joint);
-        if (depth > best_depth) {
-            best = im->by_name[i].joint;
+    int best = -1, best_depth = -2;
+    for (int i = first; i < count && strcmp(im->by_name[i].name, name) == 0; i++) {
+        int joint = im->by_name[i].joint;
+        if (!is_candidate(im, first, joint)) continue;
+        int depth = common_ancestor_depth(im, joint, mesh_joint);
+        if (best < 0 || depth > best_depth) {
+            best = joint;
             best_depth = depth;
         }
     }
@@ -200,8 +221,9 @@ static double channel_rest_distance(const Importer *im, const struct aiNodeAnim 
 }
 
 /* The joint an animation channel drives. Assimp names channels by node name only, and
- * names repeat (two characters with one rig in one file). Among the joints of that name
- * that no earlier channel of this clip drives, the one whose rest transform is nearest
+ * names repeat (a mesh node named like its bone, two characters with one rig in one file).
+ * Among the candidate joints of that name (is_candidate: no mesh node if an armature node
+ * exists) that no earlier channel of this clip drives, the one whose rest transform is nearest
  * the channel's first keys wins (Assimp's glTF importer fills missing channels with the
  * target node's own rest values); ties go to the first in pre-order, as Assimp's FindNode.
  * Before, every such channel landed on the first joint: the other character froze or
@@ -218,7 +240,7 @@ int import_find_channel_joint(const Importer *im, const struct aiNodeAnim *chann
     double best_distance = HUGE_VAL;
     for (int i = first; i < count && strcmp(im->by_name[i].name, name) == 0; i++) {
         int joint = im->by_name[i].joint;
-        if (im->channel_taken[joint]) continue;
+        if (im->channel_taken[joint] || !is_candidate(im, first, joint)) continue;
         double distance = channel_rest_distance(im, channel, joint);
         if (best < 0 || distance < best_distance - 1e-9 * (1.0 + best_distance)) {
             best = joint;
