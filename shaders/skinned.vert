@@ -6,7 +6,7 @@
 #ifndef MAX_BONES
 #define MAX_BONES 64
 #endif
-// Morph targets with a non-zero weight per draw (the renderer keeps the largest if more).
+// Morph targets with a non-zero weight listed per draw (the renderer sums more into one).
 #ifndef MAX_MORPH_ACTIVE
 #define MAX_MORPH_ACTIVE 64
 #endif

@@ -2,7 +2,6 @@
 #include "renderer.h"
 #include "shader.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,36 +90,39 @@ void skin_shader_free(SkinShader *shader)
 /* ---- meshes and textures ----------------------------------------------- */
 
 /* The morph deltas of a mesh as one buffer texture: RGBA32F, texel 2 * (t * vertex_count + v)
- * = position delta of target t at vertex v, the next texel its normal delta (w unused). */
+ * = position delta of target t at vertex v, the next texel its normal delta (w unused).
+ * One spare target follows the file's (index morph_target_count): when a pose has more active
+ * targets than the shader's list holds, their sum is written there (set_morph_uniforms). */
 static bool upload_morph_targets(const Mesh *mesh, int mesh_index, GpuMesh *gpu, char *error, size_t error_size)
 {
     if (mesh->morph_target_count <= 0 || mesh->vertex_count <= 0) return true;
-    size_t entries = (size_t)mesh->morph_target_count * (size_t)mesh->vertex_count;
+    size_t vertices = (size_t)mesh->vertex_count;
+    size_t entries = (size_t)mesh->morph_target_count * vertices;
+    size_t texels = 2 * (entries + vertices);   /* + the spare target */
     GLint max_texels = 0;
     glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &max_texels);
-    if (2 * entries > (size_t)max_texels || 2 * entries > 0x7fffffffu) {
+    if (texels > (size_t)max_texels || texels > 0x7fffffffu) {
         snprintf(error, error_size,
                  "mesh %d \"%s\": %d morph targets x %d vertices need %zu texels, this GL's texture buffers hold %d",
-                 mesh_index, mesh->name, mesh->morph_target_count, mesh->vertex_count, 2 * entries, max_texels);
+                 mesh_index, mesh->name, mesh->morph_target_count, mesh->vertex_count, texels, max_texels);
         return false;
     }
-    float *texels = malloc(sizeof(float) * 8 * entries);
-    if (!texels) {
+    float *data = calloc(4 * texels, sizeof(float));
+    gpu->morph_combined = malloc(sizeof(float) * 8 * vertices);
+    if (!data || !gpu->morph_combined) {
+        free(data);
         snprintf(error, error_size, "out of memory for the morph targets of mesh %d", mesh_index);
         return false;
     }
     for (size_t e = 0; e < entries; e++) {
-        float *out = texels + 8 * e;
+        float *out = data + 8 * e;
         glm_vec3_copy(mesh->morph_position_deltas[e], out);
-        out[3] = 0.0f;
         if (mesh->morph_normal_deltas) glm_vec3_copy(mesh->morph_normal_deltas[e], out + 4);
-        else glm_vec3_zero(out + 4);
-        out[7] = 0.0f;
     }
     glGenBuffers(1, &gpu->morph_buffer);
     glBindBuffer(GL_TEXTURE_BUFFER, gpu->morph_buffer);
-    glBufferData(GL_TEXTURE_BUFFER, (GLsizeiptr)(sizeof(float) * 8 * entries), texels, GL_STATIC_DRAW);
-    free(texels);
+    glBufferData(GL_TEXTURE_BUFFER, (GLsizeiptr)(sizeof(float) * 4 * texels), data, GL_DYNAMIC_DRAW);
+    free(data);
     glGenTextures(1, &gpu->morph_texture);
     glBindTexture(GL_TEXTURE_BUFFER, gpu->morph_texture);
     glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, gpu->morph_buffer);
@@ -284,6 +286,7 @@ void renderer_free(Renderer *renderer)
         glDeleteBuffers(1, &gpu->ebo);
         if (gpu->morph_texture) glDeleteTextures(1, &gpu->morph_texture);
         if (gpu->morph_buffer) glDeleteBuffers(1, &gpu->morph_buffer);
+        free(gpu->morph_combined);
     }
     if (renderer->texture_count > 0) glDeleteTextures(renderer->texture_count, renderer->textures);
     if (renderer->white_texture) glDeleteTextures(1, &renderer->white_texture);
@@ -328,47 +331,39 @@ bool renderer_target_is_srgb(void)
     return encoding == GL_SRGB;
 }
 
-/* Inserts (target, weight) into the list of the `count` largest |weights| so far, kept sorted
- * by decreasing |weight| (used only when a pose has more active targets than a draw applies). */
-static int keep_largest_weight(float *pairs, int count, float target, float weight)
-{
-    int k = count < RENDERER_MAX_MORPH_ACTIVE ? count : RENDERER_MAX_MORPH_ACTIVE - 1;
-    if (count >= RENDERER_MAX_MORPH_ACTIVE && fabsf(weight) <= fabsf(pairs[2 * k + 1])) return count;
-    while (k > 0 && fabsf(pairs[2 * (k - 1) + 1]) < fabsf(weight)) {
-        pairs[2 * k] = pairs[2 * (k - 1)];
-        pairs[2 * k + 1] = pairs[2 * (k - 1) + 1];
-        k--;
-    }
-    pairs[2 * k] = target;
-    pairs[2 * k + 1] = weight;
-    return count < RENDERER_MAX_MORPH_ACTIVE ? count + 1 : count;
-}
-
-/* Morph uniforms of mesh m: its delta texture on unit 1 and the active (target, weight) pairs. */
+/* Morph uniforms of mesh m: its delta texture on unit 1 and the active (target, weight) pairs.
+ * A pose with more active targets than the list holds is summed on the CPU (the reference
+ * morph_vertices) and drawn as one target of weight 1 in the spare slot: exact, any number. */
 static void set_morph_uniforms(Renderer *renderer, const Animator *animator, int m)
 {
     const SkinShader *shader = &renderer->shader;
-    const GpuMesh *gpu = &renderer->meshes[m];
+    GpuMesh *gpu = &renderer->meshes[m];
     const MeshMorph *morph = &animator->morphs[m];
     int active = gpu->morph_target_count > 0 ? morph->active_count : 0;
     float pairs[2 * RENDERER_MAX_MORPH_ACTIVE];
-    int count = 0;
+    int count = active;
     if (active <= RENDERER_MAX_MORPH_ACTIVE) {
         for (int i = 0; i < active; i++) {
             pairs[2 * i] = (float)morph->active_targets[i];   /* exact: target indices < 2^24 */
             pairs[2 * i + 1] = morph->active_weights[i];
         }
-        count = active;
     } else {
-        for (int i = 0; i < active; i++)
-            count = keep_largest_weight(pairs, count, (float)morph->active_targets[i], morph->active_weights[i]);
-        if (!renderer->morph_overflow_reported) {
-            fprintf(stderr,
-                    "skinview: warning: mesh %d has %d morph targets active at once; the GPU applies the %d largest "
-                    "(the CPU paths apply all)\n",
-                    m, active, RENDERER_MAX_MORPH_ACTIVE);
-            renderer->morph_overflow_reported = true;
+        const Mesh *mesh = &renderer->model->meshes[m];
+        animator_morph_mesh(animator, m);   /* p' = p + sum_i w_i * delta_i into the animator's scratch */
+        for (int v = 0; v < mesh->vertex_count; v++) {
+            float *out = gpu->morph_combined + 8 * (size_t)v;
+            glm_vec3_sub(morph->positions[v], mesh->positions[v], out);   /* the sum of the weighted deltas */
+            glm_vec3_sub(morph->normals[v], mesh->normals[v], out + 4);
+            out[3] = out[7] = 0.0f;
         }
+        glBindBuffer(GL_TEXTURE_BUFFER, gpu->morph_buffer);
+        glBufferSubData(GL_TEXTURE_BUFFER,
+                        (GLintptr)(sizeof(float) * 8 * (size_t)gpu->morph_target_count * (size_t)mesh->vertex_count),
+                        (GLsizeiptr)(sizeof(float) * 8 * (size_t)mesh->vertex_count), gpu->morph_combined);
+        glBindBuffer(GL_TEXTURE_BUFFER, 0);
+        pairs[0] = (float)gpu->morph_target_count;   /* the spare target, weight 1 */
+        pairs[1] = 1.0f;
+        count = 1;
     }
     glUniform1i(shader->morph_active_count, count);
     if (count == 0) return;

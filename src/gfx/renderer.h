@@ -34,7 +34,7 @@
 /* Uniform mat4s the vertex shader needs besides the palette (projection, view, model,
  * one spare, and the active morph targets): subtracted from the uniform budget when sizing
  * the palette. */
-/* Morph targets with a non-zero weight one draw applies (MAX_MORPH_ACTIVE in the shader);
+/* Morph targets with a non-zero weight one draw lists (MAX_MORPH_ACTIVE in the shader);
  * their (target, weight) pairs take MAX/2 vec4 = MAX/8 mat4 of the uniform budget. */
 #define RENDERER_MAX_MORPH_ACTIVE 64
 #define RENDERER_RESERVED_MAT4 (4 + RENDERER_MAX_MORPH_ACTIVE / 8)
@@ -72,7 +72,9 @@ typedef struct GpuMesh {
     bool   skinned;
     int    material;                  /* index into Model.materials, or -1 */
     int    morph_target_count;        /* 0: no morph targets */
-    GLuint morph_buffer, morph_texture; /* the deltas: GL_TEXTURE_BUFFER, GL_RGBA32F, 2 texels per (target, vertex) */
+    GLuint morph_buffer, morph_texture; /* the deltas: GL_TEXTURE_BUFFER, GL_RGBA32F, 2 texels per (target, vertex),
+                                           targets 0..count-1 from the file + 1 spare (see set_morph_uniforms) */
+    float *morph_combined;            /* [vertex_count * 8] staging for the spare target */
 } GpuMesh;
 
 typedef struct Renderer {
@@ -86,7 +88,6 @@ typedef struct Renderer {
     GLuint       feedback_buffer;     /* transform-feedback capture (verify), grown on demand */
     size_t       feedback_size;       /* bytes */
     bool         cull_back_faces;     /* false (default): both sides drawn, for open meshes */
-    bool         morph_overflow_reported; /* a pose had more active targets than a draw applies (said once) */
 } Renderer;
 
 /* Palette size (bones per mesh) the skinning shader can hold on this GL:
@@ -131,7 +132,7 @@ void renderer_clear_transparent(void);
  * draw framebuffer and current viewport. Skinned meshes: their palette (one
  * glUniformMatrix4fv per mesh) and an identity model matrix; static meshes: the model
  * matrix animator_mesh_matrix(). Meshes with morph targets: the animator's active targets
- * (at most RENDERER_MAX_MORPH_ACTIVE, the largest weights; more is reported once on stderr). Depth test on, back faces culled only if cull_back_faces. Leaves the program,
+ * (more than RENDERER_MAX_MORPH_ACTIVE at once: summed on the CPU, drawn as one). Depth test on, back faces culled only if cull_back_faces. Leaves the program,
  * VAO and GL_FRAMEBUFFER_SRGB unbound/disabled. */
 void renderer_draw(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
                    const RenderLight *light);
