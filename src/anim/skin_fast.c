@@ -22,6 +22,7 @@
 #include "anim.h"
 
 #include <float.h>
+#include <string.h>
 
 #if defined(__SSE2__) && !defined(SKINVIEW_NO_SIMD)
 #include <emmintrin.h>
@@ -58,7 +59,9 @@ int skin_runs_build(const float (*weights)[SV_MAX_INFLUENCES], int vertex_count,
 /* (x, y, z, ?) from a vec3 without reading past it: two loads, one shuffle. */
 static inline __m128 load_vec3(const float *p)
 {
-    __m128 xy = _mm_castpd_ps(_mm_load_sd((const double *)p));   /* (x, y, 0, 0) */
+    double xy_bits;                                             /* 8 bytes through memcpy: p is only */
+    memcpy(&xy_bits, p, sizeof xy_bits);                        /* 4-byte aligned (no double* load)   */
+    __m128 xy = _mm_castpd_ps(_mm_set_sd(xy_bits));             /* (x, y, 0, 0) */
     __m128 z = _mm_load_ss(p + 2);                              /* (z, 0, 0, 0) */
     return _mm_movelh_ps(xy, z);                                /* (x, y, z, 0) */
 }
@@ -66,7 +69,8 @@ static inline __m128 load_vec3(const float *p)
 /* Writes lanes x, y, z of v to p, leaving p[3] (the next vertex) alone. */
 static inline void store_vec3(float *p, __m128 v)
 {
-    _mm_store_sd((double *)p, _mm_castps_pd(v));
+    double xy_bits = _mm_cvtsd_f64(_mm_castps_pd(v));   /* lanes x, y; memcpy: p is 4-byte aligned */
+    memcpy(p, &xy_bits, sizeof xy_bits);
     _mm_store_ss(p + 2, _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 2, 2, 2)));
 }
 
