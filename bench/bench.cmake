@@ -3,3 +3,11 @@
 #   build-anim/bench_anim MODEL [--clip N]     a real file through src/io/import.c
 add_executable(bench_anim ${CMAKE_CURRENT_LIST_DIR}/bench_anim.c)
 target_link_libraries(bench_anim PRIVATE skinview_io skinview_anim)
+
+# bench_vat: vertex animation textures — bake cost, texture bytes per second of animation, and
+# the frame time of a skinned crowd (a pose + palette + draw per instance) vs a VAT crowd (one
+# instanced draw per mesh) at N = 1, 100, 1000, 10000 (not a test: prints numbers).
+#   build/bench_vat [MODEL] [--fps N] [--frames K] [--size WxH] [--counts 1,100,1000,10000]
+add_executable(bench_vat ${CMAKE_CURRENT_LIST_DIR}/bench_vat.c)
+target_link_libraries(bench_vat PRIVATE skinview_app)
+add_dependencies(bench_vat skinview_data)

@@ -8,6 +8,7 @@
  *   3. quantise positions with the per-axis bounds, write the pages, mesh.glb and vat.json
  *      under temporary names, then rename them into place, vat.json last (vat_commit).
  */
+#include "bounds.h"
 #include "commands.h"
 #include "glcontext.h"
 #include "anim/animator.h"
@@ -419,6 +420,10 @@ int command_bake_vat(const Options *options, const char *model_path)
     double skin_seconds = seconds_now() - bake_start;
     glm_vec3_copy(lo, bake.manifest.bounds_min);
     glm_vec3_copy(hi, bake.manifest.bounds_max);
+    if (!app_model_bounds(&model, &bake.animator, bake.manifest.view_min, bake.manifest.view_max)) {
+        glm_vec3_copy(lo, bake.manifest.view_min);
+        glm_vec3_copy(hi, bake.manifest.view_max);
+    }
     animator_evaluate(&bake.animator, ANIMATOR_BIND_POSE, 0.0f);
     skin_all(&model, &bake.animator, bake.bind_positions, bake.bind_normals);
 

@@ -9,6 +9,7 @@
  */
 #include "camera.h"
 #include "commands.h"
+#include "vat_load.h"
 #include "glcontext.h"
 #include "input.h"
 #include "anim/vat.h"
@@ -34,18 +35,7 @@
 
 static const float vat_background[3] = {0.18f, 0.20f, 0.23f};
 
-/* A bake in memory: manifest, textures (pages stacked, each padded to page_height rows),
- * mesh.glb and, per baked vertex id, where it lives in the mesh model. */
-typedef struct LoadedBake {
-    VatManifest manifest;
-    Model       mesh_model;
-    void       *positions;   /* uint16 RGBA, or float RGBA (float precision) */
-    uint16_t   *normals;     /* two per texel */
-    vec4       *clips;       /* first slot, frame count, duration, 0 */
-    VatGpuData  gpu;
-} LoadedBake;
-
-static void bake_unload(LoadedBake *bake)
+void app_vat_unload(LoadedBake *bake)
 {
     vat_manifest_free(&bake->manifest);
     model_free(&bake->mesh_model);
@@ -92,8 +82,7 @@ static bool check_mesh_ids(const Model *mesh_model, int vertex_count, const char
     return ok;
 }
 
-/* Loads and checks DIR. On failure prints one line and returns false. */
-static bool bake_load(const char *dir, LoadedBake *bake)
+bool app_vat_load(const char *dir, LoadedBake *bake)
 {
     memset(bake, 0, sizeof *bake);
     char error[1400];
@@ -110,7 +99,7 @@ static bool bake_load(const char *dir, LoadedBake *bake)
     bake->clips = calloc((size_t)manifest->clip_count, sizeof(vec4));
     if (!bake->positions || !bake->normals || !bake->clips) {
         fprintf(stderr, "skinview: %s: out of memory for the textures\n", dir);
-        bake_unload(bake);
+        app_vat_unload(bake);
         return false;
     }
     for (int p = 0; p < layout->page_count; p++) {
@@ -129,19 +118,19 @@ static bool bake_load(const char *dir, LoadedBake *bake)
                                   sizeof error);
         if (!ok) {
             fprintf(stderr, "skinview: %s\n", error);
-            bake_unload(bake);
+            app_vat_unload(bake);
             return false;
         }
     }
     char mesh_path[1200];
     vat_path(dir, VAT_MESH_NAME, mesh_path, sizeof mesh_path);
     if (!app_load_model(mesh_path, 0, &bake->mesh_model)) {
-        bake_unload(bake);
+        app_vat_unload(bake);
         return false;
     }
     if (!check_mesh_ids(&bake->mesh_model, layout->vertex_count, mesh_path, error, sizeof error)) {
         fprintf(stderr, "skinview: %s\n", error);
-        bake_unload(bake);
+        app_vat_unload(bake);
         return false;
     }
     for (int c = 0; c < manifest->clip_count; c++) {
@@ -231,9 +220,7 @@ static void decode_vertex(const LoadedBake *bake, int clip, float time, int vert
 
 /* ---- instances ------------------------------------------------------------------------ */
 
-/* N copies on a square grid on the ground (x, z), centred on the origin. Instance 0 plays
- * `clip` at the playback time; the others cycle through the clips with staggered times. */
-static VatInstance *make_instances(const LoadedBake *bake, int count, int clip, vec3 grid_min, vec3 grid_max)
+VatInstance *app_vat_instances(const LoadedBake *bake, int count, int clip, vec3 grid_min, vec3 grid_max)
 {
     VatInstance *instances = calloc((size_t)count, sizeof *instances);
     if (!instances) return NULL;
@@ -242,8 +229,10 @@ static VatInstance *make_instances(const LoadedBake *bake, int count, int clip, 
                             manifest->bounds_max[2] - manifest->bounds_min[2]);
     float spacing = (footprint > 0.0f ? footprint : 1.0f) * VAT_GRID_SPACING;
     int side = (int)ceil(sqrt((double)count));
-    glm_vec3_copy((float *)manifest->bounds_min, grid_min);
-    glm_vec3_copy((float *)manifest->bounds_max, grid_max);
+    /* the skinned viewer's camera box (instance 0 stands at the origin): one instance is framed as
+     * the skinned viewer frames the model */
+    glm_vec3_copy((float *)manifest->view_min, grid_min);
+    glm_vec3_copy((float *)manifest->view_max, grid_max);
     for (int i = 0; i < count; i++) {
         VatInstance *instance = &instances[i];
         float column = (float)(i % side) - 0.5f * (float)(side - 1);
@@ -256,8 +245,8 @@ static VatInstance *make_instances(const LoadedBake *bake, int count, int clip, 
         double stagger = fmod((double)i * 0.6180339887, 1.0);
         instance->time_offset = i == 0 ? 0.0f : (float)(stagger * manifest->clips[c].duration);
         vec3 lo, hi;
-        glm_vec3_add((float *)manifest->bounds_min, instance->offset, lo);
-        glm_vec3_add((float *)manifest->bounds_max, instance->offset, hi);
+        glm_vec3_add((float *)manifest->view_min, instance->offset, lo);
+        glm_vec3_add((float *)manifest->view_max, instance->offset, hi);
         glm_vec3_minv(grid_min, lo, grid_min);
         glm_vec3_maxv(grid_max, hi, grid_max);
     }
@@ -313,7 +302,7 @@ static int vat_screenshot(const Options *options, const LoadedBake *bake, int cl
     }
     int status = 1;
     vec3 grid_min, grid_max;
-    VatInstance *instances = make_instances(bake, options->instances, clip, grid_min, grid_max);
+    VatInstance *instances = app_vat_instances(bake, options->instances, clip, grid_min, grid_max);
     int width = options->width, height = options->height;
     unsigned char *pixels = malloc((size_t)width * (size_t)height * 4);
     Framebuffer framebuffer;
@@ -583,7 +572,7 @@ static int vat_view(const Options *options, const LoadedBake *bake, int clip)
     bool overlay_ready = overlay_init(&overlay, error, sizeof error);
     float *durations = calloc((size_t)manifest->clip_count, sizeof *durations);
     VatViewer viewer = {0};
-    VatInstance *instances = make_instances(bake, options->instances, clip, viewer.grid_min, viewer.grid_max);
+    VatInstance *instances = app_vat_instances(bake, options->instances, clip, viewer.grid_min, viewer.grid_max);
     int status = 1;
     if (!overlay_ready) {
         fprintf(stderr, "skinview: %s: %s\n", dir, error);
@@ -660,7 +649,7 @@ static int vat_view(const Options *options, const LoadedBake *bake, int clip)
         const Playback *p = &viewer.playback;
         char status_line[512];
         snprintf(status_line, sizeof status_line,
-                 "VAT  clip %d/%d \"%s\"  %.2f / %.2f s  speed %gx%s  instances %d  draw calls %d  frame %.2f ms%s",
+                 "VAT  clip %d of %d \"%s\"  %.2f / %.2f s  speed %gx%s  instances %d  draw calls %d  frame %.2f ms%s",
                  p->clip, manifest->clip_count, manifest->clips[p->clip].name, p->time, durations[p->clip], p->speed,
                  p->paused ? "  [paused]" : "", options->instances, draw_calls, frame_ms, p->show_help ? "" : "    H: keys");
         static const unsigned char white[4] = {255, 255, 255, 255}, key_color[4] = {255, 214, 120, 255};
@@ -697,12 +686,12 @@ done:
 int command_vat(const Options *options)
 {
     LoadedBake bake;
-    if (!bake_load(options->vat_dir, &bake)) return 1;
+    if (!app_vat_load(options->vat_dir, &bake)) return 1;
     int clip = 0;
     char error[512];
     if (!resolve_vat_clip(&bake.manifest, options->clip, &clip, error, sizeof error)) {
         fprintf(stderr, "skinview: %s: %s\n", options->vat_dir, error);
-        bake_unload(&bake);
+        app_vat_unload(&bake);
         return 2;
     }
     int status;
@@ -710,6 +699,6 @@ int command_vat(const Options *options)
     else if (options->export_pose_path) status = vat_export_pose(options, &bake, clip);
     else if (options->verify) status = vat_verify(options, &bake);
     else status = vat_view(options, &bake, clip);
-    bake_unload(&bake);
+    app_vat_unload(&bake);
     return status;
 }

@@ -12,6 +12,13 @@
 #include <string.h>
 #include <zlib.h>
 
+/* zlib level of the page PNGs. Measured on the demo at 30 fps (304 frames): level 1 bakes in
+ * 3.5 s with 8.57 MB of textures, level 3 in 4.5 s (8.34 MB), level 6 (zlib's default) in
+ * 10.3 s (7.68 MB): the default costs 3x the time for 10 % smaller files. */
+#ifndef VAT_PNG_COMPRESSION_LEVEL
+#define VAT_PNG_COMPRESSION_LEVEL 1
+#endif
+
 void vat_manifest_free(VatManifest *manifest)
 {
     free(manifest->clips);
@@ -99,6 +106,7 @@ bool vat_write_png16(const char *path, int width, int height, int channels, cons
     png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 16,
                  channels == 2 ? PNG_COLOR_TYPE_GRAY_ALPHA : PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_compression_level(png, VAT_PNG_COMPRESSION_LEVEL);
     png_write_info(png, info);
     /* PNG stores 16-bit samples big-endian; our arrays are host order */
     uint16_t probe = 1;
@@ -394,6 +402,9 @@ bool vat_write_manifest(const char *path, const VatManifest *manifest, char *err
     cJSON *bounds = cJSON_AddObjectToObject(root, "bounds");
     cJSON_AddItemToObject(bounds, "min", vec3_json(manifest->bounds_min));
     cJSON_AddItemToObject(bounds, "max", vec3_json(manifest->bounds_max));
+    cJSON *view_bounds = cJSON_AddObjectToObject(root, "view_bounds");
+    cJSON_AddItemToObject(view_bounds, "min", vec3_json(manifest->view_min));
+    cJSON_AddItemToObject(view_bounds, "max", vec3_json(manifest->view_max));
     cJSON *decode = cJSON_AddObjectToObject(root, "decode");
     cJSON_AddStringToObject(decode, "position",
                             manifest->float_precision
@@ -582,6 +593,12 @@ bool vat_read_manifest(const char *dir, VatManifest *manifest, char *error, size
         !json_vec3(bounds, "max", manifest->bounds_max)) {
         manifest_fail(error, error_size, path, "missing or invalid bounds");
         goto done;
+    }
+    const cJSON *view_bounds = cJSON_GetObjectItemCaseSensitive(root, "view_bounds");
+    if (!cJSON_IsObject(view_bounds) || !json_vec3(view_bounds, "min", manifest->view_min) ||
+        !json_vec3(view_bounds, "max", manifest->view_max)) {
+        glm_vec3_copy(manifest->bounds_min, manifest->view_min);
+        glm_vec3_copy(manifest->bounds_max, manifest->view_max);
     }
     for (int k = 0; k < 3; k++)
         if (manifest->bounds_max[k] < manifest->bounds_min[k]) {

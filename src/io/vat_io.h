@@ -52,6 +52,9 @@ typedef struct VatManifest {
     bool         float_precision;  /* positions in EXR floats, bounds only informative */
     VatLayout    layout;
     vec3         bounds_min, bounds_max;   /* per axis, over every baked frame */
+    vec3         view_min, view_max;       /* the skinned viewer's camera box (app_model_bounds: every
+                                              clip and the bind pose), so --vat frames the same view;
+                                              = bounds when vat.json has no "view_bounds" */
     int          clip_count;
     VatClip     *clips;
     int          mesh_count;
