@@ -241,19 +241,24 @@ static void naive_pose(const Model *m, const Clip *clip, const NaiveTree *tree, 
 /* ---- the benchmark ----------------------------------------------------------------- */
 
 typedef enum Job {
-    JOB_POSE_FORWARD, JOB_POSE_SEEK, JOB_SAMPLE_FORWARD, JOB_HIERARCHY, JOB_PALETTE, JOB_SKIN, JOB_SKIN_THREADS,
-    JOB_SKIN_RENORMALIZED, JOB_NAIVE, JOB_COUNT
+    JOB_POSE_FORWARD, JOB_POSE_SEEK, JOB_SAMPLE_FORWARD, JOB_HIERARCHY, JOB_PALETTE, JOB_POSE_REFERENCE,
+    JOB_SAMPLE_REFERENCE, JOB_SKIN_REFERENCE, JOB_SKIN, JOB_SKIN_THREADS,
+    JOB_SKIN_RENORMALIZED, JOB_SKIN_NO_RUNS, JOB_NAIVE, JOB_COUNT
 } Job;
 
 static const char *const job_names[JOB_COUNT] = {
     "pose, forward playback (sample+model+palette)",
     "pose, random seeks",
-    "  of which clip_sample (forward)",
-    "  of which pose_set_rest + pose_local_to_model",
-    "  of which skin_palette (every skinned mesh)",
+    "  sampling alone (packed_clip_sample), forward",
+    "  local->model alone (pose_local_to_model)",
+    "  palettes alone (pose_palettes)",
+    "reference jobs: rest+clip_sample+model+palette",
+    "  reference clip_sample alone, forward",
+    "reference CPU skinning (skin_vertices_lbs)",
     "CPU skinning, positions + normals, 1 thread",
     "CPU skinning, positions + normals, threads",
     "CPU skinning, + normals renormalised, 1 thread",
+    "CPU skinning, no influence runs (4 per vertex)",
     "naive baseline (tutorial's way), forward",
 };
 
@@ -303,7 +308,8 @@ static double run_batch(Bench *b, Job job)
     int clip = b->clip ? b->clip_index : ANIMATOR_REST_POSE;
     animator_evaluate(a, ANIMATOR_REST_POSE, 0.0f);   /* cursors start from scratch */
     animator_evaluate(a, clip, 0.0f);
-    bool skinning = job == JOB_SKIN || job == JOB_SKIN_THREADS || job == JOB_SKIN_RENORMALIZED;
+    bool skinning = job == JOB_SKIN || job == JOB_SKIN_THREADS || job == JOB_SKIN_RENORMALIZED ||
+                    job == JOB_SKIN_REFERENCE || job == JOB_SKIN_NO_RUNS;
     int frames = skinning ? b->skin_frames : b->frames;
     b->normalize_normals = job == JOB_SKIN_RENORMALIZED;
     double t0 = now_seconds();
@@ -316,18 +322,58 @@ static double run_batch(Bench *b, Job job)
         break;
     case JOB_SAMPLE_FORWARD:
         for (int f = 0; f < frames; f++)
-            if (b->clip) clip_sample(b->clip, &model->skeleton, b->forward_times[f], a->cursors, a->local);
+            if (b->clip) packed_clip_sample(&a->packed[clip], b->forward_times[f], a->timeline_states, a->local);
         break;
     case JOB_HIERARCHY:
-        for (int f = 0; f < frames; f++) {
-            pose_set_rest(&model->skeleton, a->local);
-            pose_local_to_model(&model->skeleton, (const mat4 *)a->local, a->joint_model);
-        }
+        for (int f = 0; f < frames; f++) pose_local_to_model(&model->skeleton, (const mat4 *)a->local, a->joint_model);
         break;
     case JOB_PALETTE:
-        for (int f = 0; f < frames; f++)
+        for (int f = 0; f < frames; f++) pose_palettes(&a->targets, model->skeleton.joint_count, (const mat4 *)a->joint_model);
+        break;
+    case JOB_POSE_REFERENCE:   /* the pipeline as it was before the fast path (animator.c's rest-pose route) */
+        for (int f = 0; f < frames; f++) {
+            pose_set_rest(&model->skeleton, a->local);
+            if (b->clip) clip_sample(b->clip, &model->skeleton, b->forward_times[f], a->cursors, a->local);
+            pose_local_to_model(&model->skeleton, (const mat4 *)a->local, a->joint_model);
             for (int m = 0; m < model->mesh_count; m++)
                 if (model->meshes[m].skinned) skin_palette(&model->meshes[m], (const mat4 *)a->joint_model, a->palettes[m]);
+        }
+        break;
+    case JOB_SAMPLE_REFERENCE:
+        for (int f = 0; f < frames; f++)
+            if (b->clip) clip_sample(b->clip, &model->skeleton, b->forward_times[f], a->cursors, a->local);
+        break;
+    case JOB_SKIN_REFERENCE: {
+        mat4 identity;
+        glm_mat4_identity(identity);
+        for (int f = 0; f < frames; f++) {
+            int offset = 0;
+            for (int m = 0; m < model->mesh_count; m++) {
+                const Mesh *mesh = &model->meshes[m];
+                if (mesh->skinned)
+                    skin_vertices_lbs(mesh, (const mat4 *)a->palettes[m], identity, b->positions + offset, b->normals + offset);
+                else
+                    animator_skin_mesh(a, m, b->positions + offset, b->normals + offset);
+                offset += mesh->vertex_count;
+            }
+            b->checksum += b->positions[f][1];
+        }
+        break;
+    }
+    case JOB_SKIN_NO_RUNS:
+        for (int f = 0; f < frames; f++) {
+            int offset = 0;
+            for (int m = 0; m < model->mesh_count; m++) {
+                const Mesh *mesh = &model->meshes[m];
+                SkinJob job_m = animator_skin_job(a, m, (const vec3 *)mesh->positions, (const vec3 *)mesh->normals,
+                                                  b->positions + offset, b->normals + offset);
+                job_m.runs = NULL;   /* every vertex blends 4 matrices */
+                job_m.normalize_normals = false;
+                skin_job_run(&job_m, 0, job_m.vertex_count);
+                offset += mesh->vertex_count;
+            }
+            b->checksum += b->positions[f][1];
+        }
         break;
     case JOB_SKIN:
     case JOB_SKIN_RENORMALIZED:
@@ -494,8 +540,8 @@ int main(int argc, char **argv)
         random_times[f] = rng_uniform(0.0f, duration);
     }
     /* Short batches (~1 ms) so that some of them run undisturbed on a busy machine. CPU skinning:
-     * ~3 M vertices per batch, at least 3 frames. */
-    int skin_frames = total_vertices > 0 ? 3000000 / total_vertices : 3;
+     * ~1 M vertices per batch, at least 3 frames. */
+    int skin_frames = total_vertices > 0 ? 1000000 / total_vertices : 3;
     if (skin_frames < 3) skin_frames = 3;
     if (skin_frames > frames) skin_frames = frames;
     Bench b = {0};
@@ -569,6 +615,10 @@ int main(int argc, char **argv)
         printf(" \"local_to_model_us\": %.4f, \"local_to_model_us_median\": %.4f,\n", best[JOB_HIERARCHY] * us,
                median[JOB_HIERARCHY] * us);
         printf(" \"palette_us\": %.4f, \"palette_us_median\": %.4f,\n", best[JOB_PALETTE] * us, median[JOB_PALETTE] * us);
+        printf(" \"pose_reference_us\": %.4f, \"pose_reference_us_median\": %.4f, \"sample_reference_us\": %.4f,\n",
+               best[JOB_POSE_REFERENCE] * us, median[JOB_POSE_REFERENCE] * us, best[JOB_SAMPLE_REFERENCE] * us);
+        printf(" \"skin_reference_vertices_per_second\": %.0f, \"skin_no_runs_vertices_per_second\": %.0f,\n",
+               total_vertices / best[JOB_SKIN_REFERENCE], total_vertices / best[JOB_SKIN_NO_RUNS]);
         printf(" \"skin_vertices_per_second\": %.0f, \"skin_vertices_per_second_median\": %.0f,\n", skin_rate,
                skin_rate_median);
         printf(" \"skin_vertices_per_second_threads\": %.0f, \"skin_vertices_per_second_threads_median\": %.0f, "
@@ -584,6 +634,8 @@ int main(int argc, char **argv)
         printf("  job (src/anim/)                                        best      median\n");
         for (int job = 0; job < JOB_COUNT; job++) {
             char extra[128] = "";
+            if (job == JOB_SKIN_REFERENCE || job == JOB_SKIN_NO_RUNS)
+                snprintf(extra, sizeof extra, "  %.1f M vertices/s", total_vertices / best[job] * 1e-6);
             if (job == JOB_SKIN_RENORMALIZED)
                 snprintf(extra, sizeof extra, "  %.1f M vertices/s", skin_rate_renormalized * 1e-6);
             if (job == JOB_SKIN) snprintf(extra, sizeof extra, "  %.1f M vertices/s", skin_rate * 1e-6);
@@ -593,6 +645,8 @@ int main(int argc, char **argv)
         }
         printf("\n  naive / fast pose: %.1fx (max |difference| %.2g)\n", naive_ratio, naive_max_difference);
         printf("  random seek / forward: %.2fx\n", best[JOB_POSE_SEEK] / best[JOB_POSE_FORWARD]);
+        printf("  reference jobs / fast pose: %.1fx; fast / reference skinning: %.1fx\n",
+               best[JOB_POSE_REFERENCE] / best[JOB_POSE_FORWARD], best[JOB_SKIN_REFERENCE] / best[JOB_SKIN]);
         printf("  (checksum %.6g)\n", b.checksum);
     }
 

@@ -4,3 +4,10 @@ add_executable(test_skin_fast_models test_skin_fast_models.c)
 target_link_libraries(test_skin_fast_models PRIVATE skinview_io skinview_testutil)
 add_test(NAME speed_skin_fast_models COMMAND test_skin_fast_models)
 set_tests_properties(speed_skin_fast_models PROPERTIES LABELS "anim;io" SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# The fast pose path (src/anim/pose_fast.c) against clip_sample / pose_local_to_model / skin_palette
+# on hand-built clips (every interpolation kind, missing and one-key channels, sign flips, wide arcs).
+add_executable(test_pose_fast test_pose_fast.c)
+target_link_libraries(test_pose_fast PRIVATE skinview_anim skinview_testutil)
+add_test(NAME anim_pose_fast COMMAND test_pose_fast)
+set_tests_properties(anim_pose_fast PROPERTIES LABELS "anim" SKIP_RETURN_CODE 77)

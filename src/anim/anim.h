@@ -100,6 +100,64 @@ int morph_active_targets(const float *weights, int target_count, int *active_tar
 void morph_vertices(const Mesh *mesh, const int *active_targets, const float *active_weights, int active_count,
                     vec3 *out_positions, vec3 *out_normals);
 
+/* ---- fast pose (pose_fast.c): packed clips, sampling ------------------------
+ * The same keys as a Clip, packed once for the per-frame loop; the same results as
+ * clip_sample (tests/test_pose_fast.c), several times faster. */
+
+/* Key times shared by every channel keyed at exactly those times (exporters usually key
+ * all channels of a clip at the same frames): the key search runs once per timeline. */
+typedef struct PackedTimeline {
+    int          count;       /* keys */
+    const float *times;       /* [count] seconds (file time), increasing */
+    const float *inv_span;    /* [count] 1 / (times[k+1] - times[k]); 0 at the last key */
+} PackedTimeline;
+
+/* One channel (T, R or S) of one joint. A channel the track lacks is one key at time 0
+ * holding the joint's rest value. */
+typedef struct PackedChannel {
+    int           timeline;   /* index into PackedClip.timelines */
+    Interpolation kind;       /* CUBICSPLINE only when tangents exist */
+    const float  *values;     /* [(count + 1) * 4]: x y z (w; 0 for T and S), the last value
+                                 repeated once; LINEAR rotations unit and sign-aligned
+                                 (dot(q_k, q_k+1) >= 0) */
+    const float  *tangents;   /* CUBICSPLINE: [2 * count * 4] in- and out-tangent per key */
+} PackedChannel;
+
+typedef struct PackedTrack {
+    int           joint;
+    PackedChannel translation, rotation, scale;
+} PackedTrack;
+
+typedef struct PackedClip {
+    float           start, duration;   /* as the Clip */
+    int             track_count;       /* = the Clip's, same order */
+    PackedTrack    *tracks;
+    int             timeline_count;    /* distinct key-time arrays (at most 3 per track) */
+    PackedTimeline *timelines;
+    float          *block;             /* every timeline's and channel's floats, one allocation */
+} PackedClip;
+
+/* Per timeline, per player: the cursor kept between frames, and this frame's key and factor. */
+typedef struct TimelineState {
+    int   cursor;    /* last key found: forward playback starts there (zero when switching clip) */
+    int   key;       /* this frame: times[key] <= t < times[key+1] (clamped) */
+    float alpha;     /* this frame: (t - times[key]) / (times[key+1] - times[key]) in [0, 1] */
+} TimelineState;
+
+/* Packs `clip` (allocates; false when out of memory). packed_clip_free undoes it. */
+bool packed_clip_build(PackedClip *packed, const Clip *clip, const Skeleton *skeleton);
+void packed_clip_free(PackedClip *packed);
+
+/* Playback time (seconds from the clip's start, clamped to [0, duration]; NaN = 0) -> key time. */
+float packed_clip_key_time(const PackedClip *packed, float time);
+
+/* The key and factor of every timeline at key time key_time (states[timeline_count]). */
+void packed_clip_find_keys(const PackedClip *packed, float key_time, TimelineState *states);
+
+/* clip_sample on a packed clip: the local matrix of every animated joint at playback time
+ * `time`. states has packed->timeline_count entries. */
+void packed_clip_sample(const PackedClip *packed, float time, TimelineState *states, mat4 *local);
+
 /* ---- hierarchy (pose.c) ------------------------------------------------- */
 
 /* Copies the rest pose (file node transforms) into local[]. */
@@ -115,6 +173,30 @@ void pose_local_to_model(const Skeleton *skeleton, const mat4 *local, mat4 *mode
  * rest). Writes joint_model[] and the matching local[] (model_parent * local = model).
  * bound[] is scratch of joint_count entries. Computed once per model (Animator does at init). */
 void pose_bind(const Model *model, bool *bound, mat4 *local, mat4 *joint_model);
+
+/* ---- fast pose (pose_fast.c): sampling, then local -> model + palette ------- */
+
+/* The palette entries each joint drives, grouped by joint, built once for a set of palettes
+ * (palettes[mesh][bone], one per mesh as skin_palette writes them). */
+typedef struct PaletteTargets {
+    int          *first;          /* [joint_count + 1]: joint j drives entries [first[j], first[j+1]) */
+    const vec4  **inverse_bind;   /* [bones of every skinned mesh]: that bone's inverse bind matrix */
+    vec4        **palette;        /* the palette slot it writes */
+    bool          affine;         /* every rest_local and inverse_bind ends in the row (0 0 0 1) */
+} PaletteTargets;
+
+bool palette_targets_build(PaletteTargets *targets, const Model *model, mat4 **palettes);
+void palette_targets_free(PaletteTargets *targets);
+
+/* The whole pose of a clip at playback time `time`: the local matrix of every track (local[] of
+ * the joints without a track must already hold their rest matrix), then one forward loop over
+ * the joints: model = parent * local, palette = model * inverse_bind for the bones it drives.
+ * The result of clip_sample + pose_local_to_model + skin_palette on every skinned mesh. */
+void pose_evaluate_packed(const PackedClip *clip, const Skeleton *skeleton, const PaletteTargets *targets, float time,
+                          TimelineState *states, mat4 *local, mat4 *joint_model);
+
+/* The palette part alone: skin_palette of every skinned mesh, through the targets. */
+void pose_palettes(const PaletteTargets *targets, int joint_count, const mat4 *joint_model);
 
 /* ---- skinning (skin.c) -------------------------------------------------- */
 

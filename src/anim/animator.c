@@ -86,6 +86,25 @@ bool animator_init(Animator *animator, const Model *model)
         animator_free(animator);
         return false;
     }
+    animator->packed = calloc((size_t)(model->clip_count > 0 ? model->clip_count : 1), sizeof(PackedClip));
+    if (!animator->packed || !palette_targets_build(&animator->targets, model, animator->palettes)) {
+        animator_free(animator);
+        return false;
+    }
+    int max_timelines = 1;
+    for (int c = 0; c < model->clip_count; c++) {
+        if (!packed_clip_build(&animator->packed[c], &model->clips[c], &model->skeleton)) {
+            animator_free(animator);
+            return false;
+        }
+        if (animator->packed[c].timeline_count > max_timelines) max_timelines = animator->packed[c].timeline_count;
+    }
+    animator->timeline_states = calloc((size_t)max_timelines, sizeof(TimelineState));
+    animator->timeline_count = max_timelines;
+    if (!animator->timeline_states) {
+        animator_free(animator);
+        return false;
+    }
     animator_evaluate(animator, ANIMATOR_REST_POSE, 0.0f);
     return true;
 }
@@ -109,6 +128,11 @@ void animator_free(Animator *animator)
     free(animator->morph_weights);
     free(animator->morphs);
     free(animator->morph_cursors);
+    if (animator->packed && animator->model)
+        for (int c = 0; c < animator->model->clip_count; c++) packed_clip_free(&animator->packed[c]);
+    free(animator->packed);
+    free(animator->timeline_states);
+    palette_targets_free(&animator->targets);
     free(animator->palettes);
     free(animator->skin_runs);
     free(animator->skin_run_count);
@@ -132,18 +156,21 @@ void animator_evaluate(Animator *animator, int clip, float time)
         memset(animator->cursors, 0, sizeof(TrackCursor) * (size_t)(max_tracks > 0 ? max_tracks : 1));
         memset(animator->morph_cursors, 0, sizeof(int) * (size_t)max_morph_tracks(model));
         animator->clip = clip;
+        memset(animator->timeline_states, 0, sizeof(TimelineState) * (size_t)animator->timeline_count);
+        pose_set_rest(skeleton, animator->local);   /* joints without a track keep this from now on */
     }
 
-    if (clip == ANIMATOR_BIND_POSE) {   /* computed once, at init */
+    if (clip >= 0) {   /* the fast path: sampling, then hierarchy and palettes (pose_fast.c) */
+        pose_evaluate_packed(&animator->packed[clip], skeleton, &animator->targets, time, animator->timeline_states,
+                             animator->local, animator->joint_model);
+    } else if (clip == ANIMATOR_BIND_POSE) {   /* computed once, at init */
         size_t bytes = sizeof(mat4) * (size_t)skeleton->joint_count;
         if (bytes > 0) {
             memcpy(animator->local, animator->bind_local, bytes);
             memcpy(animator->joint_model, animator->bind_model, bytes);
         }
-    } else {
+    } else {           /* rest pose: the reference jobs */
         pose_set_rest(skeleton, animator->local);
-        if (clip >= 0)
-            clip_sample(&model->clips[clip], skeleton, time, animator->cursors, animator->local);
         pose_local_to_model(skeleton, animator->local, animator->joint_model);
     }
 
@@ -158,7 +185,7 @@ void animator_evaluate(Animator *animator, int clip, float time)
                                                        morph->active_targets, morph->active_weights);
     }
 
-    for (int m = 0; m < model->mesh_count; m++) {
+    for (int m = 0; clip < 0 && m < model->mesh_count; m++) {   /* (a clip's palettes are written above) */
         const Mesh *mesh = &model->meshes[m];
         if (!mesh->skinned) continue;
         if (clip == ANIMATOR_BIND_POSE)

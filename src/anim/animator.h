@@ -26,7 +26,7 @@ typedef struct Animator {
     const Model  *model;
     mat4         *local;           /* [joint_count] */
     mat4         *joint_model;     /* [joint_count] model (scene) space */
-    TrackCursor  *cursors;         /* [max track count over clips] */
+    TrackCursor  *cursors;         /* [max track count over clips]: cursors of the reference clip_sample */
     mat4        **palettes;        /* [mesh_count][bone_count] */
     SkinRun     **skin_runs;       /* [mesh_count][skin_run_count[m]]: influence-count runs (skin_fast.c) */
     int          *skin_run_count;  /* [mesh_count] */
@@ -36,6 +36,10 @@ typedef struct Animator {
     mat4         *bind_local;      /* [joint_count] the bind pose (pose_bind), computed once */
     mat4         *bind_model;      /* [joint_count] */
     int           clip;            /* clip the cursors belong to */
+    PackedClip   *packed;          /* [clip_count]: the clips' keys laid out for sampling (pose_fast.c) */
+    TimelineState *timeline_states; /* [timeline_count]: the fast path's key cursors */
+    int           timeline_count;  /* most timelines of any clip */
+    PaletteTargets targets;        /* palette entries per joint (pose_fast.c) */
 } Animator;
 
 /* Allocates every buffer for `model`. Returns false on out-of-memory. */
