@@ -18,7 +18,7 @@ find_program(TIMEOUT_EXECUTABLE timeout)
 if(XVFB_RUN_EXECUTABLE AND TIMEOUT_EXECUTABLE)
   add_test(NAME vat_window_bake
     COMMAND sh -c "rm -rf '${CMAKE_CURRENT_BINARY_DIR}/vat_window' && '$<TARGET_FILE:skinview>' '${CMAKE_SOURCE_DIR}/assets/demo.fbx' --bake-vat '${CMAKE_CURRENT_BINARY_DIR}/vat_window' --fps 2 --quiet")
-  set_tests_properties(vat_window_bake PROPERTIES FIXTURES_SETUP vat_window_dir TIMEOUT 60)
+  set_tests_properties(vat_window_bake PROPERTIES FIXTURES_SETUP vat_window_dir TIMEOUT 60 LABELS "gl")
   add_test(NAME vat_window_xvfb
     COMMAND sh -c [=[
 rc_file="$PWD/vat_window_xvfb.rc"; rm -f "$rc_file"
