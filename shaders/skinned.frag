@@ -7,6 +7,8 @@
 in vec3 scenePosition;
 in vec3 sceneNormal;
 in vec2 texCoord;
+in float selectedWeight;
+in float influenceCount;
 
 uniform vec4 diffuseColor;        // linear RGBA
 uniform sampler2D diffuseTexture; // GL_SRGB8_ALPHA8: sampled values are linear
@@ -14,6 +16,15 @@ uniform vec3 lightDirection;      // toward the light, scene space
 uniform vec3 lightColor;
 uniform vec3 ambientColor;
 uniform bool encodeSrgb;
+// What to show (the viewer's teaching aids, src/gfx/renderer.h RenderMode):
+//   0 the lit material; 1 weight heat-map: colorMap(selectedWeight), unlit, so a screenshot
+//   reads back the weight; 2 influence count: one unlit colour per count 1..4;
+//   3 wireframe lines: black or white, whichever contrasts with the lit surface beneath;
+//   4 flatColor (normals as lines)
+uniform int displayMode;
+uniform sampler2D colorMap;       // 256 x 1, GL_SRGB8: weight 0 -> texel 0, weight 1 -> texel 255
+uniform bool skinnedMesh;         // false: a static mesh has no weights (grey in modes 1 and 2)
+uniform vec3 flatColor;           // linear RGB, mode 4
 
 out vec4 fragColor;
 
@@ -23,6 +34,10 @@ vec3 linear_to_srgb(vec3 c)
     return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), c));
 }
 
+// Unlit colours of the influence-count view (linear RGB): 1 blue, 2 green, 3 yellow, 4 red.
+const vec3 countColors[5] = vec3[5](vec3(0.05), vec3(0.02, 0.10, 0.80), vec3(0.05, 0.60, 0.05),
+                                    vec3(0.90, 0.75, 0.02), vec3(0.80, 0.02, 0.02));
+
 void main()
 {
     vec4 albedo = diffuseColor * texture(diffuseTexture, texCoord);
@@ -30,6 +45,19 @@ void main()
     if (!gl_FrontFacing) n = -n;          // back faces are drawn (no culling): light their inside
     float diffuse = max(dot(n, normalize(lightDirection)), 0.0);
     vec3 color = albedo.rgb * (ambientColor + diffuse * lightColor);
+    if (displayMode == 1 || displayMode == 2) {
+        if (!skinnedMesh)
+            color = vec3(0.05);
+        else if (displayMode == 1)   // texel centres: weight w -> (w * 255 + 0.5) / 256
+            color = texture(colorMap, vec2((clamp(selectedWeight, 0.0, 1.0) * 255.0 + 0.5) / 256.0, 0.5)).rgb;
+        else
+            color = countColors[int(clamp(influenceCount + 0.5, 0.0, 4.0))];
+    } else if (displayMode == 3) {
+        float luminance = dot(color, vec3(0.2126, 0.7152, 0.0722));
+        color = luminance > 0.12 ? vec3(0.0) : vec3(0.8);
+    } else if (displayMode == 4) {
+        color = flatColor;
+    }
     // Opaque: no blending or alpha test (alpha is ignored; the screenshot is opaque).
     fragColor = vec4(encodeSrgb ? linear_to_srgb(color) : color, 1.0);
 }

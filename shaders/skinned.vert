@@ -30,6 +30,7 @@ uniform samplerBuffer morphDeltas;
 uniform int morphVertexCount;
 uniform int morphActiveCount;            // 0: no morph in this draw
 uniform vec4 morphActive[MAX_MORPH_ACTIVE / 2];
+uniform bool cpuSkinned;                 // --skinning cpu: position and normal arrive skinned
 uniform mat4 model;                      // identity for skinned meshes (palette is in scene space)
 uniform mat4 view;
 uniform mat4 projection;
@@ -37,6 +38,10 @@ uniform mat4 projection;
 out vec3 scenePosition;                  // captured by transform feedback (--verify)
 out vec3 sceneNormal;
 out vec2 texCoord;
+out float selectedWeight;                // weight heat-map (W): this vertex's weight on selectedBone
+out float influenceCount;                // influence-count view: non-zero weights, 0..4
+
+uniform int selectedBone;                // palette index of the selected joint in this mesh, -1: none
 
 void main()
 {
@@ -52,7 +57,7 @@ void main()
     }
     vec4 skinnedPosition = vec4(morphedPosition, 1.0);
     vec4 skinnedNormal = vec4(morphedNormal, 0.0);
-    if (skinned) {
+    if (skinned && !cpuSkinned) {
         // p' = sum_k w_k * bonesMatrices[i_k] * (p, 1),  n' = sum_k w_k * bonesMatrices[i_k] * (n, 0)
         // (bone index 0 is a real bone; unused slots have weight 0)
         mat4 skin = bone0info.y * bonesMatrices[int(bone0info.x)]
@@ -61,6 +66,15 @@ void main()
                   + bone3info.y * bonesMatrices[int(bone3info.x)];
         skinnedPosition = skin * skinnedPosition;
         skinnedNormal = skin * skinnedNormal;
+    }
+    // the teaching views: weight on the selected bone, number of influences
+    selectedWeight = 0.0;
+    influenceCount = 0.0;
+    vec2 info[4] = vec2[4](bone0info, bone1info, bone2info, bone3info);
+    for (int k = 0; k < 4 && skinned; k++) {
+        if (info[k].y == 0.0) continue;
+        if (int(info[k].x) == selectedBone) selectedWeight += info[k].y;
+        influenceCount += 1.0;
     }
     vec4 sceneSpace = model * skinnedPosition;
     scenePosition = sceneSpace.xyz;

@@ -75,14 +75,25 @@ static void verify_model(const char *path, const char *extra, int expected_limit
     printf("%s: ok (%d poses, limit %d, at most %d bones per mesh)\n", label, clip_lines, used, bones);
 }
 
-int main(void)
+/* No argument: every model with the GL's palette size and with --max-bones 16.
+ * Arguments (e.g. --skinning dq): every model once with those. */
+int main(int argc, char **argv)
 {
+    char extra[256] = "";
+    for (int i = 1; i < argc; i++) {
+        strncat(extra, argv[i], sizeof extra - strlen(extra) - 2);
+        strcat(extra, " ");
+    }
     TestModel models[64];
     int count = test_skinned_models(models, 64);
     CHECK(count >= test_required_skinned_count, "skinned test models found: %d", count);
     for (int i = 0; i < count; i++) {
         if (!test_file_exists(models[i].path)) {
             CHECK(false, "required test model missing: %s", models[i].path);
+            continue;
+        }
+        if (argc > 1) {
+            verify_model(models[i].path, extra, 0);
             continue;
         }
         verify_model(models[i].path, "", 0);

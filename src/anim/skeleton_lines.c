@@ -2,6 +2,8 @@
  * (see skeleton_lines.h for the rule). */
 #include "skeleton_lines.h"
 
+#include <math.h>
+
 /* Per-joint facts, as bits in the caller's out_joints[] before it is compacted. */
 enum {
     JOINT_BONE = 1,         /* a mesh is skinned to it (not as its rigid "own node" bone) */
@@ -67,4 +69,63 @@ int skeleton_lines_write(const Skeleton *skeleton, const int *line_joints, int s
         glm_vec3_copy((float *)joint_model[joint][3], out_endpoints[2 * s + 1]);
     }
     return segment_count;
+}
+
+int skeleton_dot_joints(const Model *model, const int *line_joints, int segment_count, int *out_joints,
+                        unsigned char *out_kinds)
+{
+    const Skeleton *skeleton = &model->skeleton;
+    enum { NOT_DRAWN = 0, SEGMENT_START = 1, SEGMENT_END = 2 };
+    for (int j = 0; j < skeleton->joint_count; j++) out_kinds[j] = NOT_DRAWN;
+    for (int s = 0; s < segment_count; s++) {
+        int joint = line_joints[s];
+        out_kinds[joint] |= SEGMENT_END;
+        out_kinds[skeleton->parent[joint]] |= SEGMENT_START;
+    }
+    /* Compact in place: slot n <= j, so out_kinds[j] is read before anything overwrites it. */
+    int count = 0;
+    for (int j = 0; j < skeleton->joint_count; j++) {
+        unsigned char marks = out_kinds[j];
+        if (marks == NOT_DRAWN) continue;
+        out_joints[count] = j;
+        out_kinds[count] = !(marks & SEGMENT_END) ? JOINT_DOT_ROOT
+                           : skeleton->is_bone[j] ? JOINT_DOT_BONE
+                                                  : JOINT_DOT_HELPER;
+        count++;
+    }
+    return count;
+}
+
+int skeleton_joint_depth(const Skeleton *skeleton, int joint)
+{
+    int depth = 0;
+    for (int j = skeleton->parent[joint]; j >= 0; j = skeleton->parent[j]) depth++;
+    return depth;
+}
+
+void joint_matrix_decompose(const mat4 m, vec3 t, vec3 axis, float *angle_degrees, vec3 s)
+{
+    mat4 copy, rotation;
+    vec4 translation;
+    glm_mat4_copy((vec4 *)m, copy);
+    glm_decompose(copy, translation, rotation, s);   /* m = T * R * S, s = column lengths */
+    glm_vec3_copy(translation, t);
+    vec3 cross;
+    glm_vec3_cross(rotation[0], rotation[1], cross);
+    if (glm_vec3_dot(cross, rotation[2]) < 0.0f) {   /* a mirror: put it in the x scale */
+        s[0] = -s[0];
+        glm_vec3_negate(rotation[0]);
+    }
+    versor q;
+    glm_mat4_quat(rotation, q);
+    if (q[3] < 0.0f) glm_vec4_negate(q);             /* angle in 0..180 */
+    float w = q[3] > 1.0f ? 1.0f : q[3];
+    float half_sine = sqrtf(1.0f - w * w);
+    *angle_degrees = glm_deg(2.0f * acosf(w));
+    if (half_sine > 1e-6f) {
+        glm_vec3_copy((vec3){q[0] / half_sine, q[1] / half_sine, q[2] / half_sine}, axis);
+    } else {
+        glm_vec3_copy((vec3){1.0f, 0.0f, 0.0f}, axis);
+        *angle_degrees = 0.0f;
+    }
 }

@@ -35,4 +35,25 @@ int skeleton_line_joints(const Model *model, int *out_joints);
 int skeleton_lines_write(const Skeleton *skeleton, const int *line_joints, int segment_count,
                          const mat4 *joint_model, vec3 *out_endpoints);
 
+/* How the overlay draws a joint dot. */
+typedef enum JointDotKind {
+    JOINT_DOT_BONE = 0,    /* a bone: some mesh is skinned to it */
+    JOINT_DOT_ROOT,        /* the top of a skeleton: segments start here, none ends here */
+    JOINT_DOT_HELPER       /* no vertex follows it: a helper node between bones, or an end site */
+} JointDotKind;
+
+/* The joints the overlay draws as dots: every endpoint of the segments of
+ * skeleton_line_joints(), once, in joint order (= hierarchy order: parents first), with their
+ * kind. out_joints and out_kinds hold model->skeleton.joint_count entries. Returns the count. */
+int skeleton_dot_joints(const Model *model, const int *line_joints, int segment_count, int *out_joints,
+                        unsigned char *out_kinds);
+
+/* Number of ancestors of joint j (a root has depth 0). */
+int skeleton_joint_depth(const Skeleton *skeleton, int joint);
+
+/* Splits a joint matrix m = T * R * S into translation t, rotation as axis (unit) and angle in
+ * degrees (0..180; axis (1,0,0) when the angle is 0), and scale s (column lengths; a mirror
+ * shows as a negative x scale). */
+void joint_matrix_decompose(const mat4 m, vec3 t, vec3 axis, float *angle_degrees, vec3 s);
+
 #endif

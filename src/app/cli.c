@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *cli_usage(void)
 {
@@ -13,7 +14,10 @@ const char *cli_usage(void)
            "                [--info] [--json]\n"
            "                [--screenshot OUT.png] [--size WxH]\n"
            "                [--export-pose OUT.obj]\n"
-           "                [--verify] [--max-bones N] [--gl-debug]\n"
+           "                [--verify] [--max-bones N] [--gl-debug] [--skinning gpu|cpu|dq]\n"
+           "                [--show-skeleton] [--show-weights [JOINT]] [--show-influences] [--joint NAME]\n"
+           "                [--show-axes [all]] [--show-names] [--joint-values] [--wireframe]\n"
+           "                [--show-normals] [--no-grid]\n"
            "                [--bake-vat OUTDIR [--fps N] [--clips A,B|all] [--precision 16|float]\n"
            "                                   [--max-texture N] [--quiet]]\n"
            "       skinview --vat OUTDIR [--instances N] [--clip ...] [--time ...] [--speed X]\n"
@@ -50,6 +54,20 @@ const char *cli_usage(void)
            "  --quiet            no progress bar on stderr while baking\n"
            "  --vat OUTDIR       play a bake back with shaders/vat.vert (no skeleton)\n"
            "  --instances N      with --vat: N copies on a grid, one draw call per mesh\n"
+           "  --skinning METHOD  gpu: linear blend skinning in the shader (default); cpu: linear\n"
+           "                     blend skinning on the CPU, uploaded each frame; dq: dual quaternion\n"
+           "                     skinning in the shader. --screenshot, --export-pose and --verify follow it\n"
+           "  --show-skeleton    bones as lines, joints as dots (key B)\n"
+           "  --show-weights [JOINT]  colour each vertex by its weight on the selected joint (key W)\n"
+           "                     (JOINT: a joint name; an argument naming an existing file is the MODEL)\n"
+           "  --show-influences  colour each vertex by its number of influences (W pressed twice)\n"
+           "  --joint NAME       select a joint: weights, axes and the HUD show it (keys [ ], click)\n"
+           "  --show-axes [all]  RGB axis triads at the selected joint, or at every joint (key A)\n"
+           "  --show-names       joint names next to the joints (key J)\n"
+           "  --joint-values     the selected joint's local T, R, S and model-space values (key I)\n"
+           "  --wireframe        triangle edges over the surface (key X)\n"
+           "  --show-normals     skinned normals as short lines (key V)\n"
+           "  --no-grid          hide the ground grid and world axes (key G; on by default)\n"
            "  --help, -h         print this help, exit\n"
            "  --version          print the version, exit\n"
            "Keys, exit codes and examples: man skinview\n";
@@ -90,6 +108,7 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
     options->fps = 30.0f;
     options->instances = 1;
     bool instances_set = false;
+    options->aids.grid = true;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value = (i + 1 < argc) ? argv[i + 1] : NULL;
@@ -165,6 +184,47 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
                 snprintf(error, error_size, "--thumbnail-budget needs seconds in (0, 3600], got '%s'", value);
                 return false;
             }
+        } else if (strcmp(arg, "--skinning") == 0) {
+            NEED_VALUE();
+            static const char *const methods[SKINNING_METHOD_COUNT] = {"gpu", "cpu", "dq"};
+            int found = -1;
+            for (int m = 0; m < SKINNING_METHOD_COUNT; m++)
+                if (strcmp(value, methods[m]) == 0) found = m;
+            if (found < 0) {
+                snprintf(error, error_size, "--skinning needs gpu, cpu or dq, got '%s'", value);
+                return false;
+            }
+            options->aids.skinning = (SkinningMethod)found;
+        } else if (strcmp(arg, "--show-skeleton") == 0) {
+            options->aids.show_skeleton = true;
+        } else if (strcmp(arg, "--show-weights") == 0) {
+            options->aids.show_weights = true;
+            /* optional JOINT: the next argument, unless it is an option or an existing file (the MODEL) */
+            if (value && value[0] != '-' && access(value, F_OK) != 0) {
+                options->aids.joint = value;
+                i++;
+            }
+        } else if (strcmp(arg, "--show-influences") == 0) {
+            options->aids.show_influences = true;
+        } else if (strcmp(arg, "--joint") == 0) {
+            NEED_VALUE();
+            options->aids.joint = value;
+        } else if (strcmp(arg, "--show-axes") == 0) {
+            options->aids.axes = AXES_SELECTED;
+            if (value && strcmp(value, "all") == 0) {
+                options->aids.axes = AXES_ALL;
+                i++;
+            }
+        } else if (strcmp(arg, "--show-names") == 0) {
+            options->aids.show_names = true;
+        } else if (strcmp(arg, "--joint-values") == 0) {
+            options->aids.joint_values = true;
+        } else if (strcmp(arg, "--wireframe") == 0) {
+            options->aids.wireframe = true;
+        } else if (strcmp(arg, "--show-normals") == 0) {
+            options->aids.show_normals = true;
+        } else if (strcmp(arg, "--no-grid") == 0) {
+            options->aids.grid = false;
         } else if (strcmp(arg, "--max-bones") == 0) {
             NEED_VALUE();
             if (!parse_int(value, &options->max_bones) || options->max_bones < 1 || options->max_bones > 4096) {

@@ -2,8 +2,28 @@
 #ifndef SKINVIEW_CLI_H
 #define SKINVIEW_CLI_H
 
+#include "anim/skin_dq.h"   /* SkinningMethod */
+
 #include <stdbool.h>
 #include <stddef.h>
+
+/* Where joint axes (RGB triads) are drawn: --show-axes [all], key A. */
+typedef enum AxesMode { AXES_OFF = 0, AXES_SELECTED, AXES_ALL } AxesMode;
+
+/* The teaching aids of the viewer and --screenshot (flags; the viewer's keys toggle the same). */
+typedef struct AidOptions {
+    SkinningMethod skinning;     /* --skinning gpu|cpu|dq */
+    bool        show_skeleton;   /* --show-skeleton (B) */
+    bool        show_weights;    /* --show-weights [JOINT] (W): heat-map of the selected joint */
+    bool        show_influences; /* --show-influences (W twice): colour by influence count */
+    const char *joint;           /* --joint NAME, or the JOINT of --show-weights; NULL = none */
+    AxesMode    axes;            /* --show-axes [all] (A) */
+    bool        show_names;      /* --show-names (J) */
+    bool        joint_values;    /* --joint-values (I): the selected joint's local and model values */
+    bool        wireframe;       /* --wireframe (X) */
+    bool        grid;            /* ground grid + world axes (G); --no-grid turns it off */
+    bool        show_normals;    /* --show-normals (V) */
+} AidOptions;
 
 typedef struct Options {
     const char *model_path;      /* NULL: the bundled demo model */
@@ -35,6 +55,7 @@ typedef struct Options {
     bool        bake_option_set; /* one of --fps/--clips/--precision/--max-texture/--quiet was given */
     bool        help;
     bool        version;         /* --version */
+    AidOptions  aids;
 } Options;
 
 /* Parses argv. Returns true on success; on bad usage returns false with a

@@ -30,7 +30,9 @@ bool app_write_png(const char *path, int width, int height, const unsigned char 
 int command_info(const Model *model, bool json);
 
 /* --export-pose (export_cmd.c) */
-int command_export_pose(const Model *model, int clip, float time, const char *out_path);
+/* Skinned by `method`: SKINNING_GPU_DQ writes the CPU DQS reference (skin_dq_pose_skin_mesh),
+ * the other two the CPU LBS reference (they draw the same picture). */
+int command_export_pose(const Model *model, int clip, float time, SkinningMethod method, const char *out_path);
 
 /* GL commands: they create the context first, because the bones-per-mesh limit
  * comes from GL_MAX_VERTEX_UNIFORM_COMPONENTS, then import the model. */

@@ -1,19 +1,27 @@
 /* export_cmd.c — --export-pose: the CPU-skinned pose of every mesh, written as one OBJ. */
 #include "commands.h"
 #include "anim/animator.h"
+#include "anim/skin_dq.h"
 #include "io/export.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-int command_export_pose(const Model *model, int clip, float time, const char *out_path)
+int command_export_pose(const Model *model, int clip, float time, SkinningMethod method, const char *out_path)
 {
     Animator animator;
+    SkinDqPose dq_pose;
     if (!animator_init(&animator, model)) {
         fprintf(stderr, "skinview: %s: out of memory\n", model->source_path);
         return 1;
     }
+    if (!skin_dq_pose_init(&dq_pose, model)) {
+        fprintf(stderr, "skinview: %s: out of memory\n", model->source_path);
+        animator_free(&animator);
+        return 1;
+    }
     animator_evaluate(&animator, clip, time);
+    if (method == SKINNING_GPU_DQ) skin_dq_pose_update(&dq_pose, &animator);
 
     /* Posed vertices of every mesh, in scene space, in model order:
      * skinned meshes through their palette, static meshes through their node. */
@@ -29,7 +37,11 @@ int command_export_pose(const Model *model, int clip, float time, const char *ou
         int offset = 0;
         for (int m = 0; m < mesh_count; m++) {
             const Mesh *mesh = &model->meshes[m];
-            animator_skin_mesh(&animator, m, positions + offset, mesh->normals ? normals + offset : NULL);
+            vec3 *mesh_normals = mesh->normals ? normals + offset : NULL;
+            if (method == SKINNING_GPU_DQ)
+                skin_dq_pose_skin_mesh(&dq_pose, &animator, m, positions + offset, mesh_normals);
+            else
+                animator_skin_mesh(&animator, m, positions + offset, mesh_normals);
             out[m] = (ExportMesh){
                 .name = mesh->name,
                 .vertex_count = mesh->vertex_count,
@@ -49,6 +61,7 @@ int command_export_pose(const Model *model, int clip, float time, const char *ou
     free(normals);
     free(positions);
     free(out);
+    skin_dq_pose_free(&dq_pose);
     animator_free(&animator);
     return status;
 }

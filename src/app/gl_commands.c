@@ -11,6 +11,7 @@
 #include "gfx/gl_debug.h"
 #include "gfx/renderer.h"
 #include "io/atomic_file.h"
+#include "scene.h"
 
 #include <errno.h>
 #include <math.h>
@@ -131,11 +132,24 @@ int command_screenshot(const Options *options, const char *model_path)
     mat4 view, projection;
     camera_view(&camera, view);
     camera_projection(&camera, aspect, projection);
-    animator_evaluate(&animator, clip, options->time);
+    Scene scene;
+    Overlay overlay;
+    bool have_overlay = false;
+    if (!scene_init(&scene, model, &session.renderer, &animator, &options->aids, min, max, error, sizeof error)) {
+        fprintf(stderr, "skinview: %s: %s\n", model_path, error);
+        animator_free(&animator);
+        return session_end(&session, strncmp(error, "no joint", 8) == 0 ? 2 : 1, model_path);
+    }
+    scene_evaluate(&scene, &animator, clip, options->time);
 
     Framebuffer framebuffer;
     unsigned char *pixels = NULL;
     status = 1;
+    if (!overlay_init(&overlay, error, sizeof error)) {
+        fprintf(stderr, "skinview: %s: %s\n", model_path, error);
+        goto done;
+    }
+    have_overlay = true;
     if (!framebuffer_create(&framebuffer, width, height, SCREENSHOT_SAMPLES, error, sizeof error)) {
         fprintf(stderr, "skinview: %s: %s\n", options->screenshot_path, error);
         goto done;
@@ -146,7 +160,7 @@ int command_screenshot(const Options *options, const char *model_path)
     framebuffer_bind(&framebuffer);
     gl_debug_check("drawing the frame");
     renderer_clear(background[0], background[1], background[2]);
-    renderer_draw(&session.renderer, &animator, view, projection, &light);
+    scene_draw(&scene, &animator, view, projection, &light, &overlay, width, height);
     gl_debug_check("reading the frame back");
     if (!pixels || !framebuffer_read_rgba(&framebuffer, pixels)) {
         fprintf(stderr, "skinview: %s: cannot read the rendered image back\n", options->screenshot_path);
@@ -158,6 +172,8 @@ int command_screenshot(const Options *options, const char *model_path)
     framebuffer_free(&framebuffer);
 done:
     free(pixels);
+    if (have_overlay) overlay_free(&overlay);
+    scene_free(&scene);
     animator_free(&animator);
     return session_end(&session, status, model_path);
 }
@@ -204,7 +220,11 @@ static PoseError compare_pose(Renderer *renderer, const Animator *animator, cons
     bool broken = false;
     for (int m = 0; m < model->mesh_count; m++) {
         int count = model->meshes[m].vertex_count;
-        animator_skin_mesh(animator, m, b->cpu, b->cpu_normals);
+        /* the CPU reference of the method being checked: DQS for dq, LBS otherwise */
+        if (renderer->method == SKINNING_GPU_DQ)
+            skin_dq_pose_skin_mesh(&renderer->dq_pose, animator, m, b->cpu, b->cpu_normals);
+        else
+            animator_skin_mesh(animator, m, b->cpu, b->cpu_normals);
         if (!renderer_capture_mesh(renderer, animator, m, b->gpu, b->gpu_normals)) broken = true;
         for (int v = 0; v < count && !broken; v++) {
             double distance = glm_vec3_distance(b->cpu[v], b->gpu[v]);
@@ -244,6 +264,7 @@ static PoseError verify_clip(Renderer *renderer, Animator *animator, int clip, c
     for (int i = 0; i < times; i++) {
         float t = clip >= 0 ? model->clips[clip].duration * (float)i / (float)(VERIFY_TIMES - 1) : 0.0f;
         animator_evaluate(animator, clip, t);
+        renderer_prepare(renderer, animator);
         PoseError error = compare_pose(renderer, animator, buffers);
         worst.position = worse(worst.position, error.position);
         worst.normal_degrees = worse(worst.normal_degrees, error.normal_degrees);
@@ -274,9 +295,10 @@ int command_verify(const Options *options, const char *model_path)
     Renderer *renderer = &session.renderer;
 
     int gl_limit = renderer_max_bones();
-    printf("verify %s: %s (%s), bones per mesh %d (GL limit %d%s)\n", model_path, session.context.renderer_name,
-           glcontext_kind_name(&session.context), session.max_bones, gl_limit,
-           session.max_bones < gl_limit ? ", --max-bones" : "");
+    renderer->method = options->aids.skinning;
+    printf("verify %s: %s (%s), bones per mesh %d (GL limit %d%s), skinning %s\n", model_path,
+           session.context.renderer_name, glcontext_kind_name(&session.context), session.max_bones, gl_limit,
+           session.max_bones < gl_limit ? ", --max-bones" : "", skinning_method_label(renderer->method));
     int skinned = 0, most_bones = 0, total_vertices = 0, max_vertices = 1;
     for (int m = 0; m < model->mesh_count; m++) {
         const Mesh *mesh = &model->meshes[m];
@@ -322,6 +344,11 @@ int command_verify(const Options *options, const char *model_path)
             worst.position = worse(worst.position, error.position);
             worst.normal_degrees = worse(worst.normal_degrees, error.normal_degrees);
         }
+        if (renderer->method == SKINNING_GPU_DQ)
+            for (int m = 0; m < model->mesh_count; m++)
+                if (renderer->dq_pose.status[m] != SKIN_DQ_OK)
+                    printf("mesh %d \"%s\": skinned with LBS, not DQS (%s, last pose)\n", m, model->meshes[m].name,
+                           skin_dq_status_text(renderer->dq_pose.status[m]));
         printf("verify %s: max error %.3g of bbox diagonal, max normal angle %.3g deg over %d poses "
                "(tolerance %g, %g deg)\n",
                failed ? "FAILED" : "passed", worst.position, worst.normal_degrees, pose_count, VERIFY_TOLERANCE,

@@ -4,6 +4,9 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h> /* key constants only */
 
+#include "cli.h"
+#include "anim/animator.h"   /* ANIMATOR_BIND_POSE, ANIMATOR_REST_POSE */
+
 #include <math.h>
 
 Action action_for_key(int glfw_key, int mods)
@@ -44,6 +47,17 @@ Action action_for_key(int glfw_key, int mods)
     case GLFW_KEY_B: action.kind = ACTION_TOGGLE_SKELETON; break;
     case GLFW_KEY_C: action.kind = ACTION_TOGGLE_CULLING; break;
     case GLFW_KEY_F: action.kind = ACTION_FRAME_CAMERA; break;
+    case GLFW_KEY_RIGHT_BRACKET: action.kind = ACTION_JOINT_NEXT; break;
+    case GLFW_KEY_LEFT_BRACKET: action.kind = ACTION_JOINT_PREV; break;
+    case GLFW_KEY_I: action.kind = ACTION_TOGGLE_JOINT_VALUES; break;
+    case GLFW_KEY_W: action.kind = ACTION_CYCLE_WEIGHTS; break;
+    case GLFW_KEY_A: action.kind = ACTION_CYCLE_AXES; break;
+    case GLFW_KEY_J: action.kind = ACTION_TOGGLE_NAMES; break;
+    case GLFW_KEY_T: action.kind = ACTION_CYCLE_POSE_SOURCE; break;
+    case GLFW_KEY_K: action.kind = ACTION_CYCLE_SKINNING; break;
+    case GLFW_KEY_X: action.kind = ACTION_TOGGLE_WIREFRAME; break;
+    case GLFW_KEY_G: action.kind = ACTION_TOGGLE_GRID; break;
+    case GLFW_KEY_V: action.kind = ACTION_TOGGLE_NORMALS; break;
     case GLFW_KEY_Q: action.kind = ACTION_QUIT; break;
     default: break;
     }
@@ -76,6 +90,7 @@ void playback_init(Playback *playback, int clip_count, const float *durations, i
     playback->show_help = false;
     playback->show_skeleton = false;
     playback->cull_back_faces = false;
+    playback->last_clip = playback->clip >= 0 ? playback->clip : -1;
     float duration = playback_duration(playback, durations);
     playback->time = (time > 0.0f && isfinite(time)) ? fminf(time, duration) : 0.0f;
 }
@@ -136,12 +151,62 @@ bool playback_apply(Playback *playback, Action action, const float *durations)
     case ACTION_TOGGLE_CULLING:
         playback->cull_back_faces = !playback->cull_back_faces;
         return true;
+    case ACTION_CYCLE_POSE_SOURCE:
+        /* clip -> bind -> rest -> the clip (the time within the clip is kept) */
+        if (playback->clip >= 0) {
+            playback->last_clip = playback->clip;
+            playback->clip = ANIMATOR_BIND_POSE;
+        } else if (playback->clip == ANIMATOR_BIND_POSE) {
+            playback->clip = ANIMATOR_REST_POSE;
+        } else if (playback->last_clip >= 0 && playback->last_clip < count) {
+            playback->clip = playback->last_clip;
+        } else {
+            playback->clip = ANIMATOR_BIND_POSE;
+        }
+        return true;
+    case ACTION_JOINT_NEXT:
+    case ACTION_JOINT_PREV:
+    case ACTION_TOGGLE_JOINT_VALUES:
+    case ACTION_CYCLE_WEIGHTS:
+    case ACTION_CYCLE_AXES:
+    case ACTION_TOGGLE_NAMES:
+    case ACTION_CYCLE_SKINNING:
+    case ACTION_TOGGLE_WIREFRAME:
+    case ACTION_TOGGLE_GRID:
+    case ACTION_TOGGLE_NORMALS:
     case ACTION_NONE:
     case ACTION_FRAME_CAMERA:
     case ACTION_QUIT:
         break;
     }
     return false;
+}
+
+bool aids_apply(struct AidOptions *aids, Action action)
+{
+    switch (action.kind) {
+    case ACTION_TOGGLE_SKELETON: aids->show_skeleton = !aids->show_skeleton; return true;
+    case ACTION_TOGGLE_JOINT_VALUES: aids->joint_values = !aids->joint_values; return true;
+    case ACTION_CYCLE_WEIGHTS:   /* lit -> weights -> influence count -> lit */
+        if (aids->show_weights) {
+            aids->show_weights = false;
+            aids->show_influences = true;
+        } else if (aids->show_influences) {
+            aids->show_influences = false;
+        } else {
+            aids->show_weights = true;
+        }
+        return true;
+    case ACTION_CYCLE_AXES: aids->axes = (AxesMode)((aids->axes + 1) % 3); return true;
+    case ACTION_TOGGLE_NAMES: aids->show_names = !aids->show_names; return true;
+    case ACTION_CYCLE_SKINNING:
+        aids->skinning = (SkinningMethod)((aids->skinning + 1) % SKINNING_METHOD_COUNT);
+        return true;
+    case ACTION_TOGGLE_WIREFRAME: aids->wireframe = !aids->wireframe; return true;
+    case ACTION_TOGGLE_GRID: aids->grid = !aids->grid; return true;
+    case ACTION_TOGGLE_NORMALS: aids->show_normals = !aids->show_normals; return true;
+    default: return false;
+    }
 }
 
 void playback_advance(Playback *playback, float dt, const float *durations)

@@ -14,6 +14,13 @@
  *   0               restart the clip                    H         help on / off
  *   F               re-frame the camera                 Esc / Q   quit
  *   B               skeleton overlay on / off
+ *   Teaching aids (aids_apply):
+ *   [ / ]           previous / next joint        I  the selected joint's values on / off
+ *   W               lit -> weight heat-map -> influence count -> lit
+ *   A               joint axes: off -> selected joint -> all joints
+ *   J               joint names                  T  pose source: clip -> bind -> rest -> clip
+ *   K               skinning: GPU LBS -> CPU LBS -> GPU DQS   X wireframe
+ *   G               ground grid + world axes     V  normals
  */
 #ifndef SKINVIEW_INPUT_H
 #define SKINVIEW_INPUT_H
@@ -38,6 +45,17 @@ typedef enum ActionKind {
     ACTION_TOGGLE_HELP,
     ACTION_TOGGLE_SKELETON,
     ACTION_TOGGLE_CULLING,
+    ACTION_JOINT_NEXT,    /* ] : aids_apply and the viewer's scene */
+    ACTION_JOINT_PREV,    /* [ */
+    ACTION_TOGGLE_JOINT_VALUES, /* I */
+    ACTION_CYCLE_WEIGHTS, /* W */
+    ACTION_CYCLE_AXES,    /* A */
+    ACTION_TOGGLE_NAMES,  /* J */
+    ACTION_CYCLE_POSE_SOURCE, /* T: playback_apply */
+    ACTION_CYCLE_SKINNING, /* K */
+    ACTION_TOGGLE_WIREFRAME, /* X */
+    ACTION_TOGGLE_GRID,   /* G */
+    ACTION_TOGGLE_NORMALS, /* V */
     ACTION_FRAME_CAMERA,  /* handled by the viewer */
     ACTION_QUIT           /* handled by the viewer */
 } ActionKind;
@@ -59,6 +77,7 @@ typedef struct Playback {
     bool  show_help;
     bool  show_skeleton;  /* B: the bones as lines over the mesh */
     bool  cull_back_faces; /* C: back-face culling (off by default: many rigs have open meshes) */
+    int   last_clip;      /* T: the clip to come back to after the bind and rest poses (-1 none) */
 } Playback;
 
 /* The action bound to a key press (GLFW_KEY_* code and GLFW_MOD_* bits).
@@ -80,13 +99,19 @@ void playback_init(Playback *playback, int clip_count, const float *durations, i
  *                   wrapping to 0, and stepping back from 0 goes to duration
  *   speed up/down : x2 / /2, never beyond [PLAYBACK_SPEED_MIN, PLAYBACK_SPEED_MAX]
  *   restart       : time = 0 (pause state kept)
- *   toggle help / skeleton / culling : flip show_help / show_skeleton / cull_back_faces */
+ *   toggle help / skeleton / culling : flip show_help / show_skeleton / cull_back_faces
+ *   cycle pose source (T) : a clip -> bind pose -> rest pose -> that clip again (time kept) */
 bool playback_apply(Playback *playback, Action action, const float *durations);
 
 /* Moves time by dt * speed seconds unless paused or on a static pose.
  * Clips loop: time wraps with fmod into [0, duration). A clip of duration 0
  * (a single key = a pose) stays at 0. */
 void playback_advance(Playback *playback, float dt, const float *durations);
+
+/* Applies a teaching-aid action to `aids` (cli.h AidOptions: W, A, J, I, K, X, G, V, B).
+ * Returns true if it was one. Joint selection ([ ]) is the viewer's scene's (scene_step_joint). */
+struct AidOptions;
+bool aids_apply(struct AidOptions *aids, Action action);
 
 /* Duration of the current clip, 0 for a static pose. */
 float playback_duration(const Playback *playback, const float *durations);

@@ -57,7 +57,7 @@ int main(int argc, char **argv)
                 model_free(&model);
                 return 2;
             }
-            status = command_export_pose(&model, clip, options.time, options.export_pose_path);
+            status = command_export_pose(&model, clip, options.time, options.aids.skinning, options.export_pose_path);
         }
         model_free(&model);
         return status;

@@ -13,21 +13,19 @@
 #include "commands.h"
 #include "glcontext.h"
 #include "input.h"
-#include "anim/skeleton_lines.h"
-#include "gfx/lines.h"
+#include "scene.h"
 #include "gfx/overlay.h"
 #include "gfx/renderer.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define VIEWER_ORBIT_RADIANS_PER_PIXEL 0.008f
 #define VIEWER_FPS_WINDOW 0.5          /* seconds the FPS figure averages over */
-#define VIEWER_JOINT_POINT_SIZE 6.0f   /* skeleton overlay joints, pixels at overlay scale 1 */
-
-/* Skeleton overlay colour (B): bright yellow-green, written as is (sRGB), over any mesh colour. */
-static const float skeleton_color[4] = {0.7f, 1.0f, 0.15f, 1.0f};
+#define VIEWER_CLICK_PIXELS 4.0       /* a press and release closer than this is a click (joint pick) */
+#define VIEWER_PICK_RADIUS 12.0f       /* joint dots within this many pixels (times the text scale) */
 
 typedef enum DragMode { DRAG_NONE, DRAG_ORBIT, DRAG_PAN } DragMode;
 
@@ -42,15 +40,23 @@ typedef struct Viewer {
     DragMode     drag;
     double       cursor_x, cursor_y;
     bool         frame_requested;      /* F: re-frame at the next frame (needs the aspect) */
-    int          skeleton_segments;    /* segments the skeleton overlay draws (0: no bones) */
+    Scene       *scene;                /* the model and the teaching aids */
+    const Animator *animator;
+    mat4         view, projection;     /* of the last frame drawn (joint picking) */
+    double       press_x, press_y;     /* where the left button went down */
 } Viewer;
 
 static const char *const help_keys =
-    "1 ... 9\nN  /  Right\nP  /  Left\nSpace\n.  /  ,\n+  /  -\n0\nleft drag\nright drag\nwheel\nF\nB\nC\nH\nEsc  /  Q";
+    "1 ... 9\nN  /  Right\nP  /  Left\nSpace\n.  /  ,\n+  /  -\n0\nleft drag\nright drag\nwheel\nF\nB\nC\n"
+    "[  /  ]\nclick a dot\nI\nW\nA\nJ\nT\nK\nX\nG\nV\nH\nEsc  /  Q";
 static const char *const help_actions =
     "clip 1 ... 9\nnext clip\nprevious clip\npause / play\none frame forward / back (paused)\n"
     "speed x2 / x0.5\nrestart the clip\norbit\npan (middle drag too)\nzoom\nframe the model\n"
-    "skeleton on / off\nback-face culling on / off\nhide this help\nquit";
+    "skeleton on / off\nback-face culling on / off\n"
+    "previous / next joint\nselect that joint\nthe joint's local and model values\n"
+    "weights of the joint -> influence count -> off\njoint axes: selected -> all -> off\njoint names\n"
+    "pose: clip -> bind -> rest\nskinning: GPU LBS -> CPU LBS -> GPU DQS\nwireframe\nground grid + world axes\n"
+    "normals\nhide this help\nquit";
 
 static void on_key(GLFWwindow *window, int key, int scancode, int action, int mods)
 {
@@ -63,7 +69,19 @@ static void on_key(GLFWwindow *window, int key, int scancode, int action, int mo
     switch (a.kind) {
     case ACTION_QUIT: glfwSetWindowShouldClose(window, GLFW_TRUE); break;
     case ACTION_FRAME_CAMERA: viewer->frame_requested = true; break;
-    default: playback_apply(&viewer->playback, a, viewer->durations); break;
+    case ACTION_JOINT_NEXT: scene_step_joint(viewer->scene, 1); break;
+    case ACTION_JOINT_PREV: scene_step_joint(viewer->scene, -1); break;
+    default:
+        if (aids_apply(&viewer->scene->aids, a)) {
+            viewer->playback.show_skeleton = viewer->scene->aids.show_skeleton;
+            /* an aid about one joint with none selected: start at the skeleton's root */
+            bool wants_joint = viewer->scene->aids.show_weights || viewer->scene->aids.axes == AXES_SELECTED ||
+                               viewer->scene->aids.joint_values;
+            if (wants_joint && viewer->scene->selected_joint < 0) scene_step_joint(viewer->scene, 1);
+        } else {
+            playback_apply(&viewer->playback, a, viewer->durations);
+        }
+        break;
     }
 }
 
@@ -72,10 +90,27 @@ static void on_mouse_button(GLFWwindow *window, int button, int action, int mods
     (void)mods;
     Viewer *viewer = glfwGetWindowUserPointer(window);
     if (action == GLFW_RELEASE) {
+        double x, y;
+        glfwGetCursorPos(window, &x, &y);
+        if (viewer->drag == DRAG_ORBIT && fabs(x - viewer->press_x) < VIEWER_CLICK_PIXELS &&
+            fabs(y - viewer->press_y) < VIEWER_CLICK_PIXELS) {
+            /* a click, not a drag: select the joint dot under the cursor (framebuffer pixels) */
+            int width, height, fb_width, fb_height;
+            glfwGetWindowSize(window, &width, &height);
+            glfwGetFramebufferSize(window, &fb_width, &fb_height);
+            float sx = width > 0 ? (float)fb_width / (float)width : 1.0f;
+            float sy = height > 0 ? (float)fb_height / (float)height : 1.0f;
+            int joint = scene_pick_joint(viewer->scene, viewer->animator, viewer->view, viewer->projection, fb_width,
+                                         fb_height, (float)x * sx, (float)y * sy,
+                                         VIEWER_PICK_RADIUS * overlay_scale_for(fb_width, fb_height));
+            if (joint >= 0) scene_select_joint(viewer->scene, joint);
+        }
         viewer->drag = DRAG_NONE;
         return;
     }
     glfwGetCursorPos(window, &viewer->cursor_x, &viewer->cursor_y);
+    viewer->press_x = viewer->cursor_x;
+    viewer->press_y = viewer->cursor_y;
     if (button == GLFW_MOUSE_BUTTON_LEFT)
         viewer->drag = DRAG_ORBIT;
     else if (button == GLFW_MOUSE_BUTTON_RIGHT || button == GLFW_MOUSE_BUTTON_MIDDLE)
@@ -132,7 +167,7 @@ static void format_status(const Viewer *viewer, float fps, char *out, size_t out
             snprintf(clip_part, sizeof clip_part, "%s (no clips)", pose);
     }
     const char *hint = p->show_help ? "" : "    H: keys";
-    const char *skeleton = p->show_skeleton && viewer->skeleton_segments == 0 ? "  (no skeleton)" : "";
+    const char *skeleton = p->show_skeleton && viewer->scene->segment_count == 0 ? "  (no skeleton)" : "";
     if (p->clip < 0) { /* a static pose: time, speed and pause mean nothing */
         snprintf(out, out_size, "%s%s  %.0f fps%s", clip_part, skeleton, fps, hint);
         return;
@@ -187,12 +222,9 @@ int command_view(const Options *options, const char *model_path)
     Animator animator = {0};
     Renderer renderer = {0};
     Overlay overlay = {0};
-    Lines lines = {0};
+    Scene scene = {0};
     float *durations = NULL;
-    int *line_joints = NULL;           /* skeleton overlay: segment s = parent[j] -> j, j = line_joints[s] */
-    vec3 *line_endpoints = NULL;       /* [2 * segments], rewritten each frame the overlay is on */
-    int skeleton_segments = 0;
-    bool renderer_ready = false, overlay_ready = false, lines_ready = false;
+    bool renderer_ready = false, overlay_ready = false, scene_ready = false;
 
     int clip;
     if (!app_resolve_clip(&model, options->clip, &clip, error, sizeof error)) {
@@ -206,15 +238,6 @@ int command_view(const Options *options, const char *model_path)
         goto done;
     }
     for (int c = 0; c < model.clip_count; c++) durations[c] = model.clips[c].duration;
-    /* The skeleton overlay's segments are chosen once; each frame only their endpoints move. */
-    size_t joint_count = (size_t)(model.skeleton.joint_count > 0 ? model.skeleton.joint_count : 1);
-    line_joints = malloc(sizeof *line_joints * joint_count);
-    if (line_joints) skeleton_segments = skeleton_line_joints(&model, line_joints);
-    line_endpoints = malloc(sizeof *line_endpoints * 2 * (size_t)(skeleton_segments > 0 ? skeleton_segments : 1));
-    if (!line_joints || !line_endpoints) {
-        fprintf(stderr, "skinview: %s: out of memory\n", model_path);
-        goto done;
-    }
     if (!app_renderer_init(&renderer, &model, max_bones, error, sizeof error)) {
         fprintf(stderr, "skinview: %s: %s\n", model_path, error);
         goto done;
@@ -225,23 +248,28 @@ int command_view(const Options *options, const char *model_path)
         goto done;
     }
     overlay_ready = true;
-    if (!lines_init(&lines, skeleton_segments, error, sizeof error)) {
-        fprintf(stderr, "skinview: %s: %s\n", model_path, error);
-        goto done;
-    }
-    lines_ready = true;
 
     Viewer viewer = {0};
     viewer.window = context.window;
     viewer.model = &model;
     viewer.durations = durations;
-    viewer.skeleton_segments = skeleton_segments;
+    viewer.scene = &scene;
+    viewer.animator = &animator;
     playback_init(&viewer.playback, model.clip_count, durations, clip, options->time, options->speed);
     /* The whole animation stays in view: bounds over every clip (cm-scale FBX and m-scale glTF alike). */
     if (!app_model_bounds(&model, &animator, viewer.bounds_min, viewer.bounds_max)) {
         glm_vec3_fill(viewer.bounds_min, -1.0f);
         glm_vec3_fill(viewer.bounds_max, 1.0f);
     }
+    if (!scene_init(&scene, &model, &renderer, &animator, &options->aids, viewer.bounds_min, viewer.bounds_max,
+                    error, sizeof error)) {
+        fprintf(stderr, "skinview: %s: %s\n", model_path, error);
+        status = strncmp(error, "no joint", 8) == 0 ? 2 : 1;
+        goto done;
+    }
+    scene_ready = true;
+    scene.hud = true;
+    viewer.playback.show_skeleton = scene.aids.show_skeleton;
     int fb_width = 0, fb_height = 0;
     glfwGetFramebufferSize(context.window, &fb_width, &fb_height);
     camera_frame(&viewer.camera, viewer.bounds_min, viewer.bounds_max,
@@ -278,22 +306,15 @@ int command_view(const Options *options, const char *model_path)
         }
 
         playback_advance(&viewer.playback, dt, durations);
-        animator_evaluate(&animator, viewer.playback.clip, viewer.playback.time);
+        scene_evaluate(&scene, &animator, viewer.playback.clip, viewer.playback.time);
 
-        mat4 view, projection;
-        camera_view(&viewer.camera, view);
-        camera_projection(&viewer.camera, aspect, projection);
+        camera_view(&viewer.camera, viewer.view);
+        camera_projection(&viewer.camera, aspect, viewer.projection);
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
         glViewport(0, 0, fb_width, fb_height);
         renderer_clear(0.18f, 0.2f, 0.23f);
         renderer.cull_back_faces = viewer.playback.cull_back_faces;
-        renderer_draw(&renderer, &animator, view, projection, &light);
-        if (viewer.playback.show_skeleton && skeleton_segments > 0) {
-            skeleton_lines_write(&model.skeleton, line_joints, skeleton_segments,
-                                 (const mat4 *)animator.joint_model, line_endpoints);
-            lines_draw(&lines, (const vec3 *)line_endpoints, skeleton_segments, view, projection, skeleton_color,
-                       VIEWER_JOINT_POINT_SIZE * overlay_scale_for(fb_width, fb_height));
-        }
+        scene_draw(&scene, &animator, viewer.view, viewer.projection, &light, &overlay, fb_width, fb_height);
 
         fps_frames++;
         if (now - fps_start >= VIEWER_FPS_WINDOW) {
@@ -315,13 +336,11 @@ done:
         glfwSetCursorPosCallback(context.window, NULL);
         glfwSetScrollCallback(context.window, NULL);
     }
-    if (lines_ready) lines_free(&lines);
+    if (scene_ready) scene_free(&scene);
     if (overlay_ready) overlay_free(&overlay);
     if (renderer_ready) renderer_free(&renderer);
     animator_free(&animator);
     free(durations);
-    free(line_joints);
-    free(line_endpoints);
     model_free(&model);
     glcontext_destroy(&context);
     return status;

@@ -1,14 +1,18 @@
-/* lines.h — coloured 3D line segments (and their endpoints as round points) drawn on top of
- * everything: the viewer's skeleton overlay (key B).
+/* lines.h — coloured 3D line segments of any pixel width, and round points, for the viewer's
+ * aids: the skeleton (B), joint axes (A), the ground grid and world axes (G), legends.
  *
- * One tiny embedded shader, one VAO, one VBO sized once by lines_init() for the most segments
- * the caller will ever draw; lines_draw() only copies the endpoints in (glBufferSubData),
- * never allocates. Needs a current GL 3.3 core context with glad loaded.
+ * Core-profile GL has no wide lines (glLineWidth > 1 is not guaranteed), so a small geometry
+ * shader turns each segment into a screen-aligned quad `width` pixels wide. Points are
+ * gl_PointSize squares cut to discs in the fragment shader. One VBO, sized once by
+ * lines_init() for the most segments the caller will draw; drawing only copies vertices in
+ * (glBufferSubData), never allocates. Needs a current GL 3.3 core context with glad loaded.
  *
- * Typical use (the viewer):
+ * Typical use:
  *     lines_init(&lines, max_segments, error, sizeof error);
- *     each frame, after renderer_draw(), before overlay_draw():
- *         lines_draw(&lines, endpoints, segment_count, view, projection, color, point_size);
+ *     each frame, after renderer_draw():
+ *         LineStyle style = {.width = 2, .depth_test = false, .viewport = {w, h}};
+ *         lines_draw(&lines, vertices, segment_count, view, projection, &style);   // 2 per segment
+ *         lines_draw_points(&lines, vertices, point_count, view, projection, &style, 8.0f);
  *     lines_free(&lines);
  */
 #ifndef SKINVIEW_LINES_H
@@ -18,25 +22,41 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* One endpoint: scene-space position and a colour (RGBA 0..1, written to the framebuffer as is,
+ * blended by alpha). */
+typedef struct LineVertex {
+    float position[3];
+    float color[4];
+} LineVertex;
+
+typedef struct LineStyle {
+    float width;          /* pixels */
+    bool  depth_test;     /* false: drawn over everything (skeleton); true: the mesh hides them (grid) */
+    int   viewport[2];    /* framebuffer width, height in pixels (for the pixel width) */
+} LineStyle;
+
 typedef struct Lines {
-    unsigned int program, vao, vbo;               /* GL names */
-    int          u_view_projection, u_color, u_point_size; /* uniform locations (looked up once) */
-    int          max_segments;                    /* the VBO holds 2 * max_segments vertices */
+    unsigned int line_program, point_program, vao, vbo;   /* GL names */
+    int          line_view_projection, line_viewport, line_width;   /* uniform locations */
+    int          point_view_projection, point_size;
+    int          max_vertices;                    /* the VBO holds this many LineVertex */
 } Lines;
 
-/* Compiles the shader and allocates a VBO for max_segments segments (>= 0; 0 allocates room
- * for one, draws nothing). On failure returns false with a one-line cause in error. */
+/* Compiles the shaders and allocates a VBO for max_segments segments (2 vertices each; >= 0).
+ * On failure returns false with a one-line cause in error. */
 bool lines_init(Lines *lines, int max_segments, char *error, size_t error_size);
 
 /* Deletes the GL objects (safe on a zeroed Lines). */
 void lines_free(Lines *lines);
 
-/* Draws segment s from endpoints[2s] to endpoints[2s+1] (scene space) as 1-pixel lines, and
- * every endpoint as a round point of point_size pixels (0: no points), in `color` (RGBA 0..1,
- * written to the framebuffer as is), with the depth test OFF so they show through the mesh.
- * Segments beyond max_segments are not drawn. Restores the depth-test enable and
- * GL_PROGRAM_POINT_SIZE; leaves the program and VAO unbound. */
-void lines_draw(Lines *lines, const vec3 *endpoints, int segment_count, const mat4 view, const mat4 projection,
-                const float color[4], float point_size);
+/* Draws segment s from vertices[2s] to vertices[2s+1], style->width pixels wide, each vertex in
+ * its own colour (interpolated along the segment). Segments beyond the VBO are not drawn.
+ * Restores depth-test and blend enables; leaves the program and VAO unbound. */
+void lines_draw(Lines *lines, const LineVertex *vertices, int segment_count, const mat4 view, const mat4 projection,
+                const LineStyle *style);
+
+/* Draws vertices[0 .. count-1] as round points `size` pixels across (style: depth test, viewport). */
+void lines_draw_points(Lines *lines, const LineVertex *vertices, int count, const mat4 view, const mat4 projection,
+                       const LineStyle *style, float size);
 
 #endif

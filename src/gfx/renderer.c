@@ -1,5 +1,6 @@
 /* renderer.c — GL resources of a Model and the per-frame draw (see renderer.h). */
 #include "renderer.h"
+#include "colormap.h"
 #include "shader.h"
 
 #include <stdio.h>
@@ -20,8 +21,10 @@ int renderer_max_bones(void)
 
 /* ---- shader ------------------------------------------------------------- */
 
-bool skin_shader_load(SkinShader *shader, const char *vert_path, const char *frag_path, int max_bones,
-                      char *error, size_t error_size)
+/* Compiles vert (+ geom when not NULL) + frag with MAX_BONES injected; only the geometry-less
+ * programs record the transform-feedback varyings (--verify captures those). */
+static bool load_skin_program(SkinShader *shader, const char *vert_path, const char *geom_path, const char *frag_path,
+                              int max_bones, char *error, size_t error_size)
 {
     memset(shader, 0, sizeof *shader);
     int limit = renderer_max_bones();
@@ -35,9 +38,15 @@ bool skin_shader_load(SkinShader *shader, const char *vert_path, const char *fra
              RENDERER_MAX_MORPH_ACTIVE);
     GLuint vert = gfx_compile_stage_file(GL_VERTEX_SHADER, vert_path, define, error, error_size);
     if (!vert) return false;
+    GLuint geom = 0;
+    if (geom_path && !(geom = gfx_compile_stage_file(GL_GEOMETRY_SHADER, geom_path, NULL, error, error_size))) {
+        glDeleteShader(vert);
+        return false;
+    }
     GLuint frag = gfx_compile_stage_file(GL_FRAGMENT_SHADER, frag_path, NULL, error, error_size);
     if (!frag) {
         glDeleteShader(vert);
+        if (geom) glDeleteShader(geom);
         return false;
     }
     /* The design card's attribute order = the VAO's locations (also set by layout qualifiers). */
@@ -46,7 +55,8 @@ bool skin_shader_load(SkinShader *shader, const char *vert_path, const char *fra
     /* Recorded before linking: --verify reads these back (renderer_capture_mesh). */
     static const char *const varyings[] = {"scenePosition", "sceneNormal"};
     char line[512];
-    GLuint program = gfx_link_program(vert, frag, attributes, 7, varyings, 2, line, sizeof line);
+    GLuint program = geom ? gfx_link_program_geometry(vert, geom, frag, line, sizeof line)
+                          : gfx_link_program(vert, frag, attributes, 7, varyings, 2, line, sizeof line);
     if (!program) {
         snprintf(error, error_size, "shaders %s + %s do not link: %s", vert_path, frag_path, line);
         return false;
@@ -57,7 +67,11 @@ bool skin_shader_load(SkinShader *shader, const char *vert_path, const char *fra
     shader->view = glGetUniformLocation(program, "view");
     shader->model = glGetUniformLocation(program, "model");
     shader->bones = glGetUniformLocation(program, "bonesMatrices");
+    shader->bone_dual_quats = glGetUniformLocation(program, "boneDualQuats");
+    shader->mesh_scale = glGetUniformLocation(program, "meshScale");
     shader->skinned = glGetUniformLocation(program, "skinned");
+    shader->cpu_skinned = glGetUniformLocation(program, "cpuSkinned");
+    shader->selected_bone = glGetUniformLocation(program, "selectedBone");
     shader->light_direction = glGetUniformLocation(program, "lightDirection");
     shader->light_color = glGetUniformLocation(program, "lightColor");
     shader->ambient = glGetUniformLocation(program, "ambientColor");
@@ -68,8 +82,16 @@ bool skin_shader_load(SkinShader *shader, const char *vert_path, const char *fra
     shader->morph_vertex_count = glGetUniformLocation(program, "morphVertexCount");
     shader->morph_active_count = glGetUniformLocation(program, "morphActiveCount");
     shader->morph_active = glGetUniformLocation(program, "morphActive");
-    if (shader->bones < 0 || shader->skinned < 0 || shader->model < 0) {
-        snprintf(error, error_size, "shader %s lacks the uniforms bonesMatrices, skinned or model", vert_path);
+    shader->display_mode = glGetUniformLocation(program, "displayMode");
+    shader->color_map = glGetUniformLocation(program, "colorMap");
+    shader->skinned_mesh = glGetUniformLocation(program, "skinnedMesh");
+    shader->flat_color = glGetUniformLocation(program, "flatColor");
+    shader->normal_length = glGetUniformLocation(program, "normalLength");
+    shader->line_color = glGetUniformLocation(program, "lineColor");
+    bool has_palette = shader->bones >= 0 || shader->bone_dual_quats >= 0;
+    if (!has_palette || shader->skinned < 0 || shader->model < 0) {
+        snprintf(error, error_size, "shader %s lacks the uniforms bonesMatrices (or boneDualQuats), skinned or model",
+                 vert_path);
         glDeleteProgram(program);
         memset(shader, 0, sizeof *shader);
         return false;
@@ -77,8 +99,16 @@ bool skin_shader_load(SkinShader *shader, const char *vert_path, const char *fra
     glUseProgram(program);
     glUniform1i(shader->diffuse_texture, 0);
     glUniform1i(shader->morph_deltas, 1);
+    glUniform1i(shader->color_map, 2);
+    glUniform1i(shader->selected_bone, -1);
     glUseProgram(0);
     return true;
+}
+
+bool skin_shader_load(SkinShader *shader, const char *vert_path, const char *frag_path, int max_bones,
+                      char *error, size_t error_size)
+{
+    return load_skin_program(shader, vert_path, NULL, frag_path, max_bones, error, error_size);
 }
 
 void skin_shader_free(SkinShader *shader)
@@ -196,6 +226,29 @@ static bool upload_mesh(const Mesh *mesh, int mesh_index, int max_bones, GpuMesh
         offset += (size_t)sizes[a];
     }
     glBindVertexArray(0);
+    if (mesh->skinned) {
+        /* --skinning cpu: the same VAO, but position and normal come from a buffer the CPU
+         * refills each frame (renderer_prepare) */
+        glGenVertexArrays(1, &gpu->cpu_vao);
+        glGenBuffers(1, &gpu->cpu_vbo);
+        glBindVertexArray(gpu->cpu_vao);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, gpu->ebo);
+        glBindBuffer(GL_ARRAY_BUFFER, gpu->cpu_vbo);
+        glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(float) * 6 * (size_t)mesh->vertex_count), NULL,
+                     GL_STREAM_DRAW);
+        for (GLuint a = 0; a < 2; a++) {
+            glEnableVertexAttribArray(a);
+            glVertexAttribPointer(a, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), (const void *)(3 * a * sizeof(float)));
+        }
+        glBindBuffer(GL_ARRAY_BUFFER, gpu->vbo);
+        offset = 6;
+        for (GLuint a = 2; a < 7; a++) {
+            glEnableVertexAttribArray(a);
+            glVertexAttribPointer(a, sizes[a], GL_FLOAT, GL_FALSE, stride, (const void *)(offset * sizeof(float)));
+            offset += (size_t)sizes[a];
+        }
+        glBindVertexArray(0);
+    }
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     gpu->vertex_count = mesh->vertex_count;
     gpu->index_count = mesh->index_count;
@@ -235,12 +288,67 @@ GLuint renderer_upload_texture(const Texture *texture)
     return id;
 }
 
+/* "DIR/name" for the folder of `sibling` (a path to a file). */
+static void sibling_path(const char *sibling, const char *name, char *out, size_t out_size)
+{
+    const char *slash = strrchr(sibling, '/');
+    int folder = slash ? (int)(slash - sibling + 1) : 0;
+    snprintf(out, out_size, "%.*s%s", folder, sibling, name);
+}
+
+/* The weight heat-map's colour map: viridis (perceptually uniform, dark purple 0 -> yellow 1),
+ * as a 256 x 1 sRGB texture sampled at texel centres. */
+static GLuint upload_color_map(void)
+{
+    unsigned char texels[256][3];
+    for (int i = 0; i < 256; i++) colormap_viridis_srgb8((float)i / 255.0f, texels[i]);
+    GLuint id = 0;
+    glGenTextures(1, &id);
+    glBindTexture(GL_TEXTURE_2D, id);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_SRGB8, 256, 1, 0, GL_RGB, GL_UNSIGNED_BYTE, texels);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    return id;
+}
+
 bool renderer_init(Renderer *renderer, const Model *model, const char *vert_path, const char *frag_path,
                    int max_bones, char *error, size_t error_size)
 {
     memset(renderer, 0, sizeof *renderer);
     renderer->model = model;
+    renderer->selected_joint = -1;
     if (!skin_shader_load(&renderer->shader, vert_path, frag_path, max_bones, error, error_size)) return false;
+    char dq_vert[1024], normals_geom[1024], normals_frag[1024];
+    sibling_path(vert_path, "skinned_dq.vert", dq_vert, sizeof dq_vert);
+    sibling_path(vert_path, "normals.geom", normals_geom, sizeof normals_geom);
+    sibling_path(vert_path, "normals.frag", normals_frag, sizeof normals_frag);
+    if (!load_skin_program(&renderer->dq_shader, dq_vert, NULL, frag_path, max_bones, error, error_size) ||
+        !load_skin_program(&renderer->normals_shader[0], vert_path, normals_geom, normals_frag, max_bones, error,
+                           error_size) ||
+        !load_skin_program(&renderer->normals_shader[1], dq_vert, normals_geom, normals_frag, max_bones, error,
+                           error_size)) {
+        renderer_free(renderer);
+        return false;
+    }
+    int largest = 1;
+    for (int m = 0; m < model->mesh_count; m++)
+        if (model->meshes[m].vertex_count > largest) largest = model->meshes[m].vertex_count;
+    renderer->cpu_positions = malloc(sizeof(vec3) * (size_t)largest);
+    renderer->cpu_normals = malloc(sizeof(vec3) * (size_t)largest);
+    renderer->cpu_upload = malloc(sizeof(float) * 6 * (size_t)largest);
+    renderer->selected_bone = malloc(sizeof(int) * (size_t)(model->mesh_count > 0 ? model->mesh_count : 1));
+    if (!renderer->cpu_positions || !renderer->cpu_normals || !renderer->cpu_upload || !renderer->selected_bone ||
+        !skin_dq_pose_init(&renderer->dq_pose, model)) {
+        snprintf(error, error_size, "out of memory");
+        renderer_free(renderer);
+        return false;
+    }
+    for (int m = 0; m < model->mesh_count; m++) renderer->selected_bone[m] = -1;
+    renderer->color_map = upload_color_map();
 
     renderer->meshes = calloc((size_t)(model->mesh_count > 0 ? model->mesh_count : 1), sizeof(GpuMesh));
     renderer->textures = calloc((size_t)(model->texture_count > 0 ? model->texture_count : 1), sizeof(GLuint));
@@ -287,7 +395,18 @@ void renderer_free(Renderer *renderer)
         if (gpu->morph_texture) glDeleteTextures(1, &gpu->morph_texture);
         if (gpu->morph_buffer) glDeleteBuffers(1, &gpu->morph_buffer);
         free(gpu->morph_combined);
+        if (gpu->cpu_vao) glDeleteVertexArrays(1, &gpu->cpu_vao);
+        if (gpu->cpu_vbo) glDeleteBuffers(1, &gpu->cpu_vbo);
     }
+    if (renderer->color_map) glDeleteTextures(1, &renderer->color_map);
+    skin_shader_free(&renderer->dq_shader);
+    skin_shader_free(&renderer->normals_shader[0]);
+    skin_shader_free(&renderer->normals_shader[1]);
+    skin_dq_pose_free(&renderer->dq_pose);
+    free(renderer->cpu_positions);
+    free(renderer->cpu_normals);
+    free(renderer->cpu_upload);
+    free(renderer->selected_bone);
     if (renderer->texture_count > 0) glDeleteTextures(renderer->texture_count, renderer->textures);
     if (renderer->white_texture) glDeleteTextures(1, &renderer->white_texture);
     if (renderer->feedback_buffer) glDeleteBuffers(1, &renderer->feedback_buffer);
@@ -334,12 +453,13 @@ bool renderer_target_is_srgb(void)
 /* Morph uniforms of mesh m: its delta texture on unit 1 and the active (target, weight) pairs.
  * A pose with more active targets than the list holds is summed on the CPU (the reference
  * morph_vertices) and drawn as one target of weight 1 in the spare slot: exact, any number. */
-static void set_morph_uniforms(Renderer *renderer, const Animator *animator, int m)
+static void set_morph_uniforms(Renderer *renderer, const SkinShader *shader, const Animator *animator, int m)
 {
-    const SkinShader *shader = &renderer->shader;
     GpuMesh *gpu = &renderer->meshes[m];
     const MeshMorph *morph = &animator->morphs[m];
-    int active = gpu->morph_target_count > 0 ? morph->active_count : 0;
+    /* --skinning cpu: the uploaded vertices are morphed already (animator_skin_mesh) */
+    bool cpu_done = renderer->method == SKINNING_CPU_LBS && gpu->skinned;
+    int active = gpu->morph_target_count > 0 && !cpu_done ? morph->active_count : 0;
     float pairs[2 * RENDERER_MAX_MORPH_ACTIVE];
     int count = active;
     if (active <= RENDERER_MAX_MORPH_ACTIVE) {
@@ -375,25 +495,141 @@ static void set_morph_uniforms(Renderer *renderer, const Animator *animator, int
     glActiveTexture(GL_TEXTURE0);
 }
 
-/* Per-mesh uniforms shared by drawing and capture: model matrix, skinning flag, palette, morphs. */
-static void set_mesh_uniforms(Renderer *renderer, const Animator *animator, int m)
+void renderer_select_joint(Renderer *renderer, int joint)
 {
-    const SkinShader *shader = &renderer->shader;
+    renderer->selected_joint = joint;
+    for (int m = 0; m < renderer->mesh_count; m++) {
+        const Mesh *mesh = &renderer->model->meshes[m];
+        renderer->selected_bone[m] = -1;
+        for (int b = 0; b < mesh->bone_count && joint >= 0; b++)
+            if (mesh->bone_joint[b] == joint) {
+                renderer->selected_bone[m] = b;
+                break;
+            }
+    }
+}
+
+void renderer_prepare(Renderer *renderer, const Animator *animator)
+{
+    renderer->dq_fallback_meshes = 0;
+    if (renderer->method == SKINNING_GPU_DQ) {
+        renderer->dq_fallback_meshes = skin_dq_pose_update(&renderer->dq_pose, animator);
+    } else if (renderer->method == SKINNING_CPU_LBS) {
+        for (int m = 0; m < renderer->mesh_count; m++) {
+            const GpuMesh *gpu = &renderer->meshes[m];
+            if (!gpu->skinned || gpu->vertex_count == 0) continue;
+            animator_skin_mesh(animator, m, renderer->cpu_positions, renderer->cpu_normals);
+            for (int v = 0; v < gpu->vertex_count; v++) {
+                glm_vec3_copy(renderer->cpu_positions[v], renderer->cpu_upload + 6 * v);
+                glm_vec3_copy(renderer->cpu_normals[v], renderer->cpu_upload + 6 * v + 3);
+            }
+            glBindBuffer(GL_ARRAY_BUFFER, gpu->cpu_vbo);
+            glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(sizeof(float) * 6 * (size_t)gpu->vertex_count),
+                            renderer->cpu_upload);
+        }
+        glBindBuffer(GL_ARRAY_BUFFER, 0);
+    }
+}
+
+/* Does mesh m use the dual quaternion shader (method DQ, skinned, palette converted)? */
+static bool mesh_uses_dq(const Renderer *renderer, int m)
+{
+    return renderer->method == SKINNING_GPU_DQ && renderer->meshes[m].skinned &&
+           renderer->dq_pose.status[m] == SKIN_DQ_OK;
+}
+
+/* The VAO mesh m is drawn with: the CPU-skinned one for --skinning cpu. */
+static GLuint mesh_vao(const Renderer *renderer, int m)
+{
+    const GpuMesh *gpu = &renderer->meshes[m];
+    return renderer->method == SKINNING_CPU_LBS && gpu->cpu_vao ? gpu->cpu_vao : gpu->vao;
+}
+
+/* Per-mesh uniforms shared by drawing, normals and capture: model matrix, skinning flags, palette
+ * (matrices for LBS, dual quaternions + scale for DQS), the selected joint's palette index. */
+static void set_mesh_uniforms(Renderer *renderer, const SkinShader *shader, const Animator *animator, int m)
+{
     const GpuMesh *gpu = &renderer->meshes[m];
     mat4 model_matrix;
     animator_mesh_matrix(animator, m, model_matrix);
     glUniformMatrix4fv(shader->model, 1, GL_FALSE, (const float *)model_matrix);
     glUniform1i(shader->skinned, gpu->skinned ? 1 : 0);
-    if (gpu->skinned && gpu->bone_count > 0)   /* the whole palette in one call (cglm is column-major) */
+    glUniform1i(shader->selected_bone, renderer->selected_bone[m]);
+    if (shader->skinned_mesh >= 0) glUniform1i(shader->skinned_mesh, gpu->skinned ? 1 : 0);
+    if (shader->cpu_skinned >= 0) glUniform1i(shader->cpu_skinned, renderer->method == SKINNING_CPU_LBS);
+    set_morph_uniforms(renderer, shader, animator, m);   /* morph targets first, in mesh space */
+    if (!gpu->skinned || gpu->bone_count == 0 || renderer->method == SKINNING_CPU_LBS) return;
+    if (shader->bones >= 0)   /* the whole palette in one call (cglm is column-major) */
         glUniformMatrix4fv(shader->bones, gpu->bone_count, GL_FALSE, (const float *)animator->palettes[m]);
-    set_morph_uniforms(renderer, animator, m);
+    if (shader->bone_dual_quats >= 0) {   /* DualQuat = {real, dual}: 2 vec4 per bone, one call */
+        glUniform4fv(shader->bone_dual_quats, 2 * gpu->bone_count, (const float *)renderer->dq_pose.dq[m]);
+        glUniform1f(shader->mesh_scale, renderer->dq_pose.scale[m]);
+    }
+}
+
+/* Frame-wide uniforms of one program. */
+static void set_frame_uniforms(const SkinShader *shader, const mat4 view, const mat4 projection,
+                               const RenderLight *light, bool srgb_target, int display_mode)
+{
+    glUseProgram(shader->program);
+    glUniformMatrix4fv(shader->view, 1, GL_FALSE, (const float *)view);
+    glUniformMatrix4fv(shader->projection, 1, GL_FALSE, (const float *)projection);
+    if (light) {
+        glUniform3fv(shader->light_direction, 1, light->direction);
+        glUniform3fv(shader->light_color, 1, light->color);
+        glUniform3fv(shader->ambient, 1, light->ambient);
+    }
+    glUniform1i(shader->encode_srgb, srgb_target ? 0 : 1);
+    glUniform1i(shader->display_mode, display_mode);
+}
+
+/* Draws every mesh with displayMode `display_mode` (state set by the caller). */
+static void draw_meshes(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
+                        const RenderLight *light, bool srgb_target, int display_mode)
+{
+    const Model *model = renderer->model;
+    set_frame_uniforms(&renderer->dq_shader, view, projection, light, srgb_target, display_mode);
+    set_frame_uniforms(&renderer->shader, view, projection, light, srgb_target, display_mode);
+    const SkinShader *current = &renderer->shader;
+    glActiveTexture(GL_TEXTURE2);   /* unit 0: diffuse texture, 1: morph deltas, 2: heat-map colours */
+    glBindTexture(GL_TEXTURE_2D, renderer->color_map);
+    glActiveTexture(GL_TEXTURE0);
+    for (int m = 0; m < renderer->mesh_count; m++) {
+        const GpuMesh *gpu = &renderer->meshes[m];
+        if (gpu->index_count == 0) continue;
+        const SkinShader *shader = mesh_uses_dq(renderer, m) ? &renderer->dq_shader : &renderer->shader;
+        if (shader != current) {
+            glUseProgram(shader->program);
+            current = shader;
+        }
+        set_mesh_uniforms(renderer, shader, animator, m);
+        const Material *material =
+            gpu->material >= 0 && gpu->material < model->material_count ? &model->materials[gpu->material] : NULL;
+        vec4 color = {0.8f, 0.8f, 0.8f, 1.0f};
+        GLuint texture = renderer->white_texture;
+        if (material) {
+            glm_vec4_copy((float *)material->diffuse_color, color);
+            if (material->diffuse_texture >= 0 && material->diffuse_texture < renderer->texture_count)
+                texture = renderer->textures[material->diffuse_texture];
+        }
+        glUniform4fv(shader->diffuse_color, 1, color);
+        glBindTexture(GL_TEXTURE_2D, texture);
+        glBindVertexArray(mesh_vao(renderer, m));
+        glDrawElements(GL_TRIANGLES, gpu->index_count, GL_UNSIGNED_INT, NULL);
+    }
+    glBindVertexArray(0);
+    glActiveTexture(GL_TEXTURE2);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_BUFFER, 0);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    glUseProgram(0);
 }
 
 void renderer_draw(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
                    const RenderLight *light)
 {
-    const SkinShader *shader = &renderer->shader;
-    const Model *model = renderer->model;
     bool srgb_target = renderer_target_is_srgb();
     if (srgb_target) glEnable(GL_FRAMEBUFFER_SRGB);
     glEnable(GL_DEPTH_TEST);
@@ -406,42 +642,53 @@ void renderer_draw(Renderer *renderer, const Animator *animator, const mat4 view
         glDisable(GL_CULL_FACE);
     }
     glDisable(GL_BLEND);
-
-    glUseProgram(shader->program);
-    glUniformMatrix4fv(shader->view, 1, GL_FALSE, (const float *)view);
-    glUniformMatrix4fv(shader->projection, 1, GL_FALSE, (const float *)projection);
-    glUniform3fv(shader->light_direction, 1, light->direction);
-    glUniform3fv(shader->light_color, 1, light->color);
-    glUniform3fv(shader->ambient, 1, light->ambient);
-    glUniform1i(shader->encode_srgb, srgb_target ? 0 : 1);
-    glActiveTexture(GL_TEXTURE0);
-
-    for (int m = 0; m < renderer->mesh_count; m++) {
-        const GpuMesh *gpu = &renderer->meshes[m];
-        if (gpu->index_count == 0) continue;
-        set_mesh_uniforms(renderer, animator, m);
-        const Material *material =
-            gpu->material >= 0 && gpu->material < model->material_count ? &model->materials[gpu->material] : NULL;
-        vec4 color = {0.8f, 0.8f, 0.8f, 1.0f};
-        GLuint texture = renderer->white_texture;
-        if (material) {
-            glm_vec4_copy((float *)material->diffuse_color, color);
-            if (material->diffuse_texture >= 0 && material->diffuse_texture < renderer->texture_count)
-                texture = renderer->textures[material->diffuse_texture];
-        }
-        glUniform4fv(shader->diffuse_color, 1, color);
-        glBindTexture(GL_TEXTURE_2D, texture);
-        glBindVertexArray(gpu->vao);
-        glDrawElements(GL_TRIANGLES, gpu->index_count, GL_UNSIGNED_INT, NULL);
-    }
-    glBindVertexArray(0);
-    glBindTexture(GL_TEXTURE_2D, 0);
-    glActiveTexture(GL_TEXTURE1);
-    glBindTexture(GL_TEXTURE_BUFFER, 0);
-    glActiveTexture(GL_TEXTURE0);
-    glUseProgram(0);
+    draw_meshes(renderer, animator, view, projection, light, srgb_target, (int)renderer->mode);
     glDisable(GL_CULL_FACE);
     glDisable(GL_FRAMEBUFFER_SRGB);
+}
+
+void renderer_draw_wireframe(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
+                             const RenderLight *light)
+{
+    bool srgb_target = renderer_target_is_srgb();
+    if (srgb_target) glEnable(GL_FRAMEBUFFER_SRGB);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LEQUAL);
+    glDisable(GL_BLEND);
+    /* the edges lie exactly on the filled surface: pull them a little toward the eye */
+    glEnable(GL_POLYGON_OFFSET_LINE);
+    glPolygonOffset(-1.0f, -1.0f);
+    glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+    draw_meshes(renderer, animator, view, projection, light, srgb_target, 3);
+    glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+    glDisable(GL_POLYGON_OFFSET_LINE);
+    glDepthFunc(GL_LESS);
+    glDisable(GL_FRAMEBUFFER_SRGB);
+}
+
+void renderer_draw_normals(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
+                           float length, const float color[3])
+{
+    glDisable(GL_FRAMEBUFFER_SRGB);   /* the colour is written as is */
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LEQUAL);
+    glDisable(GL_BLEND);
+    for (int m = 0; m < renderer->mesh_count; m++) {
+        const GpuMesh *gpu = &renderer->meshes[m];
+        if (gpu->vertex_count == 0) continue;
+        const SkinShader *shader = &renderer->normals_shader[mesh_uses_dq(renderer, m) ? 1 : 0];
+        glUseProgram(shader->program);
+        glUniformMatrix4fv(shader->view, 1, GL_FALSE, (const float *)view);
+        glUniformMatrix4fv(shader->projection, 1, GL_FALSE, (const float *)projection);
+        glUniform1f(shader->normal_length, length);
+        glUniform3fv(shader->line_color, 1, color);
+        set_mesh_uniforms(renderer, shader, animator, m);
+        glBindVertexArray(mesh_vao(renderer, m));
+        glDrawArrays(GL_POINTS, 0, gpu->vertex_count);
+    }
+    glBindVertexArray(0);
+    glUseProgram(0);
+    glDepthFunc(GL_LESS);
 }
 
 bool renderer_capture_mesh(Renderer *renderer, const Animator *animator, int mesh, vec3 *out_positions,
@@ -457,10 +704,11 @@ bool renderer_capture_mesh(Renderer *renderer, const Animator *animator, int mes
         renderer->feedback_size = bytes;
     }
     mat4 identity = GLM_MAT4_IDENTITY_INIT;
-    glUseProgram(renderer->shader.program);
-    glUniformMatrix4fv(renderer->shader.view, 1, GL_FALSE, (const float *)identity);
-    glUniformMatrix4fv(renderer->shader.projection, 1, GL_FALSE, (const float *)identity);
-    set_mesh_uniforms(renderer, animator, mesh);
+    const SkinShader *shader = mesh_uses_dq(renderer, mesh) ? &renderer->dq_shader : &renderer->shader;
+    glUseProgram(shader->program);
+    glUniformMatrix4fv(shader->view, 1, GL_FALSE, (const float *)identity);
+    glUniformMatrix4fv(shader->projection, 1, GL_FALSE, (const float *)identity);
+    set_mesh_uniforms(renderer, shader, animator, mesh);
 
     GLuint query = 0;
     glGenQueries(1, &query);
@@ -468,7 +716,7 @@ bool renderer_capture_mesh(Renderer *renderer, const Animator *animator, int mes
     glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, renderer->feedback_buffer, 0, (GLsizeiptr)bytes);
     glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, query);
     glBeginTransformFeedback(GL_POINTS);
-    glBindVertexArray(gpu->vao);
+    glBindVertexArray(mesh_vao(renderer, mesh));
     glDrawArrays(GL_POINTS, 0, gpu->vertex_count);   /* every vertex once, index buffer not needed */
     glEndTransformFeedback();
     glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);

@@ -26,6 +26,7 @@
 #define SKINVIEW_RENDERER_H
 
 #include "anim/animator.h"
+#include "anim/skin_dq.h"
 #include "gl.h"
 
 #include <stdbool.h>
@@ -51,8 +52,14 @@ typedef struct SkinShader {
     GLuint program;
     int    max_bones;                 /* MAX_BONES the shader was compiled with */
     GLint  projection, view, model;   /* mat4 */
-    GLint  bones;                     /* mat4 bonesMatrices[MAX_BONES] */
+    GLint  bones;                     /* mat4 bonesMatrices[MAX_BONES] (LBS; -1 in the DQ shader) */
+    GLint  bone_dual_quats;           /* vec4 boneDualQuats[2 * MAX_BONES] (DQ; -1 in the LBS shader) */
+    GLint  mesh_scale;                /* float meshScale (DQ) */
     GLint  skinned;                   /* bool: 0 = static mesh, palette unused */
+    GLint  cpu_skinned;               /* bool: vertices arrive skinned by the CPU (LBS shader) */
+    GLint  selected_bone;             /* int: palette index of the selected joint, -1 none */
+    GLint  display_mode, color_map, skinned_mesh, flat_color; /* skinned.frag: RenderMode */
+    GLint  normal_length, line_color; /* normals.geom / normals.frag */
     GLint  light_direction, light_color, ambient;
     GLint  diffuse_color;             /* vec4, linear */
     GLint  diffuse_texture;           /* sampler2D, unit 0 */
@@ -66,6 +73,7 @@ typedef struct SkinShader {
  * as floats = 16 floats per vertex), an index buffer and the VAO that binds both. */
 typedef struct GpuMesh {
     GLuint vao, vbo, ebo;
+    GLuint cpu_vao, cpu_vbo;          /* --skinning cpu: positions + normals uploaded each frame */
     int    vertex_count;
     int    index_count;
     int    bone_count;
@@ -77,9 +85,28 @@ typedef struct GpuMesh {
     float *morph_combined;            /* [vertex_count * 8] staging for the spare target */
 } GpuMesh;
 
+/* What the surface shows (skinned.frag displayMode). */
+typedef enum RenderMode {
+    RENDER_LIT = 0,          /* the material, lit */
+    RENDER_WEIGHTS = 1,      /* weight heat-map of the selected joint (viridis, unlit) */
+    RENDER_INFLUENCES = 2    /* influence count per vertex: 1 blue, 2 green, 3 yellow, 4 red (unlit) */
+} RenderMode;
+
 typedef struct Renderer {
     const Model *model;               /* not owned; must outlive the renderer */
-    SkinShader   shader;
+    SkinShader   shader;              /* shaders/skinned.vert + .frag (LBS) */
+    SkinShader   dq_shader;           /* shaders/skinned_dq.vert + skinned.frag (DQS) */
+    SkinShader   normals_shader[2];   /* skinned.vert / skinned_dq.vert + normals.geom + normals.frag */
+    SkinningMethod method;            /* default SKINNING_GPU_LBS */
+    RenderMode   mode;                /* default RENDER_LIT */
+    int          selected_joint;      /* joint whose weights RENDER_WEIGHTS shows, -1 none */
+    int         *selected_bone;       /* [mesh_count] palette index of selected_joint per mesh, -1 */
+    SkinDqPose   dq_pose;             /* SKINNING_GPU_DQ: palettes as dual quaternions (renderer_prepare) */
+    int          dq_fallback_meshes;  /* skinned meshes drawn with LBS instead (non-uniform scale) */
+    vec3        *cpu_positions;       /* SKINNING_CPU_LBS scratch: [largest vertex count] */
+    vec3        *cpu_normals;
+    float       *cpu_upload;          /* interleaved position + normal, 6 floats per vertex */
+    GLuint       color_map;           /* 256 x 1 viridis, GL_SRGB8 (RENDER_WEIGHTS) */
     int          mesh_count;
     GpuMesh     *meshes;
     int          texture_count;
@@ -103,7 +130,9 @@ bool skin_shader_load(SkinShader *shader, const char *vert_path, const char *fra
                       char *error, size_t error_size);
 void skin_shader_free(SkinShader *shader);
 
-/* Loads the shader (as skin_shader_load) and uploads every mesh and texture of `model`.
+/* Loads the shaders (as skin_shader_load: vert_path + frag_path for LBS; skinned_dq.vert,
+ * normals.geom and normals.frag from the folder of vert_path) and uploads every mesh and texture
+ * of `model`.
  * Fails with a clear message if a mesh has more bones than max_bones (re-import with
  * max_bones_per_mesh = max_bones so Assimp splits it) — it never draws a wrong picture. */
 bool renderer_init(Renderer *renderer, const Model *model, const char *vert_path, const char *frag_path,
@@ -117,6 +146,16 @@ GLuint renderer_upload_texture(const Texture *texture);
 
 /* Is the bound draw framebuffer's colour buffer sRGB (so GL can encode for us)? */
 bool renderer_target_is_srgb(void);
+/* Per-frame CPU work of the skinning method, after animator_evaluate() and before drawing:
+ * SKINNING_CPU_LBS skins every skinned mesh with animator_skin_mesh() and uploads it;
+ * SKINNING_GPU_DQ converts the palettes to dual quaternions (skin_dq_pose_update; meshes
+ * with non-uniform scale are counted in dq_fallback_meshes and drawn with LBS);
+ * SKINNING_GPU_LBS does nothing (the palette is uploaded by renderer_draw). No allocation. */
+void renderer_prepare(Renderer *renderer, const Animator *animator);
+
+/* Selects the joint the weight heat-map shows (-1: none): finds its palette index in every
+ * mesh's bone list once, so drawing looks nothing up. */
+void renderer_select_joint(Renderer *renderer, int joint);
 
 /* Light from the upper front right, white, with a soft ambient term. */
 void render_light_default(RenderLight *light);
@@ -137,11 +176,23 @@ void renderer_clear_transparent(void);
 void renderer_draw(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
                    const RenderLight *light);
 
-/* Runs mesh `mesh` through the vertex shader with transform feedback and
+/* Runs mesh `mesh` through the vertex shader of the current method (renderer_prepare first)
+ * with transform feedback and
  * GL_RASTERIZER_DISCARD and reads back each vertex's scene-space position (model * skinned)
  * and normal (not normalised). out_normals may be NULL. Returns false on a GL error.
  * NOTE: even with rasterization off, GL wants a complete draw framebuffer: bind a
  * Framebuffer (framebuffer.h) first — an EGL surfaceless context has no default one. */
+/* Draws the triangle edges of every mesh over what renderer_draw drew (same pose and method),
+ * in black or white, whichever contrasts with the lit surface under them. */
+void renderer_draw_wireframe(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
+                             const RenderLight *light);
+
+/* Draws every vertex's skinned normal as a line of `length` scene units in `color` (sRGB 0..1,
+ * written as is), through the method's own vertex shader (so DQS normals show as DQS computes
+ * them), depth-tested against what is drawn. */
+void renderer_draw_normals(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
+                           float length, const float color[3]);
+
 bool renderer_capture_mesh(Renderer *renderer, const Animator *animator, int mesh, vec3 *out_positions,
                            vec3 *out_normals);
 

@@ -33,19 +33,18 @@ GLuint gfx_compile_stage(GLenum stage, int count, const char *const *parts, cons
     return shader;
 }
 
-GLuint gfx_link_program(GLuint vertex, GLuint fragment, const char *const *attributes, int attribute_count,
-                        const char *const *feedback_varyings, int varying_count, char *log, size_t log_size)
+/* Links the `count` shaders of `stages` (and deletes them); see gfx_link_program. */
+static GLuint link_stages(const GLuint *stages, int count, const char *const *attributes, int attribute_count,
+                          const char *const *feedback_varyings, int varying_count, char *log, size_t log_size)
 {
     GLuint program = glCreateProgram();
-    glAttachShader(program, vertex);
-    glAttachShader(program, fragment);
+    for (int i = 0; i < count; i++) glAttachShader(program, stages[i]);
     for (int a = 0; attributes && a < attribute_count; a++) glBindAttribLocation(program, (GLuint)a, attributes[a]);
     if (feedback_varyings && varying_count > 0)
         glTransformFeedbackVaryings(program, varying_count, (const GLchar *const *)feedback_varyings,
                                     GL_INTERLEAVED_ATTRIBS);
     glLinkProgram(program);
-    glDeleteShader(vertex);
-    glDeleteShader(fragment);
+    for (int i = 0; i < count; i++) glDeleteShader(stages[i]);
     GLint ok = GL_FALSE;
     glGetProgramiv(program, GL_LINK_STATUS, &ok);
     if (!ok) {
@@ -56,6 +55,19 @@ GLuint gfx_link_program(GLuint vertex, GLuint fragment, const char *const *attri
         return 0;
     }
     return program;
+}
+
+GLuint gfx_link_program(GLuint vertex, GLuint fragment, const char *const *attributes, int attribute_count,
+                        const char *const *feedback_varyings, int varying_count, char *log, size_t log_size)
+{
+    const GLuint stages[2] = {vertex, fragment};
+    return link_stages(stages, 2, attributes, attribute_count, feedback_varyings, varying_count, log, log_size);
+}
+
+GLuint gfx_link_program_geometry(GLuint vertex, GLuint geometry, GLuint fragment, char *log, size_t log_size)
+{
+    const GLuint stages[3] = {vertex, geometry, fragment};
+    return link_stages(stages, 3, NULL, 0, NULL, 0, log, log_size);
 }
 
 GLuint gfx_program_from_sources(const char *label, const char *vertex, const char *fragment, char *error,

@@ -19,6 +19,10 @@ GLuint gfx_compile_stage(GLenum stage, int count, const char *const *parts, cons
 GLuint gfx_link_program(GLuint vertex, GLuint fragment, const char *const *attributes, int attribute_count,
                         const char *const *feedback_varyings, int varying_count, char *log, size_t log_size);
 
+/* gfx_link_program with a geometry shader between the two (deleted too); no attributes bound,
+ * no varyings recorded. */
+GLuint gfx_link_program_geometry(GLuint vertex, GLuint geometry, GLuint fragment, char *log, size_t log_size);
+
 /* A program from one vertex and one fragment source string, no attribute bindings or varyings.
  * Errors read "<label> vertex shader: …", "<label> fragment shader: …" or "<label> shader link: …". */
 GLuint gfx_program_from_sources(const char *label, const char *vertex, const char *fragment, char *error,

@@ -1,0 +1,93 @@
+#version 330 core
+// skinned_dq.vert — dual quaternion skinning on the GPU (the CPU reference is skin_vertices_dq
+// in src/anim/skin_dq.c; `skinview --skinning dq --verify` compares the two through transform
+// feedback). Same vertex layout, outputs and fragment shader as skinned.vert (linear blend).
+// The loader inserts "#define MAX_BONES N" after the #version line.
+#ifndef MAX_BONES
+#define MAX_BONES 64
+#endif
+#ifndef MAX_MORPH_ACTIVE
+#define MAX_MORPH_ACTIVE 64
+#endif
+
+layout(location = 0) in vec3 position;   // mesh space
+layout(location = 1) in vec3 normal;
+layout(location = 2) in vec2 uv;
+layout(location = 3) in vec2 bone0info;  // x = palette index (as float), y = weight
+layout(location = 4) in vec2 bone1info;
+layout(location = 5) in vec2 bone2info;
+layout(location = 6) in vec2 bone3info;
+
+// The mesh's palette as unit dual quaternions (skin_palette_to_dq): palette_i = D_i * S(meshScale).
+// Bone i: boneDualQuats[2i] = rotation r_i (x, y, z, w), boneDualQuats[2i+1] = d_i = 1/2 (t_i, 0) r_i
+// (the layout of DualQuat in src/anim/skin_dq.h, uploaded in one call).
+uniform vec4 boneDualQuats[2 * MAX_BONES];
+uniform float meshScale;
+// Morph targets, applied before skinning in mesh space, exactly as in skinned.vert.
+uniform samplerBuffer morphDeltas;
+uniform int morphVertexCount;
+uniform int morphActiveCount;            // 0: no morph in this draw
+uniform vec4 morphActive[MAX_MORPH_ACTIVE / 2];                 // uniform scale factored out of the palette
+uniform bool skinned;                    // false: static mesh, `model` places it
+uniform mat4 model;                      // identity for skinned meshes
+uniform mat4 view;
+uniform mat4 projection;
+uniform int selectedBone;                // palette index of the selected joint in this mesh, -1: none
+
+out vec3 scenePosition;                  // captured by transform feedback (--verify)
+out vec3 sceneNormal;
+out vec2 texCoord;
+out float selectedWeight;                // weight heat-map (W): this vertex's weight on selectedBone
+out float influenceCount;                // influence-count view: non-zero weights, 0..4
+
+void main()
+{
+    vec2 info[4] = vec2[4](bone0info, bone1info, bone2info, bone3info);
+    // p = p_stored + sum_i w_i * positionDelta[t_i][v]  (normals alike)
+    vec3 morphedPosition = position;
+    vec3 morphedNormal = normal;
+    for (int i = 0; i < morphActiveCount; i++) {
+        vec4 pair = morphActive[i / 2];
+        vec2 targetWeight = (i % 2 == 0) ? pair.xy : pair.zw;   // x = target index (as float), y = weight
+        int texel = 2 * (int(targetWeight.x) * morphVertexCount + gl_VertexID);
+        morphedPosition += targetWeight.y * texelFetch(morphDeltas, texel).xyz;
+        morphedNormal += targetWeight.y * texelFetch(morphDeltas, texel + 1).xyz;
+    }
+    vec3 p = morphedPosition;
+    vec3 n = morphedNormal;
+    selectedWeight = 0.0;
+    influenceCount = 0.0;
+    if (skinned) {
+        // b = sum_k w_k sign_k q_k, sign_k aligns q_k to the first influence's hemisphere
+        // (q and -q are the same rigid transform; without the fix the blend can pass near zero)
+        int firstSlot = 0;                           // the first slot with a weight
+        while (firstSlot < 3 && info[firstSlot].y == 0.0) firstSlot++;
+        vec4 first = boneDualQuats[2 * int(info[firstSlot].x)];
+        vec4 real = vec4(0.0), dual = vec4(0.0);
+        for (int k = 0; k < 4; k++) {
+            float w = info[k].y;
+            if (w == 0.0) continue;                  // unused slot (bone index 0 is a real bone)
+            int i = int(info[k].x);
+            vec4 r = boneDualQuats[2 * i], d = boneDualQuats[2 * i + 1];
+            float signed_w = dot(r, first) < 0.0 ? -w : w;
+            real += signed_w * r;
+            dual += signed_w * d;
+            if (i == selectedBone) selectedWeight += w;
+            influenceCount += 1.0;
+        }
+        // normalise the blend: a unit dual quaternion = a rigid transform
+        float len = length(real);
+        real /= len;
+        dual /= len;
+        // p' = r (s p) r* + t,  t = 2 d r*  (written out: no matrix is built)
+        vec3 sp = meshScale * morphedPosition;
+        p = sp + 2.0 * cross(real.xyz, cross(real.xyz, sp) + real.w * sp)
+               + 2.0 * (real.w * dual.xyz - dual.w * real.xyz + cross(real.xyz, dual.xyz));
+        n = morphedNormal + 2.0 * cross(real.xyz, cross(real.xyz, morphedNormal) + real.w * morphedNormal);
+    }
+    vec4 sceneSpace = model * vec4(p, 1.0);
+    scenePosition = sceneSpace.xyz;
+    sceneNormal = (model * vec4(n, 0.0)).xyz;
+    texCoord = uv;
+    gl_Position = projection * view * sceneSpace;
+}

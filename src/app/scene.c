@@ -1,0 +1,481 @@
+/* scene.c — the model plus the teaching aids, for the viewer and --screenshot (see scene.h). */
+#include "scene.h"
+#include "anim/skeleton_lines.h"
+#include "gfx/colormap.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define GRID_MAX_HALF_LINES 12
+#define LEGEND_STEPS 64                /* colour bar of the heat-map legend */
+
+/* Colours, sRGB 0..1, written as is. Bright fills on dark halos read on light and dark meshes. */
+static const float halo_color[4] = {0.0f, 0.0f, 0.0f, 0.8f};
+static const float bone_color[4] = {0.75f, 1.0f, 0.2f, 1.0f};
+static const float helper_color[4] = {0.62f, 0.62f, 0.66f, 1.0f};
+static const float root_color[4] = {1.0f, 0.55f, 0.1f, 1.0f};
+static const float selected_color[4] = {1.0f, 0.25f, 0.95f, 1.0f};
+static const float axis_colors[3][4] = {{1.0f, 0.22f, 0.2f, 1.0f}, {0.25f, 1.0f, 0.25f, 1.0f}, {0.3f, 0.55f, 1.0f, 1.0f}};
+static const float grid_color[4] = {0.42f, 0.45f, 0.5f, 0.85f};
+static const float normal_color[3] = {0.2f, 0.85f, 1.0f};
+/* Influence-count colours as the shader's countColors (linear) look once sRGB-encoded. */
+static const float count_colors[4][4] = {
+    {0.25f, 0.35f, 0.91f, 1.0f}, {0.25f, 0.80f, 0.25f, 1.0f}, {0.95f, 0.89f, 0.16f, 1.0f}, {0.91f, 0.16f, 0.16f, 1.0f}};
+
+/* ---- grid --------------------------------------------------------------- */
+
+void ground_grid_fit(const vec3 bind_min, const vec3 bind_max, const vec3 min, const vec3 max, GroundGrid *grid)
+{
+    float extent_x = max[0] - min[0], extent_z = max[2] - min[2], extent_y = max[1] - min[1];
+    float size = fmaxf(fmaxf(extent_x, extent_z), extent_y);
+    if (!(size > 0.0f) || !isfinite(size)) size = 1.0f;
+    /* spacing: the "nice" number 1, 2 or 5 x 10^k nearest above size / 10 */
+    float raw = size / 10.0f, power = powf(10.0f, floorf(log10f(raw)));
+    float spacing = raw <= power ? power : raw <= 2.0f * power ? 2.0f * power : raw <= 5.0f * power ? 5.0f * power
+                                                                                                   : 10.0f * power;
+    grid->spacing = spacing;
+    grid->center[0] = roundf(0.5f * (min[0] + max[0]) / spacing) * spacing;
+    grid->center[1] = roundf(0.5f * (min[2] + max[2]) / spacing) * spacing;
+    /* reach 0.75 of the model's size beyond the centre, and at least over the footprint */
+    float reach = fmaxf(0.75f * size, 0.5f * fmaxf(extent_x, extent_z) + spacing);
+    int half = (int)ceilf(reach / spacing);
+    grid->half_lines = half < 2 ? 2 : half > GRID_MAX_HALF_LINES ? GRID_MAX_HALF_LINES : half;
+    grid->y = bind_min[1] <= bind_max[1] && isfinite(bind_min[1]) ? bind_min[1] : min[1];
+}
+
+/* Box of the CPU-skinned bind pose (ANIMATOR_BIND_POSE). */
+static bool bind_pose_bounds(const Model *model, Animator *animator, vec3 lo, vec3 hi)
+{
+    int largest = 0;
+    for (int m = 0; m < model->mesh_count; m++)
+        if (model->meshes[m].vertex_count > largest) largest = model->meshes[m].vertex_count;
+    glm_vec3_fill(lo, FLT_MAX);
+    glm_vec3_fill(hi, -FLT_MAX);
+    vec3 *scratch = largest > 0 ? malloc(sizeof(vec3) * (size_t)largest) : NULL;
+    if (!scratch) return false;
+    animator_evaluate(animator, ANIMATOR_BIND_POSE, 0.0f);
+    for (int m = 0; m < model->mesh_count; m++) {
+        animator_skin_mesh(animator, m, scratch, NULL);
+        for (int v = 0; v < model->meshes[m].vertex_count; v++)
+            if (isfinite(scratch[v][0]) && isfinite(scratch[v][1]) && isfinite(scratch[v][2])) {
+                glm_vec3_minv(lo, scratch[v], lo);
+                glm_vec3_maxv(hi, scratch[v], hi);
+            }
+    }
+    free(scratch);
+    return lo[0] <= hi[0];
+}
+
+/* ---- set-up ------------------------------------------------------------- */
+
+bool scene_init(Scene *scene, const Model *model, Renderer *renderer, Animator *animator, const AidOptions *aids,
+                const vec3 min, const vec3 max, char *error, size_t error_size)
+{
+    memset(scene, 0, sizeof *scene);
+    scene->model = model;
+    scene->renderer = renderer;
+    scene->aids = *aids;
+    scene->selected_joint = -1;
+    const Skeleton *skeleton = &model->skeleton;
+    size_t joints = (size_t)(skeleton->joint_count > 0 ? skeleton->joint_count : 1);
+    scene->line_joints = malloc(sizeof(int) * joints);
+    scene->dot_joints = malloc(sizeof(int) * joints);
+    scene->dot_kinds = malloc(joints);
+    /* segments: skeleton 2x (halo + fill), axes 3 per joint 2x, grid, world axes, legend */
+    scene->vertex_capacity = 2 * (int)(2 * joints + 6 * joints + 4 * GRID_MAX_HALF_LINES + 16 + LEGEND_STEPS + 8);
+    scene->vertices = malloc(sizeof(LineVertex) * (size_t)scene->vertex_capacity);
+    if (!scene->line_joints || !scene->dot_joints || !scene->dot_kinds || !scene->vertices) {
+        snprintf(error, error_size, "out of memory");
+        scene_free(scene);
+        return false;
+    }
+    scene->segment_count = skeleton_line_joints(model, scene->line_joints);
+    scene->dot_count = skeleton_dot_joints(model, scene->line_joints, scene->segment_count, scene->dot_joints,
+                                           scene->dot_kinds);
+    if (!lines_init(&scene->lines, scene->vertex_capacity / 2, error, error_size)) {
+        scene_free(scene);
+        return false;
+    }
+    scene->size = glm_vec3_distance((float *)min, (float *)max);
+    if (!(scene->size > 0.0f)) scene->size = 1.0f;
+    vec3 bind_lo, bind_hi;
+    if (!bind_pose_bounds(model, animator, bind_lo, bind_hi)) {
+        glm_vec3_copy((float *)min, bind_lo);
+        glm_vec3_copy((float *)max, bind_hi);
+    }
+    ground_grid_fit(bind_lo, bind_hi, min, max, &scene->grid);
+    renderer->method = aids->skinning;
+    if (aids->joint) {
+        int found = -1;
+        for (int j = 0; j < skeleton->joint_count && found < 0; j++)
+            if (strcmp(skeleton->names[j], aids->joint) == 0) found = j;
+        if (found < 0) {
+            snprintf(error, error_size, "no joint named '%s' (see --info)", aids->joint);
+            scene_free(scene);
+            return false;
+        }
+        scene_select_joint(scene, found);
+    } else if ((aids->show_weights || aids->axes == AXES_SELECTED || aids->joint_values) && scene->dot_count > 0) {
+        scene_select_joint(scene, scene->dot_joints[0]);   /* something to show: the skeleton's root */
+    }
+    return true;
+}
+
+void scene_free(Scene *scene)
+{
+    if (scene->lines.line_program) lines_free(&scene->lines);
+    free(scene->line_joints);
+    free(scene->dot_joints);
+    free(scene->dot_kinds);
+    free(scene->vertices);
+    memset(scene, 0, sizeof *scene);
+    scene->selected_joint = -1;
+}
+
+void scene_select_joint(Scene *scene, int joint)
+{
+    if (joint >= scene->model->skeleton.joint_count) joint = -1;
+    scene->selected_joint = joint;
+    renderer_select_joint(scene->renderer, joint);
+}
+
+void scene_step_joint(Scene *scene, int direction)
+{
+    if (scene->dot_count == 0) return;
+    int index = -1;
+    for (int d = 0; d < scene->dot_count; d++)
+        if (scene->dot_joints[d] == scene->selected_joint) index = d;
+    if (index < 0)
+        index = direction > 0 ? 0 : scene->dot_count - 1;
+    else
+        index = (index + (direction > 0 ? 1 : scene->dot_count - 1)) % scene->dot_count;
+    scene_select_joint(scene, scene->dot_joints[index]);
+}
+
+bool scene_project_joint(const Animator *animator, int joint, const mat4 view, const mat4 projection, int fb_width,
+                         int fb_height, float *x, float *y)
+{
+    mat4 view_projection;
+    glm_mat4_mul((vec4 *)projection, (vec4 *)view, view_projection);
+    vec4 origin = {animator->joint_model[joint][3][0], animator->joint_model[joint][3][1],
+                   animator->joint_model[joint][3][2], 1.0f}, clip;
+    glm_mat4_mulv(view_projection, origin, clip);   /* clip = P * V * (joint origin, 1) */
+    if (clip[3] <= 0.0f) return false;
+    /* NDC -> pixels, y down */
+    *x = (clip[0] / clip[3] * 0.5f + 0.5f) * (float)fb_width;
+    *y = (0.5f - clip[1] / clip[3] * 0.5f) * (float)fb_height;
+    return true;
+}
+
+int scene_pick_joint(const Scene *scene, const Animator *animator, const mat4 view, const mat4 projection,
+                     int fb_width, int fb_height, float x, float y, float radius)
+{
+    int best = -1;
+    float best_distance = radius;
+    for (int d = 0; d < scene->dot_count; d++) {
+        float px, py;
+        if (!scene_project_joint(animator, scene->dot_joints[d], view, projection, fb_width, fb_height, &px, &py))
+            continue;
+        float distance = hypotf(px - x, py - y);
+        if (distance <= best_distance) {
+            best_distance = distance;
+            best = scene->dot_joints[d];
+        }
+    }
+    return best;
+}
+
+/* ---- per frame ---------------------------------------------------------- */
+
+static double now_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
+}
+
+void scene_evaluate(Scene *scene, Animator *animator, int clip, float time)
+{
+    double start = now_us();
+    animator_evaluate(animator, clip, time);
+    double evaluated = now_us();
+    scene->renderer->method = scene->aids.skinning;
+    renderer_prepare(scene->renderer, animator);
+    double prepared = now_us();
+    scene->anim_us = evaluated - start;
+    scene->skin_us = prepared - evaluated;
+}
+
+/* Appends segment a -> b in `color` to the scratch vertices. */
+static void push_segment(Scene *scene, int *count, const float a[3], const float b[3], const float color[4])
+{
+    if (2 * (*count + 1) > scene->vertex_capacity) return;
+    LineVertex *v = scene->vertices + 2 * *count;
+    memcpy(v[0].position, a, sizeof v[0].position);
+    memcpy(v[1].position, b, sizeof v[1].position);
+    memcpy(v[0].color, color, sizeof v[0].color);
+    memcpy(v[1].color, color, sizeof v[1].color);
+    (*count)++;
+}
+
+static void draw_grid(Scene *scene, const mat4 view, const mat4 projection, const LineStyle *style)
+{
+    const GroundGrid *g = &scene->grid;
+    float reach = g->spacing * (float)g->half_lines, y = g->y;
+    int count = 0;
+    for (int i = -g->half_lines; i <= g->half_lines; i++) {
+        float offset = (float)i * g->spacing;
+        float x = g->center[0] + offset, z = g->center[1] + offset;
+        push_segment(scene, &count, (float[3]){x, y, g->center[1] - reach}, (float[3]){x, y, g->center[1] + reach},
+                     grid_color);
+        push_segment(scene, &count, (float[3]){g->center[0] - reach, y, z}, (float[3]){g->center[0] + reach, y, z},
+                     grid_color);
+    }
+    LineStyle thin = *style;
+    lines_draw(&scene->lines, scene->vertices, count, view, projection, &thin);
+    /* world axes: X red, Y green, Z blue from the scene origin, 3 grid cells long */
+    count = 0;
+    float length = 3.0f * g->spacing;
+    for (int axis = 0; axis < 3; axis++) {
+        float tip[3] = {0.0f, 0.0f, 0.0f};
+        tip[axis] = length;
+        push_segment(scene, &count, (float[3]){0.0f, 0.0f, 0.0f}, tip, axis_colors[axis]);
+    }
+    LineStyle thick = *style;
+    thick.width = 2.0f * style->width;
+    lines_draw(&scene->lines, scene->vertices, count, view, projection, &thick);
+}
+
+/* Axis triad of joint j: its matrix's columns, normalised, `length` long. */
+static void push_axes(Scene *scene, int *count, const Animator *animator, int joint, float length)
+{
+    const vec4 *m = animator->joint_model[joint];
+    for (int axis = 0; axis < 3; axis++) {
+        vec3 direction;
+        glm_vec3_normalize_to((float *)m[axis], direction);
+        float tip[3] = {m[3][0] + length * direction[0], m[3][1] + length * direction[1],
+                        m[3][2] + length * direction[2]};
+        push_segment(scene, count, m[3], tip, axis_colors[axis]);
+    }
+}
+
+/* Draws the segments pushed so far twice: a dark halo `halo` pixels wider, then the colours. */
+static void draw_with_halo(Scene *scene, int count, const mat4 view, const mat4 projection, const LineStyle *style,
+                           float halo)
+{
+    LineStyle wide = *style;
+    wide.width = style->width + halo;
+    float saved[4];   /* halo pass: recolour in place, keep the colours in the scratch's upper half */
+    for (int i = 0; i < 2 * count; i++) {
+        memcpy(saved, scene->vertices[i].color, sizeof saved);
+        memcpy(scene->vertices[i].color, halo_color, sizeof saved);
+        scene->vertices[i].color[3] *= saved[3];
+        /* keep the original colour in a spare slot: the scratch is twice as large as needed */
+        memcpy(scene->vertices[scene->vertex_capacity / 2 + i].color, saved, sizeof saved);
+    }
+    lines_draw(&scene->lines, scene->vertices, count, view, projection, &wide);
+    for (int i = 0; i < 2 * count; i++)
+        memcpy(scene->vertices[i].color, scene->vertices[scene->vertex_capacity / 2 + i].color, sizeof saved);
+    lines_draw(&scene->lines, scene->vertices, count, view, projection, style);
+}
+
+static void draw_skeleton(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection,
+                          const LineStyle *style, float scale)
+{
+    const Skeleton *skeleton = &scene->model->skeleton;
+    int count = 0;
+    if (scene->aids.show_skeleton)
+        for (int s = 0; s < scene->segment_count; s++) {
+            int joint = scene->line_joints[s];
+            bool bone = skeleton->is_bone[joint];
+            push_segment(scene, &count, animator->joint_model[skeleton->parent[joint]][3],
+                         animator->joint_model[joint][3], bone ? bone_color : helper_color);
+        }
+    float axis_length = 0.06f * scene->size;
+    if (scene->aids.axes == AXES_ALL)
+        for (int d = 0; d < scene->dot_count; d++)
+            push_axes(scene, &count, animator, scene->dot_joints[d], 0.5f * axis_length);
+    else if (scene->aids.axes == AXES_SELECTED && scene->selected_joint >= 0)
+        push_axes(scene, &count, animator, scene->selected_joint, axis_length);
+    if (count > 0 && count <= scene->vertex_capacity / 4) {
+        LineStyle bones = *style;
+        bones.width = 2.0f * scale;
+        draw_with_halo(scene, count, view, projection, &bones, 2.5f * scale);
+    }
+    if (!scene->aids.show_skeleton && scene->selected_joint < 0) return;
+    /* joint dots: halo, then fill; root large orange, bones yellow-green, helpers small grey;
+     * the selected joint large magenta */
+    static const float sizes[3] = {7.0f, 10.0f, 5.0f};   /* JointDotKind */
+    for (int pass = 0; pass < 2; pass++)
+        for (int d = 0; d < scene->dot_count; d++) {
+            int joint = scene->dot_joints[d];
+            bool selected = joint == scene->selected_joint;
+            if (!scene->aids.show_skeleton && !selected) continue;
+            int kind = scene->dot_kinds[d];
+            const float *fill = selected ? selected_color
+                                : kind == JOINT_DOT_ROOT ? root_color
+                                : kind == JOINT_DOT_BONE ? bone_color
+                                                         : helper_color;
+            float size = (selected ? 11.0f : sizes[kind]) * scale + (pass == 0 ? 3.0f * scale : 0.0f);
+            LineVertex dot;
+            memcpy(dot.position, animator->joint_model[joint][3], sizeof dot.position);
+            memcpy(dot.color, pass == 0 ? halo_color : fill, sizeof dot.color);
+            lines_draw_points(&scene->lines, &dot, 1, view, projection, style, size);
+        }
+}
+
+/* The heat-map (or influence-count) legend: a colour bar at the bottom right, in pixels. */
+static void draw_legend(Scene *scene, Overlay *overlay, int fb_width, int fb_height, float scale)
+{
+    static const unsigned char white[4] = {255, 255, 255, 255};
+    mat4 identity, pixels;
+    glm_mat4_identity(identity);
+    glm_ortho(0.0f, (float)fb_width, (float)fb_height, 0.0f, -1.0f, 1.0f, pixels);   /* y down */
+    float bar_width = fminf(220.0f * scale, 0.4f * (float)fb_width), bar_height = 12.0f * scale;
+    /* top right: title, bar, end labels (the status line and help sit at the top left) */
+    float right = (float)fb_width - 14.0f * scale, top = 30.0f * scale;
+    float left = right - bar_width, y = top + 0.5f * bar_height, bottom = top + bar_height;
+    int count = 0;
+    bool weights = scene->renderer->mode == RENDER_WEIGHTS;
+    int steps = weights ? LEGEND_STEPS : 4;
+    for (int i = 0; i < steps; i++) {
+        float color[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+        if (weights) {
+            unsigned char rgb[3];
+            colormap_viridis_srgb8(((float)i + 0.5f) / (float)steps, rgb);
+            for (int c = 0; c < 3; c++) color[c] = rgb[c] / 255.0f;
+        } else {
+            memcpy(color, count_colors[i], sizeof color);
+        }
+        float x0 = left + bar_width * (float)i / (float)steps, x1 = left + bar_width * (float)(i + 1) / (float)steps;
+        push_segment(scene, &count, (float[3]){x0, y, 0.0f}, (float[3]){x1, y, 0.0f}, color);
+    }
+    LineStyle style = {bar_height, false, {fb_width, fb_height}};
+    lines_draw(&scene->lines, scene->vertices, count, identity, pixels, &style);
+    /* labels, in overlay pixels (framebuffer pixels / scale) */
+    float ly = (bottom + 6.0f * scale) / scale;
+    if (weights) {
+        overlay_text(overlay, left / scale, ly, "0", white);
+        overlay_text(overlay, right / scale - 6.0f, ly, "1", white);
+        char title[SV_NAME_MAX + 32];
+        const char *name = scene->selected_joint >= 0 ? scene->model->skeleton.names[scene->selected_joint] : "(none)";
+        snprintf(title, sizeof title, "weight on %s", name);
+        float w, h;
+        overlay_measure(title, &w, &h);
+        overlay_text(overlay, left / scale, top / scale - h - 6.0f, title, white);
+    } else {
+        for (int i = 0; i < 4; i++) {
+            char digit[2] = {(char)('1' + i), 0};
+            overlay_text(overlay, (left + bar_width * ((float)i + 0.4f) / 4.0f) / scale, ly, digit, white);
+        }
+        float w, h;
+        overlay_measure("influences per vertex", &w, &h);
+        overlay_text(overlay, left / scale, top / scale - h - 6.0f, "influences per vertex", white);
+    }
+}
+
+static void draw_names(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection,
+                       Overlay *overlay, int fb_width, int fb_height, float scale)
+{
+    static const unsigned char name_color[4] = {235, 235, 235, 255};
+    static const unsigned char selected_name[4] = {255, 140, 250, 255};
+    for (int d = 0; d < scene->dot_count; d++) {
+        int joint = scene->dot_joints[d];
+        float x, y;
+        if (!scene_project_joint(animator, joint, view, projection, fb_width, fb_height, &x, &y)) continue;
+        overlay_text(overlay, x / scale + 6.0f, y / scale - 4.0f, scene->model->skeleton.names[joint],
+                     joint == scene->selected_joint ? selected_name : name_color);
+    }
+}
+
+void scene_draw(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection,
+                const RenderLight *light, Overlay *overlay, int fb_width, int fb_height)
+{
+    Renderer *renderer = scene->renderer;
+    float scale = overlay_scale_for(fb_width, fb_height);
+    renderer->mode = scene->aids.show_weights ? RENDER_WEIGHTS : scene->aids.show_influences ? RENDER_INFLUENCES
+                                                                                              : RENDER_LIT;
+    renderer_draw(renderer, animator, view, projection, light);
+    if (scene->aids.wireframe) renderer_draw_wireframe(renderer, animator, view, projection, light);
+    if (scene->aids.show_normals)
+        renderer_draw_normals(renderer, animator, view, projection, 0.012f * scene->size, normal_color);
+    LineStyle style = {1.0f * scale, true, {fb_width, fb_height}};
+    if (scene->aids.grid) draw_grid(scene, view, projection, &style);
+    style.depth_test = false;
+    draw_skeleton(scene, animator, view, projection, &style, scale);
+
+    if (!overlay) return;
+    overlay_begin(overlay);
+    if (scene->aids.show_names) draw_names(scene, animator, view, projection, overlay, fb_width, fb_height, scale);
+    if (renderer->mode != RENDER_LIT) draw_legend(scene, overlay, fb_width, fb_height, scale);
+    if (scene->hud || scene->aids.joint_values) {
+        static char panel[4096];
+        char method[512], shown[512], joint[2048];
+        scene_format_method(scene, method, sizeof method);
+        scene_format_shown(scene, shown, sizeof shown);
+        scene_format_joint(scene, animator, scene->aids.joint_values, joint, sizeof joint);
+        snprintf(panel, sizeof panel, "%s%s%s%s%s", scene->hud ? method : "", scene->hud ? "\n" : "", shown,
+                 joint[0] ? "\n" : "", joint);
+        float w, h;
+        overlay_measure(panel, &w, &h);
+        overlay_text(overlay, 10.0f, (float)fb_height / scale - h - 10.0f, panel, (const unsigned char[4]){255, 255, 255, 255});
+    }
+    overlay_draw(overlay, fb_width, fb_height, scale);
+}
+
+/* ---- text --------------------------------------------------------------- */
+
+void scene_format_method(const Scene *scene, char *out, size_t out_size)
+{
+    const Renderer *renderer = scene->renderer;
+    char fallback[160] = "";
+    if (renderer->method == SKINNING_GPU_DQ && renderer->dq_fallback_meshes > 0) {
+        SkinDqStatus why = SKIN_DQ_OK;
+        for (int m = 0; m < renderer->dq_pose.mesh_count && why == SKIN_DQ_OK; m++) why = renderer->dq_pose.status[m];
+        snprintf(fallback, sizeof fallback, "  (%d mesh%s on LBS: %s)", renderer->dq_fallback_meshes,
+                 renderer->dq_fallback_meshes == 1 ? "" : "es", skin_dq_status_text(why));
+    }
+    snprintf(out, out_size, "K: %s   CPU per frame: animation %.1f us, skinning %.1f us%s",
+             skinning_method_label(renderer->method), scene->anim_us, scene->skin_us, fallback);
+}
+
+void scene_format_shown(const Scene *scene, char *out, size_t out_size)
+{
+    const AidOptions *a = &scene->aids;
+    const char *joint = scene->selected_joint >= 0 ? scene->model->skeleton.names[scene->selected_joint] : "(none)";
+    snprintf(out, out_size, "shown: %s%s%s%s%s%s%s%s%s%s%s", a->show_weights ? "weights of " : "",
+             a->show_weights ? joint : "", a->show_influences && !a->show_weights ? "influence count" : "",
+             !a->show_weights && !a->show_influences ? "lit surface" : "", a->show_skeleton ? ", skeleton" : "",
+             a->axes == AXES_ALL ? ", axes (all)" : a->axes == AXES_SELECTED ? ", axes (selected)" : "",
+             a->show_names ? ", names" : "", a->wireframe ? ", wireframe" : "", a->show_normals ? ", normals" : "",
+             a->grid ? ", grid" : "", scene->dot_count == 0 && a->show_skeleton ? " (no skeleton)" : "");
+}
+
+void scene_format_joint(const Scene *scene, const Animator *animator, bool values, char *out, size_t out_size)
+{
+    out[0] = '\0';
+    int j = scene->selected_joint;
+    if (j < 0) return;
+    const Skeleton *skeleton = &scene->model->skeleton;
+    int parent = skeleton->parent[j];
+    int length = snprintf(out, out_size, "joint %d \"%s\"  parent %s  depth %d%s", j, skeleton->names[j],
+                          parent >= 0 ? skeleton->names[parent] : "(none)", skeleton_joint_depth(skeleton, j),
+                          skeleton->is_bone[j] ? "  (bone)" : "  (not skinned to)");
+    if (!values || length < 0 || (size_t)length >= out_size) return;
+    vec3 t, axis, s;
+    float angle;
+    joint_matrix_decompose(animator->local[j], t, axis, &angle, s);
+    int more = snprintf(out + length, out_size - (size_t)length,
+                        "\nlocal  T (%.3g, %.3g, %.3g)  R %.1f deg about (%.2f, %.2f, %.2f)  S (%.3g, %.3g, %.3g)",
+                        t[0], t[1], t[2], angle, axis[0], axis[1], axis[2], s[0], s[1], s[2]);
+    if (more < 0 || (size_t)(length + more) >= out_size) return;
+    length += more;
+    joint_matrix_decompose(animator->joint_model[j], t, axis, &angle, s);
+    snprintf(out + length, out_size - (size_t)length,
+             "\nmodel  T (%.3g, %.3g, %.3g)  R %.1f deg about (%.2f, %.2f, %.2f)  S (%.3g, %.3g, %.3g)", t[0], t[1],
+             t[2], angle, axis[0], axis[1], axis[2], s[0], s[1], s[2]);
+}

@@ -1,0 +1,98 @@
+/* scene.h — what the viewer and --screenshot draw around the skinned model: the teaching aids.
+ *
+ * One Scene per window or screenshot, built once after the renderer (scene_init), so a
+ * screenshot shows exactly what the window shows with the same flags / keys:
+ *   - the surface as lit material, weight heat-map of the selected joint, or influence count
+ *   - wireframe, skinned normals as lines (renderer_draw_wireframe / renderer_draw_normals)
+ *   - the ground grid with the world axes (on by default; sized to the model, at the lowest
+ *     point of the bind pose)
+ *   - the skeleton: bones with a dark halo, joint dots (root, bone, helper drawn differently),
+ *     the selected joint highlighted, RGB axis triads, joint names
+ *   - the heat-map legend and a panel on the selected joint (name, parent, depth, values)
+ * Per frame: scene_evaluate() (animation + the skinning method's CPU work, both timed), then
+ * scene_draw(). Nothing is allocated per frame.
+ */
+#ifndef SKINVIEW_SCENE_H
+#define SKINVIEW_SCENE_H
+
+#include "cli.h"
+#include "gfx/lines.h"
+#include "gfx/overlay.h"
+#include "gfx/renderer.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The ground grid: square, centred on a grid point near the model, at height y. */
+typedef struct GroundGrid {
+    float y;             /* the lowest point of the bind pose */
+    float center[2];     /* x, z: a multiple of spacing */
+    float spacing;       /* 1, 2 or 5 times a power of ten, about a tenth of the model's size */
+    int   half_lines;    /* lines from the centre to each edge */
+} GroundGrid;
+
+/* Grid for a model whose bind pose spans [bind_min, bind_max] and whose animation spans
+ * [min, max] (scene space). Pure; unit-tested. */
+void ground_grid_fit(const vec3 bind_min, const vec3 bind_max, const vec3 min, const vec3 max, GroundGrid *grid);
+
+typedef struct Scene {
+    const Model   *model;
+    Renderer      *renderer;       /* not owned */
+    AidOptions     aids;           /* what is shown now (flags at start, keys after) */
+    int            selected_joint; /* -1: none */
+    bool           hud;            /* draw the aids panel (method, timings, joint) */
+    Lines          lines;
+    LineVertex    *vertices;       /* scratch for one lines_draw */
+    int            vertex_capacity;
+    int           *line_joints;    /* skeleton segments: parent[j] -> j, j = line_joints[s] */
+    int            segment_count;
+    int           *dot_joints;     /* joints drawn as dots, hierarchy order */
+    unsigned char *dot_kinds;      /* JointDotKind */
+    int            dot_count;
+    float          size;           /* diagonal of the animation's bounding box */
+    GroundGrid     grid;
+    double         anim_us, skin_us; /* CPU time of the last scene_evaluate: animator, method */
+} Scene;
+
+/* Builds the scene for `model` drawn by `renderer` with the aids of `aids`; [min, max] is the
+ * animation's box (app_model_bounds). Uses `animator` as scratch (bind pose, for the grid).
+ * Resolves aids->joint: false with a message when no joint has that name. */
+bool scene_init(Scene *scene, const Model *model, Renderer *renderer, Animator *animator, const AidOptions *aids,
+                const vec3 min, const vec3 max, char *error, size_t error_size);
+void scene_free(Scene *scene);
+
+/* Selects joint j (-1: none) for the heat-map, axes and panel. */
+void scene_select_joint(Scene *scene, int joint);
+
+/* The next / previous dot joint in hierarchy order (wraps); from none, the first / last. */
+void scene_step_joint(Scene *scene, int direction);
+
+/* The dot joint whose projection lies within `radius` pixels of (x, y) (framebuffer pixels,
+ * y down), nearest first; -1 if none. */
+int scene_pick_joint(const Scene *scene, const Animator *animator, const mat4 view, const mat4 projection,
+                     int fb_width, int fb_height, float x, float y, float radius);
+
+/* Where joint j's origin lands on screen (framebuffer pixels, y down); false behind the eye. */
+bool scene_project_joint(const Animator *animator, int joint, const mat4 view, const mat4 projection, int fb_width,
+                         int fb_height, float *x, float *y);
+
+/* animator_evaluate(clip, time) and renderer_prepare(), each timed into anim_us / skin_us. */
+void scene_evaluate(Scene *scene, Animator *animator, int clip, float time);
+
+/* Draws the model and every aid that is on into the bound framebuffer (fb_width x fb_height),
+ * including the text of the aids (names, legend, joint panel) through `overlay`. */
+void scene_draw(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection,
+                const RenderLight *light, Overlay *overlay, int fb_width, int fb_height);
+
+/* One line saying how the model is skinned and what that costs, e.g.
+ * "GPU DQS  anim 5.1 us  skin 12.0 us  (1 mesh on LBS: non-uniform scale or shear on a bone)". */
+void scene_format_method(const Scene *scene, char *out, size_t out_size);
+
+/* The selected joint's panel: name, parent, depth; with values, its local T, R (axis, angle),
+ * S and its model-space T, R, S. "" when no joint is selected. */
+void scene_format_joint(const Scene *scene, const Animator *animator, bool values, char *out, size_t out_size);
+
+/* What is shown, e.g. "shown: weights of forearm.L, skeleton, axes (selected), grid". */
+void scene_format_shown(const Scene *scene, char *out, size_t out_size);
+
+#endif
