@@ -10,3 +10,18 @@ set_tests_properties(anim_skin_dq PROPERTIES LABELS "anim" TIMEOUT 300)
 add_test(NAME gfx_verify_dq COMMAND test_gfx_verify --skinning dq)
 add_test(NAME gfx_verify_cpu COMMAND test_gfx_verify --skinning cpu)
 set_tests_properties(gfx_verify_dq gfx_verify_cpu PROPERTIES LABELS "gfx" SKIP_RETURN_CODE 77 TIMEOUT 600)
+
+# The aids read back from renders: heat-map colours follow the weights (and sum to 1 over the
+# joints), overlay joints land on the projected CPU joints (clip, bind, rest), CPU == GPU LBS.
+add_executable(test_teach_aids test_teach_aids.c)
+target_link_libraries(test_teach_aids PRIVATE skinview_app skinview_testutil)
+add_test(NAME teach_aids COMMAND test_teach_aids)
+set_tests_properties(teach_aids PROPERTIES LABELS "gl" SKIP_RETURN_CODE 77 TIMEOUT 600)
+
+# Every flag of the aids through the real binary's --screenshot, with pixel statistics.
+add_executable(test_teach_flags test_teach_flags.c)
+target_link_libraries(test_teach_flags PRIVATE skinview_testutil)
+target_include_directories(test_teach_flags SYSTEM PRIVATE /usr/include/stb)
+add_dependencies(test_teach_flags skinview)
+add_test(NAME teach_flags COMMAND test_teach_flags)
+set_tests_properties(teach_flags PROPERTIES LABELS "gl" TIMEOUT 600)

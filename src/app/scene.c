@@ -295,7 +295,7 @@ static void draw_skeleton(Scene *scene, const Animator *animator, const mat4 vie
             push_segment(scene, &count, animator->joint_model[skeleton->parent[joint]][3],
                          animator->joint_model[joint][3], bone ? bone_color : helper_color);
         }
-    float axis_length = 0.06f * scene->size;
+    float axis_length = 0.1f * scene->size;
     if (scene->aids.axes == AXES_ALL)
         for (int d = 0; d < scene->dot_count; d++)
             push_axes(scene, &count, animator, scene->dot_joints[d], 0.5f * axis_length);
@@ -462,7 +462,7 @@ void scene_format_joint(const Scene *scene, const Animator *animator, bool value
     if (j < 0) return;
     const Skeleton *skeleton = &scene->model->skeleton;
     int parent = skeleton->parent[j];
-    int length = snprintf(out, out_size, "joint %d \"%s\"  parent %s  depth %d%s", j, skeleton->names[j],
+    int length = snprintf(out, out_size, "joint %d \"%s\"\nparent %s  depth %d%s", j, skeleton->names[j],
                           parent >= 0 ? skeleton->names[parent] : "(none)", skeleton_joint_depth(skeleton, j),
                           skeleton->is_bone[j] ? "  (bone)" : "  (not skinned to)");
     if (!values || length < 0 || (size_t)length >= out_size) return;
@@ -470,12 +470,12 @@ void scene_format_joint(const Scene *scene, const Animator *animator, bool value
     float angle;
     joint_matrix_decompose(animator->local[j], t, axis, &angle, s);
     int more = snprintf(out + length, out_size - (size_t)length,
-                        "\nlocal  T (%.3g, %.3g, %.3g)  R %.1f deg about (%.2f, %.2f, %.2f)  S (%.3g, %.3g, %.3g)",
+                        "\nlocal  T (%.3g, %.3g, %.3g)\n       R %.1f deg about (%.2f, %.2f, %.2f)\n       S (%.3g, %.3g, %.3g)",
                         t[0], t[1], t[2], angle, axis[0], axis[1], axis[2], s[0], s[1], s[2]);
     if (more < 0 || (size_t)(length + more) >= out_size) return;
     length += more;
     joint_matrix_decompose(animator->joint_model[j], t, axis, &angle, s);
     snprintf(out + length, out_size - (size_t)length,
-             "\nmodel  T (%.3g, %.3g, %.3g)  R %.1f deg about (%.2f, %.2f, %.2f)  S (%.3g, %.3g, %.3g)", t[0], t[1],
+             "\nmodel  T (%.3g, %.3g, %.3g)\n       R %.1f deg about (%.2f, %.2f, %.2f)\n       S (%.3g, %.3g, %.3g)", t[0], t[1],
              t[2], angle, axis[0], axis[1], axis[2], s[0], s[1], s[2]);
 }
