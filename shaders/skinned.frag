@@ -19,7 +19,7 @@ uniform bool encodeSrgb;
 // What to show (the viewer's teaching aids, src/gfx/renderer.h RenderMode):
 //   0 the lit material; 1 weight heat-map: colorMap(selectedWeight), unlit, so a screenshot
 //   reads back the weight; 2 influence count: one unlit colour per count 1..4;
-//   3 wireframe lines: black or white, whichever contrasts with the lit surface beneath;
+//   3 wireframe lines: a darker shade of the lit surface (a lighter one on dark surfaces);
 //   4 flatColor (normals as lines)
 uniform int displayMode;
 uniform sampler2D colorMap;       // 256 x 1, GL_SRGB8: weight 0 -> texel 0, weight 1 -> texel 255
@@ -54,7 +54,8 @@ void main()
             color = countColors[int(clamp(influenceCount + 0.5, 0.0, 4.0))];
     } else if (displayMode == 3) {
         float luminance = dot(color, vec3(0.2126, 0.7152, 0.0722));
-        color = luminance > 0.12 ? vec3(0.0) : vec3(0.8);
+        // a darker (or, on dark surfaces, lighter) shade of the lit surface: dense meshes stay readable
+        color = luminance > 0.12 ? 0.35 * color : mix(color, vec3(1.0), 0.6);
     } else if (displayMode == 4) {
         color = flatColor;
     }

@@ -183,7 +183,7 @@ void renderer_draw(Renderer *renderer, const Animator *animator, const mat4 view
  * NOTE: even with rasterization off, GL wants a complete draw framebuffer: bind a
  * Framebuffer (framebuffer.h) first — an EGL surfaceless context has no default one. */
 /* Draws the triangle edges of every mesh over what renderer_draw drew (same pose and method),
- * in black or white, whichever contrasts with the lit surface under them. */
+ * in a darker shade of the lit surface under them (a lighter one on dark surfaces). */
 void renderer_draw_wireframe(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
                              const RenderLight *light);
 

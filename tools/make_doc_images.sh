@@ -1,0 +1,42 @@
+#!/bin/sh
+# make_doc_images.sh — regenerates every picture of docs/ that skinview draws itself.
+#
+#   tools/make_doc_images.sh [BUILD_DIR]      (default: build; needs build/skinview)
+#
+# Offscreen (EGL surfaceless or Xvfb's display): no window opens. Each picture is one
+# `skinview --screenshot` command line, so the doc can quote it. The diagrams
+# (docs/images/*.svg) are drawn by hand and committed as text.
+set -eu
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-"$here/build"}
+skinview="$build/skinview"
+out="$here/docs/images"
+demo="$here/assets/demo.fbx"
+[ -x "$skinview" ] || { echo "make_doc_images.sh: $skinview not found (build first)" >&2; exit 1; }
+mkdir -p "$out"
+
+shot() {   # shot NAME ARGS... : one picture, and the command echoed for the record
+    name=$1; shift
+    echo "skinview $*  ->  docs/images/$name.png"
+    "$skinview" "$@" --screenshot "$out/$name.png"
+}
+
+# the candy wrapper: the same pose under linear blend and dual quaternion skinning
+shot twist "$demo" --clip Twist --time 0.75 --size 640x480
+shot twist_lbs "$demo" --clip Twist --time 0.75 --skinning gpu --show-weights forearm.L --size 640x480
+shot twist_dqs "$demo" --clip Twist --time 0.75 --skinning dq --show-weights forearm.L --size 640x480
+shot twist_lbs_wire "$demo" --clip Twist --time 0.75 --skinning gpu --wireframe --no-grid --size 800x600
+shot twist_dqs_wire "$demo" --clip Twist --time 0.75 --skinning dq --wireframe --no-grid --size 800x600
+# weights: the heat-map of one joint, and the influence count
+shot weights "$demo" --clip bind --show-weights upper_arm.R --size 640x480
+shot influences "$demo" --clip bind --show-influences --size 640x480
+# the pose sources: bind, rest and a clip (the demo is bound in its rest pose: bind == rest)
+shot pose_bind "$demo" --clip bind --show-skeleton --size 400x400
+shot pose_rest "$demo" --clip rest --show-skeleton --size 400x400
+shot pose_clip "$demo" --clip Wave --time 0.8 --show-skeleton --size 400x400
+# the skeleton with every joint's axes and names, and one joint's values
+shot skeleton_axes "$demo" --clip Walk --time 0.3 --show-skeleton --show-axes all --show-names --size 800x600
+shot joint_values "$demo" --clip Wave --time 0.8 --joint forearm.R --show-axes --joint-values --size 800x600
+# normals as lines
+shot normals "$demo" --clip Walk --time 0.3 --show-normals --no-grid --size 640x480
+echo "done: $(ls "$out" | wc -l) files in docs/images"
