@@ -123,13 +123,14 @@ static void check_gltf(void)
             CHECK(strcmp(model.skeleton.names[t->joint], "mover") == 0, "track joint '%s'", model.skeleton.names[t->joint]);
         }
 
-        const Clip *pose = &model.clips[1];   /* one key: a pose */
-        CHECK(pose->track_count == 1 && fabsf(pose->duration - 0.25f) < 1e-5f, "one-key clip: %d tracks, %g s",
-              pose->track_count, (double)pose->duration);
+        const Clip *pose = &model.clips[1];   /* one key (at 0.25 s): a pose, the clip [0.25 s, 0.25 s] */
+        CHECK(pose->track_count == 1 && pose->duration == 0.0f && fabsf(pose->start - 0.25f) < 1e-5f,
+              "one-key clip: %d tracks, starts at %g s, lasts %g s", pose->track_count, (double)pose->start,
+              (double)pose->duration);
         if (pose->track_count == 1) {
             const JointTrack *t = &pose->tracks[0];
             /* Assimp's glTF importer gives the missing channels one key each (the node's rest value) */
-            CHECK(t->rotation_count == 1 && t->translation_count <= 1 && t->scale_count <= 1,
+            CHECK(t->rotation_count == 1 && t->translation_count <= 1 && t->scale_count <= 1,   /* fill-ins dropped */
                   "one-key clip channels: %d/%d/%d keys", t->translation_count, t->rotation_count, t->scale_count);
             if (t->rotation_count == 1)
                 CHECK(fabsf(glm_vec4_norm(t->rotation_values[0]) - 1.0f) < 1e-6f && fabsf(t->rotation_values[0][3] - 1.0f) < 1e-6f,

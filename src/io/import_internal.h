@@ -10,6 +10,8 @@
  *                         clips' morph-weight channels (called from stages 3 and 6).
  *   5. import_material.c  materials and their diffuse textures.
  *   6. import_clip.c      clips: channels -> joint tracks, ticks -> seconds.
+ *   7. import_gltf.c      what Assimp drops from a glTF, read from its JSON: each sampler's
+ *                         interpolation (STEP, CUBICSPLINE) and the spline tangents.
  * Conventions applied on the way in (import.c):
  *   - Assimp matrices are row-major (a1..a4 is the first row, a4/b4/c4 the translation);
  *     cglm's mat4 is column-major (m[column][row]): every matrix is transposed,
@@ -84,6 +86,8 @@ bool import_morph_channels(Importer *im, const struct aiAnimation *anim, double 
 bool import_materials(Importer *im);
 /* 6. import_clip.c */
 bool import_clips(Importer *im);
+/* 7. import_gltf.c: path = the file read (NULL for an import from memory: nothing to do) */
+bool import_gltf_interpolation(Importer *im, const char *path);
 
 /* ---- shared conversions (import.c) ---- */
 
