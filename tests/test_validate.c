@@ -611,6 +611,80 @@ static void test_textures(void)
     model_free(&model);
 }
 
+/* Morph targets: two targets on the leg, a clip with weight tracks. */
+static void add_morphs(Model *model)
+{
+    Mesh *mesh = &model->meshes[0];
+    mesh->morph_target_count = 2;
+    mesh->morph_target_names = xcalloc(2, SV_NAME_MAX);
+    mesh->morph_position_deltas = xcalloc(6, sizeof(vec3));
+    mesh->morph_normal_deltas = xcalloc(6, sizeof(vec3));
+    mesh->morph_default_weights = xcalloc(2, sizeof(float));
+    mesh->morph_position_deltas[4][1] = 1.0f;
+    Clip *clip = &model->clips[0];
+    clip->morph_track_count = 2;
+    clip->morph_tracks = xcalloc(2, sizeof(MorphTrack));
+    for (int t = 0; t < 2; t++) {
+        MorphTrack *track = &clip->morph_tracks[t];
+        track->mesh = 0;
+        track->target = t;
+        track->key_count = 2;
+        track->times = xcalloc(2, sizeof(float));
+        track->weights = xcalloc(2, sizeof(float));
+        track->times[1] = 1.0f;
+        track->weights[1] = 1.0f;
+    }
+}
+
+static void test_morph_rules(void)
+{
+    Model model;
+    base_model(&model);
+    add_morphs(&model);
+    Verdict v = validate(&model);
+    CHECK(v.ok && v.repairs == 0, "clean morph model: %s %s", v.error, v.warnings);
+    model_free(&model);
+
+    base_model(&model);
+    add_morphs(&model);
+    model.meshes[0].morph_position_deltas[1][0] = NAN;
+    model.meshes[0].morph_default_weights[1] = INFINITY;
+    model.clips[0].morph_tracks[1].target = 5;   /* the mesh has 2 targets */
+    model.clips[0].morph_tracks[0].times[0] = -0.5f;
+    model.clips[0].morph_tracks[0].weights[1] = NAN;
+    v = validate(&model);
+    expect_repair("morph data", &v, "morph target deltas set to 0");
+    CHECK(strstr(v.warnings, "default morph weights") && strstr(v.warnings, "name a mesh or target"),
+          "morph repairs not all reported: %s", v.warnings);
+    CHECK(model.meshes[0].morph_position_deltas[1][0] == 0.0f && model.meshes[0].morph_default_weights[1] == 0.0f,
+          "morph values not zeroed");
+    CHECK(model.clips[0].morph_track_count == 1 && model.clips[0].morph_tracks[0].key_count == 1 &&
+              model.clips[0].morph_tracks[0].times[0] == 0.0f,
+          "morph tracks: %d, first has %d keys at %g", model.clips[0].morph_track_count,
+          model.clips[0].morph_tracks[0].key_count, model.clips[0].morph_tracks[0].times[0]);
+    CHECK(model.clips[0].tracks[0].rotation_times[0] == 0.5f, "joint keys not shifted with the morph keys");
+    model_free(&model);
+
+    /* a dropped mesh before the morphing one: its tracks follow it to its new index */
+    base_model(&model);
+    add_morphs(&model);
+    Mesh *grown = realloc(model.meshes, 2 * sizeof(Mesh));
+    if (!grown) exit(1);
+    model.meshes = grown;
+    model.meshes[1] = model.meshes[0];
+    memset(&model.meshes[0], 0, sizeof(Mesh));
+    snprintf(model.meshes[0].name, SV_NAME_MAX, "hollow");
+    model.mesh_count = 2;
+    model.clips[0].morph_tracks[0].mesh = 1;
+    model.clips[0].morph_tracks[1].mesh = 0;   /* the hollow mesh: dropped with it */
+    v = validate(&model);
+    expect_repair("morph tracks after a dropped mesh", &v, "'hollow'");
+    CHECK(model.mesh_count == 1 && model.clips[0].morph_track_count == 1 && model.clips[0].morph_tracks[0].mesh == 0,
+          "morph track not remapped: %d meshes, %d tracks, mesh %d", model.mesh_count,
+          model.clips[0].morph_track_count, model.clips[0].morph_tracks[0].mesh);
+    model_free(&model);
+}
+
 int main(void)
 {
     test_clean_model();
@@ -621,5 +695,6 @@ int main(void)
     test_size_rules();
     test_clip_rules();
     test_textures();
+    test_morph_rules();
     return test_finish();
 }

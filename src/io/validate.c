@@ -13,6 +13,8 @@
 
 typedef struct Validator {
     Model  *model;
+    int    *mesh_index;   /* [mesh_count before check_meshes]: new index of each mesh, -1 if dropped */
+    int     old_mesh_count;
     FILE   *warnings;
     int     repairs;
     char   *error;
@@ -279,6 +281,37 @@ static bool check_skin(Validator *v, Mesh *mesh)
     return true;
 }
 
+/* Morph targets (applied before skinning): deltas and default weights finite. */
+static bool check_morph_targets(Validator *v, Mesh *mesh)
+{
+    int targets = mesh->morph_target_count;
+    if (targets == 0) return true;
+    if (targets < 0 || !mesh->morph_position_deltas || !mesh->morph_default_weights || !mesh->morph_target_names)
+        return reject(v, "mesh '%s' has %d morph targets but lacks their arrays", mesh->name, targets);
+    int bad_deltas = 0, bad_weights = 0;
+    size_t deltas = (size_t)targets * (size_t)mesh->vertex_count;
+    for (size_t i = 0; i < deltas; i++) {
+        if (!finite_n(mesh->morph_position_deltas[i], 3)) {
+            glm_vec3_zero(mesh->morph_position_deltas[i]);
+            bad_deltas++;
+        }
+        if (mesh->morph_normal_deltas && !finite_n(mesh->morph_normal_deltas[i], 3)) {
+            glm_vec3_zero(mesh->morph_normal_deltas[i]);
+            bad_deltas++;
+        }
+    }
+    for (int t = 0; t < targets; t++) {
+        mesh->morph_target_names[t][SV_NAME_MAX - 1] = '\0';
+        if (!isfinite(mesh->morph_default_weights[t])) {
+            mesh->morph_default_weights[t] = 0.0f;
+            bad_weights++;
+        }
+    }
+    if (bad_deltas) repaired(v, "mesh '%s': %d NaN or infinite morph target deltas set to 0", mesh->name, bad_deltas);
+    if (bad_weights) repaired(v, "mesh '%s': %d NaN or infinite default morph weights set to 0", mesh->name, bad_weights);
+    return true;
+}
+
 /* 1: keep the mesh, 0: drop it (with a warning), -1: reject the model (error set). */
 static int check_mesh(Validator *v, Mesh *mesh)
 {
@@ -345,7 +378,7 @@ static int check_mesh(Validator *v, Mesh *mesh)
         mesh->material = -1;
     }
     if (mesh->skinned && !check_skin(v, mesh)) return -1;
-    return 1;
+    return check_morph_targets(v, mesh) ? 1 : -1;
 }
 
 static void mesh_release(Mesh *mesh)
@@ -358,6 +391,10 @@ static void mesh_release(Mesh *mesh)
     free(mesh->inverse_bind);
     free(mesh->joint_indices);
     free(mesh->weights);
+    free(mesh->morph_target_names);
+    free(mesh->morph_position_deltas);
+    free(mesh->morph_normal_deltas);
+    free(mesh->morph_default_weights);
     memset(mesh, 0, sizeof *mesh);
 }
 
@@ -365,6 +402,11 @@ static bool check_meshes(Validator *v)
 {
     Model *model = v->model;
     if (model->mesh_count < 0 || (model->mesh_count > 0 && !model->meshes)) return reject(v, "the mesh list is corrupt");
+    /* morph tracks name meshes by index: remember where each mesh went */
+    v->old_mesh_count = model->mesh_count;
+    v->mesh_index = malloc(sizeof(int) * (size_t)(model->mesh_count + 1));
+    if (!v->mesh_index) return reject(v, "out of memory");
+    for (int m = 0; m < model->mesh_count; m++) v->mesh_index[m] = -1;
     int kept = 0;
     for (int m = 0; m < model->mesh_count; m++) {
         int verdict = check_mesh(v, &model->meshes[m]);
@@ -381,7 +423,7 @@ static bool check_meshes(Validator *v)
             continue;
         }
         if (kept != m) model->meshes[kept] = model->meshes[m];
-        kept++;
+        v->mesh_index[m] = kept++;
     }
     model->mesh_count = kept;
     if (kept == 0) return reject(v, "no mesh with triangles is left to draw");
@@ -582,6 +624,49 @@ static int check_clip(Validator *v, Clip *clip, bool *joint_taken)
     clip->track_count = kept;
     for (int t = 0; t < kept; t++) joint_taken[clip->tracks[t].joint] = false;
 
+    /* morph weight tracks: a mesh (after dropped meshes moved the rest down) and one of its
+     * targets, one track per target, keys cleaned like the joint channels */
+    int bad_morph = 0, repeated_morph = 0, empty_morph = 0, kept_morph = 0;
+    if (clip->morph_track_count < 0 || (clip->morph_track_count > 0 && !clip->morph_tracks))
+        return reject(v, "clip '%s' has a corrupt morph track list", name), -1;
+    for (int t = 0; t < clip->morph_track_count; t++) {
+        MorphTrack *track = &clip->morph_tracks[t];
+        int mesh = track->mesh >= 0 && track->mesh < v->old_mesh_count ? v->mesh_index[track->mesh] : -1;
+        bool valid = mesh >= 0 && track->target >= 0 && track->target < v->model->meshes[mesh].morph_target_count;
+        bool repeated = false;
+        for (int u = 0; valid && u < kept_morph; u++)
+            repeated = repeated || (clip->morph_tracks[u].mesh == mesh && clip->morph_tracks[u].target == track->target);
+        if (valid && !repeated && track->key_count > 0 && (!track->times || !track->weights))
+            return reject(v, "clip '%s': a morph track has %d keys but no key arrays", name, track->key_count), -1;
+        if (valid && !repeated && track->key_count > 0) {
+            float *no_tangents = NULL;
+            Interpolation linear = INTERPOLATION_LINEAR;
+            Channel channel = {&track->key_count, track->times, track->weights, &no_tangents, &linear, 1};
+            if (!clean_channel(&channel, &r)) return reject(v, "out of memory"), -1;
+        }
+        if (!valid || repeated || track->key_count <= 0) {
+            if (!valid) bad_morph++;
+            else if (repeated) repeated_morph++;
+            else empty_morph++;
+            free(track->times);
+            free(track->weights);
+            memset(track, 0, sizeof *track);
+            continue;
+        }
+        track->mesh = mesh;
+        first_key = fminf(first_key, track->times[0]);
+        last_key = fmaxf(last_key, track->times[track->key_count - 1]);
+        if (kept_morph != t) {
+            clip->morph_tracks[kept_morph] = *track;
+            memset(track, 0, sizeof *track);
+        }
+        kept_morph++;
+    }
+    clip->morph_track_count = kept_morph;
+    if (bad_morph) repaired(v, "clip '%s': %d morph tracks name a mesh or target that does not exist; dropped", name, bad_morph);
+    if (repeated_morph) repaired(v, "clip '%s': %d morph tracks drive a target another track drives; dropped", name, repeated_morph);
+    if (empty_morph) repaired(v, "clip '%s': %d morph tracks have no usable keys; dropped", name, empty_morph);
+
     if (bad_joint) repaired(v, "clip '%s': %d tracks drive nodes that do not exist; dropped", name, bad_joint);
     if (repeated_joint) repaired(v, "clip '%s': %d tracks drive a node another track already drives; dropped", name, repeated_joint);
     if (empty) repaired(v, "clip '%s': %d tracks have no usable keys; dropped", name, empty);
@@ -594,7 +679,7 @@ static int check_clip(Validator *v, Clip *clip, bool *joint_taken)
         repaired(v, "clip '%s': %d channels had an unknown interpolation or a spline without tangents; made linear",
                  name, r.interpolation);
 
-    if (kept == 0) {   /* no keys at all: a clip of the rest pose, lasting what the file says */
+    if (kept == 0 && kept_morph == 0) {   /* no keys at all: a clip of the rest pose, lasting what the file says */
         first_key = last_key = 0.0f;
     }
     /* negative key times: the whole clip moves so that its first key is at 0. Playback time is
@@ -607,6 +692,8 @@ static int check_clip(Validator *v, Clip *clip, bool *joint_taken)
             for (int c = 0; c < 3; c++)
                 for (int k = 0; k < *channels[c].count; k++) channels[c].times[k] += shift;
         }
+        for (int t = 0; t < kept_morph; t++)
+            for (int k = 0; k < clip->morph_tracks[t].key_count; k++) clip->morph_tracks[t].times[k] += shift;
         repaired(v, "clip '%s': keys start at a negative time (%.6g s); the clip moved to start at 0", name, first_key);
         if (isfinite(clip->start)) clip->start += shift;
         last_key += shift;
@@ -654,6 +741,11 @@ static bool check_clips(Validator *v)
         if (verdict == 0) {
             for (int t = 0; t < clip->track_count; t++) joint_track_free(&clip->tracks[t]);
             free(clip->tracks);
+            for (int t = 0; t < clip->morph_track_count; t++) {
+                free(clip->morph_tracks[t].times);
+                free(clip->morph_tracks[t].weights);
+            }
+            free(clip->morph_tracks);
             continue;
         }
         if (kept != c) model->clips[kept] = *clip;
@@ -670,6 +762,7 @@ bool model_validate(Model *model, FILE *warnings, int *repairs, char *error, siz
     if (error_size > 0) error[0] = '\0';
     model->source_path[sizeof model->source_path - 1] = '\0';
     bool ok = check_skeleton(&v) && check_textures_and_materials(&v) && check_meshes(&v) && check_clips(&v);
+    free(v.mesh_index);
     if (repairs) *repairs = v.repairs;
     return ok;
 }
