@@ -21,3 +21,10 @@ target_link_libraries(test_deep_hierarchy PRIVATE skinview_io skinview_testutil)
 add_dependencies(test_deep_hierarchy skinview)
 add_test(NAME robust_deep_hierarchy COMMAND test_deep_hierarchy)
 set_tests_properties(robust_deep_hierarchy PROPERTIES LABELS "robust;io" TIMEOUT 300)
+
+# The libFuzzer target (clang, -DSKINVIEW_FUZZ=ON; scripts/fuzz.sh builds and runs it).
+if(SKINVIEW_FUZZ)
+  add_executable(fuzz_import fuzz/fuzz_import.c)
+  target_link_libraries(fuzz_import PRIVATE skinview_io)
+  target_link_options(fuzz_import PRIVATE -fsanitize=fuzzer,address,undefined)
+endif()

@@ -685,6 +685,72 @@ static void test_morph_rules(void)
     model_free(&model);
 }
 
+/* Finite but absurd magnitudes: their products would overflow on the way to the vertices. */
+static void test_magnitude_rules(void)
+{
+    Model model;
+    base_model(&model);
+    model.meshes[0].positions[1][0] = 3e30f;
+    Verdict v = validate(&model);
+    expect_reject("absurd vertex position", &v, "absurd vertex position");
+    model_free(&model);
+
+    base_model(&model);
+    model.meshes[0].inverse_bind[0][3][2] = 1e20f;
+    v = validate(&model);
+    expect_reject("absurd inverse bind entry", &v, "absurd inverse bind");
+    model_free(&model);
+
+    base_model(&model);
+    glm_mat4_scale(model.meshes[0].inverse_bind[0], 1e-9f);
+    model.meshes[0].inverse_bind[0][3][3] = 1.0f;
+    v = validate(&model);
+    expect_reject("inverse bind squashing by 1e-9", &v, "absurd scale");
+    model_free(&model);
+
+    /* node scales that multiply past the bound: 3 joints of 1e4 each = 1e12 > 1e8 */
+    base_model(&model);
+    for (int j = 0; j < 3; j++) {
+        glm_mat4_scale(model.skeleton.rest_local[j], 1e4f);
+        model.skeleton.rest_local[j][3][3] = 1.0f;
+    }
+    v = validate(&model);
+    expect_reject("rest scales multiplying to 1e12", &v, "absurd sizes");
+    model_free(&model);
+
+    /* keys (what the fuzzer found: translations of 1e35, scales of 1e31): the clip goes, the
+     * model stays */
+    base_model(&model);
+    model.clips[0].tracks[0].translation_values[1][2] = 8.9e35f;
+    v = validate(&model);
+    expect_repair("absurd translation key", &v, "clip dropped");
+    CHECK(model.clip_count == 0, "clip with a 1e35 key kept");
+    model_free(&model);
+
+    base_model(&model);
+    JointTrack *track = &model.clips[0].tracks[0];
+    track->scale_count = 2;
+    track->scale_times = xcalloc(2, sizeof(float));
+    track->scale_values = xcalloc(2, sizeof(vec3));
+    track->scale_times[1] = 1.0f;
+    glm_vec3_one(track->scale_values[0]);
+    glm_vec3_fill(track->scale_values[1], 1e9f);
+    v = validate(&model);
+    expect_repair("absurd scale key", &v, "clip dropped");
+    model_free(&model);
+
+    base_model(&model);
+    add_morphs(&model);
+    model.clips[0].morph_tracks[0].weights[1] = 1e30f;
+    model.meshes[0].morph_position_deltas[3][0] = 1e20f;
+    v = validate(&model);
+    expect_repair("absurd morph weight and delta", &v, "clamped");
+    CHECK(model.clips[0].morph_tracks[0].weights[1] == VALIDATE_MAX_MORPH_WEIGHT &&
+              model.meshes[0].morph_position_deltas[3][0] == 0.0f,
+          "morph weight %g, delta %g", model.clips[0].morph_tracks[0].weights[1], model.meshes[0].morph_position_deltas[3][0]);
+    model_free(&model);
+}
+
 int main(void)
 {
     test_clean_model();
@@ -696,5 +762,6 @@ int main(void)
     test_clip_rules();
     test_textures();
     test_morph_rules();
+    test_magnitude_rules();
     return test_finish();
 }

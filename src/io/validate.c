@@ -231,6 +231,17 @@ static bool check_skin(Validator *v, Mesh *mesh)
             m[3][3] = 1.0f;
             non_affine++;
         }
+        for (int c = 0; c < 4; c++)
+            for (int r = 0; r < 4; r++)
+                if (fabsf(m[c][r]) > VALIDATE_MAX_COORDINATE)
+                    return reject(v, "bone '%s' of mesh '%s' has an absurd inverse bind matrix (an entry beyond %g)",
+                                  sk->names[joint], mesh->name, (double)VALIDATE_MAX_COORDINATE);
+        for (int c = 0; c < 3; c++) {
+            float axis = glm_vec3_norm(m[c]);
+            if (axis > 0.0f && (axis < VALIDATE_MIN_BIND_SCALE || axis > 1.0f / VALIDATE_MIN_BIND_SCALE))
+                return reject(v, "bone '%s' of mesh '%s' has an absurd scale in its inverse bind matrix (axis length %g)",
+                              sk->names[joint], mesh->name, (double)axis);
+        }
         if (matrix_flatness(m) < 1e-6f)
             return reject(v, "bone '%s' of mesh '%s' has a singular inverse bind matrix (it squashes space flat)",
                           sk->names[joint], mesh->name);
@@ -291,7 +302,8 @@ static bool check_morph_targets(Validator *v, Mesh *mesh)
     int bad_deltas = 0, bad_weights = 0;
     size_t deltas = (size_t)targets * (size_t)mesh->vertex_count;
     for (size_t i = 0; i < deltas; i++) {
-        if (!finite_n(mesh->morph_position_deltas[i], 3)) {
+        if (!finite_n(mesh->morph_position_deltas[i], 3) ||
+            glm_vec3_norm(mesh->morph_position_deltas[i]) > VALIDATE_MAX_COORDINATE) {
             glm_vec3_zero(mesh->morph_position_deltas[i]);
             bad_deltas++;
         }
@@ -302,13 +314,13 @@ static bool check_morph_targets(Validator *v, Mesh *mesh)
     }
     for (int t = 0; t < targets; t++) {
         mesh->morph_target_names[t][SV_NAME_MAX - 1] = '\0';
-        if (!isfinite(mesh->morph_default_weights[t])) {
+        if (!isfinite(mesh->morph_default_weights[t]) || fabsf(mesh->morph_default_weights[t]) > VALIDATE_MAX_MORPH_WEIGHT) {
             mesh->morph_default_weights[t] = 0.0f;
             bad_weights++;
         }
     }
-    if (bad_deltas) repaired(v, "mesh '%s': %d NaN or infinite morph target deltas set to 0", mesh->name, bad_deltas);
-    if (bad_weights) repaired(v, "mesh '%s': %d NaN or infinite default morph weights set to 0", mesh->name, bad_weights);
+    if (bad_deltas) repaired(v, "mesh '%s': %d NaN, infinite or absurd morph target deltas set to 0", mesh->name, bad_deltas);
+    if (bad_weights) repaired(v, "mesh '%s': %d NaN, infinite or absurd default morph weights set to 0", mesh->name, bad_weights);
     return true;
 }
 
@@ -339,6 +351,10 @@ static int check_mesh(Validator *v, Mesh *mesh)
     for (int i = 0; i < mesh->vertex_count; i++) {
         if (!finite_n(mesh->positions[i], 3))
             return reject(v, "mesh '%s' has a NaN or infinite vertex position (vertex %d)", mesh->name, i), -1;
+        if (fabsf(mesh->positions[i][0]) > VALIDATE_MAX_COORDINATE || fabsf(mesh->positions[i][1]) > VALIDATE_MAX_COORDINATE ||
+            fabsf(mesh->positions[i][2]) > VALIDATE_MAX_COORDINATE)
+            return reject(v, "mesh '%s' has an absurd vertex position (vertex %d, beyond %g units)", mesh->name, i,
+                          (double)VALIDATE_MAX_COORDINATE), -1;
         if (!finite_n(mesh->normals[i], 3) || glm_vec3_norm2(mesh->normals[i]) == 0.0f) {
             glm_vec3_copy((vec3){0.0f, 1.0f, 0.0f}, mesh->normals[i]);
             bad_normals++;
@@ -626,7 +642,7 @@ static int check_clip(Validator *v, Clip *clip, bool *joint_taken)
 
     /* morph weight tracks: a mesh (after dropped meshes moved the rest down) and one of its
      * targets, one track per target, keys cleaned like the joint channels */
-    int bad_morph = 0, repeated_morph = 0, empty_morph = 0, kept_morph = 0;
+    int bad_morph = 0, repeated_morph = 0, empty_morph = 0, kept_morph = 0, morph_clamped = 0;
     if (clip->morph_track_count < 0 || (clip->morph_track_count > 0 && !clip->morph_tracks))
         return reject(v, "clip '%s' has a corrupt morph track list", name), -1;
     for (int t = 0; t < clip->morph_track_count; t++) {
@@ -643,6 +659,11 @@ static int check_clip(Validator *v, Clip *clip, bool *joint_taken)
             Interpolation linear = INTERPOLATION_LINEAR;
             Channel channel = {&track->key_count, track->times, track->weights, &no_tangents, &linear, 1};
             if (!clean_channel(&channel, &r)) return reject(v, "out of memory"), -1;
+            for (int k = 0; k < track->key_count; k++)
+                if (fabsf(track->weights[k]) > VALIDATE_MAX_MORPH_WEIGHT) {
+                    track->weights[k] = copysignf(VALIDATE_MAX_MORPH_WEIGHT, track->weights[k]);
+                    morph_clamped++;
+                }
         }
         if (!valid || repeated || track->key_count <= 0) {
             if (!valid) bad_morph++;
@@ -666,6 +687,9 @@ static int check_clip(Validator *v, Clip *clip, bool *joint_taken)
     if (bad_morph) repaired(v, "clip '%s': %d morph tracks name a mesh or target that does not exist; dropped", name, bad_morph);
     if (repeated_morph) repaired(v, "clip '%s': %d morph tracks drive a target another track drives; dropped", name, repeated_morph);
     if (empty_morph) repaired(v, "clip '%s': %d morph tracks have no usable keys; dropped", name, empty_morph);
+    if (morph_clamped)
+        repaired(v, "clip '%s': %d morph weight keys beyond +-%g clamped", name, morph_clamped,
+                 (double)VALIDATE_MAX_MORPH_WEIGHT);
 
     if (bad_joint) repaired(v, "clip '%s': %d tracks drive nodes that do not exist; dropped", name, bad_joint);
     if (repeated_joint) repaired(v, "clip '%s': %d tracks drive a node another track already drives; dropped", name, repeated_joint);
@@ -756,12 +780,131 @@ static bool check_clips(Validator *v)
     return ok;
 }
 
+/* ---- magnitudes: how far a joint can get ----------------------------------------------
+ * A conservative bound, one forward loop (parents first): with s_j the largest scale joint j's
+ * local transform can have (rest or any key) and t_j the longest translation,
+ *     S_j = S_parent * s_j          (accumulated scale)
+ *     T_j = T_parent + S_parent * t_j   (distance from the origin)
+ * If S and T stay under VALIDATE_MAX_SCALE / VALIDATE_MAX_EXTENT for every joint, no pose the
+ * keys can produce overflows a float on the way to the skinned vertices. */
+
+/* Largest axis length of the 3x3 part (the scale a matrix applies at most, up to shear). */
+static float matrix_max_scale(mat4 m)
+{
+    float a = glm_vec3_norm(m[0]), b = glm_vec3_norm(m[1]), c = glm_vec3_norm(m[2]);
+    return fmaxf(a, fmaxf(b, c));
+}
+
+/* Largest |value| (vec3 length for translations, largest component for scales) over a channel's
+ * keys, with spline tangents counted too (a Hermite segment overshoots by at most about
+ * (|in| + |out|) * span / 4; span * |tangent| is a safe over-estimate). */
+static float channel_reach(const float *times, const float *values, const float *tangents, int count, bool length)
+{
+    float reach = 0.0f;
+    float span = count > 1 ? times[count - 1] - times[0] : 0.0f;
+    for (int k = 0; k < count; k++) {
+        const float *x = &values[k * 3];
+        float size = length ? sqrtf(x[0] * x[0] + x[1] * x[1] + x[2] * x[2])
+                            : fmaxf(fabsf(x[0]), fmaxf(fabsf(x[1]), fabsf(x[2])));
+        if (tangents)
+            for (int i = 0; i < 6; i++) size += fabsf(tangents[k * 6 + i]) * span;
+        reach = fmaxf(reach, size);
+    }
+    return reach;
+}
+
+/* True when every joint stays in bounds with the local maxima in scale[] / reach[]. */
+static bool joints_in_bounds(const Skeleton *sk, const float *scale, const float *reach, float *world_scale,
+                             float *world_reach, int *worst_joint)
+{
+    for (int j = 0; j < sk->joint_count; j++) {
+        int p = sk->parent[j];
+        float parent_scale = p >= 0 ? world_scale[p] : 1.0f, parent_reach = p >= 0 ? world_reach[p] : 0.0f;
+        world_scale[j] = parent_scale * scale[j];
+        world_reach[j] = parent_reach + parent_scale * reach[j];
+        if (!(world_scale[j] <= VALIDATE_MAX_SCALE) || !(world_reach[j] <= VALIDATE_MAX_EXTENT)) {
+            *worst_joint = j;
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool check_magnitudes(Validator *v)
+{
+    Model *model = v->model;
+    Skeleton *sk = &model->skeleton;
+    int n = sk->joint_count;
+    float *scale = malloc(sizeof(float) * (size_t)n * 4);
+    if (!scale) return reject(v, "out of memory");
+    float *reach = scale + n, *world_scale = scale + 2 * n, *world_reach = scale + 3 * n;
+    for (int j = 0; j < n; j++) {
+        scale[j] = fmaxf(matrix_max_scale(sk->rest_local[j]),
+                         fmaxf(fabsf(sk->rest_trs[j].scale[0]), fmaxf(fabsf(sk->rest_trs[j].scale[1]), fabsf(sk->rest_trs[j].scale[2]))));
+        reach[j] = fmaxf(glm_vec3_norm(sk->rest_local[j][3]), glm_vec3_norm(sk->rest_trs[j].translation));
+    }
+    int worst = 0;
+    if (!joints_in_bounds(sk, scale, reach, world_scale, world_reach, &worst)) {
+        free(scale);
+        return reject(v, "the node transforms multiply to absurd sizes (node '%s': scale beyond %g or beyond %g "
+                         "units from the origin)", sk->names[worst], (double)VALIDATE_MAX_SCALE,
+                      (double)VALIDATE_MAX_EXTENT);
+    }
+    /* each clip: the rest maxima, raised by what its keys reach; a clip that could carry a joint
+     * out of bounds is dropped */
+    float *clip_scale = malloc(sizeof(float) * (size_t)n * 2);
+    if (!clip_scale) {
+        free(scale);
+        return reject(v, "out of memory");
+    }
+    float *clip_reach = clip_scale + n;
+    int kept = 0;
+    for (int c = 0; c < model->clip_count; c++) {
+        Clip *clip = &model->clips[c];
+        memcpy(clip_scale, scale, sizeof(float) * (size_t)n);
+        memcpy(clip_reach, reach, sizeof(float) * (size_t)n);
+        for (int t = 0; t < clip->track_count; t++) {
+            const JointTrack *track = &clip->tracks[t];
+            int j = track->joint;
+            if (track->scale_count > 0)
+                clip_scale[j] = fmaxf(clip_scale[j], channel_reach(track->scale_times, (const float *)track->scale_values,
+                                                                   (const float *)track->scale_tangents,
+                                                                   track->scale_count, false));
+            if (track->translation_count > 0)
+                clip_reach[j] = fmaxf(clip_reach[j], channel_reach(track->translation_times,
+                                                                   (const float *)track->translation_values,
+                                                                   (const float *)track->translation_tangents,
+                                                                   track->translation_count, true));
+        }
+        if (!joints_in_bounds(sk, clip_scale, clip_reach, world_scale, world_reach, &worst)) {
+            repaired(v, "clip '%s': its keys could carry node '%s' to an absurd size or distance (scale beyond %g or "
+                        "beyond %g units); clip dropped", clip->name, sk->names[worst], (double)VALIDATE_MAX_SCALE,
+                     (double)VALIDATE_MAX_EXTENT);
+            for (int t = 0; t < clip->track_count; t++) joint_track_free(&clip->tracks[t]);
+            free(clip->tracks);
+            for (int t = 0; t < clip->morph_track_count; t++) {
+                free(clip->morph_tracks[t].times);
+                free(clip->morph_tracks[t].weights);
+            }
+            free(clip->morph_tracks);
+            continue;
+        }
+        if (kept != c) model->clips[kept] = *clip;
+        kept++;
+    }
+    model->clip_count = kept;
+    free(clip_scale);
+    free(scale);
+    return true;
+}
+
 bool model_validate(Model *model, FILE *warnings, int *repairs, char *error, size_t error_size)
 {
     Validator v = {.model = model, .warnings = warnings, .error = error, .error_size = error_size};
     if (error_size > 0) error[0] = '\0';
     model->source_path[sizeof model->source_path - 1] = '\0';
-    bool ok = check_skeleton(&v) && check_textures_and_materials(&v) && check_meshes(&v) && check_clips(&v);
+    bool ok = check_skeleton(&v) && check_textures_and_materials(&v) && check_meshes(&v) && check_clips(&v) &&
+              check_magnitudes(&v);
     free(v.mesh_index);
     if (repairs) *repairs = v.repairs;
     return ok;

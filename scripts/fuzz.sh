@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# scripts/fuzz.sh [SECONDS] — the fuzz stage of CI (issue 12): builds the libFuzzer target
+# tests/fuzz/fuzz_import.c with clang (-fsanitize=fuzzer,address,undefined) into build-fuzz/,
+# replays the committed reproducers (tests/fuzz/regressions/), makes a seed corpus per format
+# group from the test models (assimp-testmodels, ../shared/models, assets/: files <= 256 KiB
+# that need no other file), and fuzzes each group for its share of SECONDS (default 180) with the
+# token dictionary tests/fuzz/skinview.dict. Exits non-zero on any crash, leak, timeout, memory
+# blow-up or sanitizer report; the input that caused it is left in build-fuzz/artifacts/.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+total="${1:-180}"
+build="$root/build-fuzz"
+CC=clang cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSKINVIEW_FUZZ=ON -DBUILD_TESTING=ON >/dev/null
+cmake --build "$build" -j"$(nproc)" --target fuzz_import
+fuzzer="$build/tests/fuzz_import"
+mkdir -p "$build/artifacts"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}"
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$root/tests/fuzz/lsan.supp:print_suppressions=0}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+common=(-timeout=20 -rss_limit_mb=3072 -malloc_limit_mb=2048 -max_len=262144
+        -dict="$root/tests/fuzz/skinview.dict" -artifact_prefix="$build/artifacts/" -print_final_stats=1)
+
+# 1. every committed reproducer still runs clean
+regressions=("$root"/tests/fuzz/regressions/*)
+if [ -e "${regressions[0]}" ]; then
+  echo "== fuzz: replaying ${#regressions[@]} reproducers"
+  "$fuzzer" "${common[@]}" "${regressions[@]}"
+fi
+
+# 2. seed corpora, generated now from the test models
+seeds="$build/seeds"
+rm -rf "$seeds"
+groups=(gltf fbx collada directx other)
+declare -A patterns=(
+  [gltf]='*.glb *.gltf' [fbx]='*.fbx' [collada]='*.dae' [directx]='*.x'
+  [other]='*.md5mesh *.smd *.ms3d *.b3d *.obj *.iqm')
+for group in "${groups[@]}"; do
+  mkdir -p "$seeds/$group"
+  for pattern in ${patterns[$group]}; do
+    find /usr/share/assimp/models "$root/../shared/models" "$root/assets" -type f -iname "$pattern" \
+         -size -257k 2>/dev/null | sort | while read -r file; do
+      # glTF that points at other files (buffers, images) cannot be read from memory alone
+      if [[ "$file" == *.gltf ]] && grep -q '"uri" *: *"[^d"]' "$file"; then continue; fi
+      cp "$file" "$seeds/$group/$(echo "$file" | md5sum | cut -c1-12)-$(basename "$file" | tr -c 'A-Za-z0-9._\n-' _)"
+    done
+  done
+  echo "== fuzz: $group: $(ls "$seeds/$group" | wc -l) seed files"
+done
+
+# 3. fuzz each group for its share of the time
+share=$(( total / ${#groups[@]} ))
+[ "$share" -ge 5 ] || share=5
+for group in "${groups[@]}"; do
+  corpus="$build/corpus/$group"
+  mkdir -p "$corpus"
+  echo "== fuzz: $group for $share s"
+  status=0
+  "$fuzzer" "${common[@]}" -max_total_time="$share" "$corpus" "$seeds/$group" >"$build/$group.log" 2>&1 || status=$?
+  grep -E "^#[0-9]+ +DONE|stat::number_of_executed_units|stat::new_units_added" "$build/$group.log" || true
+  if [ "$status" -ne 0 ]; then
+    tail -n 60 "$build/$group.log" >&2
+    echo "fuzz: $group: the fuzzer stopped with status $status (reproducer in $build/artifacts/)" >&2
+    exit 1
+  fi
+done
+echo "== fuzz: no crash, leak, timeout or sanitizer report in $total s"
