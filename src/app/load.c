@@ -26,14 +26,19 @@
 #define IMPORT_TIMEOUT_BASE_SECONDS 20
 static char import_crash_message[1400], import_timeout_message[1400];
 static size_t import_crash_length, import_timeout_length;
+/* Where the handler writes: the real stderr. During the import fd 2 points at a temporary file,
+ * because what dies inside Assimp may print first (glibc's "free(): double free detected",
+ * Assimp's own chatter): a failure must stay ONE line. Afterwards skinview's own lines (warnings)
+ * are copied to the real stderr and the rest is dropped. */
+static volatile sig_atomic_t import_stderr = STDERR_FILENO;
 
 static void import_guard_handler(int signal_number)
 {
     if (signal_number == SIGALRM) {
-        ssize_t ignored = write(STDERR_FILENO, import_timeout_message, import_timeout_length);
+        ssize_t ignored = write(import_stderr, import_timeout_message, import_timeout_length);
         (void)ignored;
     } else {
-        ssize_t ignored = write(STDERR_FILENO, import_crash_message, import_crash_length);
+        ssize_t ignored = write(import_stderr, import_crash_message, import_crash_length);
         (void)ignored;
     }
     _exit(1);
@@ -70,12 +75,27 @@ bool app_load_model(const char *path, int max_bones, Model *model)
     guard.sa_flags = SA_ONSTACK;   /* the import thread has an alternate signal stack: a stack overflow still reports */
     sigemptyset(&guard.sa_mask);
     for (int i = 0; i < GUARDED_COUNT; i++) sigaction(guarded[i], &guard, &previous[i]);
+    fflush(stderr);
+    int real_stderr = dup(STDERR_FILENO);
+    FILE *capture = real_stderr >= 0 ? tmpfile() : NULL;
+    if (capture && dup2(fileno(capture), STDERR_FILENO) >= 0) import_stderr = real_stderr;
     alarm(timeout);
 
     ImportOptions import_options = {.max_bones_per_mesh = max_bones};
     bool ok = import_model(path, &import_options, model, error, sizeof error);
 
     alarm(0);
+    fflush(stderr);
+    if (import_stderr != STDERR_FILENO) {   /* back to the real stderr, with skinview's own lines */
+        dup2(real_stderr, STDERR_FILENO);
+        import_stderr = STDERR_FILENO;
+        rewind(capture);
+        char line[2048];
+        while (fgets(line, sizeof line, capture))
+            if (strncmp(line, "skinview: ", 10) == 0) fputs(line, stderr);
+    }
+    if (capture) fclose(capture);
+    if (real_stderr >= 0) close(real_stderr);
     for (int i = 0; i < GUARDED_COUNT; i++) sigaction(guarded[i], &previous[i], NULL);
     if (!ok) {
         fprintf(stderr, "skinview: %s: %s\n", path, error);

@@ -25,4 +25,10 @@ bool import_model(const char *path, const ImportOptions *options, Model *model,
 bool import_model_from_memory(const void *data, size_t size, const char *hint, const ImportOptions *options,
                               Model *model, char *error, size_t error_size);
 
+/* Only the Assimp part of import_model_from_memory(): the same pre-checks, read and
+ * post-processing, then the scene is released. For the fuzzer, which runs this in a child
+ * process first to tell a crash inside Assimp (skinview's guard catches those, see
+ * docs/robustness.md) from one in skinview's own code. True if Assimp returned a scene. */
+bool import_probe_assimp_from_memory(const void *data, size_t size, const char *hint);
+
 #endif

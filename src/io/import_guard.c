@@ -468,6 +468,36 @@ const struct aiScene *import_read_scene(const char *path, int max_bones, ImportS
     return read_scene(path, NULL, 0, NULL, max_bones, stats, error, error_size);
 }
 
+typedef struct Probe {
+    const void *data;
+    size_t      size;
+    const char *hint;
+    bool        read;
+} Probe;
+
+static void probe_run(void *argument)
+{
+    Probe *probe = argument;
+    ImportStats stats = {0};
+    char error[256];
+    FILE *f = fmemopen((void *)probe->data, probe->size, "rb");
+    if (!f) return;
+    bool plausible = bytes_are_plausible(f, (long long)probe->size, error, sizeof error);
+    fclose(f);
+    if (!plausible) return;
+    const struct aiScene *scene = read_scene(NULL, probe->data, probe->size, probe->hint, 0, &stats, error, sizeof error);
+    if (scene) aiReleaseImport(scene);
+    probe->read = scene != NULL;
+}
+
+bool import_probe_assimp_from_memory(const void *data, size_t size, const char *hint)
+{
+    if (size == 0 || size > 0x7fffffffu) return false;
+    Probe probe = {data, size, hint, false};
+    import_run_on_big_stack(probe_run, &probe);   /* the same stack an import gets */
+    return probe.read;
+}
+
 const struct aiScene *import_read_scene_from_memory(const void *data, size_t size, const char *hint, int max_bones,
                                                     ImportStats *stats, char *error, size_t error_size)
 {
