@@ -28,3 +28,16 @@ if(SKINVIEW_FUZZ)
   target_link_libraries(fuzz_import PRIVATE skinview_io)
   target_link_options(fuzz_import PRIVATE -fsanitize=fuzzer,address,undefined)
 endif()
+
+# >= 2 000 damaged copies of real files (truncations, bit flips, chunk swaps; fixed seed) through
+# --info, --export-pose and --screenshot: exit 0 or 1, never a signal, one line per failure.
+# The sanitizer build runs every 4th copy (each run is several times slower there).
+add_executable(test_damaged_corpus test_damaged_corpus.c)
+target_link_libraries(test_damaged_corpus PRIVATE skinview_testutil)
+add_dependencies(test_damaged_corpus skinview)
+if(SKINVIEW_SANITIZE)
+  add_test(NAME robust_damaged_corpus COMMAND test_damaged_corpus --every 4)
+else()
+  add_test(NAME robust_damaged_corpus COMMAND test_damaged_corpus)
+endif()
+set_tests_properties(robust_damaged_corpus PROPERTIES LABELS "robust;gl" TIMEOUT 1500)
