@@ -41,3 +41,11 @@ else()
   add_test(NAME robust_damaged_corpus COMMAND test_damaged_corpus)
 endif()
 set_tests_properties(robust_damaged_corpus PROPERTIES LABELS "robust;gl" TIMEOUT 1500)
+
+# Validation rules through small glTF files the test writes (singular bind, keys backwards,
+# absurd keys, zero weights, textures that are not images or too large, node cycles).
+add_executable(test_robust_files test_robust_files.c)
+target_link_libraries(test_robust_files PRIVATE skinview_testutil)
+add_dependencies(test_robust_files skinview)
+add_test(NAME robust_files COMMAND test_robust_files)
+set_tests_properties(robust_files PROPERTIES LABELS "robust;io" TIMEOUT 120)

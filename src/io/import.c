@@ -27,6 +27,18 @@ bool import_fail(Importer *im, const char *format, ...)
     return false;
 }
 
+void import_warn(Importer *im, const char *format, ...)
+{
+    im->model->stats.repairs++;
+    if (!im->warnings) return;
+    fprintf(im->warnings, "skinview: warning: %s: ", im->path);
+    va_list args;
+    va_start(args, format);
+    vfprintf(im->warnings, format, args);
+    va_end(args);
+    fputc('\n', im->warnings);
+}
+
 /* Names are stored as valid UTF-8 (they reach JSON, the overlay and OBJ group names):
  * bytes that are not UTF-8 become U+FFFD and a long name is cut between characters.
  * Lookups by name (bones, channels) use the untouched aiScene strings. */
@@ -163,7 +175,9 @@ static void import_run(void *argument)
         }
     }
     /* last: the rules on the finished Model (validate.h): repair with a warning, or refuse */
-    if (ok) ok = model_validate(model, warnings, &model->stats.repairs, error, error_size);
+    int repairs = 0;
+    if (ok) ok = model_validate(model, warnings, &repairs, error, error_size);
+    model->stats.repairs += repairs;
     for (int m = 0; ok && max_bones > 0 && m < model->mesh_count; m++)
         if (model->meshes[m].bone_count > max_bones) {   /* the rigid bone validation may add */
             snprintf(error, error_size, "mesh '%s' needs %d bones after repairs, more than the limit of %d",

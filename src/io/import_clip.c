@@ -37,7 +37,7 @@ static int compare_keys(const void *a, const void *b)
 /* Orders one channel's keys by time and keeps, for each distinct time (in float seconds),
  * the last key of the file. Writes the kept key indices to keep[] and their times to times[].
  * Returns the kept count, or -1 on a non-finite time. */
-static int clean_key_times(const double *ticks, int count, double ticks_per_second, KeyRef *scratch, int *keep,
+static int clean_key_times(Importer *im, const double *ticks, int count, double ticks_per_second, KeyRef *scratch, int *keep,
                            float *times, float *last_time)
 {
     for (int k = 0; k < count; k++) {
@@ -47,12 +47,18 @@ static int clean_key_times(const double *ticks, int count, double ticks_per_seco
     }
     bool sorted = true;
     for (int k = 1; k < count && sorted; k++) sorted = scratch[k - 1].time <= scratch[k].time;
-    if (!sorted) qsort(scratch, (size_t)count, sizeof *scratch, compare_keys);
+    if (!sorted) {
+        qsort(scratch, (size_t)count, sizeof *scratch, compare_keys);
+        im->channels_reordered++;   /* a repair: warned about once per clip (import_clips) */
+    }
     int kept = 0;
     for (int k = 0; k < count; k++) {
         float t = (float)scratch[k].time;
         if (kept > 0 && times[kept - 1] == t) {   /* repeated time: the later key wins */
             keep[kept - 1] = scratch[k].index;
+            /* a repair to report only when the file itself repeats the time: keys a few ticks
+             * apart that meet in float seconds (long FBX clips) are a precision limit, not damage */
+            if (k > 0 && scratch[k - 1].time == scratch[k].time) im->keys_repeated++;
             continue;
         }
         times[kept] = t;
@@ -113,7 +119,7 @@ static bool build_track(Importer *im, const struct aiNodeAnim *channel, double t
         track->translation_values = malloc(sizeof(vec3) * (size_t)n);
         if (!track->translation_times || !track->translation_values) ok = import_fail(im, "out of memory");
         else {
-            int kept = clean_key_times(ticks, n, tps, scratch, keep, track->translation_times, last_time);
+            int kept = clean_key_times(im, ticks, n, tps, scratch, keep, track->translation_times, last_time);
             if (kept < 0) ok = import_fail(im, "clip '%s', channel '%.100s': non-finite key time", clip_name, channel_name);
             for (int k = 0; ok && k < kept; k++) {
                 const struct aiVector3D *v = &channel->mPositionKeys[keep[k]].mValue;
@@ -132,7 +138,7 @@ static bool build_track(Importer *im, const struct aiNodeAnim *channel, double t
         track->rotation_values = malloc(sizeof(versor) * (size_t)n);
         if (!track->rotation_times || !track->rotation_values) ok = import_fail(im, "out of memory");
         else {
-            int kept = clean_key_times(ticks, n, tps, scratch, keep, track->rotation_times, last_time);
+            int kept = clean_key_times(im, ticks, n, tps, scratch, keep, track->rotation_times, last_time);
             if (kept < 0) ok = import_fail(im, "clip '%s', channel '%.100s': non-finite key time", clip_name, channel_name);
             for (int k = 0; ok && k < kept; k++) {
                 const struct aiQuaternion *q = &channel->mRotationKeys[keep[k]].mValue;
@@ -149,7 +155,7 @@ static bool build_track(Importer *im, const struct aiNodeAnim *channel, double t
         track->scale_values = malloc(sizeof(vec3) * (size_t)n);
         if (!track->scale_times || !track->scale_values) ok = import_fail(im, "out of memory");
         else {
-            int kept = clean_key_times(ticks, n, tps, scratch, keep, track->scale_times, last_time);
+            int kept = clean_key_times(im, ticks, n, tps, scratch, keep, track->scale_times, last_time);
             if (kept < 0) ok = import_fail(im, "clip '%s', channel '%.100s': non-finite key time", clip_name, channel_name);
             for (int k = 0; ok && k < kept; k++) {
                 const struct aiVector3D *v = &channel->mScalingKeys[keep[k]].mValue;
@@ -200,6 +206,7 @@ bool import_clips(Importer *im)
         Clip *clip = &model->clips[model->clip_count++];
         if (!anim) continue;
         unique_clip_name(model, (int)a, &anim->mName);
+        im->channels_reordered = im->keys_repeated = 0;
 
         double tps = anim->mTicksPerSecond;
         clip->source_ticks_per_second = isfinite(tps) ? (float)tps : 0.0f;
@@ -244,6 +251,12 @@ bool import_clips(Importer *im)
         if (clip->start > last_time) last_time = clip->start;
         clip->duration = last_time - clip->start;
         for (int t = 0; t < clip->track_count; t++) im->channel_taken[clip->tracks[t].joint] = false;
+        if (im->channels_reordered)
+            import_warn(im, "clip '%s': %d channels had key times out of order; sorted", clip->name,
+                        im->channels_reordered);
+        if (im->keys_repeated)
+            import_warn(im, "clip '%s': %d keys repeated an earlier key's time; the later one kept", clip->name,
+                        im->keys_repeated);
     }
     return true;
 }

@@ -44,6 +44,8 @@ typedef struct Importer {
     char                  directory[1024];   /* the model's folder, with a trailing '/' or "" */
     bool                  is_gltf;
     FILE                 *warnings;          /* one line per repair / missing texture; NULL: quiet */
+    int                   channels_reordered; /* of the clip being read: key times sorted */
+    int                   keys_repeated;      /* of the clip being read: keys dropped for a repeated time */
     Model                *model;
     char                 *error;
     size_t                error_size;
@@ -92,6 +94,8 @@ bool import_gltf_interpolation(Importer *im, const char *path);
 /* ---- shared conversions (import.c) ---- */
 
 bool import_fail(Importer *im, const char *format, ...) __attribute__((format(printf, 2, 3)));
+/* A repair: one line "skinview: warning: PATH: ..." (unless quiet), counted in stats.repairs. */
+void import_warn(Importer *im, const char *format, ...) __attribute__((format(printf, 2, 3)));
 /* Name as valid UTF-8, cut between characters to SV_NAME_MAX. */
 void import_copy_name(char dst[SV_NAME_MAX], const struct aiString *src);
 bool import_matrix_is_finite(const struct aiMatrix4x4 *m);

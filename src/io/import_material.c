@@ -9,6 +9,7 @@
  *     material keeps its colour.
  */
 #include "import_internal.h"
+#include "validate.h"
 
 #include <assimp/material.h>
 
@@ -73,13 +74,41 @@ static unsigned char *decode_texels(const struct aiTexture *texture, int *width,
     return rgba;
 }
 
-static unsigned char *decode_embedded(const struct aiTexture *texture, int *width, int *height)
+/* Textures are checked before they are decoded: a file that is not an image, or an image whose
+ * header claims more than VALIDATE_MAX_TEXTURE_SIDE pixels a side (a 60 000 x 60 000 PNG is 14 GB
+ * of RGBA), is refused with a warning and the material keeps its colour. */
+#define TEXTURE_MAX_FILE_BYTES (256L << 20)
+
+static const char *texture_header_problem(int ok, int width, int height)
+{
+    /* stb_image refuses headers over 1 GiB of pixels too, but then tries its other formats and
+     * reports the last one's reason: the two cannot be told apart here */
+    if (!ok) return "is not an image skinview can read, or too large to decode";
+    if (width > VALIDATE_MAX_TEXTURE_SIDE || height > VALIDATE_MAX_TEXTURE_SIDE)
+        return "is larger than 16384 pixels a side";
+    return NULL;
+}
+
+static unsigned char *decode_embedded(const struct aiTexture *texture, int *width, int *height, const char **why)
 {
     if (!texture->pcData) return NULL;
-    if (texture->mHeight > 0) return decode_texels(texture, width, height);
+    if (texture->mHeight > 0) {
+        if (texture->mWidth > VALIDATE_MAX_TEXTURE_SIDE || texture->mHeight > VALIDATE_MAX_TEXTURE_SIDE) {
+            *why = "(embedded) is larger than 16384 pixels a side";
+            return NULL;
+        }
+        return decode_texels(texture, width, height);
+    }
     if (texture->mWidth == 0 || texture->mWidth > 0x7fffffffu) return NULL;
     int channels;
-    return stbi_load_from_memory((const stbi_uc *)texture->pcData, (int)texture->mWidth, width, height, &channels, 4);
+    const stbi_uc *bytes = (const stbi_uc *)texture->pcData;
+    const char *problem = texture_header_problem(stbi_info_from_memory(bytes, (int)texture->mWidth, width, height,
+                                                                       &channels), *width, *height);
+    if (problem) {
+        *why = problem;
+        return NULL;
+    }
+    return stbi_load_from_memory(bytes, (int)texture->mWidth, width, height, &channels, 4);
 }
 
 static const struct aiTexture *find_embedded(const Importer *im, const char *source)
@@ -119,8 +148,8 @@ static int load_texture(Importer *im, const char *source)
     const char *why = "could not be found";
     const struct aiTexture *embedded = find_embedded(im, source);
     if (embedded) {
-        rgba = decode_embedded(embedded, &width, &height);
-        if (!rgba) why = "(embedded) could not be decoded";
+        why = "(embedded) could not be decoded";
+        rgba = decode_embedded(embedded, &width, &height, &why);
     } else if (source[0] != '*') {
         char normalized[1024], base[1024], candidate[2300];
         snprintf(normalized, sizeof normalized, "%s", source);
@@ -149,6 +178,12 @@ static int load_texture(Importer *im, const char *source)
             struct stat st;
             if (stat(candidate, &st) != 0 || !S_ISREG(st.st_mode)) continue;
             int channels;
+            const char *problem = st.st_size > TEXTURE_MAX_FILE_BYTES ? "is larger than 256 MiB"
+                                  : texture_header_problem(stbi_info(candidate, &width, &height, &channels), width, height);
+            if (problem) {
+                why = problem;
+                continue;
+            }
             rgba = stbi_load(candidate, &width, &height, &channels, 4);
             if (!rgba) why = "could not be decoded";
         }
