@@ -5,7 +5,7 @@ packages=(build-essential cmake pkg-config python3-glad go-md2man libglfw3-dev l
           libstb-dev libcjson-dev libpng-dev zlib1g-dev libopenexr-dev libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri)
 if [ "${1:-}" = "--test" ]; then
   packages+=(xvfb xauth assimp-testmodels desktop-file-utils shared-mime-info xdg-utils libxml2-utils
-            libglib2.0-bin)
+            libglib2.0-bin clang libclang-rt-14-dev)   # clang + its libFuzzer runtime: scripts/fuzz.sh
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/test.sh — set up (with test packages), build into build/, run every test with CTest;
 # then build again with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/) and run
-# every test there too. Exits non-zero if anything fails.
+# every test there too; then the fuzz stage (scripts/fuzz.sh: libFuzzer on the importer, 180 s
+# across the formats). Exits non-zero if anything fails.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/deps.sh" --test
@@ -18,3 +19,5 @@ echo "== skinview: release build and tests (build/)"
 run_suite build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 echo "== skinview: AddressSanitizer + UBSan build and tests (build-asan/)"
 run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DSKINVIEW_SANITIZE=ON
+echo "== skinview: fuzz stage (build-fuzz/, clang -fsanitize=fuzzer,address,undefined)"
+"$root/scripts/fuzz.sh" "${SKINVIEW_FUZZ_SECONDS:-180}"

@@ -49,3 +49,10 @@ target_link_libraries(test_robust_files PRIVATE skinview_testutil)
 add_dependencies(test_robust_files skinview)
 add_test(NAME robust_files COMMAND test_robust_files)
 set_tests_properties(robust_files PROPERTIES LABELS "robust;io" TIMEOUT 120)
+
+# Every reproducer the fuzzer found, through the real binary.
+add_executable(test_fuzz_regressions test_fuzz_regressions.c)
+target_link_libraries(test_fuzz_regressions PRIVATE skinview_testutil)
+add_dependencies(test_fuzz_regressions skinview)
+add_test(NAME robust_fuzz_regressions COMMAND test_fuzz_regressions)
+set_tests_properties(robust_fuzz_regressions PROPERTIES LABELS "robust;io" TIMEOUT 120)

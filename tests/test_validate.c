@@ -189,6 +189,13 @@ static void test_vertex_data(void)
     model_free(&model);
 
     base_model(&model);
+    glm_vec3_scale(model.meshes[0].normals[2], 1e30f, model.meshes[0].normals[2]);   /* the fuzzer's NaN normals */
+    v = validate(&model);
+    expect_repair("normal of length 1e30", &v, "longer than 1e6");
+    CHECK(fabsf(glm_vec3_norm(model.meshes[0].normals[2]) - 1.0f) < 1e-5f, "normal not normalised");
+    model_free(&model);
+
+    base_model(&model);
     model.meshes[0].uvs[1][0] = INFINITY;
     model.meshes[0].uvs[1][1] = 0.5f;
     v = validate(&model);

@@ -347,7 +347,7 @@ static int check_mesh(Validator *v, Mesh *mesh)
         mesh->index_count -= mesh->index_count % 3;
     }
 
-    int bad_normals = 0, bad_uvs = 0;
+    int bad_normals = 0, scaled_normals = 0, bad_uvs = 0;
     for (int i = 0; i < mesh->vertex_count; i++) {
         if (!finite_n(mesh->positions[i], 3))
             return reject(v, "mesh '%s' has a NaN or infinite vertex position (vertex %d)", mesh->name, i), -1;
@@ -355,9 +355,19 @@ static int check_mesh(Validator *v, Mesh *mesh)
             fabsf(mesh->positions[i][2]) > VALIDATE_MAX_COORDINATE)
             return reject(v, "mesh '%s' has an absurd vertex position (vertex %d, beyond %g units)", mesh->name, i,
                           (double)VALIDATE_MAX_COORDINATE), -1;
-        if (!finite_n(mesh->normals[i], 3) || glm_vec3_norm2(mesh->normals[i]) == 0.0f) {
+        /* |n| without overflow: the largest component times the length of n / it */
+        float *n = mesh->normals[i];
+        float largest = fmaxf(fabsf(n[0]), fmaxf(fabsf(n[1]), fabsf(n[2])));
+        float length = largest > 0.0f && isfinite(largest) ? largest * glm_vec3_norm((vec3){n[0] / largest, n[1] / largest, n[2] / largest})
+                                                           : largest;
+        if (!finite_n(n, 3) || !isfinite(length) || length == 0.0f) {
             glm_vec3_copy((vec3){0.0f, 1.0f, 0.0f}, mesh->normals[i]);
             bad_normals++;
+        } else if (length > 1e6f || length < 1e-6f) {   /* would overflow (or vanish) once skinned */
+            float largest_inverse = 1.0f / largest;   /* two steps: 1 / length may not be representable */
+            glm_vec3_scale(n, largest_inverse, n);
+            glm_vec3_normalize(n);
+            scaled_normals++;
         }
         if (!finite_n(mesh->uvs[i], 2)) {
             glm_vec2_zero(mesh->uvs[i]);
@@ -365,6 +375,8 @@ static int check_mesh(Validator *v, Mesh *mesh)
         }
     }
     if (bad_normals) repaired(v, "mesh '%s': %d NaN, infinite or zero normals set to +Y", mesh->name, bad_normals);
+    if (scaled_normals)
+        repaired(v, "mesh '%s': %d normals longer than 1e6 or shorter than 1e-6; normalised", mesh->name, scaled_normals);
     if (bad_uvs) repaired(v, "mesh '%s': %d NaN or infinite texture coordinates set to 0", mesh->name, bad_uvs);
 
     /* triangles with an index past the vertices are dropped (compacted in place) */

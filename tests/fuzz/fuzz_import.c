@@ -156,6 +156,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             for (int m = 0; m < model.mesh_count; m++) {
                 animator_skin_mesh(&animator, m, positions, normals);
                 require_finite(&positions[0][0], (size_t)model.meshes[m].vertex_count * 3, "skinned position");
+                require_finite(&normals[0][0], (size_t)model.meshes[m].vertex_count * 3, "skinned normal");
             }
         }
     }
