@@ -13,6 +13,7 @@
  * warning lines) and rejected, per mode.
  *
  *   test_damaged_corpus [--every N]   only every Nth damaged file (the sanitizer build uses 4)
+ *   test_damaged_corpus --write S N PATH   write damaged copy N of source S to PATH (to debug one)
  */
 #include "testutil.h"
 
@@ -317,6 +318,13 @@ int main(int argc, char **argv)
 {
     int every = 1;
     if (argc > 2 && strcmp(argv[1], "--every") == 0) every = atoi(argv[2]) > 0 ? atoi(argv[2]) : 1;
+    int write_source = -1, write_copy = -1;
+    const char *write_path = NULL;
+    if (argc > 4 && strcmp(argv[1], "--write") == 0) {
+        write_source = atoi(argv[2]);
+        write_copy = atoi(argv[3]);
+        write_path = argv[4];
+    }
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int workers = cores < 1 ? 1 : cores > MAX_WORKERS ? MAX_WORKERS : (int)cores;
     if (!mkdtemp(folder)) return 1;
@@ -335,6 +343,16 @@ int main(int argc, char **argv)
         rng_state = 0x5EED0012ULL + (uint64_t)s * 0x9E3779B97F4A7C15ULL;   /* fixed seed per source */
         for (int n = 0; copy && n < COPIES_PER_SOURCE; n++) {
             size_t damaged = damage(source, original, size, n, copy);
+            if (write_path) {
+                if (s == write_source && n == write_copy) {
+                    FILE *out = fopen(write_path, "wb");
+                    bool ok = out && fwrite(copy, 1, damaged, out) == damaged;
+                    if (out) fclose(out);
+                    rmdir(folder);
+                    return ok ? 0 : 1;
+                }
+                continue;
+            }
             if (n % every != 0) continue;
             char input[512];
             snprintf(input, sizeof input, "%s/s%02d-%03d.%s", folder, s, n, source->extension);

@@ -196,6 +196,14 @@ static void test_vertex_data(void)
     model_free(&model);
 
     base_model(&model);
+    glm_vec3_scale(model.meshes[0].normals[1], 1e-40f, model.meshes[0].normals[1]);   /* denormal: found in the corpus */
+    v = validate(&model);
+    expect_repair("normal of length 1e-40", &v, "shorter than 1e-6");
+    CHECK(fabsf(glm_vec3_norm(model.meshes[0].normals[1]) - 1.0f) < 1e-5f, "tiny normal not normalised: %g %g %g",
+          model.meshes[0].normals[1][0], model.meshes[0].normals[1][1], model.meshes[0].normals[1][2]);
+    model_free(&model);
+
+    base_model(&model);
     model.meshes[0].uvs[1][0] = INFINITY;
     model.meshes[0].uvs[1][1] = 0.5f;
     v = validate(&model);

@@ -12,6 +12,10 @@
  * "skinview: PATH: cause" on stderr and returns false. */
 bool app_load_model(const char *path, int max_bones, Model *model);
 
+/* The file descriptor of the real stderr, for signal handlers: while app_load_model() imports,
+ * fd 2 is a temporary capture (so a crash inside Assimp stays one line). Async-signal-safe. */
+int app_error_fd(void);
+
 /* Resolves --clip text (a name, an index from 0, "bind" or "rest") to an
  * Animator clip index. NULL text = clip 0 if any, else the rest pose.
  * Returns false with a message if no such clip exists. */

@@ -32,6 +32,8 @@ static size_t import_crash_length, import_timeout_length;
  * are copied to the real stderr and the rest is dropped. */
 static volatile sig_atomic_t import_stderr = STDERR_FILENO;
 
+int app_error_fd(void) { return import_stderr; }
+
 static void import_guard_handler(int signal_number)
 {
     if (signal_number == SIGALRM) {

@@ -55,7 +55,7 @@ static void deadline_handler(int signal_number)
 {
     (void)signal_number;
     if (atomic_exchange(&deadline_state, DEADLINE_EXPIRED) != DEADLINE_ARMED) return;
-    ssize_t ignored = write(STDERR_FILENO, deadline_message, deadline_message_length);
+    ssize_t ignored = write(app_error_fd(), deadline_message, deadline_message_length);   /* fd 2 may be captured */
     (void)ignored;
     _exit(1);
 }

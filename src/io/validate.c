@@ -364,8 +364,7 @@ static int check_mesh(Validator *v, Mesh *mesh)
             glm_vec3_copy((vec3){0.0f, 1.0f, 0.0f}, mesh->normals[i]);
             bad_normals++;
         } else if (length > 1e6f || length < 1e-6f) {   /* would overflow (or vanish) once skinned */
-            float largest_inverse = 1.0f / largest;   /* two steps: 1 / length may not be representable */
-            glm_vec3_scale(n, largest_inverse, n);
+            for (int c = 0; c < 3; c++) n[c] /= largest;   /* divided, not times 1 / largest: that overflows */
             glm_vec3_normalize(n);
             scaled_normals++;
         }
