@@ -10,15 +10,21 @@
  *
  * Each job is timed over the same frames (60 fps forward playback, looping; or uniformly
  * random times for seeks) with clock_gettime(CLOCK_MONOTONIC), in --batches batches (default 21,
- * at least 7) of --frames frames (default 500). Every figure is the best batch (the one least disturbed by other processes)
- * and the median batch. Jobs:
- *   pose_forward   animator_evaluate at 60 fps: rest pose + sampling + local->model + palettes
- *   pose_seek      the same at random times (every cursor misses: binary search)
- *   palette        the palettes alone (every skinned mesh)
- *   skin           CPU skinning of every mesh, positions + normals, one thread
- *   skin_threads   the same split over --threads worker threads (default: the online CPUs)
- *   naive          the same pose the way the common tutorial computes it (see naive_pose()):
- *                  its time divided by pose_forward is printed as "naive / fast".
+ * at least 7) of about a millisecond each (--frames pose frames, default 500; ~300 000 skinned
+ * vertices). Every figure is the best batch (the one least disturbed by other processes) and
+ * the median batch. Jobs:
+ *   pose_forward    animator_evaluate at 60 fps: sampling, local->model, palettes (pose_fast.c)
+ *   pose_seek       the same at random times
+ *   sample_forward  packed_clip_sample alone; local_to_model_palette: the second pass alone;
+ *                   palette: pose_palettes alone
+ *   pose_reference  the reference jobs: pose_set_rest + clip_sample + pose_local_to_model +
+ *                   skin_palette (what the Animator ran before pose_fast.c)
+ *   skin            CPU skinning of every mesh, positions + normals, one thread (skin_fast.c),
+ *                   normals not renormalised (as ozz-animation's skinning job); also:
+ *                   renormalised, without influence runs, on the --threads pool (default: the
+ *                   online CPUs), and the reference skin_vertices_lbs
+ *   naive           the same pose the way the common tutorial computes it (see naive_pose()):
+ *                   its time divided by pose_forward is printed as "naive / fast pose".
  * Not a test: numbers depend on the machine (docs/performance.md). */
 #include "anim/animator.h"
 #include "io/import.h"
@@ -250,7 +256,7 @@ static const char *const job_names[JOB_COUNT] = {
     "pose, forward playback (sample+model+palette)",
     "pose, random seeks",
     "  sampling alone (packed_clip_sample), forward",
-    "  local->model alone (pose_local_to_model)",
+    "  local->model + palettes (second pass)",
     "  palettes alone (pose_palettes)",
     "reference jobs: rest+clip_sample+model+palette",
     "  reference clip_sample alone, forward",
@@ -325,7 +331,8 @@ static double run_batch(Bench *b, Job job)
             if (b->clip) packed_clip_sample(&a->packed[clip], b->forward_times[f], a->timeline_states, a->local);
         break;
     case JOB_HIERARCHY:
-        for (int f = 0; f < frames; f++) pose_local_to_model(&model->skeleton, (const mat4 *)a->local, a->joint_model);
+        for (int f = 0; f < frames; f++)
+            pose_model_and_palettes(&model->skeleton, &a->targets, (const mat4 *)a->local, a->joint_model);
         break;
     case JOB_PALETTE:
         for (int f = 0; f < frames; f++) pose_palettes(&a->targets, model->skeleton.joint_count, (const mat4 *)a->joint_model);
@@ -540,8 +547,8 @@ int main(int argc, char **argv)
         random_times[f] = rng_uniform(0.0f, duration);
     }
     /* Short batches (~1 ms) so that some of them run undisturbed on a busy machine. CPU skinning:
-     * ~1 M vertices per batch, at least 3 frames. */
-    int skin_frames = total_vertices > 0 ? 1000000 / total_vertices : 3;
+     * ~300 000 vertices per batch (~1 ms at 300 M/s), at least 3 frames. */
+    int skin_frames = total_vertices > 0 ? 300000 / total_vertices : 3;
     if (skin_frames < 3) skin_frames = 3;
     if (skin_frames > frames) skin_frames = frames;
     Bench b = {0};
@@ -612,7 +619,7 @@ int main(int argc, char **argv)
                median[JOB_POSE_SEEK] * us);
         printf(" \"sample_forward_us\": %.4f, \"sample_forward_us_median\": %.4f,\n", best[JOB_SAMPLE_FORWARD] * us,
                median[JOB_SAMPLE_FORWARD] * us);
-        printf(" \"local_to_model_us\": %.4f, \"local_to_model_us_median\": %.4f,\n", best[JOB_HIERARCHY] * us,
+        printf(" \"local_to_model_palette_us\": %.4f, \"local_to_model_palette_us_median\": %.4f,\n", best[JOB_HIERARCHY] * us,
                median[JOB_HIERARCHY] * us);
         printf(" \"palette_us\": %.4f, \"palette_us_median\": %.4f,\n", best[JOB_PALETTE] * us, median[JOB_PALETTE] * us);
         printf(" \"pose_reference_us\": %.4f, \"pose_reference_us_median\": %.4f, \"sample_reference_us\": %.4f,\n",

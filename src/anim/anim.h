@@ -15,7 +15,15 @@
  *   skin_vertices_lbs()   palette + bind mesh   -> posed positions and normals (CPU reference)
  *                         (a morphed mesh is skinned FROM the morphed positions: DESIGN.md trap 12)
  *
- * docs/skinning.md walks through the math with pointers to these functions.
+ * Those are the readable references. The Animator runs faster jobs that compute the same
+ * results (tests/test_pose_fast.c, tests/test_skin_fast_models.c):
+ *
+ *   pose_evaluate_packed() packed clip at t     -> local, model-space joints and palettes (pose_fast.c)
+ *   skin_job_run()        palette + source mesh -> posed positions and normals, SSE2 (skin_fast.c)
+ *   skin_threads_run()    several skin jobs     -> the same, split over a thread pool (skin_threads.c)
+ *
+ * docs/skinning.md walks through the math with pointers to these functions;
+ * docs/performance.md measures the fast jobs and explains each optimisation.
  */
 #ifndef SKINVIEW_ANIM_H
 #define SKINVIEW_ANIM_H
@@ -195,6 +203,9 @@ void palette_targets_free(PaletteTargets *targets);
 void pose_evaluate_packed(const PackedClip *clip, const Skeleton *skeleton, const PaletteTargets *targets, float time,
                           TimelineState *states, mat4 *local, mat4 *joint_model);
 
+/* The second half of pose_evaluate_packed: model = parent * local and the palettes, one loop. */
+void pose_model_and_palettes(const Skeleton *skeleton, const PaletteTargets *targets, const mat4 *local, mat4 *joint_model);
+
 /* The palette part alone: skin_palette of every skinned mesh, through the targets. */
 void pose_palettes(const PaletteTargets *targets, int joint_count, const mat4 *joint_model);
 
@@ -243,7 +254,7 @@ typedef struct SkinJob {
     int             run_count;
     const vec3     *positions;                            /* source, mesh space */
     const vec3     *normals;                              /* source; read only if out_normals */
-    vec3           *out_positions;
+    vec3           *out_positions;                        /* must not overlap the source arrays */
     vec3           *out_normals;                          /* NULL: positions only */
     bool            normalize_normals;                    /* renormalise n' (the reference does) */
 } SkinJob;

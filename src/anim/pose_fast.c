@@ -421,9 +421,7 @@ void pose_evaluate_packed(const PackedClip *clip, const Skeleton *skeleton, cons
                           TimelineState *states, mat4 *local, mat4 *joint_model)
 {
     float key_time = packed_clip_key_time(clip, time);
-    const int *parents = skeleton->parent;
     const PackedTrack *tracks = clip->tracks;
-    bool affine = targets->affine;
     /* Pass 1: the local matrix of every animated joint. Tracks do not depend on each other, so
      * the CPU overlaps their long chains (key -> weights -> 2/|q|² -> matrix). (One loop over
      * the joints doing everything measured 25 % slower: a child waited for its parent's
@@ -431,10 +429,17 @@ void pose_evaluate_packed(const PackedClip *clip, const Skeleton *skeleton, cons
     packed_clip_find_keys(clip, key_time, states);
     for (int i = 0; i < clip->track_count; i++) track_sample(clip, &tracks[i], states, key_time, local[tracks[i].joint]);
     /* Pass 2: model_j = model_parent * local_j, then the palette entries joint j drives. */
+    pose_model_and_palettes(skeleton, targets, (const mat4 *)local, joint_model);
+}
+
+void pose_model_and_palettes(const Skeleton *skeleton, const PaletteTargets *targets, const mat4 *local, mat4 *joint_model)
+{
+    const int *parents = skeleton->parent;
+    bool affine = targets->affine;
     for (int j = 0, joints = skeleton->joint_count; j < joints; j++) {
         int parent = parents[j];
         if (parent < 0)
-            glm_mat4_copy(local[j], joint_model[j]);
+            glm_mat4_copy((vec4 *)local[j], joint_model[j]);
         else   /* model_j = model_parent * local_j (parent < j: already done) */
             joint_mul(affine, joint_model[parent], local[j], joint_model[j]);
         joint_palette_entries(targets, j, joint_model[j]);

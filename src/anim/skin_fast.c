@@ -16,8 +16,10 @@
  *     Elsewhere the same code runs on plain floats (SKIN_SCALAR below).
  *  4. The normal's renormalisation (optional) uses the hardware reciprocal square root plus one
  *     Newton-Raphson step (relative error < 2e-7) instead of sqrt and a division.
- *  5. vec3 loads and stores never touch the neighbouring vertex: the last vertex of a range may
- *     end the array, and in the threaded path it borders another thread's range.
+ *  5. Positions and normals move as 4 floats (one load, one store) where the 4th float belongs
+ *     to the next vertex of the same range, which rewrites it right after; only the last vertex
+ *     of a range uses exact 3-float accesses: it may end the array, and in the threaded path it
+ *     borders another thread's range.
  */
 #include "anim.h"
 
@@ -90,49 +92,64 @@ static inline __m128 normalize3(__m128 v)
     return _mm_mul_ps(v, SPLAT(r, 0));
 }
 
+/* Vertex v blending `influences` matrices. `wide`: v is not the last vertex of the range, so
+ * its vec3 may be read and written as 4 floats — the 4th is the next vertex's x, which the
+ * next iteration reads as its own and then overwrites (one load and one store instead of
+ * three each); the last vertex of a range takes the exact-size load_vec3 / store_vec3. */
+static inline __attribute__((always_inline)) void skin_vertex(const SkinJob *job, const float *palette, int v,
+                                                              int influences, bool wide)
+{
+    const uint16_t *bone = job->joint_indices[v];
+    __m128 weights = _mm_loadu_ps(job->weights[v]);
+    /* blended columns c_i = sum_k w_k * palette[bone_k] column i (rows x, y, z, w) */
+    const float *m = palette + 16 * (size_t)bone[0];
+    __m128 w = SPLAT(weights, 0);
+    __m128 c0 = _mm_mul_ps(w, _mm_loadu_ps(m + 0));
+    __m128 c1 = _mm_mul_ps(w, _mm_loadu_ps(m + 4));
+    __m128 c2 = _mm_mul_ps(w, _mm_loadu_ps(m + 8));
+    __m128 c3 = _mm_mul_ps(w, _mm_loadu_ps(m + 12));
+    for (int k = 1; k < influences; k++) {
+        m = palette + 16 * (size_t)bone[k];
+        w = k == 1 ? SPLAT(weights, 1) : k == 2 ? SPLAT(weights, 2) : SPLAT(weights, 3);
+        c0 = _mm_add_ps(c0, _mm_mul_ps(w, _mm_loadu_ps(m + 0)));
+        c1 = _mm_add_ps(c1, _mm_mul_ps(w, _mm_loadu_ps(m + 4)));
+        c2 = _mm_add_ps(c2, _mm_mul_ps(w, _mm_loadu_ps(m + 8)));
+        c3 = _mm_add_ps(c3, _mm_mul_ps(w, _mm_loadu_ps(m + 12)));
+    }
+    /* p' = c0 px + c1 py + c2 pz + c3 */
+    __m128 p = wide ? _mm_loadu_ps(job->positions[v]) : load_vec3(job->positions[v]);
+    __m128 out = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, SPLAT(p, 0)), _mm_mul_ps(c1, SPLAT(p, 1))),
+                            _mm_add_ps(_mm_mul_ps(c2, SPLAT(p, 2)), c3));
+    if (wide) _mm_storeu_ps(job->out_positions[v], out);
+    else store_vec3(job->out_positions[v], out);
+    if (job->out_normals) {
+        /* n' = c0 nx + c1 ny + c2 nz  (the blended upper 3x3, as the reference) */
+        __m128 n = wide ? _mm_loadu_ps(job->normals[v]) : load_vec3(job->normals[v]);
+        __m128 nout = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, SPLAT(n, 0)), _mm_mul_ps(c1, SPLAT(n, 1))),
+                                 _mm_mul_ps(c2, SPLAT(n, 2)));
+        if (job->normalize_normals) nout = normalize3(nout);
+        if (wide) _mm_storeu_ps(job->out_normals[v], nout);
+        else store_vec3(job->out_normals[v], nout);
+    }
+}
+
 /* One run of vertices [first, end), every one blending `influences` matrices. `influences`
- * is a constant at each call site (skin_range's switch), so the compiler unrolls the blend. */
-static inline __attribute__((always_inline)) void skin_run(const SkinJob *job, int first, int end, int influences)
+ * is a constant at each call site (skin_job_run's switch), so the compiler unrolls the blend. */
+static inline __attribute__((always_inline)) void skin_run(const SkinJob *job, int first, int end, int influences,
+                                                           int range_end)
 {
     const float *palette = (const float *)job->palette;
-    for (int v = first; v < end; v++) {
-        const uint16_t *bone = job->joint_indices[v];
-        __m128 weights = _mm_loadu_ps(job->weights[v]);
-        /* blended columns c_i = sum_k w_k * palette[bone_k] column i (rows x, y, z, w) */
-        const float *m = palette + 16 * (size_t)bone[0];
-        __m128 w = SPLAT(weights, 0);
-        __m128 c0 = _mm_mul_ps(w, _mm_loadu_ps(m + 0));
-        __m128 c1 = _mm_mul_ps(w, _mm_loadu_ps(m + 4));
-        __m128 c2 = _mm_mul_ps(w, _mm_loadu_ps(m + 8));
-        __m128 c3 = _mm_mul_ps(w, _mm_loadu_ps(m + 12));
-        for (int k = 1; k < influences; k++) {
-            m = palette + 16 * (size_t)bone[k];
-            w = k == 1 ? SPLAT(weights, 1) : k == 2 ? SPLAT(weights, 2) : SPLAT(weights, 3);
-            c0 = _mm_add_ps(c0, _mm_mul_ps(w, _mm_loadu_ps(m + 0)));
-            c1 = _mm_add_ps(c1, _mm_mul_ps(w, _mm_loadu_ps(m + 4)));
-            c2 = _mm_add_ps(c2, _mm_mul_ps(w, _mm_loadu_ps(m + 8)));
-            c3 = _mm_add_ps(c3, _mm_mul_ps(w, _mm_loadu_ps(m + 12)));
-        }
-        /* p' = c0 px + c1 py + c2 pz + c3 */
-        __m128 p = load_vec3(job->positions[v]);
-        __m128 out = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, SPLAT(p, 0)), _mm_mul_ps(c1, SPLAT(p, 1))),
-                                _mm_add_ps(_mm_mul_ps(c2, SPLAT(p, 2)), c3));
-        store_vec3(job->out_positions[v], out);
-        if (job->out_normals) {
-            /* n' = c0 nx + c1 ny + c2 nz  (the blended upper 3x3, as the reference) */
-            __m128 n = load_vec3(job->normals[v]);
-            __m128 nout = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, SPLAT(n, 0)), _mm_mul_ps(c1, SPLAT(n, 1))),
-                                     _mm_mul_ps(c2, SPLAT(n, 2)));
-            if (job->normalize_normals) nout = normalize3(nout);
-            store_vec3(job->out_normals[v], nout);
-        }
-    }
+    int wide_end = end < range_end ? end : end - 1;   /* the range's last vertex: exact-size access */
+    int v = first;
+    for (; v < wide_end; v++) skin_vertex(job, palette, v, influences, true);
+    for (; v < end; v++) skin_vertex(job, palette, v, influences, false);
 }
 
 #else /* plain C: the same order of operations, one float at a time */
 
-static inline void skin_run(const SkinJob *job, int first, int end, int influences)
+static inline void skin_run(const SkinJob *job, int first, int end, int influences, int range_end)
 {
+    (void)range_end;
     for (int v = first; v < end; v++) {
         const uint16_t *bone = job->joint_indices[v];
         const float *w = job->weights[v];
@@ -160,7 +177,7 @@ void skin_job_run(const SkinJob *job, int first, int end)
     if (first < 0) first = 0;
     if (end > job->vertex_count) end = job->vertex_count;
     if (!job->runs) {   /* no runs: treat every vertex as 4 influences (always correct) */
-        if (first < end) skin_run(job, first, end, 4);
+        if (first < end) skin_run(job, first, end, 4, end);
         return;
     }
     for (int r = 0; r < job->run_count; r++) {
@@ -169,10 +186,10 @@ void skin_job_run(const SkinJob *job, int first, int end)
         int run_end = run->first + run->count < end ? run->first + run->count : end;
         if (run_first >= run_end) continue;
         switch (run->influences) {   /* one specialised loop per influence count */
-        case 1: skin_run(job, run_first, run_end, 1); break;
-        case 2: skin_run(job, run_first, run_end, 2); break;
-        case 3: skin_run(job, run_first, run_end, 3); break;
-        default: skin_run(job, run_first, run_end, 4); break;
+        case 1: skin_run(job, run_first, run_end, 1, end); break;
+        case 2: skin_run(job, run_first, run_end, 2, end); break;
+        case 3: skin_run(job, run_first, run_end, 3, end); break;
+        default: skin_run(job, run_first, run_end, 4, end); break;
         }
     }
 }
