@@ -1,5 +1,6 @@
 /* test_input.c — the viewer's key table and playback state machine, without a window. */
 #include "input.h"
+#include "camera.h"
 #include "testutil.h"
 
 #define GLFW_INCLUDE_NONE
@@ -34,6 +35,29 @@ static void test_key_table(void)
     CHECK(key(GLFW_KEY_F).kind == ACTION_FRAME_CAMERA, "F");
     CHECK(key(GLFW_KEY_ESCAPE).kind == ACTION_QUIT && key(GLFW_KEY_Q).kind == ACTION_QUIT, "Esc/Q");
     CHECK(key(GLFW_KEY_Z).kind == ACTION_NONE && key(GLFW_KEY_UNKNOWN).kind == ACTION_NONE, "unbound keys");
+    /* issue 11 keys */
+    CHECK(key(GLFW_KEY_L).kind == ACTION_TOGGLE_BROWSER && key(GLFW_KEY_TAB).kind == ACTION_TOGGLE_BROWSER, "L / Tab");
+    CHECK(key(GLFW_KEY_HOME).kind == ACTION_FIRST_FRAME && key(GLFW_KEY_END).kind == ACTION_LAST_FRAME, "Home / End");
+    CHECK(action_for_key(GLFW_KEY_PERIOD, GLFW_MOD_SHIFT).kind == ACTION_NEXT_KEY &&
+              action_for_key(GLFW_KEY_COMMA, GLFW_MOD_SHIFT).kind == ACTION_PREV_KEY,
+          "Shift+. / Shift+,");
+    CHECK(key(GLFW_KEY_R).kind == ACTION_TOGGLE_REVERSE && key(GLFW_KEY_O).kind == ACTION_CYCLE_LOOP_MODE &&
+              key(GLFW_KEY_M).kind == ACTION_CYCLE_ROOT_MOTION,
+          "R O M");
+    CHECK(action_for_key(GLFW_KEY_R, GLFW_MOD_CONTROL).kind == ACTION_RELOAD, "Ctrl+R reloads");
+    CHECK(key(GLFW_KEY_S).kind == ACTION_SCREENSHOT && key(GLFW_KEY_F12).kind == ACTION_SCREENSHOT, "S / F12");
+    CHECK(key(GLFW_KEY_F11).kind == ACTION_FULLSCREEN && key(GLFW_KEY_U).kind == ACTION_TOGGLE_MESH_LIST, "F11, U");
+    Action front = key(GLFW_KEY_KP_1), back = action_for_key(GLFW_KEY_KP_1, GLFW_MOD_CONTROL);
+    Action right = key(GLFW_KEY_KP_3), left = action_for_key(GLFW_KEY_KP_3, GLFW_MOD_SHIFT);
+    Action top = key(GLFW_KEY_KP_7), bottom = action_for_key(GLFW_KEY_KP_7, GLFW_MOD_CONTROL);
+    CHECK(front.kind == ACTION_VIEW_PRESET && front.clip == CAMERA_VIEW_FRONT && back.clip == CAMERA_VIEW_BACK &&
+              right.clip == CAMERA_VIEW_RIGHT && left.clip == CAMERA_VIEW_LEFT && top.clip == CAMERA_VIEW_TOP &&
+              bottom.clip == CAMERA_VIEW_BOTTOM,
+          "keypad 1 / 3 / 7 views, Ctrl or Shift the opposite");
+    CHECK(action_repeats(ACTION_NEXT_CLIP) && action_repeats(ACTION_PREV_CLIP) && action_repeats(ACTION_STEP_FORWARD) &&
+              action_repeats(ACTION_NEXT_KEY) && !action_repeats(ACTION_TOGGLE_PAUSE) &&
+              !action_repeats(ACTION_TOGGLE_BROWSER),
+          "N / P / arrows and steps repeat when held; toggles do not");
     CHECK(action_for_key(GLFW_KEY_Q, GLFW_MOD_CONTROL).kind == ACTION_NONE, "Ctrl+Q is not ours");
     CHECK(action_for_key(GLFW_KEY_ESCAPE, GLFW_MOD_CONTROL).kind == ACTION_QUIT, "Esc quits with any modifier");
 }
@@ -89,15 +113,21 @@ static void test_speed(void)
     press(&p, GLFW_KEY_MINUS, durations);
     CHECK(near(p.speed, 32.0f), "and comes back down: %g", p.speed);
 
-    /* --speed outside the key range is kept, and the keys only move it back toward the range */
+    /* one range for --speed and the keys: |speed| in [1/64, 64], the sign is the direction */
     playback_init(&p, 1, durations, 0, 0.0f, 100.0f);
-    CHECK(near(p.speed, 100.0f), "--speed 100 kept: %g", p.speed);
+    CHECK(near(p.speed, 64.0f), "speed 100 clamps to 64: %g", p.speed);
     press(&p, GLFW_KEY_EQUAL, durations);
-    CHECK(near(p.speed, 100.0f), "+ above the limit does not speed up: %g", p.speed);
+    CHECK(near(p.speed, 64.0f), "+ at the limit stays: %g", p.speed);
     press(&p, GLFW_KEY_MINUS, durations);
-    CHECK(near(p.speed, 50.0f), "- halves: %g", p.speed);
+    CHECK(near(p.speed, 32.0f), "- halves: %g", p.speed);
     playback_init(&p, 1, durations, 0, 0.0f, -3.0f);
-    CHECK(near(p.speed, 1.0f), "a non-positive speed falls back to 1: %g", p.speed);
+    CHECK(near(p.speed, -3.0f) && near(p.time, 1.0f), "a negative speed plays backwards from the end: %g", p.speed);
+    press(&p, GLFW_KEY_EQUAL, durations);
+    CHECK(near(p.speed, -6.0f), "+ doubles the magnitude, keeps the direction: %g", p.speed);
+    press(&p, GLFW_KEY_R, durations);
+    CHECK(near(p.speed, 6.0f), "R reverses: %g", p.speed);
+    playback_init(&p, 1, durations, 0, 0.0f, 0.0f);
+    CHECK(near(p.speed, 1.0f), "speed 0 falls back to 1: %g", p.speed);
 }
 
 static void test_pause_and_step(void)

@@ -209,6 +209,25 @@ void pose_model_and_palettes(const Skeleton *skeleton, const PaletteTargets *tar
 /* The palette part alone: skin_palette of every skinned mesh, through the targets. */
 void pose_palettes(const PaletteTargets *targets, int joint_count, const mat4 *joint_model);
 
+/* ---- blending and root motion (blend.c) ------------------------------- */
+
+/* Cross-fade of two local poses, joint by joint, with `weight` of b (clamped to [0, 1]):
+ *   T = (1 - w) Ta + w Tb,   S = (1 - w) Sa + w Sb,
+ *   R = normalize((1 - w) Ra + w s Rb),  s = -1 when dot(Ra, Rb) < 0 (the short way), else 1.
+ * out may be a or b. w = 0 gives a, w = 1 gives b (up to the sign of R). */
+void pose_blend(const JointTransform *a, const JointTransform *b, int joint_count, float weight,
+                JointTransform *out);
+
+/* The joint that carries a clip's root motion: the topmost (lowest index, parents come
+ * first) joint with a translation track of more than one key; -1 if none. */
+int clip_root_motion_joint(const Clip *clip);
+
+/* Root motion "in place": moves every model-space matrix by the same ground-plane offset
+ * (scene +Y up) so that joint `root` stays at anchor's x and z:
+ *   d = (p.x - anchor.x, 0, p.z - anchor.z),  p = translation of model[root],
+ *   model'[j] = T(-d) * model[j]. */
+void pose_remove_ground_motion(const Skeleton *skeleton, int root, const vec3 anchor, mat4 *model);
+
 /* ---- skinning (skin.c) -------------------------------------------------- */
 
 /* palette[i] = model[bone_joint[i]] * inverse_bind[i]  (one matrix per bone of the mesh).

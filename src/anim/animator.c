@@ -37,18 +37,30 @@ static bool morph_buffers_init(Animator *animator, const Model *model)
     return true;
 }
 
+static int max_track_count(const Model *model)
+{
+    int max_tracks = 1;
+    for (int c = 0; c < model->clip_count; c++)
+        if (model->clips[c].track_count > max_tracks) max_tracks = model->clips[c].track_count;
+    return max_tracks;
+}
+
 bool animator_init(Animator *animator, const Model *model)
 {
     memset(animator, 0, sizeof *animator);
     animator->model = model;
     animator->clip = ANIMATOR_REST_POSE;
+    animator->fade_clip = ANIMATOR_REST_POSE;
+    animator->root_joint = -1;
     int joints = model->skeleton.joint_count > 0 ? model->skeleton.joint_count : 1;
-    int max_tracks = 1;
-    for (int c = 0; c < model->clip_count; c++)
-        if (model->clips[c].track_count > max_tracks) max_tracks = model->clips[c].track_count;
+    int max_tracks = max_track_count(model);
     animator->local = calloc((size_t)joints, sizeof(mat4));
     animator->joint_model = calloc((size_t)joints, sizeof(mat4));
     animator->cursors = calloc((size_t)max_tracks, sizeof(TrackCursor));
+    animator->fade_cursors = calloc((size_t)max_tracks, sizeof(TrackCursor));
+    animator->trs_from = calloc((size_t)joints, sizeof(JointTransform));
+    animator->trs_to = calloc((size_t)joints, sizeof(JointTransform));
+    animator->animated = calloc((size_t)joints, 1);
     size_t meshes = (size_t)(model->mesh_count > 0 ? model->mesh_count : 1);
     animator->palettes = calloc(meshes, sizeof(mat4 *));
     animator->skin_runs = calloc(meshes, sizeof(SkinRun *));
@@ -60,7 +72,8 @@ bool animator_init(Animator *animator, const Model *model)
         pose_bind(model, bound, animator->bind_local, animator->bind_model);
     free(bound);
     if (!animator->local || !animator->joint_model || !animator->cursors || !animator->palettes ||
-        !animator->skin_runs || !animator->skin_run_count || !bound || !animator->bind_local || !animator->bind_model) {
+        !animator->skin_runs || !animator->skin_run_count || !bound || !animator->bind_local || !animator->bind_model ||
+        !animator->fade_cursors || !animator->trs_from || !animator->trs_to || !animator->animated) {
         animator_free(animator);
         return false;
     }
@@ -139,9 +152,81 @@ void animator_free(Animator *animator)
     free(animator->bind_local);
     free(animator->bind_model);
     free(animator->cursors);
+    free(animator->fade_cursors);
+    free(animator->trs_from);
+    free(animator->trs_to);
+    free(animator->animated);
     free(animator->joint_model);
     free(animator->local);
     memset(animator, 0, sizeof *animator);
+}
+
+/* Scene-space matrix of one joint from local matrices: the product along its parent chain. */
+static void joint_model_from_local(const Skeleton *skeleton, const mat4 *local, int joint, mat4 out)
+{
+    glm_mat4_copy((vec4 *)local[joint], out);
+    for (int j = skeleton->parent[joint]; j >= 0; j = skeleton->parent[j]) glm_mat4_mul((vec4 *)local[j], out, out);
+}
+
+/* New clip: its cursors start from scratch; its root-motion joint and where that joint stands
+ * at time 0 (the anchor "in place" keeps); local[] back at rest (the fast path writes only the
+ * joints with a track). Once per clip change, not per frame. */
+static void switch_clip(Animator *animator, int clip)
+{
+    const Model *model = animator->model;
+    const Skeleton *skeleton = &model->skeleton;
+    memset(animator->cursors, 0, sizeof(TrackCursor) * (size_t)max_track_count(model));
+    memset(animator->morph_cursors, 0, sizeof(int) * (size_t)max_morph_tracks(model));
+    memset(animator->timeline_states, 0, sizeof(TimelineState) * (size_t)animator->timeline_count);
+    animator->clip = clip;
+    animator->root_joint = clip >= 0 ? clip_root_motion_joint(&model->clips[clip]) : -1;
+    glm_vec3_zero(animator->root_anchor);
+    if (animator->root_joint >= 0) {
+        pose_set_rest(skeleton, animator->local);
+        clip_sample(&model->clips[clip], skeleton, 0.0f, animator->cursors, animator->local);
+        mat4 root;
+        joint_model_from_local(skeleton, animator->local, animator->root_joint, root);
+        glm_vec3_copy(root[3], animator->root_anchor);
+        memset(animator->cursors, 0, sizeof(TrackCursor) * (size_t)max_track_count(model));
+    }
+    pose_set_rest(skeleton, animator->local);   /* joints without a track keep this from now on */
+    animator->local_blended = false;
+}
+
+/* Morph weights of `clip` at `time` (defaults; bind pose: none) and each mesh's active targets. */
+static void update_morphs(Animator *animator, int clip, float time)
+{
+    const Model *model = animator->model;
+    morph_set_default_weights(model, animator->morph_weights, clip == ANIMATOR_BIND_POSE);
+    if (clip >= 0) clip_sample_morph_weights(&model->clips[clip], time, animator->morph_cursors, animator->morph_weights);
+    for (int m = 0; m < model->mesh_count; m++) {
+        const Mesh *mesh = &model->meshes[m];
+        MeshMorph *morph = &animator->morphs[m];
+        if (mesh->morph_target_count > 0)
+            morph->active_count = morph_active_targets(animator->morph_weights[m], mesh->morph_target_count,
+                                                       morph->active_targets, morph->active_weights);
+    }
+}
+
+/* Root motion in place, after joint_model[] is known (the palettes follow in the caller). */
+static void apply_in_place(Animator *animator)
+{
+    if (animator->in_place && animator->root_joint >= 0)
+        pose_remove_ground_motion(&animator->model->skeleton, animator->root_joint, animator->root_anchor,
+                                  animator->joint_model);
+}
+
+/* The reference jobs from local[]: joint_model[] (in place if asked), morphs, palettes. */
+static void finish_pose(Animator *animator, int clip, float time)
+{
+    const Model *model = animator->model;
+    pose_local_to_model(&model->skeleton, animator->local, animator->joint_model);
+    apply_in_place(animator);
+    update_morphs(animator, clip, time);
+    for (int m = 0; m < model->mesh_count; m++) {
+        const Mesh *mesh = &model->meshes[m];
+        if (mesh->skinned) skin_palette(mesh, animator->joint_model, animator->palettes[m]);
+    }
 }
 
 void animator_evaluate(Animator *animator, int clip, float time)
@@ -149,20 +234,19 @@ void animator_evaluate(Animator *animator, int clip, float time)
     const Model *model = animator->model;
     const Skeleton *skeleton = &model->skeleton;
     if (clip >= model->clip_count) clip = ANIMATOR_REST_POSE;
-    if (clip != animator->clip) {     /* new clip: its cursors start from scratch */
-        int max_tracks = 0;
-        for (int c = 0; c < model->clip_count; c++)
-            if (model->clips[c].track_count > max_tracks) max_tracks = model->clips[c].track_count;
-        memset(animator->cursors, 0, sizeof(TrackCursor) * (size_t)(max_tracks > 0 ? max_tracks : 1));
-        memset(animator->morph_cursors, 0, sizeof(int) * (size_t)max_morph_tracks(model));
-        animator->clip = clip;
-        memset(animator->timeline_states, 0, sizeof(TimelineState) * (size_t)animator->timeline_count);
-        pose_set_rest(skeleton, animator->local);   /* joints without a track keep this from now on */
-    }
+    if (clip != animator->clip) switch_clip(animator, clip);
 
     if (clip >= 0) {   /* the fast path: sampling, then hierarchy and palettes (pose_fast.c) */
+        if (animator->local_blended) {   /* a cross-fade wrote joints this clip has no track for */
+            pose_set_rest(skeleton, animator->local);
+            animator->local_blended = false;
+        }
         pose_evaluate_packed(&animator->packed[clip], skeleton, &animator->targets, time, animator->timeline_states,
                              animator->local, animator->joint_model);
+        if (animator->in_place && animator->root_joint >= 0) {
+            apply_in_place(animator);
+            pose_palettes(&animator->targets, skeleton->joint_count, animator->joint_model);
+        }
     } else if (clip == ANIMATOR_BIND_POSE) {   /* computed once, at init */
         size_t bytes = sizeof(mat4) * (size_t)skeleton->joint_count;
         if (bytes > 0) {
@@ -173,18 +257,7 @@ void animator_evaluate(Animator *animator, int clip, float time)
         pose_set_rest(skeleton, animator->local);
         pose_local_to_model(skeleton, animator->local, animator->joint_model);
     }
-
-    /* morph weights: defaults (bind pose: none), then the clip's weight channels */
-    morph_set_default_weights(model, animator->morph_weights, clip == ANIMATOR_BIND_POSE);
-    if (clip >= 0) clip_sample_morph_weights(&model->clips[clip], time, animator->morph_cursors, animator->morph_weights);
-    for (int m = 0; m < model->mesh_count; m++) {
-        const Mesh *mesh = &model->meshes[m];
-        MeshMorph *morph = &animator->morphs[m];
-        if (mesh->morph_target_count > 0)
-            morph->active_count = morph_active_targets(animator->morph_weights[m], mesh->morph_target_count,
-                                                       morph->active_targets, morph->active_weights);
-    }
-
+    update_morphs(animator, clip, time);
     for (int m = 0; clip < 0 && m < model->mesh_count; m++) {   /* (a clip's palettes are written above) */
         const Mesh *mesh = &model->meshes[m];
         if (!mesh->skinned) continue;
@@ -192,6 +265,54 @@ void animator_evaluate(Animator *animator, int clip, float time)
             skin_palette_bind(mesh, animator->palettes[m]);
         else
             skin_palette(mesh, animator->joint_model, animator->palettes[m]);
+    }
+}
+
+void animator_evaluate_blend(Animator *animator, int from, float from_time, int to, float to_time, float weight)
+{
+    const Model *model = animator->model;
+    const Skeleton *skeleton = &model->skeleton;
+    if (from < 0 || to < 0 || from >= model->clip_count || to >= model->clip_count || from == to ||
+        skeleton->joint_count == 0 || !(weight < 1.0f)) {
+        animator_evaluate(animator, to, to_time);
+        return;
+    }
+    if (to != animator->clip) switch_clip(animator, to);
+    if (from != animator->fade_clip) {
+        memset(animator->fade_cursors, 0, sizeof(TrackCursor) * (size_t)max_track_count(model));
+        animator->fade_clip = from;
+    }
+    const Clip *clip_from = &model->clips[from], *clip_to = &model->clips[to];
+    size_t joints = (size_t)skeleton->joint_count;
+    memcpy(animator->trs_from, skeleton->rest_trs, sizeof(JointTransform) * joints);
+    memcpy(animator->trs_to, skeleton->rest_trs, sizeof(JointTransform) * joints);
+    clip_sample_trs(clip_from, skeleton, from_time, animator->fade_cursors, animator->trs_from);
+    clip_sample_trs(clip_to, skeleton, to_time, animator->cursors, animator->trs_to);
+    pose_blend(animator->trs_from, animator->trs_to, skeleton->joint_count, weight, animator->trs_to);
+
+    /* joints neither clip animates keep their exact rest matrix (rest_trs may drop a shear) */
+    memset(animator->animated, 0, joints);
+    for (int i = 0; i < clip_from->track_count; i++) animator->animated[clip_from->tracks[i].joint] = 1;
+    for (int i = 0; i < clip_to->track_count; i++) animator->animated[clip_to->tracks[i].joint] = 1;
+    pose_set_rest(skeleton, animator->local);
+    for (int j = 0; j < skeleton->joint_count; j++)
+        if (animator->animated[j]) joint_transform_to_matrix(&animator->trs_to[j], animator->local[j]);
+    animator->local_blended = true;
+    finish_pose(animator, to, to_time);   /* morph weights: the clip fading in */
+}
+
+void animator_root_position(const Animator *animator, vec3 position)
+{
+    glm_vec3_zero(position);
+    const Skeleton *skeleton = &animator->model->skeleton;
+    if (skeleton->joint_count == 0) return;
+    int joint = animator->root_joint >= 0 ? animator->root_joint : 0;
+    if (animator->in_place && animator->root_joint >= 0) {   /* joint_model has the travel removed */
+        mat4 authored;
+        joint_model_from_local(skeleton, animator->local, joint, authored);
+        glm_vec3_copy(authored[3], position);
+    } else {
+        glm_vec3_copy(animator->joint_model[joint][3], position);
     }
 }
 

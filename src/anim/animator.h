@@ -40,6 +40,17 @@ typedef struct Animator {
     TimelineState *timeline_states; /* [timeline_count]: the fast path's key cursors */
     int           timeline_count;  /* most timelines of any clip */
     PaletteTargets targets;        /* palette entries per joint (pose_fast.c) */
+    /* cross-fade (animator_evaluate_blend) */
+    TrackCursor  *fade_cursors;    /* [max track count]: the clip fading out */
+    int           fade_clip;       /* clip fade_cursors belong to */
+    JointTransform *trs_from, *trs_to; /* [joint_count] local poses of the two clips */
+    unsigned char *animated;       /* [joint_count] 1 where either clip has a track */
+    /* root motion: when in_place is set (by the caller), the clip's root joint keeps the
+     * ground position (x, z) it has at the clip's time 0 */
+    bool          in_place;
+    int           root_joint;      /* clip_root_motion_joint() of `clip`, -1 if none */
+    vec3          root_anchor;     /* its scene position at time 0 of `clip` */
+    bool          local_blended;   /* local[] was written by a cross-fade (reset before the fast path) */
 } Animator;
 
 /* Allocates every buffer for `model`. Returns false on out-of-memory. */
@@ -51,6 +62,16 @@ void animator_free(Animator *animator);
  * morph weights and active targets (rest pose: the default weights; bind pose: all 0,
  * the mesh as stored). */
 void animator_evaluate(Animator *animator, int clip, float time);
+
+/* Cross-fade: clip `from` at from_time and clip `to` at to_time, local poses blended with
+ * `weight` of `to` (pose_blend), then model space and palettes as animator_evaluate(); morph
+ * weights are those of `to`. Either being a static pose (< 0) evaluates `to` alone. The cursors
+ * of both clips are kept, so a running fade still costs O(1) per track. */
+void animator_evaluate_blend(Animator *animator, int from, float from_time, int to, float to_time, float weight);
+
+/* Scene position of the root-motion joint of the current clip (the skeleton's first joint when
+ * the clip has none; the origin without joints), as authored (before in_place). */
+void animator_root_position(const Animator *animator, vec3 position);
 
 /* Model matrix to draw mesh m with: identity for skinned meshes (their palette
  * already lands in scene space; DESIGN.md trap 2), the node's animated model

@@ -3,7 +3,9 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define BOUNDS_SAMPLES_PER_CLIP 8
 
@@ -20,7 +22,8 @@ static void grow_by_pose(const Model *model, const Animator *animator, vec3 *scr
     }
 }
 
-bool app_model_bounds(const Model *model, Animator *animator, vec3 min, vec3 max)
+/* Box over clip `first`..`last` (inclusive), or the pose `pose` when first > last. */
+static bool bounds_over(const Model *model, Animator *animator, int first, int last, int pose, vec3 min, vec3 max)
 {
     glm_vec3_zero(min);
     glm_vec3_zero(max);
@@ -32,11 +35,11 @@ bool app_model_bounds(const Model *model, Animator *animator, vec3 min, vec3 max
     if (!scratch) return false;
 
     vec3 lo = {FLT_MAX, FLT_MAX, FLT_MAX}, hi = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
-    if (model->clip_count == 0) {
-        animator_evaluate(animator, ANIMATOR_REST_POSE, 0.0f);
+    if (first > last) {
+        animator_evaluate(animator, pose, 0.0f);
         grow_by_pose(model, animator, scratch, lo, hi);
     }
-    for (int c = 0; c < model->clip_count; c++)
+    for (int c = first; c <= last; c++)
         for (int i = 0; i < BOUNDS_SAMPLES_PER_CLIP; i++) {
             /* t_i = i * duration / 7: both ends included */
             float t = model->clips[c].duration * (float)i / (float)(BOUNDS_SAMPLES_PER_CLIP - 1);
@@ -101,4 +104,223 @@ bool app_pose_screen_bounds(const Model *model, const Animator *animator, const 
     glm_vec2_copy(lo, min);
     glm_vec2_copy(hi, max);
     return true;
+}
+
+bool app_model_bounds(const Model *model, Animator *animator, vec3 min, vec3 max)
+{
+    return bounds_over(model, animator, 0, model->clip_count - 1, ANIMATOR_REST_POSE, min, max);
+}
+
+bool app_clip_bounds(const Model *model, Animator *animator, int clip, vec3 min, vec3 max)
+{
+    if (clip >= 0 && clip < model->clip_count) return bounds_over(model, animator, clip, clip, clip, min, max);
+    return bounds_over(model, animator, 0, -1, clip, min, max);
+}
+
+static bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+bool app_mirror_joint_name(const char *name, char *out, size_t out_size, int *side)
+{
+    static const char *const words[][2] = {{"Left", "Right"}, {"left", "right"}, {"LEFT", "RIGHT"}};
+    size_t n = strlen(name);
+    if (n + 2 > out_size) return false;
+    /* whole words first: the first Left/Right spelling found */
+    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
+        for (int s = 0; s < 2; s++) {
+            const char *hit = strstr(name, words[w][s]);
+            if (!hit) continue;
+            size_t before = (size_t)(hit - name), word = strlen(words[w][s]);
+            snprintf(out, out_size, "%.*s%s%s", (int)before, name, words[w][1 - s], hit + word);
+            *side = s == 0 ? 1 : -1;
+            return true;
+        }
+    /* a lone L / R letter token: "Arm.L", "arm_l", "L_Hand", "Hand L" */
+    for (size_t i = 0; i < n; i++) {
+        char c = name[i];
+        if (c != 'L' && c != 'l' && c != 'R' && c != 'r') continue;
+        bool alone = (i == 0 || !is_letter(name[i - 1])) && (i + 1 == n || !is_letter(name[i + 1]));
+        if (!alone) continue;
+        memcpy(out, name, n + 1);
+        out[i] = c == 'L' ? 'R' : c == 'l' ? 'r' : c == 'R' ? 'L' : 'l';
+        *side = (c == 'L' || c == 'l') ? 1 : -1;
+        return true;
+    }
+    return false;
+}
+
+/* Rule 1 of app_front_yaw: Left / Right joint pairs. */
+static bool facing_from_names(const Model *model, const Animator *animator, float *yaw)
+{
+    const Skeleton *skeleton = &model->skeleton;
+    vec3 left = {0.0f, 0.0f, 0.0f};   /* sum over pairs of (left joint - right joint) */
+    char mirrored[SV_NAME_MAX + 8];
+    int pairs = 0;
+    for (int j = 0; j < skeleton->joint_count; j++) {
+        int side = 0;
+        if (!app_mirror_joint_name(skeleton->names[j], mirrored, sizeof mirrored, &side) || side != 1) continue;
+        for (int k = 0; k < skeleton->joint_count; k++) {
+            if (k == j || strcmp(skeleton->names[k], mirrored) != 0) continue;
+            vec3 d;
+            glm_vec3_sub(animator->joint_model[j][3], animator->joint_model[k][3], d);
+            glm_vec3_add(left, d, left);
+            pairs++;
+            break;
+        }
+    }
+    /* forward = left x up = (-left.z, 0, left.x) for up = +Y */
+    float fx = -left[2], fz = left[0];
+    if (pairs == 0 || !(fx * fx + fz * fz > 1e-12f) || !isfinite(fx) || !isfinite(fz)) return false;
+    /* if the left side mostly points along +-Y, the file is not Y-up: no answer here */
+    if (fabsf(left[1]) > sqrtf(fx * fx + fz * fz)) return false;
+    *yaw = atan2f(fx, fz);
+    return true;
+}
+
+/* Rule 2: the ground direction the clip carries its root-motion joint, start to end. */
+static bool facing_from_travel(const Model *model, Animator *animator, int clip, float *yaw)
+{
+    if (clip < 0 || clip >= model->clip_count || model->clips[clip].duration <= 0.0f) return false;
+    int root = clip_root_motion_joint(&model->clips[clip]);
+    if (root < 0) return false;
+    bool in_place = animator->in_place;
+    animator->in_place = false;
+    animator_evaluate(animator, clip, 0.0f);
+    vec3 start, end;
+    glm_vec3_copy(animator->joint_model[root][3], start);
+    animator_evaluate(animator, clip, model->clips[clip].duration);
+    glm_vec3_copy(animator->joint_model[root][3], end);
+    animator->in_place = in_place;
+    vec3 lo, hi;   /* the body's size: its joints' box at the start */
+    animator_evaluate(animator, clip, 0.0f);
+    glm_vec3_copy(animator->joint_model[0][3], lo);
+    glm_vec3_copy(lo, hi);
+    for (int j = 0; j < model->skeleton.joint_count; j++) {
+        glm_vec3_minv(lo, animator->joint_model[j][3], lo);
+        glm_vec3_maxv(hi, animator->joint_model[j][3], hi);
+    }
+    float dx = end[0] - start[0], dz = end[2] - start[2];
+    float travel = sqrtf(dx * dx + dz * dz), size = glm_vec3_distance(lo, hi);
+    if (!(travel > 0.25f * size) || !isfinite(travel)) return false;
+    *yaw = atan2f(dx, dz);
+    return true;
+}
+
+float app_front_yaw(const Model *model, Animator *animator, int clip)
+{
+    float yaw = 0.0f;
+    animator_evaluate(animator, clip, 0.0f);
+    if (facing_from_names(model, animator, &yaw)) return yaw;
+    if (!facing_from_travel(model, animator, clip, &yaw)) yaw = 0.0f;
+    animator_evaluate(animator, clip, 0.0f);
+    return yaw;
+}
+
+/* What fit_pass() folds over the skinned vertices: their extent across the view (pass 1) or
+ * the distance they need (pass 2). */
+typedef struct FitState {
+    const Camera *camera;
+    float aspect;
+    vec3  back, right, up;
+    float x_min, x_max, y_min, y_max;   /* pass 1: relative to the target; pass 3: NDC at `distance` */
+    float distance;                     /* pass 2 */
+} FitState;
+
+static void fit_pose(const Model *model, const Animator *animator, vec3 *scratch, FitState *fit, int pass)
+{
+    for (int m = 0; m < model->mesh_count; m++) {
+        animator_skin_mesh(animator, m, scratch, NULL);
+        for (int v = 0; v < model->meshes[m].vertex_count; v++) {
+            if (!isfinite(scratch[v][0]) || !isfinite(scratch[v][1]) || !isfinite(scratch[v][2])) continue;
+            if (pass == 1) {
+                vec3 r;
+                glm_vec3_sub(scratch[v], (float *)fit->camera->target, r);
+                float x = glm_vec3_dot(r, fit->right), y = glm_vec3_dot(r, fit->up);
+                fit->x_min = fminf(fit->x_min, x);
+                fit->x_max = fmaxf(fit->x_max, x);
+                fit->y_min = fminf(fit->y_min, y);
+                fit->y_max = fmaxf(fit->y_max, y);
+            } else if (pass == 2) {
+                fit->distance = fmaxf(fit->distance, camera_fit_distance(fit->camera, scratch[v], fit->aspect));
+            } else {   /* where the vertex lands on screen (NDC) with the eye at `distance` */
+                vec3 r;
+                glm_vec3_sub(scratch[v], (float *)fit->camera->target, r);
+                float depth = fit->distance - glm_vec3_dot(r, fit->back);
+                if (!(depth > 0.0f)) continue;
+                float tan_y = tanf(0.5f * fit->camera->fov_y), tan_x = tan_y * fit->aspect;
+                float x = glm_vec3_dot(r, fit->right) / (depth * tan_x), y = glm_vec3_dot(r, fit->up) / (depth * tan_y);
+                fit->x_min = fminf(fit->x_min, x);
+                fit->x_max = fmaxf(fit->x_max, x);
+                fit->y_min = fminf(fit->y_min, y);
+                fit->y_max = fmaxf(fit->y_max, y);
+            }
+        }
+    }
+}
+
+/* Folds one pass over the clip's 8 sample times (or the static pose). */
+static void fit_pass(const Model *model, Animator *animator, int clip, vec3 *scratch, FitState *fit, int pass)
+{
+    if (clip < 0 || clip >= model->clip_count) {
+        animator_evaluate(animator, clip, 0.0f);
+        fit_pose(model, animator, scratch, fit, pass);
+        return;
+    }
+    for (int i = 0; i < BOUNDS_SAMPLES_PER_CLIP; i++) {
+        animator_evaluate(animator, clip, model->clips[clip].duration * (float)i / (float)(BOUNDS_SAMPLES_PER_CLIP - 1));
+        fit_pose(model, animator, scratch, fit, pass);
+    }
+}
+
+void app_frame_clip(const Model *model, Animator *animator, int clip, float aspect, bool reset_angle,
+                    float reserved_top, float reserved_bottom, Camera *camera)
+{
+    vec3 min, max;
+    if (!app_clip_bounds(model, animator, clip, min, max)) {
+        glm_vec3_fill(min, -1.0f);
+        glm_vec3_fill(max, 1.0f);
+    }
+    camera->front_yaw = app_front_yaw(model, animator, clip);
+    if (reset_angle) camera_reset_angle(camera);
+    /* the box sets the scene size (near / far, zoom limits) and a first distance ... */
+    camera_frame(camera, min, max, aspect, glm_rad(CAMERA_DEFAULT_FOV_Y_DEGREES));
+    /* ... then the vertices themselves: centred across the view, as close as they all fit */
+    int max_vertices = 0;
+    for (int m = 0; m < model->mesh_count; m++)
+        if (model->meshes[m].vertex_count > max_vertices) max_vertices = model->meshes[m].vertex_count;
+    vec3 *scratch = max_vertices > 0 ? malloc(sizeof(vec3) * (size_t)max_vertices) : NULL;
+    if (!scratch) return;
+    FitState fit = {.camera = camera, .aspect = aspect, .x_min = INFINITY, .x_max = -INFINITY,
+                    .y_min = INFINITY, .y_max = -INFINITY, .distance = 0.0f};
+    camera_basis(camera, fit.back, fit.right, fit.up);
+    fit_pass(model, animator, clip, scratch, &fit, 1);
+    if (fit.x_min <= fit.x_max && fit.y_min <= fit.y_max) {
+        glm_vec3_muladds(fit.right, 0.5f * (fit.x_min + fit.x_max), camera->target);
+        glm_vec3_muladds(fit.up, 0.5f * (fit.y_min + fit.y_max), camera->target);
+        fit_pass(model, animator, clip, scratch, &fit, 2);
+        /* Perspective makes near parts look bigger, so the middle of the extent across the view
+         * is not the middle on screen: measure on screen (NDC) at that distance, move the target
+         * by the offset (NDC x -> x d tan(fov_x / 2) at the target's depth), fit the distance again. */
+        for (int round = 0; round < 2 && fit.distance > 0.0f; round++) {
+            fit.x_min = fit.y_min = INFINITY;
+            fit.x_max = fit.y_max = -INFINITY;
+            fit_pass(model, animator, clip, scratch, &fit, 3);
+            if (!(fit.x_min <= fit.x_max && fit.y_min <= fit.y_max)) break;
+            float tan_y = tanf(0.5f * camera->fov_y), tan_x = tan_y * aspect;
+            glm_vec3_muladds(fit.right, 0.5f * (fit.x_min + fit.x_max) * fit.distance * tan_x, camera->target);
+            glm_vec3_muladds(fit.up, 0.5f * (fit.y_min + fit.y_max) * fit.distance * tan_y, camera->target);
+            fit.distance = 0.0f;
+            fit_pass(model, animator, clip, scratch, &fit, 2);
+        }
+        if (fit.distance > 0.0f) camera->distance = CAMERA_MARGIN * fit.distance;
+        /* The HUD's bands: fit into the free band (the picture shrinks as 1 / distance) and
+         * centre on it: a point at `up` offset u shows at NDC y = u / (d tan(fov_y / 2)), and the
+         * band's middle is at NDC y = reserved_bottom - reserved_top. */
+        float free_band = 1.0f - reserved_top - reserved_bottom;
+        if (free_band > 0.3f && free_band < 1.0f) {
+            camera->distance /= free_band;
+            float band_middle = reserved_bottom - reserved_top;
+            glm_vec3_muladds(fit.up, -band_middle * camera->distance * tanf(0.5f * camera->fov_y), camera->target);
+        }
+    }
+    free(scratch);
 }

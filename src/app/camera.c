@@ -4,7 +4,6 @@
 #include <math.h>
 
 #define CAMERA_PITCH_LIMIT 1.55f   /* just under pi/2: the view never flips */
-#define CAMERA_MARGIN 1.08f        /* the framed box fills ~93% of the view */
 
 /* Unit vector from the target to the eye. */
 static void camera_back(const Camera *camera, vec3 back)
@@ -45,10 +44,7 @@ void camera_frame(Camera *camera, const vec3 min, const vec3 max, float aspect, 
 
     camera->fov_y = (fov_y > 0.01f && fov_y < 3.0f) ? fov_y : glm_rad(45.0f);
     if (!(aspect > 0.0f) || !isfinite(aspect)) aspect = 1.0f;
-    if (fresh) {
-        camera->yaw = glm_rad(25.0f);
-        camera->pitch = glm_rad(12.0f);
-    }
+    if (fresh) camera_reset_angle(camera);
     /* Fit the 8 corners for this view direction. With (x, y, z) a corner relative to the
      * centre in the camera's right / up / back axes, it is in view when
      *   |x| <= (d - z) tan(fov_x / 2)  and  |y| <= (d - z) tan(fov_y / 2):
@@ -66,6 +62,44 @@ void camera_frame(Camera *camera, const vec3 min, const vec3 max, float aspect, 
     }
     /* never inside the bounding sphere: near/far and orbiting assume the eye is outside it */
     camera->distance = fmaxf(CAMERA_MARGIN * distance, 1.05f * camera->radius);
+}
+
+void camera_basis(const Camera *camera, vec3 back, vec3 right, vec3 up)
+{
+    camera_axes(camera, back, right, up);
+}
+
+float camera_fit_distance(const Camera *camera, const vec3 point, float aspect)
+{
+    if (!(aspect > 0.0f) || !isfinite(aspect)) aspect = 1.0f;
+    float tan_y = tanf(0.5f * camera->fov_y), tan_x = tan_y * aspect;
+    vec3 back, right, up, r;
+    camera_axes(camera, back, right, up);
+    glm_vec3_sub((float *)point, (float *)camera->target, r);
+    float x = glm_vec3_dot(r, right), y = glm_vec3_dot(r, up), z = glm_vec3_dot(r, back);
+    return fmaxf(z + fabsf(x) / tan_x, z + fabsf(y) / tan_y);
+}
+
+void camera_reset_angle(Camera *camera)
+{
+    camera->yaw = camera->front_yaw + glm_rad(CAMERA_START_YAW_DEGREES);
+    camera->pitch = glm_rad(CAMERA_START_PITCH_DEGREES);
+}
+
+void camera_set_view(Camera *camera, CameraView view)
+{
+    /* yaw y puts the eye at (sin y, 0, cos y) from the target: front_yaw faces the character */
+    float yaw = camera->front_yaw, pitch = 0.0f;
+    switch (view) {
+    case CAMERA_VIEW_BACK: yaw += GLM_PIf; break;
+    case CAMERA_VIEW_RIGHT: yaw += 0.5f * GLM_PIf; break;
+    case CAMERA_VIEW_LEFT: yaw -= 0.5f * GLM_PIf; break;
+    case CAMERA_VIEW_TOP: pitch = CAMERA_PITCH_LIMIT; break;
+    case CAMERA_VIEW_BOTTOM: pitch = -CAMERA_PITCH_LIMIT; break;
+    case CAMERA_VIEW_FRONT: default: break;
+    }
+    camera->yaw = fmodf(yaw, 2.0f * GLM_PIf);
+    camera->pitch = pitch;
 }
 
 void camera_orbit(Camera *camera, float dyaw, float dpitch)

@@ -13,6 +13,18 @@
 #include <cglm/cglm.h>
 
 #define CAMERA_DEFAULT_FOV_Y_DEGREES 45.0f   /* the viewer's and --screenshot's field of view */
+#define CAMERA_START_YAW_DEGREES 25.0f       /* first view: three-quarter from the front ... */
+#define CAMERA_START_PITCH_DEGREES 10.0f     /* ... a little from above */
+
+/* View presets (numeric keypad as in Blender: 1 front, 3 right, 7 top; Ctrl the opposite). */
+typedef enum CameraView {
+    CAMERA_VIEW_FRONT = 0,   /* looking at the character's face */
+    CAMERA_VIEW_BACK,
+    CAMERA_VIEW_RIGHT,       /* the eye to the right of the front view's eye */
+    CAMERA_VIEW_LEFT,
+    CAMERA_VIEW_TOP,
+    CAMERA_VIEW_BOTTOM
+} CameraView;
 
 typedef struct Camera {
     vec3  target;
@@ -21,6 +33,7 @@ typedef struct Camera {
     float distance;   /* eye to target */
     float radius;     /* scene size (bounding-sphere radius), > 0 */
     float fov_y;      /* vertical field of view, radians */
+    float front_yaw;  /* yaw that looks at the character's front (0: it faces +Z, the glTF front) */
 } Camera;
 
 /* Frames the box [min, max] for this aspect (width / height) and vertical field of view:
@@ -28,9 +41,29 @@ typedef struct Camera {
  * 8 corners fit the view from the current direction, with a small margin (so it is
  * as tight as the box allows; orbiting afterwards may push a corner out — F re-frames).
  * Keeps the current yaw/pitch if the camera was set up before (fov_y > 0), else starts
- * from a three-quarter front view. An empty box (max < min) frames a unit sphere at
+ * from a three-quarter front view (camera_reset_angle). An empty box (max < min) frames a unit sphere at
  * the origin; a single point gets a tiny size relative to its position. */
 void camera_frame(Camera *camera, const vec3 min, const vec3 max, float aspect, float fov_y);
+
+/* The camera's unit vectors: back (target -> eye), right and up (+Y up, no roll). */
+void camera_basis(const Camera *camera, vec3 back, vec3 right, vec3 up);
+
+/* Fitting to points instead of a box (tighter: a character fills the view, not its box).
+ * For the current yaw / pitch / fov: camera_fit_center() moves the target to the middle of the
+ * points' extent across the view (extent in the right / up axes, from the target), and
+ * camera_fit_distance() returns the distance at which a point p relative to the target, with
+ * (x, y, z) its right / up / back coordinates, is in view:  d >= z + |x| / tan(fov_x / 2) and
+ * d >= z + |y| / tan(fov_y / 2). Callers fold these over their points (bounds.c does, over
+ * every skinned vertex of a clip) and set distance = CAMERA_MARGIN * the largest d. */
+#define CAMERA_MARGIN 1.08f        /* the framed points fill ~93 % of the view */
+float camera_fit_distance(const Camera *camera, const vec3 point, float aspect);
+
+/* The first view's angle: CAMERA_START_YAW_DEGREES to the right of front_yaw,
+ * CAMERA_START_PITCH_DEGREES from above. */
+void camera_reset_angle(Camera *camera);
+
+/* Turns the camera to a preset view around front_yaw (the distance is unchanged: re-frame after). */
+void camera_set_view(Camera *camera, CameraView view);
 
 /* Rotates around the target by (dyaw, dpitch) radians; the distance is unchanged. */
 void camera_orbit(Camera *camera, float dyaw, float dpitch);

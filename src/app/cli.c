@@ -1,5 +1,7 @@
 /* cli.c — command-line parsing. */
 #include "cli.h"
+#include "input.h"
+#include "camera.h"
 
 #include <errno.h>
 #include <math.h>
@@ -18,6 +20,8 @@ const char *cli_usage(void)
            "                [--show-skeleton] [--show-weights [JOINT]] [--show-influences] [--joint NAME]\n"
            "                [--show-axes [all]] [--show-names] [--joint-values] [--wireframe]\n"
            "                [--show-normals] [--no-grid]\n"
+           "                [--loop loop|once|ping-pong] [--blend SECONDS] [--watch]\n"
+           "                [--show-hud] [--show-browser] [--view VIEW]\n"
            "                [--bake-vat OUTDIR [--fps N] [--clips A,B|all] [--precision 16|float]\n"
            "                                   [--max-texture N] [--quiet]]\n"
            "       skinview --vat OUTDIR [--instances N] [--clip ...] [--time ...] [--speed X]\n"
@@ -29,7 +33,15 @@ const char *cli_usage(void)
            "  --clip NAME|INDEX  clip by name or by index from 0 (as --info lists them);\n"
            "                     'bind' = bind pose, 'rest' = file node transforms\n"
            "  --time SECONDS     time from the clip start\n"
-           "  --speed X          playback speed factor (default 1)\n"
+           "  --speed X          playback speed factor (default 1); negative plays backwards;\n"
+           "                     1/64 <= |X| <= 64 (the keys' range)\n"
+           "  --loop MODE        loop (default), once (stop on the last frame) or ping-pong\n"
+           "  --blend SECONDS    cross-fade when the viewer changes clip (default 0.25, 0 = cut)\n"
+           "  --watch            the viewer reloads MODEL when the file changes on disk\n"
+           "  --show-hud         --screenshot also draws the status line and the timeline\n"
+           "  --show-browser     --screenshot also draws the clip list (implies --show-hud)\n"
+           "  --view VIEW        --screenshot camera: front, back, right, left, top or bottom\n"
+           "                     (default: three-quarter front, as the viewer opens)\n"
            "  --info [--json]    print meshes, joints and clips, then exit\n"
            "  --screenshot PNG   render one frame off-screen, write a PNG, exit\n"
            "  --size WxH         screenshot / window size (default 1280x720)\n"
@@ -102,6 +114,9 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
 {
     memset(options, 0, sizeof *options);
     options->speed = 1.0f;
+    options->loop_mode = PLAYBACK_LOOP;
+    options->blend_seconds = PLAYBACK_BLEND_DEFAULT;
+    options->view = -1;
     options->width = 1280;
     options->height = 720;
     options->thumbnail_budget = 5.0f;
@@ -144,10 +159,45 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
             options->time_set = true;
         } else if (strcmp(arg, "--speed") == 0) {
             NEED_VALUE();
-            if (!parse_float(value, &options->speed) || options->speed <= 0.0f || options->speed > 1000.0f) {
-                snprintf(error, error_size, "--speed needs a number in (0, 1000], got '%s'", value);
+            float magnitude = 0.0f;
+            if (parse_float(value, &options->speed)) magnitude = options->speed < 0.0f ? -options->speed : options->speed;
+            if (!(magnitude >= PLAYBACK_SPEED_MIN && magnitude <= PLAYBACK_SPEED_MAX)) {
+                snprintf(error, error_size,
+                         "--speed needs a number with 1/64 <= |X| <= 64 (negative plays backwards), got '%s'", value);
                 return false;
             }
+        } else if (strcmp(arg, "--loop") == 0) {
+            NEED_VALUE();
+            PlaybackLoopMode mode;
+            if (!playback_parse_loop_mode(value, &mode)) {
+                snprintf(error, error_size, "--loop needs loop, once or ping-pong, got '%s'", value);
+                return false;
+            }
+            options->loop_mode = (int)mode;
+        } else if (strcmp(arg, "--blend") == 0) {
+            NEED_VALUE();
+            if (!parse_float(value, &options->blend_seconds) || options->blend_seconds < 0.0f ||
+                options->blend_seconds > PLAYBACK_BLEND_MAX) {
+                snprintf(error, error_size, "--blend needs seconds in [0, 10], got '%s'", value);
+                return false;
+            }
+        } else if (strcmp(arg, "--view") == 0) {
+            NEED_VALUE();
+            static const char *const views[] = {"front", "back", "right", "left", "top", "bottom"};
+            options->view = -1;
+            for (int v = 0; v < 6; v++)
+                if (strcmp(value, views[v]) == 0) options->view = v;
+            if (options->view < 0) {
+                snprintf(error, error_size, "--view needs front, back, right, left, top or bottom, got '%s'", value);
+                return false;
+            }
+        } else if (strcmp(arg, "--watch") == 0) {
+            options->watch = true;
+        } else if (strcmp(arg, "--show-hud") == 0) {
+            options->show_hud = true;
+        } else if (strcmp(arg, "--show-browser") == 0) {
+            options->show_browser = true;
+            options->show_hud = true;
         } else if (strcmp(arg, "--screenshot") == 0) {
             NEED_VALUE();
             options->screenshot_path = value;
@@ -288,6 +338,15 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
             return false;
         }
 #undef NEED_VALUE
+    }
+    if (options->view >= 0 && !options->screenshot_path) {
+        snprintf(error, error_size, "--view only goes with --screenshot (the viewer has keypad 1 / 3 / 7)");
+        return false;
+    }
+    if ((options->show_hud) && !options->screenshot_path) {
+        snprintf(error, error_size, "%s only goes with --screenshot (the viewer shows them with its keys)",
+                 options->show_browser ? "--show-browser" : "--show-hud");
+        return false;
     }
     if (options->thumbnail_in && options->model_path) {
         snprintf(error, error_size, "--thumbnail names its model itself (IN); drop '%s'", options->model_path);

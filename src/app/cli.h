@@ -30,7 +30,14 @@ typedef struct Options {
     const char *clip;            /* name or index as text; NULL = first clip */
     float       time;            /* seconds from the clip start */
     bool        time_set;
-    float       speed;           /* playback speed factor, default 1 */
+    float       speed;           /* playback speed factor, default 1; < 0 plays backwards;
+                                    |speed| in [PLAYBACK_SPEED_MIN, PLAYBACK_SPEED_MAX] (input.h) */
+    int         loop_mode;       /* --loop: a PlaybackLoopMode (input.h), default loop */
+    float       blend_seconds;   /* --blend: cross-fade time between clips, default 0.25, 0 = cut */
+    bool        show_hud;        /* --show-hud: --screenshot draws the status line and timeline */
+    bool        show_browser;    /* --show-browser: --screenshot also draws the clip list (implies show_hud) */
+    int         view;            /* --view: a CameraView (camera.h) for --screenshot; -1 = the first view */
+    bool        watch;           /* --watch: the viewer reloads the file when it changes on disk */
     bool        info;
     bool        json;
     const char *screenshot_path;

@@ -16,6 +16,16 @@ bool app_load_model(const char *path, int max_bones, Model *model);
  * fd 2 is a temporary capture (so a crash inside Assimp stays one line). Async-signal-safe. */
 int app_error_fd(void);
 
+/* Errors first: imports `path` with the --max-bones limit only (no GL context is needed)
+ * and resolves --clip against it, before any window or context exists. Returns 0, or the
+ * exit code after printing one line (1 unusable file, 2 no such clip). */
+int app_load_checked(const Options *options, const char *path, Model *model, int *clip);
+
+/* Once a GL context says how many bones a mesh may have (`limit`): if some mesh of `model`
+ * has more, imports the file again with that limit (meshes split). Returns false after
+ * printing why when that fails. */
+bool app_fit_bone_limit(const char *path, int limit, Model *model);
+
 /* Resolves --clip text (a name, an index from 0, "bind" or "rest") to an
  * Animator clip index. NULL text = clip 0 if any, else the rest pose.
  * Returns false with a message if no such clip exists. */
@@ -25,10 +35,14 @@ bool app_resolve_clip(const Model *model, const char *text, int *clip, char *err
  * <exe dir>/REL, <exe dir>/../share/skinview/REL, then the install data dir. */
 bool app_find_data(const char *relative, char *out, size_t out_size);
 
-/* Writes RGBA8 pixels (rows top to bottom) as a PNG through a temporary file renamed onto `path`
- * when complete (io/atomic_file.h; gl_commands.c). False with a one-line cause. */
+/* Writes RGBA pixels (rows top to bottom) as a PNG through a temporary file renamed onto `path`
+ * when complete (a failure leaves no file); false with a one-line cause in error. */
 bool app_write_png(const char *path, int width, int height, const unsigned char *pixels, char *error,
                    size_t error_size);
+
+/* The first free "DIR/NAME-shot-NNN.png" next to the model (NAME = its file name without the
+ * extension, NNN from 001). False when all 999 exist or the path does not fit. */
+bool app_next_screenshot_path(const char *model_path, char *out, size_t out_size);
 
 /* --info [--json] (info.c) */
 int command_info(const Model *model, bool json);
@@ -38,11 +52,13 @@ int command_info(const Model *model, bool json);
  * the other two the CPU LBS reference (they draw the same picture). */
 int command_export_pose(const Model *model, int clip, float time, SkinningMethod method, const char *out_path);
 
-/* GL commands: they create the context first, because the bones-per-mesh limit
- * comes from GL_MAX_VERTEX_UNIFORM_COMPONENTS, then import the model. */
-int command_view(const Options *options, const char *model_path);
-int command_screenshot(const Options *options, const char *model_path);
-int command_verify(const Options *options, const char *model_path);
+/* GL commands: the model is imported first (errors before any window), then the context
+ * says the bones-per-mesh limit (GL_MAX_VERTEX_UNIFORM_COMPONENTS), and app_fit_bone_limit()
+ * re-imports in the rare case a mesh has more bones than that. */
+/* Each takes the model app_load_checked() imported (and frees it) and the clip it resolved. */
+int command_view(const Options *options, const char *model_path, Model *model, int clip);
+int command_screenshot(const Options *options, const char *model_path, Model *model, int clip);
+int command_verify(const Options *options, const char *model_path, Model *model);
 
 /* --thumbnail IN OUT SIZE (thumbnail.c): within options->thumbnail_budget seconds or exit 1
  * with nothing written. */

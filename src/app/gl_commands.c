@@ -5,6 +5,7 @@
  * only into their own framebuffer objects. */
 #include "bounds.h"
 #include "camera.h"
+#include "hud.h"
 #include "commands.h"
 #include "gl_session.h"
 #include "gfx/framebuffer.h"
@@ -12,6 +13,7 @@
 #include "gfx/renderer.h"
 #include "io/atomic_file.h"
 #include "scene.h"
+#include "gfx/text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -32,21 +34,31 @@
 /* Background of screenshots, sRGB. */
 static const float background[3] = {0.18f, 0.20f, 0.23f};
 
-int session_begin(GlSession *session, const Options *options, const char *model_path)
+/* Context, bone limit, renderer. `model` is the one main() imported (taken over: freed by
+ * session_end, or here on failure), or NULL to import model_path here, after the context. */
+int session_begin(GlSession *session, const Options *options, const char *model_path, Model *model)
 {
     memset(session, 0, sizeof *session);
+    if (model) {
+        session->model = *model;
+        memset(model, 0, sizeof *model);
+    }
     char error[1024];
     if (!glcontext_create_offscreen(&session->context, error, sizeof error)) {
         fprintf(stderr, "skinview: %s: no OpenGL context: %s\n", model_path, error);
+        model_free(&session->model);
         return 1;
     }
     session->max_bones = glcontext_bones_per_mesh(options->max_bones);
     if (session->max_bones < 1) {
         fprintf(stderr, "skinview: %s: this GL has no room for a bone palette in its vertex uniforms\n", model_path);
+        model_free(&session->model);
         glcontext_destroy(&session->context);
         return 1;
     }
-    if (!app_load_model(model_path, session->max_bones, &session->model)) {
+    bool loaded = model ? app_fit_bone_limit(model_path, session->max_bones, &session->model)
+                        : app_load_model(model_path, session->max_bones, &session->model);
+    if (!loaded) {
         glcontext_destroy(&session->context);
         return 1;
     }
@@ -87,8 +99,10 @@ static void write_png_bytes(void *user, void *data, int size)
     if (!sink->failed && fwrite(data, 1, (size_t)size, sink->file) != (size_t)size) sink->failed = true;
 }
 
+/* Writes RGBA pixels (rows top to bottom) as a PNG through a temporary file renamed onto
+ * `path` when complete (io/atomic_file.h): a failure leaves no file. */
 bool app_write_png(const char *path, int width, int height, const unsigned char *pixels, char *error,
-                      size_t error_size)
+                   size_t error_size)
 {
     AtomicFile out;
     if (!atomic_file_open(&out, path, error, error_size)) return false;
@@ -103,19 +117,58 @@ bool app_write_png(const char *path, int width, int height, const unsigned char 
     return atomic_file_commit(&out, error, error_size);
 }
 
-int command_screenshot(const Options *options, const char *model_path)
+/* --show-hud / --show-browser: the viewer's HUD over the screenshot, at --clip / --time,
+ * paused (no frame rate shown); the browser opened on the current clip. */
+static bool draw_screenshot_hud(const Options *options, const Model *model, int clip, int width, int height,
+                                char *error, size_t error_size)
+{
+    float *durations = calloc((size_t)(model->clip_count > 0 ? model->clip_count : 1), sizeof *durations);
+    int key_capacity = timeline_max_keys(model);
+    float *keys = calloc((size_t)(key_capacity > 0 ? key_capacity : 1), sizeof *keys);
+    ClipBrowser browser = {0};
+    Text text;
+    bool ok = durations && keys && browser_init(&browser, model->clips, model->clip_count);
+    if (!ok) {
+        snprintf(error, error_size, "out of memory");
+    } else if (text_init(&text, error, error_size)) {
+        for (int c = 0; c < model->clip_count; c++) durations[c] = model->clips[c].duration;
+        Playback playback;
+        playback_init(&playback, model->clip_count, durations, clip, options->time, options->speed);
+        playback.loop_mode = (PlaybackLoopMode)options->loop_mode;
+        playback.paused = true;
+        HudInfo info = {0};
+        info.model = model;
+        info.playback = &playback;
+        info.browser = &browser;
+        info.fps = -1.0f;
+        info.frame_rate = 30.0f;
+        if (clip >= 0) {
+            info.key_count = timeline_collect_keys(&model->clips[clip], -1, keys, key_capacity);
+            info.frame_rate = timeline_frame_rate(&model->clips[clip]);
+        }
+        info.key_times = keys;
+        HudLayout layout;
+        hud_layout(width, height, &info, &layout);
+        browser.open = options->show_browser && model->clip_count > 0;
+        browser_highlight_clip(&browser, clip, layout.browser.visible_rows);
+        hud_draw(&text, &info, &layout, width, height);
+        text_free(&text);
+    } else {
+        ok = false;
+    }
+    browser_free(&browser);
+    free(keys);
+    free(durations);
+    return ok;
+}
+
+int command_screenshot(const Options *options, const char *model_path, Model *loaded, int clip)
 {
     GlSession session;
-    int status = session_begin(&session, options, model_path);
+    int status = session_begin(&session, options, model_path, loaded);
     if (status != 0) return status;
     const Model *model = &session.model;
     char error[1024];
-
-    int clip;
-    if (!app_resolve_clip(model, options->clip, &clip, error, sizeof error)) {
-        fprintf(stderr, "skinview: %s: %s\n", model_path, error);
-        return session_end(&session, 2, model_path);
-    }
     Animator animator;
     if (!animator_init(&animator, model)) {
         fprintf(stderr, "skinview: %s: out of memory\n", model_path);
@@ -123,15 +176,25 @@ int command_screenshot(const Options *options, const char *model_path)
     }
     int width = options->width > 0 ? options->width : 1280;
     int height = options->height > 0 ? options->height : 720;
-    vec3 min, max;
-    app_model_bounds(model, &animator, min, max);   /* whole animation in frame */
-    /* the same camera the viewer opens with, so a screenshot shows the window's first frame */
+    /* the camera the viewer opens with (the clip's bounds, from the front), so a screenshot
+     * shows the window's first frame */
     float aspect = (float)width / (float)height;
     Camera camera = {0};
-    camera_frame(&camera, min, max, aspect, glm_rad(CAMERA_DEFAULT_FOV_Y_DEGREES));
+    float hud_top, hud_bottom;   /* the window keeps the HUD's bands free: so does the screenshot */
+    hud_reserved_bands(width, height, clip >= 0, &hud_top, &hud_bottom);
+    app_frame_clip(model, &animator, clip, aspect, true, hud_top, hud_bottom, &camera);
+    if (options->view >= 0) {   /* a preset: turn, then fit again from there */
+        camera_set_view(&camera, (CameraView)options->view);
+        app_frame_clip(model, &animator, clip, aspect, false, hud_top, hud_bottom, &camera);
+    }
     mat4 view, projection;
     camera_view(&camera, view);
     camera_projection(&camera, aspect, projection);
+    vec3 min, max;   /* the teaching aids' ground grid spans the whole animation, as in the window */
+    if (!app_model_bounds(model, &animator, min, max)) {
+        glm_vec3_fill(min, -1.0f);
+        glm_vec3_fill(max, 1.0f);
+    }
     Scene scene;
     Overlay overlay;
     bool have_overlay = false;
@@ -162,6 +225,10 @@ int command_screenshot(const Options *options, const char *model_path)
     renderer_clear(background[0], background[1], background[2]);
     scene_draw(&scene, &animator, view, projection, &light, &overlay, width, height);
     gl_debug_check("reading the frame back");
+    if (options->show_hud && !draw_screenshot_hud(options, model, clip, width, height, error, sizeof error)) {
+        fprintf(stderr, "skinview: %s: %s\n", options->screenshot_path, error);
+        goto done_framebuffer;
+    }
     if (!pixels || !framebuffer_read_rgba(&framebuffer, pixels)) {
         fprintf(stderr, "skinview: %s: cannot read the rendered image back\n", options->screenshot_path);
     } else if (!app_write_png(options->screenshot_path, width, height, pixels, error, sizeof error)) {
@@ -169,6 +236,7 @@ int command_screenshot(const Options *options, const char *model_path)
     } else {
         status = 0;
     }
+done_framebuffer:
     framebuffer_free(&framebuffer);
 done:
     free(pixels);
@@ -286,10 +354,10 @@ static PoseError verify_clip(Renderer *renderer, Animator *animator, int clip, c
     return worst;
 }
 
-int command_verify(const Options *options, const char *model_path)
+int command_verify(const Options *options, const char *model_path, Model *loaded)
 {
     GlSession session;
-    int status = session_begin(&session, options, model_path);
+    int status = session_begin(&session, options, model_path, loaded);
     if (status != 0) return status;
     const Model *model = &session.model;
     Renderer *renderer = &session.renderer;

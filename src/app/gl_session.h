@@ -15,9 +15,10 @@ typedef struct GlSession {
     int       max_bones;
 } GlSession;
 
-/* Context, bone limit (options->max_bones), model, renderer. Returns 0, or the exit code
- * after printing why on stderr. */
-int session_begin(GlSession *session, const Options *options, const char *model_path);
+/* Context, bone limit (options->max_bones), model, renderer. `model`: one already imported
+ * (main() does, before any window: errors first), taken over; NULL: model_path is imported
+ * here with the context's limit. Returns 0, or the exit code after printing why on stderr. */
+int session_begin(GlSession *session, const Options *options, const char *model_path, Model *model);
 
 /* Frees what session_begin made (after a 0 return); returns `status`, or 1 when GL errors
  * were reported (--gl-debug), with a line on stderr naming model_path. */

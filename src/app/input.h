@@ -2,34 +2,55 @@
  *
  * Pure: no window, no GL, no allocation. The viewer turns a GLFW key event into
  * an Action with action_for_key(), hands clip/playback actions to
- * playback_apply(), handles the rest itself (quit, re-frame), and once per
- * frame calls playback_advance(). Unit-tested in tests/test_input.c.
+ * playback_apply(), handles the rest itself (quit, re-frame, browser, ...), and once per
+ * frame calls playback_advance(). Unit-tested in tests/test_input.c. The time rules
+ * (loop / once / ping-pong, reverse) are one pure function, playback_step_time(), that
+ * other players (VAT playback) reuse.
  *
  * Keys (GLFW key codes, i.e. positions on a US layout):
- *   1..9            clip 1..9 (index 0..8; ignored if the model has fewer clips)
+ *   1..9            clip index 0..8 (ignored if the model has fewer clips)
  *   N / Right       next clip (wraps past the last)     P / Left  previous (wraps)
- *   Space           pause / play
- *   . / ,           one frame (1/30 s) forward / back, only while paused
- *   + = KP+ / - KP- speed x2 / /2 within [1/64, 64]
+ *   Space           pause / play (in "once" mode at the end: play again from the start)
+ *   . / ,           one frame forward / back, only while paused
+ *   Shift+. / ,     next / previous key of the clip (the viewer: it knows the key times)
+ *   Home / End      first / last frame
+ *   + = KP+ / - KP- speed x2 / /2 within [1/64, 64] (the sign is kept)
+ *   R               reverse (speed * -1)                 O  loop mode: loop -> once -> ping-pong
+ *   M               root motion: as authored -> in place -> camera follows
  *   0               restart the clip                    H         help on / off
- *   F               re-frame the camera                 Esc / Q   quit
- *   B               skeleton overlay on / off
- *   Teaching aids (aids_apply):
- *   [ / ]           previous / next joint        I  the selected joint's values on / off
- *   W               lit -> weight heat-map -> influence count -> lit
- *   A               joint axes: off -> selected joint -> all joints
- *   J               joint names                  T  pose source: clip -> bind -> rest -> clip
- *   K               skinning: GPU LBS -> CPU LBS -> GPU DQS   X wireframe
- *   G               ground grid + world axes     V  normals
+ *   F               frame the current clip from the front     Esc / Q   quit
+ *   KP1 / KP3 / KP7 front / side (right) / top view; with Ctrl or Shift the opposite side
+ *   L / Tab         clip browser                         U  mesh list (visibility)
+ *   S / F12         screenshot                           Ctrl+R  reload    F11  fullscreen
+ *   B               skeleton overlay on / off            C  back-face culling on / off
+ *   Teaching aids (aids_apply, scene.h): ] / [ next / previous joint, I joint values,
+ *   W weights -> influence count, A axes, J names, T pose: clip -> bind -> rest,
+ *   K skinning method, X wireframe, G ground grid, V normals
  */
 #ifndef SKINVIEW_INPUT_H
 #define SKINVIEW_INPUT_H
 
 #include <stdbool.h>
 
-#define PLAYBACK_FRAME_STEP (1.0f / 30.0f) /* seconds per . / , step */
-#define PLAYBACK_SPEED_MIN (1.0f / 64.0f)
+#define PLAYBACK_FRAME_STEP (1.0f / 30.0f) /* seconds per . / , step when the clip's rate is unknown */
+#define PLAYBACK_SPEED_MIN (1.0f / 64.0f)  /* |speed| limits, the same for --speed and the keys */
 #define PLAYBACK_SPEED_MAX 64.0f
+#define PLAYBACK_BLEND_DEFAULT 0.25f        /* --blend default, seconds */
+#define PLAYBACK_BLEND_MAX 10.0f
+
+typedef enum PlaybackLoopMode {
+    PLAYBACK_LOOP = 0,     /* wrap at the end (or the start, reversed) */
+    PLAYBACK_ONCE,         /* stop (pause) on the last frame */
+    PLAYBACK_PING_PONG,    /* turn around at either end */
+    PLAYBACK_LOOP_MODE_COUNT
+} PlaybackLoopMode;
+
+typedef enum RootMotionMode {
+    ROOT_MOTION_AUTHORED = 0,  /* as the file moves it */
+    ROOT_MOTION_IN_PLACE,      /* the root's travel on the ground plane removed */
+    ROOT_MOTION_FOLLOW,        /* as authored, the camera follows the root */
+    ROOT_MOTION_MODE_COUNT
+} RootMotionMode;
 
 typedef enum ActionKind {
     ACTION_NONE = 0,
@@ -42,37 +63,63 @@ typedef enum ActionKind {
     ACTION_SPEED_UP,
     ACTION_SPEED_DOWN,
     ACTION_RESTART,
+    ACTION_FIRST_FRAME,
+    ACTION_LAST_FRAME,
+    ACTION_TOGGLE_REVERSE,
+    ACTION_CYCLE_LOOP_MODE,
+    ACTION_CYCLE_ROOT_MOTION,
     ACTION_TOGGLE_HELP,
     ACTION_TOGGLE_SKELETON,
     ACTION_TOGGLE_CULLING,
+    ACTION_CYCLE_POSE_SOURCE, /* T: playback_apply */
     ACTION_JOINT_NEXT,    /* ] : aids_apply and the viewer's scene */
     ACTION_JOINT_PREV,    /* [ */
     ACTION_TOGGLE_JOINT_VALUES, /* I */
     ACTION_CYCLE_WEIGHTS, /* W */
     ACTION_CYCLE_AXES,    /* A */
     ACTION_TOGGLE_NAMES,  /* J */
-    ACTION_CYCLE_POSE_SOURCE, /* T: playback_apply */
     ACTION_CYCLE_SKINNING, /* K */
     ACTION_TOGGLE_WIREFRAME, /* X */
     ACTION_TOGGLE_GRID,   /* G */
     ACTION_TOGGLE_NORMALS, /* V */
-    ACTION_FRAME_CAMERA,  /* handled by the viewer */
-    ACTION_QUIT           /* handled by the viewer */
+    /* handled by the viewer: */
+    ACTION_NEXT_KEY,
+    ACTION_PREV_KEY,
+    ACTION_FRAME_CAMERA,
+    ACTION_VIEW_PRESET,   /* Action.clip = ViewPreset (camera.h) */
+    ACTION_TOGGLE_BROWSER,
+    ACTION_TOGGLE_MESH_LIST,
+    ACTION_SCREENSHOT,
+    ACTION_RELOAD,
+    ACTION_FULLSCREEN,
+    ACTION_QUIT
 } ActionKind;
 
 typedef struct Action {
     ActionKind kind;
-    int        clip;      /* ACTION_SELECT_CLIP only */
+    int        clip;      /* ACTION_SELECT_CLIP: index from 0; ACTION_VIEW_PRESET: the preset */
 } Action;
 
 /* Where playback stands. clip is an index into the model's clips, or < 0 for a
  * static pose (ANIMATOR_REST_POSE / ANIMATOR_BIND_POSE), which time never moves.
- * time is in seconds, kept in [0, duration] of the current clip. */
+ * time is in seconds, kept in [0, duration] of the current clip.
+ * While a cross-fade runs (fading), fade_clip at fade_time is still mixed in with
+ * weight 1 - playback_fade_weight(). */
 typedef struct Playback {
     int   clip;
     int   clip_count;
     float time;
-    float speed;          /* playback speed factor, > 0 */
+    float speed;          /* playback speed factor; < 0 plays backwards; |speed| in [MIN, MAX] */
+    int   direction;      /* +1, or -1 on the way back in ping-pong mode */
+    PlaybackLoopMode loop_mode;
+    RootMotionMode   root_motion;
+    float frame_step;     /* seconds per . / , step (the clip's frame period); 0 = PLAYBACK_FRAME_STEP */
+    float blend_seconds;  /* cross-fade length on a clip change; 0 = cut */
+    bool  fading;
+    int   fade_clip;      /* the clip fading out */
+    float fade_time;      /* its time, advancing as it fades */
+    int   fade_direction;
+    float fade_elapsed;   /* seconds since the change */
     bool  paused;
     bool  show_help;
     bool  show_skeleton;  /* B: the bones as lines over the mesh */
@@ -81,32 +128,60 @@ typedef struct Playback {
 } Playback;
 
 /* The action bound to a key press (GLFW_KEY_* code and GLFW_MOD_* bits).
- * Presses with Control, Alt or Super held map to ACTION_NONE, except Esc. */
+ * Presses with Control, Alt or Super held map to ACTION_NONE, except Esc, Ctrl+R and
+ * Ctrl+keypad (view presets). */
 Action action_for_key(int glfw_key, int mods);
 
+/* True for the actions worth repeating while their key is held (frame steps, keys,
+ * next / previous clip). */
+bool action_repeats(ActionKind kind);
+
 /* Starts playback of `clip` (index, or < 0 for a static pose) at `time`
- * (clamped to [0, duration], as --screenshot does) with `speed` (kept as given
- * if > 0, else 1). durations[] has clip_count entries
+ * (clamped to [0, duration], as --screenshot does) with `speed` (|speed| clamped to
+ * [PLAYBACK_SPEED_MIN, PLAYBACK_SPEED_MAX]; 0 or not finite = 1). A negative speed with
+ * time 0 starts at the end, so reverse playback has something to play. Loop mode
+ * PLAYBACK_LOOP, root motion as authored, no blend. durations[] has clip_count entries
  * (may be NULL when clip_count is 0). */
 void playback_init(Playback *playback, int clip_count, const float *durations, int clip, float time, float speed);
 
 /* Applies one action. Returns true if the action was a playback action
- * (the viewer handles ACTION_FRAME_CAMERA / ACTION_QUIT / ACTION_NONE: false).
- *   select clip k : ignored when k >= clip_count; else clip = k, time = 0
+ * (the viewer's own actions: false).
+ *   select clip k : ignored when k >= clip_count; else clip = k, time = 0 (the end when
+ *                   playing backwards), cross-fading from the old clip (see below)
  *   next / prev   : wrap around; from a static pose, next = first, prev = last
- *   step fwd/back : only while paused, by PLAYBACK_FRAME_STEP; at the clip end
+ *   step fwd/back : only while paused, by frame_step; at the clip end
  *                   it stops exactly on the last key (time = duration) before
  *                   wrapping to 0, and stepping back from 0 goes to duration
- *   speed up/down : x2 / /2, never beyond [PLAYBACK_SPEED_MIN, PLAYBACK_SPEED_MAX]
+ *   first / last  : time = 0 / duration
+ *   speed up/down : |speed| x2 / /2, never beyond [PLAYBACK_SPEED_MIN, PLAYBACK_SPEED_MAX]
+ *   reverse       : speed = -speed
+ *   loop mode     : loop -> once -> ping-pong -> loop;  root motion: authored -> in place -> follow
  *   restart       : time = 0 (pause state kept)
+ *   pose source   : clip -> bind pose -> rest pose -> the clip again (T)
  *   toggle help / skeleton / culling : flip show_help / show_skeleton / cull_back_faces
- *   cycle pose source (T) : a clip -> bind pose -> rest pose -> that clip again (time kept) */
+ * A clip change cross-fades when blend_seconds > 0, playback is running and the old
+ * "clip" is a clip (not a static pose); otherwise it cuts. */
 bool playback_apply(Playback *playback, Action action, const float *durations);
 
-/* Moves time by dt * speed seconds unless paused or on a static pose.
- * Clips loop: time wraps with fmod into [0, duration). A clip of duration 0
- * (a single key = a pose) stays at 0. */
+/* Moves time by dt * speed seconds unless paused or on a static pose, following the
+ * loop mode (playback_step_time); advances a running cross-fade. */
 void playback_advance(Playback *playback, float dt, const float *durations);
+
+/* The time rule shared by every player: t moved by delta seconds (signed) through a
+ * clip of `duration` seconds.
+ *   loop      : t wraps into [0, duration) (fmod)
+ *   once      : t clamped to [0, duration]; *finished set when it hit an end
+ *   ping-pong : t reflected at 0 and duration; *direction (+1 forward, -1 on the way
+ *               back) is the state that says which way t is going, updated on each bounce
+ * `delta` is dt * speed (negative plays backwards). duration <= 0: 0. */
+float playback_step_time(float t, float delta, float duration, PlaybackLoopMode mode, int *direction,
+                         bool *finished);
+
+/* Jumps to `time` (clamped to [0, duration]) without changing anything else (scrubbing). */
+void playback_seek(Playback *playback, float time, const float *durations);
+
+/* Weight of the current clip in a running cross-fade, in [0, 1]; 1 when not fading. */
+float playback_fade_weight(const Playback *playback);
 
 /* Applies a teaching-aid action to `aids` (cli.h AidOptions: W, A, J, I, K, X, G, V, B).
  * Returns true if it was one. Joint selection ([ ]) is the viewer's scene's (scene_step_joint). */
@@ -115,5 +190,12 @@ bool aids_apply(struct AidOptions *aids, Action action);
 
 /* Duration of the current clip, 0 for a static pose. */
 float playback_duration(const Playback *playback, const float *durations);
+
+/* "loop" / "once" / "ping-pong"; and "as authored" / "in place" / "follow". */
+const char *playback_loop_mode_name(PlaybackLoopMode mode);
+const char *root_motion_mode_name(RootMotionMode mode);
+
+/* Parses a --loop value: loop, once, ping-pong (or pingpong). False if unknown. */
+bool playback_parse_loop_mode(const char *text, PlaybackLoopMode *mode);
 
 #endif

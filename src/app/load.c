@@ -140,6 +140,55 @@ bool app_resolve_clip(const Model *model, const char *text, int *clip, char *err
     return false;
 }
 
+int app_load_checked(const Options *options, const char *path, Model *model, int *clip)
+{
+    memset(model, 0, sizeof *model);
+    if (!app_load_model(path, options->max_bones, model)) return 1;
+    char error[512];
+    if (!app_resolve_clip(model, options->clip, clip, error, sizeof error)) {
+        fprintf(stderr, "skinview: %s: %s\n", path, error);
+        model_free(model);
+        return 2;
+    }
+    if (options->aids.joint) {   /* --joint / --show-weights JOINT: a joint of this file */
+        bool found = false;
+        for (int j = 0; j < model->skeleton.joint_count && !found; j++)
+            found = strcmp(model->skeleton.names[j], options->aids.joint) == 0;
+        if (!found) {
+            fprintf(stderr, "skinview: %s: no joint named '%s' (see --info)\n", path, options->aids.joint);
+            model_free(model);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+bool app_fit_bone_limit(const char *path, int limit, Model *model)
+{
+    bool fits = true;
+    for (int m = 0; m < model->mesh_count; m++)
+        if (model->meshes[m].bone_count > limit) fits = false;
+    if (fits || limit < 1) return true;
+    model_free(model);
+    return app_load_model(path, limit, model);
+}
+
+bool app_next_screenshot_path(const char *model_path, char *out, size_t out_size)
+{
+    const char *slash = strrchr(model_path, '/');
+    const char *name = slash ? slash + 1 : model_path;
+    const char *dot = strrchr(name, '.');
+    int stem = (int)(dot && dot != name ? (size_t)(dot - name) : strlen(name));
+    int dir = (int)(slash ? (size_t)(slash - model_path + 1) : 0);
+    struct stat st;
+    for (int n = 1; n <= 999; n++) {
+        int written = snprintf(out, out_size, "%.*s%.*s-shot-%03d.png", dir, model_path, stem, name, n);
+        if (written < 0 || (size_t)written >= out_size) return false;
+        if (stat(out, &st) != 0) return true;
+    }
+    return false;
+}
+
 static bool is_file(const char *path)
 {
     struct stat st;

@@ -62,8 +62,13 @@ int main(int argc, char **argv)
         model_free(&model);
         return status;
     }
-    if (options.screenshot_path) return command_screenshot(&options, model_path);
-    if (options.verify) return command_verify(&options, model_path);
     if (options.thumbnail_in) return command_thumbnail(&options);
-    return command_view(&options, model_path);
+    /* Errors first: the file and --clip are checked before any window or GL context exists. */
+    Model model;
+    int clip = 0;
+    int status = app_load_checked(&options, model_path, &model, &clip);
+    if (status != 0) return status;
+    if (options.screenshot_path) return command_screenshot(&options, model_path, &model, clip);
+    if (options.verify) return command_verify(&options, model_path, &model);
+    return command_view(&options, model_path, &model, clip);
 }

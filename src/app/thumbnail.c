@@ -231,7 +231,7 @@ int command_thumbnail(const Options *options)
     setenv("SKINVIEW_GL", "egl", 0);
 
     GlSession session;
-    int status = session_begin(&session, options, in);
+    int status = session_begin(&session, options, in, NULL);
     if (status != 0) {
         deadline_disarm();
         return status;

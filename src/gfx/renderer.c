@@ -596,7 +596,7 @@ static void draw_meshes(Renderer *renderer, const Animator *animator, const mat4
     glActiveTexture(GL_TEXTURE0);
     for (int m = 0; m < renderer->mesh_count; m++) {
         const GpuMesh *gpu = &renderer->meshes[m];
-        if (gpu->index_count == 0) continue;
+        if (gpu->index_count == 0 || (renderer->mesh_visible && !renderer->mesh_visible[m])) continue;
         const SkinShader *shader = mesh_uses_dq(renderer, m) ? &renderer->dq_shader : &renderer->shader;
         if (shader != current) {
             glUseProgram(shader->program);

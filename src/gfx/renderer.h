@@ -115,6 +115,7 @@ typedef struct Renderer {
     GLuint       feedback_buffer;     /* transform-feedback capture (verify), grown on demand */
     size_t       feedback_size;       /* bytes */
     bool         cull_back_faces;     /* false (default): both sides drawn, for open meshes */
+    const bool  *mesh_visible;        /* [mesh_count], false = not drawn (viewer's U list); NULL = all */
 } Renderer;
 
 /* Palette size (bones per mesh) the skinning shader can hold on this GL:

@@ -31,4 +31,10 @@ bool import_model_from_memory(const void *data, size_t size, const char *hint, c
  * docs/robustness.md) from one in skinview's own code. True if Assimp returned a scene. */
 bool import_probe_assimp_from_memory(const void *data, size_t size, const char *hint);
 
+/* One plain line for an Assimp failure message: what is wrong in the user's words
+ * ("truncated or damaged glTF binary", "truncated or damaged FBX file", "not a file Assimp can
+ * read ...") chosen from the message and the file's extension, then ": " and Assimp's own text.
+ * (import_errors.c) */
+void import_explain_error(const char *path, const char *assimp_message, char *out, size_t out_size);
+
 #endif

@@ -418,7 +418,9 @@ static const struct aiScene *read_scene(const char *path, const void *data, size
     aiReleasePropertyStore(props);
     if (!scene) {
         const char *why = aiGetErrorString();
-        snprintf(error, error_size, "Assimp cannot read it: %s", why && why[0] ? why : "unknown error");
+        char named[64];   /* a file in memory: its hint stands for the extension */
+        snprintf(named, sizeof named, "memory.%.40s", hint ? hint : "");
+        import_explain_error(path ? path : named, why, error, error_size);
         import_one_line(error);
         return NULL;
     }
