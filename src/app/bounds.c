@@ -215,112 +215,171 @@ float app_front_yaw(const Model *model, Animator *animator, int clip)
     return yaw;
 }
 
-/* What fit_pass() folds over the skinned vertices: their extent across the view (pass 1) or
- * the distance they need (pass 2). */
-typedef struct FitState {
+/* What the fitting passes fold over the points: their extent across the view (pass 1, from
+ * the target), the distance they need (pass 2), where they land on screen (pass 3, NDC). */
+struct AppFit {
     const Camera *camera;
     float aspect;
     vec3  back, right, up;
-    float x_min, x_max, y_min, y_max;   /* pass 1: relative to the target; pass 3: NDC at `distance` */
-    float distance;                     /* pass 2 */
-} FitState;
+    float x_min, x_max, y_min, y_max;
+    float distance;
+    int   pass;
+};
 
-static void fit_pose(const Model *model, const Animator *animator, vec3 *scratch, FitState *fit, int pass)
+void app_fit_point(AppFit *fit, const vec3 point)
 {
-    for (int m = 0; m < model->mesh_count; m++) {
-        animator_skin_mesh(animator, m, scratch, NULL);
-        for (int v = 0; v < model->meshes[m].vertex_count; v++) {
-            if (!isfinite(scratch[v][0]) || !isfinite(scratch[v][1]) || !isfinite(scratch[v][2])) continue;
-            if (pass == 1) {
-                vec3 r;
-                glm_vec3_sub(scratch[v], (float *)fit->camera->target, r);
-                float x = glm_vec3_dot(r, fit->right), y = glm_vec3_dot(r, fit->up);
-                fit->x_min = fminf(fit->x_min, x);
-                fit->x_max = fmaxf(fit->x_max, x);
-                fit->y_min = fminf(fit->y_min, y);
-                fit->y_max = fmaxf(fit->y_max, y);
-            } else if (pass == 2) {
-                fit->distance = fmaxf(fit->distance, camera_fit_distance(fit->camera, scratch[v], fit->aspect));
-            } else {   /* where the vertex lands on screen (NDC) with the eye at `distance` */
-                vec3 r;
-                glm_vec3_sub(scratch[v], (float *)fit->camera->target, r);
-                float depth = fit->distance - glm_vec3_dot(r, fit->back);
-                if (!(depth > 0.0f)) continue;
-                float tan_y = tanf(0.5f * fit->camera->fov_y), tan_x = tan_y * fit->aspect;
-                float x = glm_vec3_dot(r, fit->right) / (depth * tan_x), y = glm_vec3_dot(r, fit->up) / (depth * tan_y);
-                fit->x_min = fminf(fit->x_min, x);
-                fit->x_max = fmaxf(fit->x_max, x);
-                fit->y_min = fminf(fit->y_min, y);
-                fit->y_max = fmaxf(fit->y_max, y);
-            }
-        }
+    if (!isfinite(point[0]) || !isfinite(point[1]) || !isfinite(point[2])) return;
+    vec3 r;
+    glm_vec3_sub((float *)point, (float *)fit->camera->target, r);
+    if (fit->pass == 1) {
+        float x = glm_vec3_dot(r, fit->right), y = glm_vec3_dot(r, fit->up);
+        fit->x_min = fminf(fit->x_min, x);
+        fit->x_max = fmaxf(fit->x_max, x);
+        fit->y_min = fminf(fit->y_min, y);
+        fit->y_max = fmaxf(fit->y_max, y);
+    } else if (fit->pass == 2) {
+        fit->distance = fmaxf(fit->distance, camera_fit_distance(fit->camera, point, fit->aspect));
+    } else {   /* where the point lands on screen (NDC) with the eye at `distance` */
+        float depth = fit->distance - glm_vec3_dot(r, fit->back);
+        if (!(depth > 0.0f)) return;
+        float tan_y = tanf(0.5f * fit->camera->fov_y), tan_x = tan_y * fit->aspect;
+        float x = glm_vec3_dot(r, fit->right) / (depth * tan_x), y = glm_vec3_dot(r, fit->up) / (depth * tan_y);
+        fit->x_min = fminf(fit->x_min, x);
+        fit->x_max = fmaxf(fit->x_max, x);
+        fit->y_min = fminf(fit->y_min, y);
+        fit->y_max = fmaxf(fit->y_max, y);
     }
 }
 
-/* Folds one pass over the clip's 8 sample times (or the static pose). */
-static void fit_pass(const Model *model, Animator *animator, int clip, vec3 *scratch, FitState *fit, int pass)
+void app_frame_points(AppPointSource source, void *user, const vec3 box_min, const vec3 box_max, float front_yaw,
+                      float aspect, bool reset_angle, float reserved_top, float reserved_bottom, Camera *camera)
 {
-    if (clip < 0 || clip >= model->clip_count) {
-        animator_evaluate(animator, clip, 0.0f);
-        fit_pose(model, animator, scratch, fit, pass);
-        return;
+    camera->front_yaw = front_yaw;
+    if (reset_angle) camera_reset_angle(camera);
+    /* the box sets the scene size (near / far, zoom limits) and a first distance ... */
+    camera_frame(camera, box_min, box_max, aspect, glm_rad(CAMERA_DEFAULT_FOV_Y_DEGREES));
+    /* ... then the points themselves: centred across the view, as close as they all fit */
+    AppFit fit = {.camera = camera, .aspect = aspect, .x_min = INFINITY, .x_max = -INFINITY,
+                  .y_min = INFINITY, .y_max = -INFINITY, .distance = 0.0f, .pass = 1};
+    camera_basis(camera, fit.back, fit.right, fit.up);
+    source(user, &fit);
+    if (!(fit.x_min <= fit.x_max && fit.y_min <= fit.y_max)) return;
+    glm_vec3_muladds(fit.right, 0.5f * (fit.x_min + fit.x_max), camera->target);
+    glm_vec3_muladds(fit.up, 0.5f * (fit.y_min + fit.y_max), camera->target);
+    fit.pass = 2;
+    source(user, &fit);
+    /* Perspective makes near parts look bigger, so the middle of the extent across the view is
+     * not the middle on screen: measure on screen (NDC) at that distance, move the target by the
+     * offset (NDC x -> x d tan(fov_x / 2) at the target's depth), fit the distance again. */
+    for (int round = 0; round < 2 && fit.distance > 0.0f; round++) {
+        fit.x_min = fit.y_min = INFINITY;
+        fit.x_max = fit.y_max = -INFINITY;
+        fit.pass = 3;
+        source(user, &fit);
+        if (!(fit.x_min <= fit.x_max && fit.y_min <= fit.y_max)) break;
+        float tan_y = tanf(0.5f * camera->fov_y), tan_x = tan_y * aspect;
+        glm_vec3_muladds(fit.right, 0.5f * (fit.x_min + fit.x_max) * fit.distance * tan_x, camera->target);
+        glm_vec3_muladds(fit.up, 0.5f * (fit.y_min + fit.y_max) * fit.distance * tan_y, camera->target);
+        fit.distance = 0.0f;
+        fit.pass = 2;
+        source(user, &fit);
     }
-    for (int i = 0; i < BOUNDS_SAMPLES_PER_CLIP; i++) {
-        animator_evaluate(animator, clip, model->clips[clip].duration * (float)i / (float)(BOUNDS_SAMPLES_PER_CLIP - 1));
-        fit_pose(model, animator, scratch, fit, pass);
+    if (!(fit.distance > 0.0f)) return;
+    camera->distance = CAMERA_MARGIN * fit.distance;
+    /* The HUD's bands: fit into the free band (the picture shrinks as 1 / distance) and centre on
+     * it: a point at `up` offset u shows at NDC y = u / (d tan(fov_y / 2)), and the band's middle
+     * is at NDC y = reserved_bottom - reserved_top. */
+    float free_band = 1.0f - reserved_top - reserved_bottom;
+    if (free_band > 0.3f && free_band < 1.0f) {
+        camera->distance /= free_band;
+        float band_middle = reserved_bottom - reserved_top;
+        glm_vec3_muladds(fit.up, -band_middle * camera->distance * tanf(0.5f * camera->fov_y), camera->target);
     }
+}
+
+/* The 26 directions of a cube's faces, edges and corners (not normalised: only signs matter
+ * for "the farthest along"). */
+static void frame_direction(int d, vec3 out)
+{
+    int code = d < 13 ? d : d + 1;   /* skip (0, 0, 0), the cube's centre */
+    out[0] = (float)(code % 3 - 1);
+    out[1] = (float)(code / 3 % 3 - 1);
+    out[2] = (float)(code / 9 - 1);
+}
+
+int app_clip_frame_points(const Model *model, Animator *animator, int clip, vec3 *points)
+{
+    int max_vertices = 0;
+    for (int m = 0; m < model->mesh_count; m++)
+        if (model->meshes[m].vertex_count > max_vertices) max_vertices = model->meshes[m].vertex_count;
+    vec3 *scratch = max_vertices > 0 ? malloc(sizeof(vec3) * (size_t)max_vertices) : NULL;
+    if (!scratch) return 0;
+    int samples = clip >= 0 && clip < model->clip_count ? BOUNDS_SAMPLES_PER_CLIP : 1, count = 0;
+    for (int i = 0; i < samples; i++) {
+        float t = samples > 1 ? model->clips[clip].duration * (float)i / (float)(samples - 1) : 0.0f;
+        animator_evaluate(animator, clip, t);
+        float best[APP_FRAME_DIRECTIONS];
+        vec3 dirs[APP_FRAME_DIRECTIONS];
+        int found = 0;
+        for (int d = 0; d < APP_FRAME_DIRECTIONS; d++) {
+            frame_direction(d, dirs[d]);
+            best[d] = -INFINITY;
+        }
+        vec3 *mine = points + count;
+        for (int m = 0; m < model->mesh_count; m++) {
+            animator_skin_mesh(animator, m, scratch, NULL);
+            for (int v = 0; v < model->meshes[m].vertex_count; v++) {
+                if (!isfinite(scratch[v][0]) || !isfinite(scratch[v][1]) || !isfinite(scratch[v][2])) continue;
+                for (int d = 0; d < APP_FRAME_DIRECTIONS; d++) {
+                    float along = glm_vec3_dot(scratch[v], dirs[d]);
+                    if (along > best[d]) {
+                        best[d] = along;
+                        glm_vec3_copy(scratch[v], mine[d]);
+                    }
+                }
+                found = 1;
+            }
+        }
+        if (found) count += APP_FRAME_DIRECTIONS;
+    }
+    free(scratch);
+    return count;
+}
+
+/* An array of points as a point source. */
+typedef struct PointArray {
+    const vec3 *points;
+    int         count;
+} PointArray;
+
+static void array_points(void *user, AppFit *fit)
+{
+    const PointArray *a = user;
+    for (int i = 0; i < a->count; i++) app_fit_point(fit, a->points[i]);
+}
+
+void app_frame_point_array(const vec3 *points, int count, float front_yaw, float aspect, bool reset_angle,
+                           float reserved_top, float reserved_bottom, Camera *camera)
+{
+    PointArray array = {points, count};
+    vec3 box_min = {-1.0f, -1.0f, -1.0f}, box_max = {1.0f, 1.0f, 1.0f};   /* no points: the unit box */
+    if (count > 0) {   /* the points' box: the clip's box (its extremes along x, y, z are among them) */
+        glm_vec3_copy((float *)points[0], box_min);
+        glm_vec3_copy((float *)points[0], box_max);
+        for (int i = 1; i < count; i++) {
+            glm_vec3_minv(box_min, (float *)points[i], box_min);
+            glm_vec3_maxv(box_max, (float *)points[i], box_max);
+        }
+    }
+    app_frame_points(array_points, &array, box_min, box_max, front_yaw, aspect, reset_angle, reserved_top,
+                     reserved_bottom, camera);
 }
 
 void app_frame_clip(const Model *model, Animator *animator, int clip, float aspect, bool reset_angle,
                     float reserved_top, float reserved_bottom, Camera *camera)
 {
-    vec3 min, max;
-    if (!app_clip_bounds(model, animator, clip, min, max)) {
-        glm_vec3_fill(min, -1.0f);
-        glm_vec3_fill(max, 1.0f);
-    }
-    camera->front_yaw = app_front_yaw(model, animator, clip);
-    if (reset_angle) camera_reset_angle(camera);
-    /* the box sets the scene size (near / far, zoom limits) and a first distance ... */
-    camera_frame(camera, min, max, aspect, glm_rad(CAMERA_DEFAULT_FOV_Y_DEGREES));
-    /* ... then the vertices themselves: centred across the view, as close as they all fit */
-    int max_vertices = 0;
-    for (int m = 0; m < model->mesh_count; m++)
-        if (model->meshes[m].vertex_count > max_vertices) max_vertices = model->meshes[m].vertex_count;
-    vec3 *scratch = max_vertices > 0 ? malloc(sizeof(vec3) * (size_t)max_vertices) : NULL;
-    if (!scratch) return;
-    FitState fit = {.camera = camera, .aspect = aspect, .x_min = INFINITY, .x_max = -INFINITY,
-                    .y_min = INFINITY, .y_max = -INFINITY, .distance = 0.0f};
-    camera_basis(camera, fit.back, fit.right, fit.up);
-    fit_pass(model, animator, clip, scratch, &fit, 1);
-    if (fit.x_min <= fit.x_max && fit.y_min <= fit.y_max) {
-        glm_vec3_muladds(fit.right, 0.5f * (fit.x_min + fit.x_max), camera->target);
-        glm_vec3_muladds(fit.up, 0.5f * (fit.y_min + fit.y_max), camera->target);
-        fit_pass(model, animator, clip, scratch, &fit, 2);
-        /* Perspective makes near parts look bigger, so the middle of the extent across the view
-         * is not the middle on screen: measure on screen (NDC) at that distance, move the target
-         * by the offset (NDC x -> x d tan(fov_x / 2) at the target's depth), fit the distance again. */
-        for (int round = 0; round < 2 && fit.distance > 0.0f; round++) {
-            fit.x_min = fit.y_min = INFINITY;
-            fit.x_max = fit.y_max = -INFINITY;
-            fit_pass(model, animator, clip, scratch, &fit, 3);
-            if (!(fit.x_min <= fit.x_max && fit.y_min <= fit.y_max)) break;
-            float tan_y = tanf(0.5f * camera->fov_y), tan_x = tan_y * aspect;
-            glm_vec3_muladds(fit.right, 0.5f * (fit.x_min + fit.x_max) * fit.distance * tan_x, camera->target);
-            glm_vec3_muladds(fit.up, 0.5f * (fit.y_min + fit.y_max) * fit.distance * tan_y, camera->target);
-            fit.distance = 0.0f;
-            fit_pass(model, animator, clip, scratch, &fit, 2);
-        }
-        if (fit.distance > 0.0f) camera->distance = CAMERA_MARGIN * fit.distance;
-        /* The HUD's bands: fit into the free band (the picture shrinks as 1 / distance) and
-         * centre on it: a point at `up` offset u shows at NDC y = u / (d tan(fov_y / 2)), and the
-         * band's middle is at NDC y = reserved_bottom - reserved_top. */
-        float free_band = 1.0f - reserved_top - reserved_bottom;
-        if (free_band > 0.3f && free_band < 1.0f) {
-            camera->distance /= free_band;
-            float band_middle = reserved_bottom - reserved_top;
-            glm_vec3_muladds(fit.up, -band_middle * camera->distance * tanf(0.5f * camera->fov_y), camera->target);
-        }
-    }
-    free(scratch);
+    float front_yaw = app_front_yaw(model, animator, clip);
+    vec3 points[APP_FRAME_POINTS_MAX];
+    int count = app_clip_frame_points(model, animator, clip, points);
+    app_frame_point_array(points, count, front_yaw, aspect, reset_angle, reserved_top, reserved_bottom, camera);
 }

@@ -47,8 +47,39 @@ float app_front_yaw(const Model *model, Animator *animator, int clip);
  * the name is a left one, -1 for a right one. */
 bool app_mirror_joint_name(const char *name, char *out, size_t out_size, int *side);
 
+/* Framing on points (the vertices of a pose, several poses, a VAT bake's frames): a point
+ * source calls app_fit_point(fit, p) for each of its points, every time it is called (the
+ * fitting makes 3 to 5 passes, so a source must give the same points each time). */
+typedef struct AppFit AppFit;
+typedef void (*AppPointSource)(void *user, AppFit *fit);
+void app_fit_point(AppFit *fit, const vec3 point);
+
+/* The camera for the points of `source`: front_yaw set (and, with reset_angle, the
+ * three-quarter front view), the box [box_min, box_max] for the scene size, then the target
+ * centred on the points as the screen shows them and the distance at which they all fit
+ * (CAMERA_MARGIN), in the band the HUD leaves free (reserved_top / reserved_bottom: fractions of
+ * the height). */
+void app_frame_points(AppPointSource source, void *user, const vec3 box_min, const vec3 box_max, float front_yaw,
+                      float aspect, bool reset_angle, float reserved_top, float reserved_bottom, Camera *camera);
+
+/* The points the first frame is fitted to: at each of the clip's 8 sample times (one pose
+ * for a static pose), the skinned vertex farthest along each of 26 directions (the faces,
+ * edges and corners of a cube). A character's silhouette from any view is within a few
+ * percent of what these span, and fitting 208 points is cheap where every vertex of every
+ * sample five times over is not; a VAT bake stores the same points (vat.json) so --vat frames
+ * exactly as the skinned viewer does. Writes at most APP_FRAME_POINTS_MAX points, returns the
+ * count (0 for a model without vertices). */
+#define APP_FRAME_DIRECTIONS 26
+#define APP_FRAME_POINTS_MAX (8 * APP_FRAME_DIRECTIONS)
+int app_clip_frame_points(const Model *model, Animator *animator, int clip, vec3 *points);
+
+/* app_frame_points() over an array of points, with their own box (the unit box when count is 0). */
+void app_frame_point_array(const vec3 *points, int count, float front_yaw, float aspect, bool reset_angle,
+                           float reserved_top, float reserved_bottom, Camera *camera);
+
 /* The first frame and F: the camera framed on clip `clip` for this aspect — every skinned
- * vertex at the 8 times app_clip_bounds() samples, centred and as close as they all fit —
+ * vertex at the 8 times app_clip_bounds() samples (through app_clip_frame_points), centred and
+ * as close as they all fit —
  * front_yaw from app_front_yaw(); with reset_angle the three-quarter front view
  * (camera_reset_angle), else the current angle kept. reserved_top / reserved_bottom: fractions
  * of the window height the HUD covers (status line, timeline), kept free of the model.

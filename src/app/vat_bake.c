@@ -424,6 +424,12 @@ int command_bake_vat(const Options *options, const char *model_path)
         glm_vec3_copy(lo, bake.manifest.view_min);
         glm_vec3_copy(hi, bake.manifest.view_max);
     }
+    for (int c = 0; c < clip_count; c++) {   /* the skinned viewer's first view, per clip */
+        int source = bake.selected[c] >= 0 ? bake.selected[c] : ANIMATOR_REST_POSE;
+        VatClip *out = &bake.manifest.clips[c];
+        out->front_yaw = app_front_yaw(&model, &bake.animator, source);
+        out->frame_point_count = app_clip_frame_points(&model, &bake.animator, source, out->frame_points);
+    }
     animator_evaluate(&bake.animator, ANIMATOR_BIND_POSE, 0.0f);
     skin_all(&model, &bake.animator, bake.bind_positions, bake.bind_normals);
 

@@ -7,7 +7,9 @@
  * time), --screenshot, --export-pose (CPU decode), --verify (vat.vert through transform
  * feedback against the CPU decode, at baked frames and halfway between them).
  */
+#include "bounds.h"
 #include "camera.h"
+#include "hud.h"
 #include "commands.h"
 #include "vat_load.h"
 #include "glcontext.h"
@@ -218,6 +220,28 @@ static void decode_vertex(const LoadedBake *bake, int clip, float time, int vert
     glm_vec3_normalize(normal);
 }
 
+/* Every baked vertex of `clip` at the 8 times the skinned viewer frames (t_i = i d / 7), as a
+ * point source for app_frame_points (bounds.h). */
+typedef struct BakePoints {
+    const LoadedBake *bake;
+    int               clip;
+} BakePoints;
+
+static void bake_points(void *user, AppFit *fit)
+{
+    const BakePoints *points = user;
+    const VatManifest *manifest = &points->bake->manifest;
+    int vertices = 0;
+    for (int m = 0; m < manifest->mesh_count; m++) vertices += manifest->meshes[m].vertex_count;
+    float duration = manifest->clips[points->clip].duration;
+    for (int i = 0; i < 8; i++)
+        for (int v = 0; v < vertices; v++) {
+            vec3 position, normal;
+            decode_vertex(points->bake, points->clip, duration * (float)i / 7.0f, v, position, normal);
+            app_fit_point(fit, position);
+        }
+}
+
 /* ---- instances ------------------------------------------------------------------------ */
 
 VatInstance *app_vat_instances(const LoadedBake *bake, int count, int clip, vec3 grid_min, vec3 grid_max)
@@ -318,7 +342,21 @@ static int vat_screenshot(const Options *options, const LoadedBake *bake, int cl
     have_framebuffer = true;
     float aspect = (float)width / (float)height;
     Camera camera = {0};
-    camera_frame(&camera, grid_min, grid_max, aspect, glm_rad(CAMERA_DEFAULT_FOV_Y_DEGREES));
+    if (options->instances == 1) {   /* one figure: framed as the skinned --screenshot frames it */
+        float hud_top, hud_bottom;
+        hud_reserved_bands(width, height, true, &hud_top, &hud_bottom);
+        const VatClip *c = &bake->manifest.clips[clip];
+        if (c->frame_point_count > 0) {   /* the very points the skinned viewer fits */
+            app_frame_point_array((const vec3 *)c->frame_points, c->frame_point_count, c->front_yaw, aspect, true, hud_top,
+                                  hud_bottom, &camera);
+        } else {   /* an older bake: its own frames */
+            BakePoints points = {bake, clip};
+            app_frame_points(bake_points, &points, grid_min, grid_max, c->front_yaw, aspect, true, hud_top, hud_bottom,
+                             &camera);
+        }
+    } else {
+        camera_frame(&camera, grid_min, grid_max, aspect, glm_rad(CAMERA_DEFAULT_FOV_Y_DEGREES));
+    }
     mat4 view, projection;
     camera_view(&camera, view);
     camera_projection(&camera, aspect, projection);

@@ -432,6 +432,9 @@ bool vat_write_manifest(const char *path, const VatManifest *manifest, char *err
         cJSON_AddNumberToObject(item, "fps", clip->fps);
         cJSON_AddNumberToObject(item, "duration", clip->duration);
         cJSON_AddBoolToObject(item, "loop", clip->loop);
+        cJSON_AddNumberToObject(item, "front_yaw", clip->front_yaw);
+        cJSON *frame_points = cJSON_AddArrayToObject(item, "frame_points");
+        for (int i = 0; i < clip->frame_point_count; i++) cJSON_AddItemToArray(frame_points, vec3_json(clip->frame_points[i]));
         cJSON_AddItemToArray(clips, item);
     }
     cJSON *files = cJSON_AddArrayToObject(root, "files");
@@ -635,6 +638,22 @@ bool vat_read_manifest(const char *dir, VatManifest *manifest, char *error, size
         json_int(item, "source_index", 0, 0x7fffffff, &clip->source_index);
         const cJSON *loop = cJSON_GetObjectItemCaseSensitive(item, "loop");
         clip->loop = !cJSON_IsFalse(loop);
+        if (!json_float(item, "front_yaw", &clip->front_yaw) || !isfinite(clip->front_yaw)) clip->front_yaw = 0.0f;
+        const cJSON *frame_points = cJSON_GetObjectItemCaseSensitive(item, "frame_points"), *point;
+        clip->frame_point_count = 0;
+        cJSON_ArrayForEach(point, frame_points) {   /* optional: framing only, never trusted for layout */
+            if (clip->frame_point_count >= VAT_FRAME_POINTS_MAX || !cJSON_IsArray(point) || cJSON_GetArraySize(point) != 3)
+                break;
+            float *p = clip->frame_points[clip->frame_point_count];
+            bool ok = true;
+            for (int k = 0; k < 3; k++) {
+                const cJSON *value = cJSON_GetArrayItem(point, k);
+                ok = ok && cJSON_IsNumber(value) && isfinite(value->valuedouble);
+                p[k] = ok ? (float)value->valuedouble : 0.0f;
+            }
+            if (!ok) break;
+            clip->frame_point_count++;
+        }
         clip_layout[c].frame_count = clip->frame_count;
         clip_layout[c].duration = clip->duration;
     }

@@ -25,6 +25,8 @@
 #define VAT_MAX_PAGES 2048
 #define VAT_FILE_NAME_MAX 64
 
+#define VAT_FRAME_POINTS_MAX 208   /* = APP_FRAME_POINTS_MAX (src/app/bounds.h) */
+
 typedef struct VatClip {
     char  name[SV_NAME_MAX];
     int   source_index;   /* index of the clip in the baked model */
@@ -33,6 +35,10 @@ typedef struct VatClip {
     float duration;       /* seconds */
     int   first_slot;
     bool  loop;           /* played looping (as the viewer plays every clip) */
+    float front_yaw;      /* the skinned viewer's front (app_front_yaw, radians), so --vat frames the
+                             same view; 0 when vat.json has no "front_yaw" */
+    int   frame_point_count;                  /* the points the skinned viewer fits its first view to */
+    vec3  frame_points[VAT_FRAME_POINTS_MAX]; /* (app_clip_frame_points); 0 = none stored */
 } VatClip;
 
 typedef struct VatMeshRange {
