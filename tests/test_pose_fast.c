@@ -388,6 +388,38 @@ static void test_pose_matches_reference(Clip *clip, Skeleton *skeleton, bool aff
     animator_free(&animator);
 }
 
+/* Fuzzer find: two keys 2.5e-44 s apart (a denormal span) made 1/span = Inf and the sample at
+ * t = times[0] Inf * 0 = NaN. The packed sampler must hold the key instead. */
+static void test_denormal_key_span(void)
+{
+    Skeleton skeleton = {0};
+    if (!skeleton_alloc(&skeleton, 1)) exit(1);
+    skeleton.parent[0] = -1;
+    glm_quat_identity(skeleton.rest_trs[0].rotation);
+    glm_vec3_fill(skeleton.rest_trs[0].scale, 1.0f);
+    float times[2] = {0.0f, 2.52234e-44f};
+    vec3 translations[2] = {{1.0f, 2.0f, 3.0f}, {0.0f, 0.0f, 3.0f}};
+    JointTrack track = {.joint = 0, .translation_count = 2, .translation_times = times,
+                        .translation_values = translations};
+    Clip clip = {.duration = times[1], .track_count = 1, .tracks = &track};
+    PackedClip packed;
+    CHECK(packed_clip_build(&packed, &clip, &skeleton), "packed_clip_build (denormal span)");
+    TimelineState states[4] = {0};
+    mat4 local[1];
+    const float sample_times[3] = {0.0f, times[1], 1.0f};
+    for (int s = 0; s < 3; s++) {
+        glm_mat4_identity(local[0]);
+        packed_clip_sample(&packed, sample_times[s], states, local);
+        bool finite = true;
+        for (int i = 0; i < 16; i++) finite = finite && isfinite(local[0][i / 4][i % 4]);
+        CHECK(finite, "denormal key span: local matrix finite at t = %g", (double)sample_times[s]);
+    }
+    CHECK(local[0][3][2] == 3.0f, "denormal key span: z translation %g", (double)local[0][3][2]);
+    packed_clip_free(&packed);
+    Model holder = {.skeleton = skeleton};
+    model_free(&holder);
+}
+
 int main(void)
 {
     Skeleton skeleton = {0};
@@ -397,6 +429,7 @@ int main(void)
     test_packing(&clip, &skeleton);
     test_sampling_matches_reference(&clip, &skeleton);
     test_slerp_error_bound();
+    test_denormal_key_span();
     test_pose_matches_reference(&clip, &skeleton, true);
     test_pose_matches_reference(&clip, &skeleton, false);
     Model holder = {.skeleton = skeleton, .clip_count = 1, .clips = xcalloc(1, sizeof(Clip))};

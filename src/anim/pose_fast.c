@@ -73,7 +73,10 @@ static int find_or_add_timeline(PackedClip *packed, float **block, const float *
     memcpy(t, times, sizeof(float) * (size_t)count);
     for (int k = 0; k < count; k++) {
         float span = k + 1 < count ? times[k + 1] - times[k] : 0.0f;
-        inv[k] = span > 0.0f ? 1.0f / span : 0.0f;   /* 0: hold key k (last key, or zero span) */
+        /* 0: hold key k (last key, or zero span). A span so small (denormal) that 1/span
+         * overflows to Inf also holds: Inf * 0 at t == times[k] would give NaN. */
+        float inverse = span > 0.0f ? 1.0f / span : 0.0f;
+        inv[k] = isfinite(inverse) ? inverse : 0.0f;
     }
     *timeline = (PackedTimeline){.count = count, .times = t, .inv_span = inv};
     *block = inv + count;
