@@ -1,6 +1,8 @@
 /* test_input.c — the viewer's key table and playback state machine, without a window. */
 #include "input.h"
 #include "camera.h"
+#include "cli.h"
+#include "anim/animator.h"
 #include "testutil.h"
 
 #define GLFW_INCLUDE_NONE
@@ -244,8 +246,53 @@ static void test_no_clips(void)
     CHECK(near(playback_duration(&p, NULL), 0.0f), "no clips: duration 0");
 }
 
+/* The teaching aids' keys (aids_apply) and the pose source key T (playback_apply). */
+static void test_teaching_keys(void)
+{
+    AidOptions aids = {.grid = true};
+    CHECK(action_for_key(GLFW_KEY_W, 0).kind == ACTION_CYCLE_WEIGHTS && action_for_key(GLFW_KEY_K, 0).kind ==
+          ACTION_CYCLE_SKINNING && action_for_key(GLFW_KEY_RIGHT_BRACKET, 0).kind == ACTION_JOINT_NEXT &&
+          action_for_key(GLFW_KEY_LEFT_BRACKET, 0).kind == ACTION_JOINT_PREV, "W, K, ], [ are bound");
+    Action w = {ACTION_CYCLE_WEIGHTS, 0}, k = {ACTION_CYCLE_SKINNING, 0}, a = {ACTION_CYCLE_AXES, 0};
+    aids_apply(&aids, w);
+    CHECK(aids.show_weights && !aids.show_influences, "W: weights");
+    aids_apply(&aids, w);
+    CHECK(!aids.show_weights && aids.show_influences, "W again: influence count");
+    aids_apply(&aids, w);
+    CHECK(!aids.show_weights && !aids.show_influences, "W a third time: the lit surface");
+    aids_apply(&aids, k);
+    CHECK(aids.skinning == SKINNING_CPU_LBS, "K: CPU LBS");
+    aids_apply(&aids, k);
+    CHECK(aids.skinning == SKINNING_GPU_DQ, "K: GPU DQS");
+    aids_apply(&aids, k);
+    CHECK(aids.skinning == SKINNING_GPU_LBS, "K: back to GPU LBS");
+    aids_apply(&aids, a);
+    aids_apply(&aids, a);
+    CHECK(aids.axes == AXES_ALL, "A twice: every joint's axes");
+    aids_apply(&aids, a);
+    CHECK(aids.axes == AXES_OFF, "A three times: off");
+    static const int toggles[] = {GLFW_KEY_B, GLFW_KEY_J, GLFW_KEY_I, GLFW_KEY_X, GLFW_KEY_G, GLFW_KEY_V};
+    for (size_t i = 0; i < sizeof toggles / sizeof toggles[0]; i++)
+        CHECK(aids_apply(&aids, action_for_key(toggles[i], 0)), "key %d is an aid", toggles[i]);
+    CHECK(aids.show_skeleton && aids.show_names && aids.joint_values && aids.wireframe && !aids.grid &&
+          aids.show_normals, "B J I X G V toggle their aid");
+    CHECK(!aids_apply(&aids, action_for_key(GLFW_KEY_SPACE, 0)), "Space is not an aid");
+
+    float durations[2] = {1.0f, 2.0f};
+    Playback p;
+    playback_init(&p, 2, durations, 1, 0.5f, 1.0f);
+    Action t = {ACTION_CYCLE_POSE_SOURCE, 0};
+    playback_apply(&p, t, durations);
+    CHECK(p.clip == ANIMATOR_BIND_POSE, "T: clip -> bind pose (%d)", p.clip);
+    playback_apply(&p, t, durations);
+    CHECK(p.clip == ANIMATOR_REST_POSE, "T: bind -> rest pose (%d)", p.clip);
+    playback_apply(&p, t, durations);
+    CHECK(p.clip == 1 && near(p.time, 0.5f), "T: rest -> the clip again, time kept (%d, %g)", p.clip, p.time);
+}
+
 int main(void)
 {
+    test_teaching_keys();
     test_key_table();
     test_clip_selection();
     test_speed();

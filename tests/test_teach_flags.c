@@ -147,6 +147,30 @@ int main(void)
     CHECK(dq_diff > 40, "--skinning dq differs from gpu at the twisted elbow: %d pixels", dq_diff);
     printf("%-34s %6d pixels differ from gpu (cpu: %d)\n", "--skinning dq (Twist 0.75 s)", dq_diff, cpu_diff);
 
+    /* --export-pose follows --skinning: cpu writes what gpu writes (the CPU LBS reference), dq
+     * the CPU DQS reference, which differs at the twisted elbow */
+    char objs[3][600], *texts[3] = {NULL, NULL, NULL};
+    static const char *const methods[3] = {"gpu", "cpu", "dq"};
+    for (int m = 0; m < 3; m++) {
+        char command[2048], output[2048];
+        snprintf(objs[m], sizeof objs[m], "%s/twist-%s.obj", folder, methods[m]);
+        snprintf(command, sizeof command, "'%s' '%s' --clip Twist --time 0.75 --skinning %s --export-pose '%s' 2>&1",
+                 SKINVIEW_BINARY, SKINVIEW_SOURCE_DIR "/assets/demo.fbx", methods[m], objs[m]);
+        CHECK(test_run_capture(command, output, sizeof output) == 0, "--export-pose --skinning %s: %s", methods[m],
+              output);
+        FILE *file = fopen(objs[m], "rb");
+        if (!file) continue;
+        fseek(file, 0, SEEK_END);
+        long length = ftell(file);
+        fseek(file, 0, SEEK_SET);
+        texts[m] = calloc((size_t)length + 1, 1);
+        if (texts[m] && fread(texts[m], 1, (size_t)length, file) != (size_t)length) texts[m][0] = '\0';
+        fclose(file);
+    }
+    CHECK(texts[0] && texts[1] && strcmp(texts[0], texts[1]) == 0, "--export-pose: cpu writes the same OBJ as gpu");
+    CHECK(texts[0] && texts[2] && texts[2][0] && strcmp(texts[0], texts[2]) != 0, "--export-pose: dq writes another pose");
+    for (int m = 0; m < 3; m++) free(texts[m]);
+
     /* pose source: bind and rest differ from the clip */
     Image bind = shot("bind", "--size 320x240 --clip bind --no-grid");
     CHECK(differing(&bind, &plain) > 300, "--clip bind differs from Walk: %d pixels", differing(&bind, &plain));
