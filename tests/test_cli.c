@@ -1,4 +1,4 @@
-/* test_cli.c — the command line of DESIGN.md: parsing, defaults and bad usage. */
+/* test_cli.c — the command line (docs/skinview.1.md): parsing, defaults and bad usage. */
 #include "app/cli.h"
 #include "testutil.h"
 

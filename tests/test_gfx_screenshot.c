@@ -170,7 +170,7 @@ int main(void)
         if (man.rgba) CHECK(count_pixels(&man, is_blue) > 50, "CesiumMan: its texture shows (blue stripes)");
     }
 
-    /* failures: one line, exit codes of DESIGN.md */
+    /* failures: one line, exit codes of the man page (docs/skinview.1.md) */
     char output[4096];
     int code = run("", huesitos, "--screenshot /nonexistent-folder/out.png --size 64x64", output, sizeof output);
     CHECK(code == 1 && strstr(output, "/nonexistent-folder/out.png") && strstr(output, "cannot write"),

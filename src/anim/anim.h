@@ -13,7 +13,7 @@
  *   morph_active_targets() weights              -> the targets with a non-zero weight
  *   morph_vertices()      active targets + mesh -> morphed mesh-space positions and normals
  *   skin_vertices_lbs()   palette + bind mesh   -> posed positions and normals (CPU reference)
- *                         (a morphed mesh is skinned FROM the morphed positions: DESIGN.md trap 12)
+ *                         (a morphed mesh is skinned FROM the morphed positions, never the stored ones)
  *   skin_palette_to_dq()  palette               -> one unit dual quaternion per bone (skin_dq.h)
  *   skin_vertices_dq()    dual quaternions      -> posed vertices by dual quaternion skinning
  *
@@ -177,7 +177,7 @@ void pose_set_rest(const Skeleton *skeleton, mat4 *local);
  * One forward loop: valid because parents are stored before children. */
 void pose_local_to_model(const Skeleton *skeleton, const mat4 *local, mat4 *model);
 
-/* The bind pose in scene space (DESIGN.md trap 11): every joint a skinned mesh binds sits at
+/* The bind pose in scene space (docs/skinning.md, "The bind pose"): every joint a skinned mesh binds sits at
  * N * inverse(inverse_bind) (N = that mesh's bind_matrix; the first mesh that binds a joint
  * decides), every other joint hangs off its parent with its rest local transform (roots: at
  * rest). Writes joint_model[] and the matching local[] (model_parent * local = model).
@@ -238,7 +238,7 @@ void skin_palette(const Mesh *mesh, const mat4 *model, mat4 *palette);
 
 /* Bind-pose palette: every bone's joint at N * inverse(inverse_bind[i]) (N = the mesh's
  * bind_matrix), so every palette entry is N: the stored vertices placed in the scene.
- * (With N = identity this is mesh space: DESIGN.md trap 11.) */
+ * (With N = identity this is mesh space, not the bind pose.) */
 void skin_palette_bind(const Mesh *mesh, mat4 *palette);
 
 /* Linear blend skinning on the CPU — the reference the GPU shader is checked against:

@@ -7,7 +7,7 @@
  *   - cglm, column vectors: p' = M * p, matrices compose right-to-left.
  *   - "scene space" = the space of the file's root node, before the camera.
  *   - joint  = one node of the transform hierarchy (bones AND the helper nodes
- *              between them: DESIGN.md trap 4). Stored parents-before-children.
+ *              between them: trap 4 of docs/skinning.md section 10). Stored parents-before-children.
  *   - bone   = a joint that a mesh is skinned to; a mesh lists its bones and
  *              per bone the inverse bind ("offset") matrix.
  *   - clip   = one named animation; times are in SECONDS (converted at import).
@@ -130,7 +130,7 @@ typedef struct Mesh {
     mat4      bind_matrix;         /* skinned: N, where the mesh was bound in the scene = its node's rest
                                       scene matrix (glTF: identity, the spec ignores a skinned mesh node's
                                       transform). Bind pose: stored vertices placed by N, every bone's
-                                      joint at N * inverse(inverse_bind[i]) (DESIGN.md trap 11). */
+                                      joint at N * inverse(inverse_bind[i]) (trap 11 of docs/skinning.md section 10). */
     bool      skinned;
     int       node_joint;          /* joint of the node that holds the mesh (static meshes follow it) */
     int       material;            /* index into Model.materials, or -1 */

@@ -4,7 +4,7 @@
  * With weights w_t, the mesh-space vertex is  p' = p + sum_t w_t * delta_t  (glTF "relative"
  * targets; Assimp's absolute anim meshes are turned into deltas at import). The morphed mesh
  * is then skinned like the stored one: morph first, in mesh space, then the palette
- * (DESIGN.md trap 12; docs/skinning.md, "Morph targets"). */
+ * (docs/skinning.md, "Morph targets"). */
 #include "anim.h"
 
 #include <string.h>

@@ -1,4 +1,4 @@
-/* cli.h — the command line of DESIGN.md, parsed into Options (no side effects, unit-tested). */
+/* cli.h — the command line (documented in docs/skinview.1.md and --help), parsed into Options (no side effects, unit-tested). */
 #ifndef SKINVIEW_CLI_H
 #define SKINVIEW_CLI_H
 

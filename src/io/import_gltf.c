@@ -1,6 +1,6 @@
 /* import_gltf.c — stage 7: what Assimp 5.2 drops from a glTF, read from the file itself.
  *
- * Rules of this stage (glTF/GLB files read from a path only; DESIGN.md trap 13):
+ * Rules of this stage (glTF/GLB files read from a path only; trap 13 of docs/skinning.md section 10):
  *   - Assimp 5.2.5 keeps a glTF sampler's keys but not its interpolation: STEP and
  *     CUBICSPLINE tracks arrive as plain keys and would be sampled linearly. The glTF JSON
  *     (a .gltf file, or the JSON chunk of a .glb) is read with cJSON, and each channel's

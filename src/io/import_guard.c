@@ -6,7 +6,7 @@
  *     bit-flipped copies). What can still kill the process is caught one level up by
  *     src/app/load.c (signal handler + watchdog).
  *   - Assimp reads with skinview's flags: triangulate, weld, smooth normals where missing,
- *     drop points and lines, validate; FBX pivot helpers off (DESIGN.md trap 3).
+ *     drop points and lines, validate; FBX pivot helpers off (trap 3 of docs/skinning.md section 10).
  *   - Weights beyond SV_MAX_INFLUENCES are counted, then cut by LimitBoneWeights (trap 5).
  *   - With a bone limit, meshes are split by SplitByBoneCount (one slot kept for the
  *     unweighted-vertices bone), unless a triangle needs more bones than the limit: Assimp
@@ -61,7 +61,7 @@ static int count_vertices_over_limit(const struct aiScene *scene)
     return over;
 }
 
-/* Before SplitByBoneCount (DESIGN.md trap 5): the split cannot put a triangle whose
+/* Before SplitByBoneCount (trap 5 of docs/skinning.md section 10): the split cannot put a triangle whose
  * vertices use more distinct bones than the limit into any sub-mesh, and Assimp 5.2
  * then loops forever. So: the largest number of distinct bones one face uses
  * (counting every weight Assimp stores for it). */

@@ -9,7 +9,7 @@
  *     Vertices without any weight follow one extra bone: the mesh's own node.
  *   - A mesh whose every bone was dropped is static after all.
  *   - A skinned mesh's bind_matrix N is its node's rest scene matrix (glTF: identity): the
- *     bind pose draws the stored vertices placed by N (DESIGN.md trap 11).
+ *     bind pose draws the stored vertices placed by N (trap 11 of docs/skinning.md section 10).
  */
 #include "import_internal.h"
 

@@ -757,7 +757,7 @@ static int check_clip(Validator *v, Clip *clip, bool *joint_taken)
                  needed);
         clip->duration = needed;
     }
-    /* a duration of 0 (one key, or every key at one time) is a pose (DESIGN.md trap 8): kept */
+    /* a duration of 0 (one key, or every key at one time) is a pose (trap 8 of docs/skinning.md section 10): kept */
     return 1;
 }
 
