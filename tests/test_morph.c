@@ -16,6 +16,7 @@
  * (when present) against the glTF tutorial's numbers. */
 #include "anim/animator.h"
 #include "io/import.h"
+#include "io/validate.h"
 #include "testutil.h"
 
 #include <math.h>
@@ -337,6 +338,74 @@ static void check_binary(const char *path, bool skinned, const char *label)
     if (line) printf("%s: %.*s\n", label, (int)strcspn(line, "\n"), line);
 }
 
+/* model_validate's morph rules (docs/robustness.md): a mesh dropped before the morphed one
+ * renumbers the clip's morph tracks; NaN deltas and weights become 0; NaN keys go; keys out of
+ * order are sorted; a track naming a target that does not exist goes. */
+static void check_validation(const char *gltf)
+{
+    Model model;
+    char error[512];
+    ImportOptions options = {0};
+    if (!import_model(gltf, &options, &model, error, sizeof error) || model.mesh_count != 1 || model.clip_count != 1 ||
+        model.clips[0].morph_track_count != 2) {
+        CHECK(false, "validation: %s did not import as expected", gltf);
+        return;
+    }
+    Mesh *grown = realloc(model.meshes, 2 * sizeof *grown);
+    MorphTrack *tracks = realloc(model.clips[0].morph_tracks, 3 * sizeof *tracks);
+    if (!grown || !tracks) abort();
+    model.meshes = grown;
+    model.clips[0].morph_tracks = tracks;
+    model.meshes[1] = model.meshes[0];
+    memset(&model.meshes[0], 0, sizeof model.meshes[0]);   /* no vertices: dropped, mesh 1 becomes mesh 0 */
+    model.mesh_count = 2;
+    Mesh *mesh = &model.meshes[1];
+    mesh->morph_position_deltas[5][1] = NAN;
+    mesh->morph_default_weights[1] = INFINITY;
+    Clip *clip = &model.clips[0];
+    for (int t = 0; t < 2; t++) clip->morph_tracks[t].mesh = 1;
+    MorphTrack *track = &clip->morph_tracks[0];   /* keys 0, 1, 2 s -> 2, 0, NaN, 1 s: sorted, NaN dropped */
+    float *times = realloc(track->times, 4 * sizeof(float)), *weights = realloc(track->weights, 4 * sizeof(float));
+    if (!times || !weights) abort();
+    track->times = times;
+    track->weights = weights;
+    float new_times[4] = {2, 0, NAN, 1}, new_weights[4] = {key_weights[2][0], key_weights[0][0], 0.5f, key_weights[1][0]};
+    memcpy(times, new_times, sizeof new_times);
+    memcpy(weights, new_weights, sizeof new_weights);
+    track->key_count = 4;
+    clip->morph_tracks[2] = (MorphTrack){.mesh = 1, .target = 7, .key_count = 1};   /* no target 7 */
+    clip->morph_tracks[2].times = calloc(1, sizeof(float));
+    clip->morph_tracks[2].weights = calloc(1, sizeof(float));
+    clip->morph_track_count = 3;
+
+    int repairs = 0;
+    bool ok = model_validate(&model, NULL, &repairs, error, sizeof error);
+    CHECK(ok, "validation rejected the model: %s", error);
+    CHECK(model.mesh_count == 1 && model.meshes[0].morph_target_count == 2, "validation: %d meshes left",
+          model.mesh_count);
+    CHECK(clip->morph_track_count == 2 && clip->morph_tracks[0].mesh == 0 && clip->morph_tracks[1].mesh == 0,
+          "validation: morph tracks not renumbered (%d tracks)", clip->morph_track_count);
+    CHECK(model.meshes[0].morph_position_deltas[5][1] == 0.0f && model.meshes[0].morph_default_weights[1] == 0.0f,
+          "validation: NaN delta / weight not set to 0");
+    CHECK(track->key_count == 3 && track->times[0] == 0.0f && track->times[1] == 1.0f && track->times[2] == 2.0f &&
+              track->weights[1] == key_weights[1][0],
+          "validation: morph keys not cleaned (%d keys)", track->key_count);
+    CHECK(repairs >= 5, "validation: %d repairs counted", repairs);
+    if (ok && model.mesh_count == 1) {   /* and it still animates as before */
+        Animator animator;
+        animator_init(&animator, &model);
+        float w[2] = {0.5f, 0.0f};
+        animator_evaluate(&animator, 0, 0.5f);
+        vec3 posed[4];
+        animator_skin_mesh(&animator, 0, posed, NULL);
+        float want[3];
+        expected_position(false, 2, w, 0.0f, want);
+        CHECK(distance3(posed[2], want) <= 1e-5f, "validation: vertex 2 at 0.5 s off by %g", distance3(posed[2], want));
+        animator_free(&animator);
+    }
+    model_free(&model);
+}
+
 static void check_variant(bool skinned)
 {
     const char *name = skinned ? "morph_skinned" : "morph_static";
@@ -394,6 +463,7 @@ static void check_variant(bool skinned)
     model_free(&model);
 
     check_binary(gltf, skinned, name);
+    if (!skinned) check_validation(gltf);
 }
 
 /* The same quad as an ASCII FBX 7.4 (tab-indented, as FBX SDK and three.js's reader expect): node

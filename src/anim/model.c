@@ -53,6 +53,7 @@ unsigned clip_interpolation_kinds(const Clip *clip)
         if (track->rotation_count > 0) kinds |= 1u << track->rotation_interpolation;
         if (track->scale_count > 0) kinds |= 1u << track->scale_interpolation;
     }
+    if (clip->morph_track_count > 0) kinds |= 1u << INTERPOLATION_LINEAR;   /* morph weights: linear */
     return kinds;
 }
 

@@ -102,7 +102,8 @@ typedef struct Clip {
     MorphTrack *morph_tracks;
 } Clip;
 
-/* Bit (1 << kind) set for every Interpolation some channel of the clip uses (0: no keys). */
+/* Bit (1 << kind) set for every Interpolation some channel of the clip uses, morph-weight
+ * channels included (always linear); 0: no keys. */
 unsigned clip_interpolation_kinds(const Clip *clip);
 
 /* One drawable mesh: triangles, one material.
