@@ -68,7 +68,9 @@ for group in "${groups[@]}"; do
   fi
 done
 # 4. inputs on which Assimp itself died or hung (probed in a child, see fuzz_import.c): skinview's
-#    guard must end each with exit 1 and one line on stderr, never by a signal
+#    guard must end each with exit 1 and one line on stderr, never by a signal. Inputs on which
+#    Assimp only grew past the probe's memory cap (memory-*) may also load: the release binary's
+#    budget is larger than the sanitized probe's footprint; a failure is still one line.
 cmake -S "$root" -B "$root/build" >/dev/null && cmake --build "$root/build" -j"$(nproc)" --target skinview >/dev/null
 crashes=("$assimp_crashes"/*)
 guarded=0
@@ -77,6 +79,10 @@ for input in "${crashes[@]}"; do
   status=0
   SKINVIEW_IMPORT_TIMEOUT=10 timeout 60 "$root/build/skinview" "$input" --info >/dev/null 2>"$build/guard.err" || status=$?
   lines=$(wc -l <"$build/guard.err")
+  if [[ "$(basename "$input")" == memory-* ]] && [ "$status" -eq 0 ] && [ "$lines" -eq 0 ]; then
+    guarded=$((guarded + 1))
+    continue
+  fi
   if [ "$status" -ne 1 ] || [ "$lines" -ne 1 ]; then
     echo "fuzz: skinview's guard did not end $input cleanly (exit $status, $lines lines on stderr):" >&2
     cat "$build/guard.err" >&2
@@ -84,5 +90,5 @@ for input in "${crashes[@]}"; do
   fi
   guarded=$((guarded + 1))
 done
-echo "== fuzz: $guarded inputs crashed or hung Assimp itself; skinview ended each with exit 1 and one line"
+echo "== fuzz: $guarded inputs crashed, hung or flooded Assimp itself; skinview ended each cleanly (one line on failure)"
 echo "== fuzz: no crash, leak, timeout or sanitizer report in skinview's code in $total s"

@@ -56,3 +56,13 @@ target_link_libraries(test_fuzz_regressions PRIVATE skinview_testutil)
 add_dependencies(test_fuzz_regressions skinview)
 add_test(NAME robust_fuzz_regressions COMMAND test_fuzz_regressions)
 set_tests_properties(robust_fuzz_regressions PROPERTIES LABELS "robust;io" TIMEOUT 120)
+
+# The import's memory budget: a 9 KiB file that makes Assimp reserve 2.4 GiB ends with one line.
+# Release builds only (the budget is an address-space limit, which sanitizers cannot live with).
+if(NOT SKINVIEW_SANITIZE)
+  add_executable(test_memory_budget test_memory_budget.c)
+  target_link_libraries(test_memory_budget PRIVATE skinview_testutil)
+  add_dependencies(test_memory_budget skinview)
+  add_test(NAME robust_memory_budget COMMAND test_memory_budget)
+  set_tests_properties(robust_memory_budget PROPERTIES LABELS "robust;io" TIMEOUT 120)
+endif()

@@ -4,7 +4,9 @@
  *   - FBX/huesitos.fbx, byte 50916 (0-based) 0x00 -> 0x40: a cluster index out of range
  *     trips an assertion in Assimp's FBX converter (abort);
  *   - Collada/box_nested_animation.dae, byte 3532 '5' -> 0x80: Assimp's Collada parser
- *     never returns (the watchdog, shortened with SKINVIEW_IMPORT_TIMEOUT, ends it). */
+ *     never returns, allocating as it goes: the watchdog (shortened with SKINVIEW_IMPORT_TIMEOUT,
+ *     the memory budget lifted) ends it, and with a 512 MiB budget the budget ends it first
+ *     (release builds; sanitizer builds have no budget, there the watchdog still does). */
 #include "testutil.h"
 
 #include <stdlib.h>
@@ -62,7 +64,11 @@ int main(void)
 {
     check_guarded("", SKINVIEW_TESTMODELS_DIR "/FBX/huesitos.fbx", 50916, 0x40, "skinview_guard_abort.fbx",
                   "the importer crashed on it");
-    check_guarded("SKINVIEW_IMPORT_TIMEOUT=3 timeout 60", SKINVIEW_TESTMODELS_DIR "/Collada/box_nested_animation.dae",
+    check_guarded("SKINVIEW_IMPORT_MEMORY_MB=0 SKINVIEW_IMPORT_TIMEOUT=3 timeout 60", SKINVIEW_TESTMODELS_DIR "/Collada/box_nested_animation.dae",
                   3532, 0x80, "skinview_guard_hang.dae", "import did not finish in 3 s");
+    check_guarded("SKINVIEW_IMPORT_MEMORY_MB=512 SKINVIEW_IMPORT_TIMEOUT=3 timeout 60",
+                  SKINVIEW_TESTMODELS_DIR "/Collada/box_nested_animation.dae", 3532, 0x80, "skinview_guard_grow.dae",
+                  SKINVIEW_SANITIZED ? "import did not finish in 3 s"
+                                     : "reading it needs more than the import's memory budget of 512 MiB");
     return test_finish();
 }

@@ -35,7 +35,9 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Counts vertices with more than SV_MAX_INFLUENCES non-zero weights (before LimitBoneWeights). */
 static int count_vertices_over_limit(const struct aiScene *scene)
@@ -384,8 +386,85 @@ static void stdio_close(struct aiFileIO *io, struct aiFile *file)
     free(file);
 }
 
+/* ---- a memory budget for Assimp -------------------------------------------------------
+ * A few bytes can make Assimp allocate gigabytes: a 9 KiB bzip-compressed X file from the fuzzer
+ * declares faces with ~190 000 indices each, and Assimp 5.2's X reader reserves them all before it
+ * notices the data ends (2.4 GiB resident, tests/fuzz/regressions/x-face-index-count.x). A
+ * larger count would push a user's machine into the OOM killer, which is a crash. So while
+ * Assimp runs, the process's address space (RLIMIT_AS, soft limit) may grow by at most
+ *     budget = 2 GiB + 128 x file size, never more than the machine's physical memory
+ * and a larger request throws std::bad_alloc inside Assimp, which Assimp catches and reports as a
+ * failed import: one line, exit 1. SKINVIEW_IMPORT_MEMORY_MB sets the budget (0 = none). The
+ * previous limit is restored afterwards. Not applied in sanitizer builds: their allocators reserve
+ * terabytes of address space up front, which an address-space limit cannot tell from real use. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define IMPORT_BUDGET_USABLE 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define IMPORT_BUDGET_USABLE 0
+#endif
+#endif
+#ifndef IMPORT_BUDGET_USABLE
+#define IMPORT_BUDGET_USABLE 1
+#endif
+#define IMPORT_BUDGET_BASE_BYTES ((unsigned long long)2 << 30)
+#define IMPORT_BUDGET_PER_FILE_BYTE 128ull
+
+/* The budget in bytes for a file of `file_size` bytes; 0 = no limit. */
+static unsigned long long import_memory_budget(unsigned long long file_size)
+{
+    const char *text = getenv("SKINVIEW_IMPORT_MEMORY_MB");
+    if (text && *text) {
+        char *end = NULL;
+        unsigned long long megabytes = strtoull(text, &end, 10);
+        if (end != text && *end == '\0' && megabytes < (1ull << 40)) return megabytes << 20;
+    }
+    unsigned long long budget = IMPORT_BUDGET_BASE_BYTES + IMPORT_BUDGET_PER_FILE_BYTE * file_size;
+    long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page_size > 0 && budget > (unsigned long long)pages * (unsigned long long)page_size)
+        budget = (unsigned long long)pages * (unsigned long long)page_size;
+    return budget;
+}
+
+/* Address space in use now (first field of /proc/self/statm, in pages), or 0 if unknown. */
+static unsigned long long address_space_in_use(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f) return 0;
+    unsigned long long pages = 0;
+    if (fscanf(f, "%llu", &pages) != 1) pages = 0;
+    fclose(f);
+    long page_size = sysconf(_SC_PAGESIZE);
+    return page_size > 0 ? pages * (unsigned long long)page_size : 0;
+}
+
+typedef struct MemoryLimit {
+    bool                set;
+    struct rlimit       previous;
+    unsigned long long  budget;
+} MemoryLimit;
+
+static MemoryLimit memory_limit_begin(unsigned long long file_size)
+{
+    MemoryLimit limit = {0};
+    limit.budget = IMPORT_BUDGET_USABLE ? import_memory_budget(file_size) : 0;
+    unsigned long long in_use = address_space_in_use();
+    if (limit.budget == 0 || in_use == 0 || getrlimit(RLIMIT_AS, &limit.previous) != 0) return limit;
+    rlim_t wanted = (rlim_t)(in_use + limit.budget);
+    if (limit.previous.rlim_cur != RLIM_INFINITY && limit.previous.rlim_cur <= wanted) return limit;   /* stricter already */
+    if (limit.previous.rlim_max != RLIM_INFINITY && wanted > limit.previous.rlim_max) wanted = limit.previous.rlim_max;
+    struct rlimit bounded = {wanted, limit.previous.rlim_max};
+    limit.set = setrlimit(RLIMIT_AS, &bounded) == 0;
+    return limit;
+}
+
+static void memory_limit_end(const MemoryLimit *limit)
+{
+    if (limit->set) setrlimit(RLIMIT_AS, &limit->previous);
+}
+
 /* Reads `path`, or `size` bytes at `data` with the format hint `hint`, then post-processes. */
-static const struct aiScene *read_scene(const char *path, const void *data, size_t size, const char *hint,
+static const struct aiScene *read_scene_unbounded(const char *path, const void *data, size_t size, const char *hint,
                                         int max_bones, ImportStats *stats, char *error, size_t error_size)
 {
     struct aiPropertyStore *props = aiCreatePropertyStore();
@@ -460,6 +539,23 @@ static const struct aiScene *read_scene(const char *path, const void *data, size
         import_one_line(error);
         return NULL;
     }
+    return scene;
+}
+
+/* read_scene_unbounded() within the memory budget (see above). */
+static const struct aiScene *read_scene(const char *path, const void *data, size_t size, const char *hint,
+                                        int max_bones, ImportStats *stats, char *error, size_t error_size)
+{
+    unsigned long long file_size = size;
+    struct stat st;
+    if (path && stat(path, &st) == 0 && st.st_size > 0) file_size = (unsigned long long)st.st_size;
+    MemoryLimit limit = memory_limit_begin(file_size);
+    const struct aiScene *scene = read_scene_unbounded(path, data, size, hint, max_bones, stats, error, error_size);
+    memory_limit_end(&limit);
+    if (!scene && limit.set && strstr(error, "bad_alloc"))
+        snprintf(error, error_size,
+                 "reading it needs more than the import's memory budget of %llu MiB (a corrupt count in the file? "
+                 "SKINVIEW_IMPORT_MEMORY_MB raises the budget, 0 lifts it)", limit.budget >> 20);
     return scene;
 }
 

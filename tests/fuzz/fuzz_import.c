@@ -16,6 +16,7 @@
 #include "anim/animator.h"
 #include "io/import.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <sanitizer/common_interface_defs.h>
@@ -25,33 +26,51 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Assimp 5.2.5 itself crashes on some inputs (a double free in its FBX reader was the first the
  * fuzzer found) and loops forever on others. skinview survives those through its guard (a
  * fatal-signal handler and a watchdog around the import, src/app/load.c): one line, exit 1.
  * Assimp is not ours to fix, so before the real run each input goes through Assimp alone in a
- * child process (import_probe_assimp_from_memory); if that child dies or hangs, the input is
- * recorded in $SKINVIEW_FUZZ_ASSIMP_CRASHES (a folder; scripts/fuzz.sh then checks that skinview's
+ * child process (import_probe_assimp_from_memory); if that child dies, hangs or outgrows
+ * PROBE_MEMORY_BYTES, the input is recorded in $SKINVIEW_FUZZ_ASSIMP_CRASHES (a folder; scripts/fuzz.sh then checks that skinview's
  * guard ends each one cleanly) and skipped. Everything else runs in-process, where a crash,
  * leak or sanitizer report is skinview's own and stops the fuzzer. */
 #define PROBE_SECONDS 10
+/* Assimp may also allocate gigabytes for a few bytes (an X file's face with a corrupt index count).
+ * In the release binary the import's memory budget (src/io/import_guard.c) turns that into a
+ * one-line error, but that budget is an address-space limit, which sanitizer builds cannot use.
+ * So the probe child is watched from here and killed past PROBE_MEMORY_BYTES resident: with
+ * libFuzzer's -rss_limit_mb=3072 the in-process run after a passing probe still fits. */
+#define PROBE_MEMORY_BYTES (2048ull << 20)
 
-static void record_assimp_crash(const uint8_t *data, size_t size, const char *hint, int status)
+static void record_assimp_crash(const uint8_t *data, size_t size, const char *hint, const char *kind)
 {
     const char *folder = getenv("SKINVIEW_FUZZ_ASSIMP_CRASHES");
     if (!folder || !*folder) return;
     unsigned long hash = 5381;   /* djb2: one file per distinct input */
     for (size_t i = 0; i < size; i++) hash = hash * 33u + data[i];
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s-%s-%016lx.%s", folder,
-             WIFSIGNALED(status) ? (WTERMSIG(status) == SIGALRM || WTERMSIG(status) == SIGKILL ? "hang" : "signal")
-                                 : "sanitizer",
-             hint[0] ? hint : "unknown", hash, hint[0] ? hint : "bin");
+    snprintf(path, sizeof path, "%s/%s-%s-%016lx.%s", folder, kind, hint[0] ? hint : "unknown", hash,
+             hint[0] ? hint : "bin");
     FILE *f = fopen(path, "wb");
     if (!f) return;
     fwrite(data, 1, size, f);
     fclose(f);
+}
+
+/* Resident memory of process `pid` in bytes (second field of /proc/PID/statm), 0 if unknown. */
+static unsigned long long resident_bytes(pid_t pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/statm", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    unsigned long long size = 0, resident = 0;
+    if (fscanf(f, "%llu %llu", &size, &resident) != 2) resident = 0;
+    fclose(f);
+    return resident * (unsigned long long)sysconf(_SC_PAGESIZE);
 }
 
 /* True if Assimp alone reads these bytes without dying or hanging (in a child process). */
@@ -75,9 +94,24 @@ static bool assimp_survives(const uint8_t *data, size_t size, const char *hint)
         _exit(0);
     }
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0) {}
+    long pause_ns = 50000;   /* most inputs take a millisecond: poll fast first, then back off */
+    for (;;) {
+        pid_t done = waitpid(pid, &status, WNOHANG);
+        if (done == pid) break;
+        if (done < 0 && errno != EINTR) return true;   /* lost the child: run it for real */
+        if (resident_bytes(pid) > PROBE_MEMORY_BYTES) {
+            kill(pid, SIGKILL);
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+            record_assimp_crash(data, size, hint, "memory");
+            return false;
+        }
+        nanosleep(&(struct timespec){0, pause_ns}, NULL);
+        if (pause_ns < 5000000) pause_ns *= 2;
+    }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
-    record_assimp_crash(data, size, hint, status);
+    record_assimp_crash(data, size, hint,
+                        WIFSIGNALED(status) ? (WTERMSIG(status) == SIGALRM || WTERMSIG(status) == SIGKILL ? "hang" : "signal")
+                                            : "sanitizer");
     return false;
 }
 
