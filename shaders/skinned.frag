@@ -18,7 +18,8 @@ uniform vec3 ambientColor;
 uniform bool encodeSrgb;
 // What to show (the viewer's teaching aids, src/gfx/renderer.h RenderMode):
 //   0 the lit material; 1 weight heat-map: colorMap(selectedWeight), unlit, so a screenshot
-//   reads back the weight; 2 influence count: one unlit colour per count 1..4;
+//   reads back the weight; 2 influence count: one unlit colour per count 1..4, magenta for a
+//   vertex whose 5th+ influences the import cut;
 //   3 wireframe lines: a darker shade of the lit surface (a lighter one on dark surfaces);
 //   4 flatColor (normals as lines)
 uniform int displayMode;
@@ -34,9 +35,10 @@ vec3 linear_to_srgb(vec3 c)
     return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), c));
 }
 
-// Unlit colours of the influence-count view (linear RGB): 1 blue, 2 green, 3 yellow, 4 red.
-const vec3 countColors[5] = vec3[5](vec3(0.05), vec3(0.02, 0.10, 0.80), vec3(0.05, 0.60, 0.05),
-                                    vec3(0.90, 0.75, 0.02), vec3(0.80, 0.02, 0.02));
+// Unlit colours of the influence-count view (linear RGB): 1 blue, 2 green, 3 yellow, 4 red,
+// 5 = "had more than 4, the rest were cut at import" magenta (src/gfx/renderer.h INFLUENCE_COLORS).
+const vec3 countColors[6] = vec3[6](vec3(0.05), vec3(0.02, 0.10, 0.80), vec3(0.05, 0.60, 0.05),
+                                    vec3(0.90, 0.75, 0.02), vec3(0.80, 0.02, 0.02), vec3(0.80, 0.02, 0.80));
 
 void main()
 {
@@ -51,7 +53,7 @@ void main()
         else if (displayMode == 1)   // texel centres: weight w -> (w * 255 + 0.5) / 256
             color = texture(colorMap, vec2((clamp(selectedWeight, 0.0, 1.0) * 255.0 + 0.5) / 256.0, 0.5)).rgb;
         else
-            color = countColors[int(clamp(influenceCount + 0.5, 0.0, 4.0))];
+            color = countColors[int(clamp(influenceCount + 0.5, 0.0, 5.0))];
     } else if (displayMode == 3) {
         float luminance = dot(color, vec3(0.2126, 0.7152, 0.0722));
         // a darker (or, on dark surfaces, lighter) shade of the lit surface: dense meshes stay readable

@@ -19,6 +19,9 @@ layout(location = 3) in vec2 bone0info;  // x = palette index (as float), y = we
 layout(location = 4) in vec2 bone1info;
 layout(location = 5) in vec2 bone2info;
 layout(location = 6) in vec2 bone3info;
+// Not part of the 16 floats: how many weights the file gave this vertex when the import cut
+// some (Mesh.influences_in_file, > 4); 0 (the attribute left unset) when it lost none.
+layout(location = 7) in float influencesInFile;
 
 uniform mat4 bonesMatrices[MAX_BONES];   // the mesh's palette: model[joint] * inverse_bind
 uniform bool skinned;                    // false: static mesh, the palette is not used
@@ -39,7 +42,7 @@ out vec3 scenePosition;                  // captured by transform feedback (--ve
 out vec3 sceneNormal;
 out vec2 texCoord;
 out float selectedWeight;                // weight heat-map (W): this vertex's weight on selectedBone
-out float influenceCount;                // influence-count view: non-zero weights, 0..4
+out float influenceCount;                // influence-count view: non-zero weights 0..4, 5 = more were cut
 
 uniform int selectedBone;                // palette index of the selected joint in this mesh, -1: none
 
@@ -76,6 +79,7 @@ void main()
         if (int(info[k].x) == selectedBone) selectedWeight += info[k].y;
         influenceCount += 1.0;
     }
+    if (skinned && influencesInFile > 4.0) influenceCount = 5.0;   // lost its 5th+ influences at import
     vec4 sceneSpace = model * skinnedPosition;
     scenePosition = sceneSpace.xyz;
     // Normals use the same matrices (exact for rotation + uniform scale; under non-uniform

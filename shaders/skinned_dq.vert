@@ -17,6 +17,9 @@ layout(location = 3) in vec2 bone0info;  // x = palette index (as float), y = we
 layout(location = 4) in vec2 bone1info;
 layout(location = 5) in vec2 bone2info;
 layout(location = 6) in vec2 bone3info;
+// Not part of the 16 floats: how many weights the file gave this vertex when the import cut
+// some (Mesh.influences_in_file, > 4); 0 (the attribute left unset) when it lost none.
+layout(location = 7) in float influencesInFile;
 
 // The mesh's palette as unit dual quaternions (skin_palette_to_dq): palette_i = D_i * S(meshScale).
 // Bone i: boneDualQuats[2i] = rotation r_i (x, y, z, w), boneDualQuats[2i+1] = d_i = 1/2 (t_i, 0) r_i
@@ -38,7 +41,7 @@ out vec3 scenePosition;                  // captured by transform feedback (--ve
 out vec3 sceneNormal;
 out vec2 texCoord;
 out float selectedWeight;                // weight heat-map (W): this vertex's weight on selectedBone
-out float influenceCount;                // influence-count view: non-zero weights, 0..4
+out float influenceCount;                // influence-count view: non-zero weights 0..4, 5 = more were cut
 
 void main()
 {
@@ -84,6 +87,7 @@ void main()
         p = sp + 2.0 * cross(real.xyz, cross(real.xyz, sp) + real.w * sp)
                + 2.0 * (real.w * dual.xyz - dual.w * real.xyz + cross(real.xyz, dual.xyz));
         n = morphedNormal + 2.0 * cross(real.xyz, cross(real.xyz, morphedNormal) + real.w * morphedNormal);
+        if (influencesInFile > 4.0) influenceCount = 5.0;   // lost its 5th+ influences at import
     }
     vec4 sceneSpace = model * vec4(p, 1.0);
     scenePosition = sceneSpace.xyz;

@@ -25,3 +25,12 @@ target_include_directories(test_teach_flags SYSTEM PRIVATE /usr/include/stb)
 add_dependencies(test_teach_flags skinview)
 add_test(NAME teach_flags COMMAND test_teach_flags)
 set_tests_properties(teach_flags PROPERTIES LABELS "gl" TIMEOUT 600)
+
+# The influence view marks vertices whose 5th+ influences the import cut: a glTF written by the
+# test (up to 6 influences a vertex), imported whole and split, rendered, and through the binary.
+add_executable(test_influences_cut test_influences_cut.c)
+target_link_libraries(test_influences_cut PRIVATE skinview_app skinview_testutil)
+target_include_directories(test_influences_cut SYSTEM PRIVATE /usr/include/stb)
+add_dependencies(test_influences_cut skinview)
+add_test(NAME teach_influences_cut COMMAND test_influences_cut)
+set_tests_properties(teach_influences_cut PROPERTIES LABELS "gl" TIMEOUT 300)

@@ -15,6 +15,7 @@ static void mesh_free(Mesh *mesh)
     free(mesh->inverse_bind);
     free(mesh->joint_indices);
     free(mesh->weights);
+    free(mesh->influences_in_file);
     free(mesh->morph_target_names);
     free(mesh->morph_position_deltas);
     free(mesh->morph_normal_deltas);

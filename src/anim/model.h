@@ -128,6 +128,10 @@ typedef struct Mesh {
     mat4     *inverse_bind;        /* bone i: mesh space -> bone space at bind time (Assimp mOffsetMatrix) */
     uint16_t (*joint_indices)[SV_MAX_INFLUENCES]; /* per vertex: 4 bone indices (into bone_joint) */
     float    (*weights)[SV_MAX_INFLUENCES];       /* per vertex: 4 weights, sum 1 (0 for unused slots) */
+    uint8_t  *influences_in_file;  /* per vertex: how many non-zero weights the file gave it (capped at 255),
+                                      before the import kept the SV_MAX_INFLUENCES largest; a value above
+                                      SV_MAX_INFLUENCES marks a vertex that lost influences (the
+                                      influence view shows it). NULL when no vertex of the mesh lost one. */
     mat4      bind_matrix;         /* skinned: N, where the mesh was bound in the scene = its node's rest
                                       scene matrix (glTF: identity, the spec ignores a skinned mesh node's
                                       transform). Bind pose: stored vertices placed by N, every bone's

@@ -22,9 +22,11 @@ static const float selected_color[4] = {1.0f, 0.25f, 0.95f, 1.0f};
 static const float axis_colors[3][4] = {{1.0f, 0.22f, 0.2f, 1.0f}, {0.25f, 1.0f, 0.25f, 1.0f}, {0.3f, 0.55f, 1.0f, 1.0f}};
 static const float grid_color[4] = {0.42f, 0.45f, 0.5f, 0.85f};
 static const float normal_color[3] = {0.2f, 0.85f, 1.0f};
-/* Influence-count colours as the shader's countColors (linear) look once sRGB-encoded. */
-static const float count_colors[4][4] = {
-    {0.25f, 0.35f, 0.91f, 1.0f}, {0.25f, 0.80f, 0.25f, 1.0f}, {0.95f, 0.89f, 0.16f, 1.0f}, {0.91f, 0.16f, 0.16f, 1.0f}};
+/* Influence-count colours as the shader's countColors (linear) look once sRGB-encoded:
+ * 1, 2, 3, 4 influences, and "5+": vertices whose 5th+ influences the import cut. */
+static const float count_colors[5][4] = {{0.25f, 0.35f, 0.91f, 1.0f}, {0.25f, 0.80f, 0.25f, 1.0f},
+                                         {0.95f, 0.89f, 0.16f, 1.0f}, {0.91f, 0.16f, 0.16f, 1.0f},
+                                         {0.91f, 0.16f, 0.91f, 1.0f}};
 
 /* ---- grid --------------------------------------------------------------- */
 
@@ -100,6 +102,7 @@ bool scene_init(Scene *scene, const Model *model, Renderer *renderer, Animator *
         scene_free(scene);
         return false;
     }
+    scene->lost_influence_vertices = model->stats.vertices_influences_cut;
     scene->size = glm_vec3_distance((float *)min, (float *)max);
     if (!(scene->size > 0.0f)) scene->size = 1.0f;
     vec3 bind_lo, bind_hi;
@@ -341,7 +344,7 @@ static void draw_legend(Scene *scene, Overlay *overlay, int fb_width, int fb_hei
     float left = right - bar_width, y = top + 0.5f * bar_height, bottom = top + bar_height;
     int count = 0;
     bool weights = scene->renderer->mode == RENDER_WEIGHTS;
-    int steps = weights ? LEGEND_STEPS : 4;
+    int steps = weights ? LEGEND_STEPS : 5;
     for (int i = 0; i < steps; i++) {
         float color[4] = {0.0f, 0.0f, 0.0f, 1.0f};
         if (weights) {
@@ -368,13 +371,16 @@ static void draw_legend(Scene *scene, Overlay *overlay, int fb_width, int fb_hei
         overlay_measure(title, &w, &h);
         overlay_text(overlay, left / scale, top / scale - h - 6.0f, title, white);
     } else {
-        for (int i = 0; i < 4; i++) {
-            char digit[2] = {(char)('1' + i), 0};
-            overlay_text(overlay, (left + bar_width * ((float)i + 0.4f) / 4.0f) / scale, ly, digit, white);
-        }
+        static const char *const labels[5] = {"1", "2", "3", "4", "5+"};
+        for (int i = 0; i < 5; i++)
+            overlay_text(overlay, (left + bar_width * ((float)i + 0.35f) / 5.0f) / scale, ly, labels[i], white);
         float w, h;
         overlay_measure("influences per vertex", &w, &h);
         overlay_text(overlay, left / scale, top / scale - h - 6.0f, "influences per vertex", white);
+        /* what the magenta swatch means, and how many vertices it marks */
+        char cut[96];
+        snprintf(cut, sizeof cut, "5+: cut to 4 at import\n(%d vertices)", scene->lost_influence_vertices);
+        overlay_text(overlay, left / scale, ly + h + 4.0f, cut, white);
     }
 }
 
@@ -447,8 +453,11 @@ void scene_format_shown(const Scene *scene, char *out, size_t out_size)
 {
     const AidOptions *a = &scene->aids;
     const char *joint = scene->selected_joint >= 0 ? scene->model->skeleton.names[scene->selected_joint] : "(none)";
-    snprintf(out, out_size, "shown: %s%s%s%s%s%s%s%s%s%s%s", a->show_weights ? "weights of " : "",
-             a->show_weights ? joint : "", a->show_influences && !a->show_weights ? "influence count" : "",
+    char cut[64] = "";
+    if (a->show_influences && !a->show_weights)
+        snprintf(cut, sizeof cut, " (%d vertices had 5+, cut to 4)", scene->lost_influence_vertices);
+    snprintf(out, out_size, "shown: %s%s%s%s%s%s%s%s%s%s%s%s", a->show_weights ? "weights of " : "",
+             a->show_weights ? joint : "", a->show_influences && !a->show_weights ? "influence count" : "", cut,
              !a->show_weights && !a->show_influences ? "lit surface" : "", a->show_skeleton ? ", skeleton" : "",
              a->axes == AXES_ALL ? ", axes (all)" : a->axes == AXES_SELECTED ? ", axes (selected)" : "",
              a->show_names ? ", names" : "", a->wireframe ? ", wireframe" : "", a->show_normals ? ", normals" : "",

@@ -50,6 +50,7 @@ typedef struct Scene {
     unsigned char *dot_kinds;      /* JointDotKind */
     int            dot_count;
     float          size;           /* diagonal of the animation's bounding box */
+    int            lost_influence_vertices; /* file vertices whose 5th+ influences the import cut (ImportStats) */
     GroundGrid     grid;
     double         anim_us, skin_us; /* CPU time of the last scene_evaluate: animator, method */
 } Scene;

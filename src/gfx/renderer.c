@@ -50,13 +50,13 @@ static bool load_skin_program(SkinShader *shader, const char *vert_path, const c
         return false;
     }
     /* The design card's attribute order = the VAO's locations (also set by layout qualifiers). */
-    static const char *const attributes[] = {"position",  "normal",    "uv",       "bone0info",
-                                             "bone1info", "bone2info", "bone3info"};
+    static const char *const attributes[] = {"position",  "normal",    "uv",        "bone0info",
+                                             "bone1info", "bone2info", "bone3info", "influencesInFile"};
     /* Recorded before linking: --verify reads these back (renderer_capture_mesh). */
     static const char *const varyings[] = {"scenePosition", "sceneNormal"};
     char line[512];
     GLuint program = geom ? gfx_link_program_geometry(vert, geom, frag, line, sizeof line)
-                          : gfx_link_program(vert, frag, attributes, 7, varyings, 2, line, sizeof line);
+                          : gfx_link_program(vert, frag, attributes, 8, varyings, 2, line, sizeof line);
     if (!program) {
         snprintf(error, error_size, "shaders %s + %s do not link: %s", vert_path, frag_path, line);
         return false;
@@ -249,6 +249,27 @@ static bool upload_mesh(const Mesh *mesh, int mesh_index, int max_bones, GpuMesh
         }
         glBindVertexArray(0);
     }
+    if (mesh->skinned && mesh->influences_in_file) {
+        /* location 7, outside the 16 floats: the file's influence count of vertices that lost
+         * some (> 4). Meshes without such vertices leave it unset: it reads 0 there. */
+        float *counts = malloc(sizeof(float) * (size_t)mesh->vertex_count);
+        if (!counts) {
+            snprintf(error, error_size, "out of memory for mesh %d", mesh_index);
+            return false;
+        }
+        for (int v = 0; v < mesh->vertex_count; v++) counts[v] = (float)mesh->influences_in_file[v];
+        glGenBuffers(1, &gpu->influences_vbo);
+        glBindBuffer(GL_ARRAY_BUFFER, gpu->influences_vbo);
+        glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(float) * (size_t)mesh->vertex_count), counts, GL_STATIC_DRAW);
+        free(counts);
+        GLuint vaos[2] = {gpu->vao, gpu->cpu_vao};
+        for (int i = 0; i < 2; i++) {
+            glBindVertexArray(vaos[i]);
+            glEnableVertexAttribArray(7);
+            glVertexAttribPointer(7, 1, GL_FLOAT, GL_FALSE, sizeof(float), (const void *)0);
+        }
+        glBindVertexArray(0);
+    }
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     gpu->vertex_count = mesh->vertex_count;
     gpu->index_count = mesh->index_count;
@@ -397,6 +418,7 @@ void renderer_free(Renderer *renderer)
         free(gpu->morph_combined);
         if (gpu->cpu_vao) glDeleteVertexArrays(1, &gpu->cpu_vao);
         if (gpu->cpu_vbo) glDeleteBuffers(1, &gpu->cpu_vbo);
+        if (gpu->influences_vbo) glDeleteBuffers(1, &gpu->influences_vbo);
     }
     if (renderer->color_map) glDeleteTextures(1, &renderer->color_map);
     skin_shader_free(&renderer->dq_shader);

@@ -74,6 +74,7 @@ typedef struct SkinShader {
 typedef struct GpuMesh {
     GLuint vao, vbo, ebo;
     GLuint cpu_vao, cpu_vbo;          /* --skinning cpu: positions + normals uploaded each frame */
+    GLuint influences_vbo;            /* location 7: Mesh.influences_in_file as floats; 0 when NULL */
     int    vertex_count;
     int    index_count;
     int    bone_count;
@@ -89,7 +90,8 @@ typedef struct GpuMesh {
 typedef enum RenderMode {
     RENDER_LIT = 0,          /* the material, lit */
     RENDER_WEIGHTS = 1,      /* weight heat-map of the selected joint (viridis, unlit) */
-    RENDER_INFLUENCES = 2    /* influence count per vertex: 1 blue, 2 green, 3 yellow, 4 red (unlit) */
+    RENDER_INFLUENCES = 2    /* influence count per vertex: 1 blue, 2 green, 3 yellow, 4 red, magenta: had
+                                more than 4, the rest cut at import (Mesh.influences_in_file) (unlit) */
 } RenderMode;
 
 typedef struct Renderer {

@@ -139,10 +139,11 @@ static void import_run(void *argument)
     size_t error_size = job->error_size;
     int max_bones = job->options ? job->options->max_bones_per_mesh : 0;
     FILE *warnings = job->options && job->options->quiet ? NULL : stderr;
+    InfluenceCuts cuts = {0, NULL};
     const struct aiScene *scene =
-        job->path ? import_read_scene(job->path, max_bones, &model->stats, error, error_size)
-                  : import_read_scene_from_memory(job->data, job->size, job->hint, max_bones, &model->stats, error,
-                                                  error_size);
+        job->path ? import_read_scene(job->path, max_bones, &model->stats, &cuts, error, error_size)
+                  : import_read_scene_from_memory(job->data, job->size, job->hint, max_bones, &model->stats, &cuts,
+                                                  error, error_size);
     if (!scene) {
         memset(model, 0, sizeof *model);
         job->ok = false;
@@ -154,7 +155,7 @@ static void import_run(void *argument)
     else snprintf(source, sizeof source, "(memory).%s", job->hint ? job->hint : "");
     const char *path = source;
     Importer im = {.scene = scene, .path = path, .model = model, .error = error, .error_size = error_size,
-                   .warnings = warnings};
+                   .warnings = warnings, .influence_cuts = cuts};
     snprintf(model->source_path, sizeof model->source_path, "%s", path);
     const char *slash = strrchr(path, '/');
     if (job->path && slash && (size_t)(slash - path + 1) < sizeof im.directory) {
@@ -193,6 +194,7 @@ static void import_run(void *argument)
     free(im.by_name);
     free(im.depth);
     free(im.channel_taken);
+    import_influence_cuts_free(&im.influence_cuts);
     aiReleaseImport(scene);   /* recursive over the node tree too: still on the big stack */
     if (!ok) {
         import_one_line(error);

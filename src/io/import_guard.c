@@ -7,7 +7,8 @@
  *     src/app/load.c (signal handler + watchdog).
  *   - Assimp reads with skinview's flags: triangulate, weld, smooth normals where missing,
  *     drop points and lines, validate; FBX pivot helpers off (trap 3 of docs/skinning.md section 10).
- *   - Weights beyond SV_MAX_INFLUENCES are counted, then cut by LimitBoneWeights (trap 5).
+ *   - Weights beyond SV_MAX_INFLUENCES are counted, the vertices that have them listed (stage 3
+ *     marks them in Mesh.influences_in_file), then cut by LimitBoneWeights (trap 5).
  *   - With a bone limit, meshes are split by SplitByBoneCount (one slot kept for the
  *     unweighted-vertices bone), unless a triangle needs more bones than the limit: Assimp
  *     would loop forever, so that is an error.
@@ -39,13 +40,27 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Counts vertices with more than SV_MAX_INFLUENCES non-zero weights (before LimitBoneWeights). */
-static int count_vertices_over_limit(const struct aiScene *scene)
+/* Position and normal of vertex v, the key that finds it again after the split (InfluenceCut). */
+static void influence_key(const struct aiVector3D *position, const struct aiVector3D *normal, float key[6])
 {
-    int over = 0;
+    key[0] = position->x, key[1] = position->y, key[2] = position->z;
+    key[3] = normal ? normal->x : 0.0f, key[4] = normal ? normal->y : 0.0f, key[5] = normal ? normal->z : 0.0f;
+}
+
+static int compare_influence_cut(const void *a, const void *b)
+{
+    return memcmp(((const InfluenceCut *)a)->key, ((const InfluenceCut *)b)->key, sizeof(float[6]));
+}
+
+/* Counts vertices with more than SV_MAX_INFLUENCES non-zero weights (before LimitBoneWeights)
+ * and lists them in `cuts` (when not NULL) with their weight count. */
+static int collect_influence_cuts(const struct aiScene *scene, InfluenceCuts *cuts)
+{
+    int over = 0, listed = 0, capacity = 0;
+    InfluenceCut *list = NULL;
     for (unsigned m = 0; m < scene->mNumMeshes; m++) {
         const struct aiMesh *mesh = scene->mMeshes[m];
-        if (!mesh || mesh->mNumBones == 0 || mesh->mNumVertices == 0 || !mesh->mBones) continue;
+        if (!mesh || mesh->mNumBones == 0 || mesh->mNumVertices == 0 || !mesh->mBones || !mesh->mVertices) continue;
         unsigned char *counts = calloc(mesh->mNumVertices, 1);
         if (!counts) continue;
         for (unsigned b = 0; b < mesh->mNumBones; b++) {
@@ -56,11 +71,53 @@ static int count_vertices_over_limit(const struct aiScene *scene)
                 if (v < mesh->mNumVertices && bone->mWeights[w].mWeight > 0.0f && counts[v] < 255) counts[v]++;
             }
         }
-        for (unsigned v = 0; v < mesh->mNumVertices; v++)
-            if (counts[v] > SV_MAX_INFLUENCES) over++;
+        for (unsigned v = 0; v < mesh->mNumVertices; v++) {
+            if (counts[v] <= SV_MAX_INFLUENCES) continue;
+            over++;
+            if (!cuts) continue;
+            if (listed == capacity) {
+                int grown = capacity ? 2 * capacity : 64;
+                InfluenceCut *bigger = realloc(list, sizeof *list * (size_t)grown);
+                if (!bigger) continue;   /* out of memory: the vertex is counted, not marked */
+                list = bigger, capacity = grown;
+            }
+            influence_key(&mesh->mVertices[v], mesh->mNormals ? &mesh->mNormals[v] : NULL, list[listed].key);
+            list[listed++].influences = counts[v];
+        }
         free(counts);
     }
+    if (cuts) {
+        if (listed > 1) qsort(list, (size_t)listed, sizeof *list, compare_influence_cut);
+        cuts->cuts = list;
+        cuts->count = listed;
+    }
     return over;
+}
+
+void import_influence_cuts_free(InfluenceCuts *cuts)
+{
+    free(cuts->cuts);
+    cuts->cuts = NULL;
+    cuts->count = 0;
+}
+
+int import_influences_before_cut(const InfluenceCuts *cuts, const struct aiVector3D *position,
+                                 const struct aiVector3D *normal)
+{
+    if (!cuts || cuts->count == 0) return 0;
+    InfluenceCut probe;
+    influence_key(position, normal, probe.key);
+    /* the first entry with this key (several vertices may share one: keep the largest count) */
+    int low = 0, high = cuts->count;
+    while (low < high) {
+        int middle = low + (high - low) / 2;
+        if (compare_influence_cut(&cuts->cuts[middle], &probe) < 0) low = middle + 1;
+        else high = middle;
+    }
+    int influences = 0;
+    for (int i = low; i < cuts->count && compare_influence_cut(&cuts->cuts[i], &probe) == 0; i++)
+        if (cuts->cuts[i].influences > influences) influences = cuts->cuts[i].influences;
+    return influences;
 }
 
 /* Before SplitByBoneCount (trap 5 of docs/skinning.md section 10): the split cannot put a triangle whose
@@ -465,7 +522,8 @@ static void memory_limit_end(const MemoryLimit *limit)
 
 /* Reads `path`, or `size` bytes at `data` with the format hint `hint`, then post-processes. */
 static const struct aiScene *read_scene_unbounded(const char *path, const void *data, size_t size, const char *hint,
-                                        int max_bones, ImportStats *stats, char *error, size_t error_size)
+                                                  int max_bones, ImportStats *stats, InfluenceCuts *cuts, char *error,
+                                                  size_t error_size)
 {
     struct aiPropertyStore *props = aiCreatePropertyStore();
     aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, 0);
@@ -504,8 +562,8 @@ static const struct aiScene *read_scene_unbounded(const char *path, const void *
         return NULL;
     }
 
-    /* influences are counted before LimitBoneWeights throws the extra ones away */
-    stats->vertices_influences_cut = count_vertices_over_limit(scene);
+    /* influences are counted (and the vertices listed) before LimitBoneWeights throws the extra ones away */
+    stats->vertices_influences_cut = collect_influence_cuts(scene, cuts);
     scene = aiApplyPostProcessing(scene, aiProcess_LimitBoneWeights);   /* on failure it releases the scene */
     if (scene && max_bones > 0) {
         int max_face_bones = max_bones_per_face(scene);
@@ -544,14 +602,16 @@ static const struct aiScene *read_scene_unbounded(const char *path, const void *
 
 /* read_scene_unbounded() within the memory budget (see above). */
 static const struct aiScene *read_scene(const char *path, const void *data, size_t size, const char *hint,
-                                        int max_bones, ImportStats *stats, char *error, size_t error_size)
+                                        int max_bones, ImportStats *stats, InfluenceCuts *cuts, char *error,
+                                        size_t error_size)
 {
     unsigned long long file_size = size;
     struct stat st;
     if (path && stat(path, &st) == 0 && st.st_size > 0) file_size = (unsigned long long)st.st_size;
     MemoryLimit limit = memory_limit_begin(file_size);
-    const struct aiScene *scene = read_scene_unbounded(path, data, size, hint, max_bones, stats, error, error_size);
+    const struct aiScene *scene = read_scene_unbounded(path, data, size, hint, max_bones, stats, cuts, error, error_size);
     memory_limit_end(&limit);
+    if (!scene && cuts) import_influence_cuts_free(cuts);
     if (!scene && limit.set && strstr(error, "bad_alloc"))
         snprintf(error, error_size,
                  "reading it needs more than the import's memory budget of %llu MiB (a corrupt count in the file? "
@@ -559,11 +619,11 @@ static const struct aiScene *read_scene(const char *path, const void *data, size
     return scene;
 }
 
-const struct aiScene *import_read_scene(const char *path, int max_bones, ImportStats *stats, char *error,
-                                        size_t error_size)
+const struct aiScene *import_read_scene(const char *path, int max_bones, ImportStats *stats, InfluenceCuts *cuts,
+                                        char *error, size_t error_size)
 {
     if (!check_file(path, error, error_size)) return NULL;
-    return read_scene(path, NULL, 0, NULL, max_bones, stats, error, error_size);
+    return read_scene(path, NULL, 0, NULL, max_bones, stats, cuts, error, error_size);
 }
 
 typedef struct Probe {
@@ -583,7 +643,7 @@ static void probe_run(void *argument)
     bool plausible = bytes_are_plausible(f, (long long)probe->size, error, sizeof error);
     fclose(f);
     if (!plausible) return;
-    const struct aiScene *scene = read_scene(NULL, probe->data, probe->size, probe->hint, 0, &stats, error, sizeof error);
+    const struct aiScene *scene = read_scene(NULL, probe->data, probe->size, probe->hint, 0, &stats, NULL, error, sizeof error);
     if (scene) aiReleaseImport(scene);
     probe->read = scene != NULL;
 }
@@ -597,7 +657,8 @@ bool import_probe_assimp_from_memory(const void *data, size_t size, const char *
 }
 
 const struct aiScene *import_read_scene_from_memory(const void *data, size_t size, const char *hint, int max_bones,
-                                                    ImportStats *stats, char *error, size_t error_size)
+                                                    ImportStats *stats, InfluenceCuts *cuts, char *error,
+                                                    size_t error_size)
 {
     if (size == 0) {
         snprintf(error, error_size, "the file is empty");
@@ -615,7 +676,7 @@ const struct aiScene *import_read_scene_from_memory(const void *data, size_t siz
     bool plausible = bytes_are_plausible(f, (long long)size, error, error_size);
     fclose(f);
     if (!plausible) return NULL;
-    return read_scene(NULL, data, size, hint, max_bones, stats, error, error_size);
+    return read_scene(NULL, data, size, hint, max_bones, stats, cuts, error, error_size);
 }
 
 /* ---- a big stack for Assimp -------------------------------------------------------

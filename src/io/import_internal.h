@@ -37,6 +37,20 @@ typedef struct NameEntry {
     int         joint;
 } NameEntry;
 
+/* A vertex that had more than SV_MAX_INFLUENCES weights before LimitBoneWeights cut them
+ * (stage 1). The post-processing after the cut (SplitByBoneCount, the weld after it) renumbers
+ * vertices, so a vertex is found again by what those steps copy unchanged: its position and
+ * normal, bit for bit (stage 3). */
+typedef struct InfluenceCut {
+    float key[6];                 /* position x, y, z, normal x, y, z (0 when the mesh has none) */
+    int   influences;             /* non-zero weights in the file, > SV_MAX_INFLUENCES */
+} InfluenceCut;
+
+typedef struct InfluenceCuts {
+    int           count;
+    InfluenceCut *cuts;           /* sorted by key (memcmp order); NULL when count is 0 */
+} InfluenceCuts;
+
 /* The state one import carries from stage to stage. */
 typedef struct Importer {
     const struct aiScene *scene;
@@ -56,18 +70,26 @@ typedef struct Importer {
     char                **texture_keys;      /* [texture_count] full source string of each texture */
     char                **failed_textures;   /* sources already reported missing */
     int                   failed_count;
+    InfluenceCuts         influence_cuts;    /* from stage 1, read by stage 3 */
 } Importer;
 
 /* ---- stages (each returns false with im->error set) ---- */
 
 /* 1. import_guard.c: checks the file, reads it with Assimp and post-processes it
  *    (limit 4 weights, split by bone count when max_bones > 0). Fills the stats the
- *    scene alone can tell. Returns NULL with a one-line cause in error[]. */
-const struct aiScene *import_read_scene(const char *path, int max_bones, ImportStats *stats, char *error,
-                                        size_t error_size);
+ *    scene alone can tell and `cuts` (the vertices LimitBoneWeights cut; free with
+ *    import_influence_cuts_free). Returns NULL with a one-line cause in error[]. */
+const struct aiScene *import_read_scene(const char *path, int max_bones, ImportStats *stats, InfluenceCuts *cuts,
+                                        char *error, size_t error_size);
 /* The same for `size` bytes in memory; `hint` is the format's file extension ("glb", "fbx"). */
 const struct aiScene *import_read_scene_from_memory(const void *data, size_t size, const char *hint, int max_bones,
-                                                    ImportStats *stats, char *error, size_t error_size);
+                                                    ImportStats *stats, InfluenceCuts *cuts, char *error,
+                                                    size_t error_size);
+void import_influence_cuts_free(InfluenceCuts *cuts);
+/* How many weights the file gave the vertex at this position and normal if LimitBoneWeights
+ * cut some (> SV_MAX_INFLUENCES), else 0. */
+int  import_influences_before_cut(const InfluenceCuts *cuts, const struct aiVector3D *position,
+                                  const struct aiVector3D *normal);
 /* Calls run(argument) on a thread with a 1 GiB stack (reserved, not committed) and an
  * alternate signal stack; returns when it is done. Falls back to the calling thread. */
 void import_run_on_big_stack(void (*run)(void *), void *argument);

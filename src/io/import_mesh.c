@@ -5,7 +5,8 @@
  *     nodes reference is instanced once per node. Meshes without triangles are skipped.
  *   - Positions, normals (non-finite or zero normals become +Y), first UV set, triangles.
  *   - A skin keeps the bones whose node exists, bound by import_find_bone_joint; each
- *     vertex keeps its SV_MAX_INFLUENCES largest weights, renormalised to sum 1.
+ *     vertex keeps its SV_MAX_INFLUENCES largest weights, renormalised to sum 1; vertices
+ *     whose further weights LimitBoneWeights cut are marked in influences_in_file.
  *     Vertices without any weight follow one extra bone: the mesh's own node.
  *   - A mesh whose every bone was dropped is static after all.
  *   - A skinned mesh's bind_matrix N is its node's rest scene matrix (glTF: identity): the
@@ -149,6 +150,22 @@ static bool build_skin(Importer *im, const struct aiMesh *src, Mesh *mesh, const
             w[k] /= sum;
             if (w[k] == 0.0f) mesh->joint_indices[v][k] = 0;
         }
+    }
+    /* vertices whose 5th+ influences LimitBoneWeights cut (stage 1 listed them): the influence view marks them */
+    for (int v = 0; v < vertex_count && im->influence_cuts.count > 0; v++) {
+        int influences = import_influences_before_cut(&im->influence_cuts, &src->mVertices[v],
+                                                      src->mNormals ? &src->mNormals[v] : NULL);
+        if (influences <= SV_MAX_INFLUENCES) continue;
+        if (!mesh->influences_in_file) {
+            mesh->influences_in_file = malloc((size_t)vertex_count);
+            if (!mesh->influences_in_file) return import_fail(im, "out of memory");
+            for (int u = 0; u < vertex_count; u++) {   /* the others: the weights they kept */
+                int kept = 0;
+                for (int k = 0; k < SV_MAX_INFLUENCES; k++) kept += mesh->weights[u][k] > 0.0f;
+                mesh->influences_in_file[u] = (uint8_t)kept;
+            }
+        }
+        mesh->influences_in_file[v] = (uint8_t)(influences > 255 ? 255 : influences);
     }
     mesh->bone_count = bone_count;
     mesh->skinned = true;

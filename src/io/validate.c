@@ -413,11 +413,13 @@ static void mesh_release(Mesh *mesh)
     free(mesh->positions);
     free(mesh->normals);
     free(mesh->uvs);
+    free(mesh->uvs2);
     free(mesh->indices);
     free(mesh->bone_joint);
     free(mesh->inverse_bind);
     free(mesh->joint_indices);
     free(mesh->weights);
+    free(mesh->influences_in_file);
     free(mesh->morph_target_names);
     free(mesh->morph_position_deltas);
     free(mesh->morph_normal_deltas);
