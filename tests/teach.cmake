@@ -34,3 +34,10 @@ target_include_directories(test_influences_cut SYSTEM PRIVATE /usr/include/stb)
 add_dependencies(test_influences_cut skinview)
 add_test(NAME teach_influences_cut COMMAND test_influences_cut)
 set_tests_properties(teach_influences_cut PROPERTIES LABELS "gl" TIMEOUT 300)
+
+# Click-to-select a joint dot (scene_click_joint, the viewer's mouse callback) against the test's
+# own projection of the joints: the demo and Xbot, a clip and the bind pose, a HiDPI window.
+add_executable(test_joint_click test_joint_click.c)
+target_link_libraries(test_joint_click PRIVATE skinview_app skinview_testutil)
+add_test(NAME teach_joint_click COMMAND test_joint_click)
+set_tests_properties(teach_joint_click PROPERTIES LABELS "gl" SKIP_RETURN_CODE 77 TIMEOUT 300)

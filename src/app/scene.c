@@ -192,6 +192,20 @@ int scene_pick_joint(const Scene *scene, const Animator *animator, const mat4 vi
     return best;
 }
 
+int scene_click_joint(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection,
+                      int window_width, int window_height, int fb_width, int fb_height, double press_x,
+                      double press_y, double x, double y)
+{
+    if (fabs(x - press_x) >= SCENE_CLICK_PIXELS || fabs(y - press_y) >= SCENE_CLICK_PIXELS) return -1;   /* a drag */
+    /* window units -> framebuffer pixels, where the dots are drawn */
+    float px = (float)(window_width > 0 ? x * fb_width / window_width : x);
+    float py = (float)(window_height > 0 ? y * fb_height / window_height : y);
+    int joint = scene_pick_joint(scene, animator, view, projection, fb_width, fb_height, px, py,
+                                 SCENE_PICK_RADIUS * overlay_scale_for(fb_width, fb_height));
+    if (joint >= 0) scene_select_joint(scene, joint);
+    return joint;
+}
+
 /* ---- per frame ---------------------------------------------------------- */
 
 static double now_us(void)

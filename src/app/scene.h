@@ -73,6 +73,22 @@ void scene_step_joint(Scene *scene, int direction);
 int scene_pick_joint(const Scene *scene, const Animator *animator, const mat4 view, const mat4 projection,
                      int fb_width, int fb_height, float x, float y, float radius);
 
+/* A click on a joint dot: a press released within SCENE_CLICK_PIXELS (window units, each axis)
+ * of where it was pressed; the dots within SCENE_PICK_RADIUS framebuffer pixels, times the text
+ * scale (overlay_scale_for), of the cursor are candidates. */
+#define SCENE_CLICK_PIXELS 4.0
+#define SCENE_PICK_RADIUS 12.0f
+
+/* The viewer's left click (viewer.c on_mouse_button) as one pure step, so it is tested without a
+ * mouse: a press at (press_x, press_y) released at (x, y), in window units (y down), on a window
+ * of window_width x window_height units whose framebuffer is fb_width x fb_height pixels (HiDPI:
+ * larger). A click (not a drag) selects the nearest dot joint within the pick radius (the
+ * cursor scaled to framebuffer pixels) and returns it; -1 when it was a drag or no dot is near
+ * (the selection stays). */
+int scene_click_joint(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection,
+                      int window_width, int window_height, int fb_width, int fb_height, double press_x,
+                      double press_y, double x, double y);
+
 /* Where joint j's origin lands on screen (framebuffer pixels, y down); false behind the eye. */
 bool scene_project_joint(const Animator *animator, int joint, const mat4 view, const mat4 projection, int fb_width,
                          int fb_height, float *x, float *y);

@@ -29,8 +29,6 @@
 
 #define VIEWER_ORBIT_RADIANS_PER_PIXEL 0.008f
 #define VIEWER_FPS_WINDOW 0.5          /* seconds the FPS figure averages over */
-#define VIEWER_CLICK_PIXELS 4.0        /* a press and release closer than this is a click (joint pick) */
-#define VIEWER_PICK_RADIUS 12.0f       /* joint dots within this many pixels (times the text scale) */
 #define VIEWER_MESSAGE_SECONDS 4.0     /* how long a notice stays on screen */
 #define VIEWER_WATCH_SECONDS 0.5       /* --watch: how often the file's time stamp is checked */
 #define VIEWER_WHEEL_ROWS 3            /* browser rows per wheel notch */
@@ -493,17 +491,13 @@ static void on_mouse_button(GLFWwindow *window, int button, int action, int mods
     if (action == GLFW_RELEASE) {
         double cx, cy;
         glfwGetCursorPos(window, &cx, &cy);
-        if (viewer->drag == DRAG_ORBIT && fabs(cx - viewer->press_x) < VIEWER_CLICK_PIXELS &&
-            fabs(cy - viewer->press_y) < VIEWER_CLICK_PIXELS) {
-            /* a click, not a drag: select the joint dot under the cursor (framebuffer pixels) */
-            int fb_width, fb_height;
-            glfwGetFramebufferSize(window, &fb_width, &fb_height);
-            float px, py;
-            cursor_to_pixels(window, cx, cy, &px, &py);
-            int joint = scene_pick_joint(&viewer->scene->aids, &viewer->scene->animator, viewer->view,
-                                         viewer->projection, fb_width, fb_height, px, py,
-                                         VIEWER_PICK_RADIUS * overlay_scale_for(fb_width, fb_height));
-            if (joint >= 0) scene_select_joint(&viewer->scene->aids, joint);
+        if (viewer->drag == DRAG_ORBIT) {
+            /* a click, not a drag, selects the joint dot under the cursor (tested in test_joint_click) */
+            int ww, wh, fw, fh;
+            glfwGetWindowSize(window, &ww, &wh);
+            glfwGetFramebufferSize(window, &fw, &fh);
+            scene_click_joint(&viewer->scene->aids, &viewer->scene->animator, viewer->view, viewer->projection, ww,
+                              wh, fw, fh, viewer->press_x, viewer->press_y, cx, cy);
         }
         viewer->drag = DRAG_NONE;
         return;
