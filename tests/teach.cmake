@@ -41,3 +41,10 @@ add_executable(test_joint_click test_joint_click.c)
 target_link_libraries(test_joint_click PRIVATE skinview_app skinview_testutil)
 add_test(NAME teach_joint_click COMMAND test_joint_click)
 set_tests_properties(teach_joint_click PROPERTIES LABELS "gl" SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# Joint names (J) never overlap: scene_place_names on the demo and two dense rigs, four window
+# sizes, bind pose and mid-clip, with and without a selected joint.
+add_executable(test_name_labels test_name_labels.c)
+target_link_libraries(test_name_labels PRIVATE skinview_app skinview_testutil)
+add_test(NAME teach_name_labels COMMAND test_name_labels)
+set_tests_properties(teach_name_labels PROPERTIES LABELS "gl" SKIP_RETURN_CODE 77 TIMEOUT 300)

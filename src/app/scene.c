@@ -87,10 +87,13 @@ bool scene_init(Scene *scene, const Model *model, Renderer *renderer, Animator *
     scene->line_joints = malloc(sizeof(int) * joints);
     scene->dot_joints = malloc(sizeof(int) * joints);
     scene->dot_kinds = malloc(joints);
+    scene->labels = malloc(sizeof(NameLabel) * joints);
+    scene->label_order = malloc(sizeof(int) * joints);
     /* segments: skeleton 2x (halo + fill), axes 3 per joint 2x, grid, world axes, legend */
     scene->vertex_capacity = 2 * (int)(2 * joints + 6 * joints + 4 * GRID_MAX_HALF_LINES + 16 + LEGEND_STEPS + 8);
     scene->vertices = malloc(sizeof(LineVertex) * (size_t)scene->vertex_capacity);
-    if (!scene->line_joints || !scene->dot_joints || !scene->dot_kinds || !scene->vertices) {
+    if (!scene->line_joints || !scene->dot_joints || !scene->dot_kinds || !scene->vertices || !scene->labels ||
+        !scene->label_order) {
         snprintf(error, error_size, "out of memory");
         scene_free(scene);
         return false;
@@ -103,6 +106,18 @@ bool scene_init(Scene *scene, const Model *model, Renderer *renderer, Animator *
         return false;
     }
     scene->lost_influence_vertices = model->stats.vertices_influences_cut;
+    /* a "namespace:" prefix shared by every dot joint's name says nothing next to each dot */
+    scene->name_prefix = 0;
+    const char *first = scene->dot_count > 0 ? skeleton->names[scene->dot_joints[0]] : "";
+    const char *colon = strchr(first, ':');
+    if (colon && scene->dot_count > 1) {
+        int length = (int)(colon - first) + 1;
+        bool shared = true;
+        for (int d = 1; d < scene->dot_count && shared; d++)
+            shared = strncmp(skeleton->names[scene->dot_joints[d]], first, (size_t)length) == 0 &&
+                     skeleton->names[scene->dot_joints[d]][length] != '\0';
+        if (shared && first[length] != '\0') scene->name_prefix = length;
+    }
     scene->size = glm_vec3_distance((float *)min, (float *)max);
     if (!(scene->size > 0.0f)) scene->size = 1.0f;
     vec3 bind_lo, bind_hi;
@@ -134,6 +149,8 @@ void scene_free(Scene *scene)
     free(scene->line_joints);
     free(scene->dot_joints);
     free(scene->dot_kinds);
+    free(scene->labels);
+    free(scene->label_order);
     free(scene->vertices);
     memset(scene, 0, sizeof *scene);
     scene->selected_joint = -1;
@@ -398,17 +415,90 @@ static void draw_legend(Scene *scene, Overlay *overlay, int fb_width, int fb_hei
     }
 }
 
+/* Is `joint` below `ancestor` in the hierarchy? */
+static bool joint_descends_from(const Skeleton *skeleton, int joint, int ancestor)
+{
+    for (int j = skeleton->parent[joint]; j >= 0; j = skeleton->parent[j])
+        if (j == ancestor) return true;
+    return false;
+}
+
+/* Placement priority of a dot joint: 0 the selected joint, 1 its ancestors, 2 its descendants,
+ * 3 the rest; within a class shallower joints first (ancestors: nearest first). */
+static int label_rank(const Scene *scene, int joint)
+{
+    const Skeleton *skeleton = &scene->model->skeleton;
+    int selected = scene->selected_joint, depth = skeleton_joint_depth(skeleton, joint);
+    if (joint == selected) return 0;
+    if (selected >= 0 && joint_descends_from(skeleton, selected, joint)) return 1 * 4096 + (4095 - depth);
+    if (selected >= 0 && joint_descends_from(skeleton, joint, selected)) return 2 * 4096 + depth;
+    return 3 * 4096 + depth;
+}
+
+static bool labels_overlap(const NameLabel *a, const NameLabel *b)
+{
+    return a->x < b->x + b->width && b->x < a->x + a->width && a->y < b->y + b->height && b->y < a->y + a->height;
+}
+
+int scene_place_names(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection, int fb_width,
+                      int fb_height, float scale, NameLabel *labels)
+{
+    const Skeleton *skeleton = &scene->model->skeleton;
+    int *order = scene->label_order;
+    /* insertion sort by rank (stable: hierarchy order within a rank); a few dozen dots */
+    for (int d = 0; d < scene->dot_count; d++) {
+        int joint = scene->dot_joints[d], rank = label_rank(scene, joint), k = d;
+        while (k > 0 && label_rank(scene, order[k - 1]) > rank) {
+            order[k] = order[k - 1];
+            k--;
+        }
+        order[k] = joint;
+    }
+    float screen_w = (float)fb_width / scale, screen_h = (float)fb_height / scale;
+    const float gap = 5.0f, pad = OVERLAY_PANEL_PAD;   /* dot to panel, panel margin (overlay pixels) */
+    int placed = 0;
+    for (int i = 0; i < scene->dot_count; i++) {
+        int joint = order[i];
+        float x, y;
+        if (!scene_project_joint(animator, joint, view, projection, fb_width, fb_height, &x, &y)) continue;
+        x /= scale;
+        y /= scale;
+        float w, h;
+        overlay_measure(skeleton->names[joint] + scene->name_prefix, &w, &h);
+        w += 2.0f * pad;
+        h += 2.0f * pad;
+        /* spots around the dot (x, y), nearest first: panel top-left corners */
+        const float right = x + gap, left = x - gap - w, middle = x - 0.5f * w;
+        const float spots[12][2] = {{right, y - 0.5f * h},        {left, y - 0.5f * h},
+                                    {right, y - gap - h},         {right, y + gap},
+                                    {left, y - gap - h},          {left, y + gap},
+                                    {middle, y - gap - h},        {middle, y + gap},
+                                    {right, y - 2.0f * gap - 1.5f * h}, {right, y + 2.0f * gap + 0.5f * h},
+                                    {left, y - 2.0f * gap - 1.5f * h},  {left, y + 2.0f * gap + 0.5f * h}};
+        for (int s = 0; s < 12; s++) {
+            NameLabel label = {joint, spots[s][0], spots[s][1], w, h};
+            if (label.x < 0.0f || label.y < 0.0f || label.x + w > screen_w || label.y + h > screen_h) continue;
+            bool free_spot = true;
+            for (int p = 0; p < placed && free_spot; p++) free_spot = !labels_overlap(&label, &labels[p]);
+            if (!free_spot) continue;
+            labels[placed++] = label;
+            break;
+        }
+    }
+    return placed;
+}
+
 static void draw_names(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection,
                        Overlay *overlay, int fb_width, int fb_height, float scale)
 {
     static const unsigned char name_color[4] = {235, 235, 235, 255};
     static const unsigned char selected_name[4] = {255, 140, 250, 255};
-    for (int d = 0; d < scene->dot_count; d++) {
-        int joint = scene->dot_joints[d];
-        float x, y;
-        if (!scene_project_joint(animator, joint, view, projection, fb_width, fb_height, &x, &y)) continue;
-        overlay_text(overlay, x / scale + 6.0f, y / scale - 4.0f, scene->model->skeleton.names[joint],
-                     joint == scene->selected_joint ? selected_name : name_color);
+    int placed = scene_place_names(scene, animator, view, projection, fb_width, fb_height, scale, scene->labels);
+    for (int i = 0; i < placed; i++) {
+        const NameLabel *label = &scene->labels[i];
+        overlay_text(overlay, label->x + OVERLAY_PANEL_PAD, label->y + OVERLAY_PANEL_PAD,
+                     scene->model->skeleton.names[label->joint] + scene->name_prefix,
+                     label->joint == scene->selected_joint ? selected_name : name_color);
     }
 }
 

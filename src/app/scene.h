@@ -35,6 +35,13 @@ typedef struct GroundGrid {
  * [min, max] (scene space). Pure; unit-tested. */
 void ground_grid_fit(const vec3 bind_min, const vec3 bind_max, const vec3 min, const vec3 max, GroundGrid *grid);
 
+/* One joint name placed on screen (J): its panel (text plus OVERLAY_PANEL_PAD around it), in
+ * overlay pixels (framebuffer pixels / text scale), y down. */
+typedef struct NameLabel {
+    int   joint;
+    float x, y, width, height;
+} NameLabel;
+
 typedef struct Scene {
     const Model   *model;
     Renderer      *renderer;       /* not owned */
@@ -53,6 +60,10 @@ typedef struct Scene {
     int            lost_influence_vertices; /* file vertices whose 5th+ influences the import cut (ImportStats) */
     GroundGrid     grid;
     double         anim_us, skin_us; /* CPU time of the last scene_evaluate: animator, method */
+    NameLabel     *labels;         /* [joint_count] scratch of scene_place_names */
+    int           *label_order;    /* [joint_count] scratch: dots in placement order */
+    int            name_prefix;    /* length of a "namespace:" every dot joint's name starts with (e.g.
+                                      "mixamorig:"), left out of the labels (the panel shows it); 0: none */
 } Scene;
 
 /* Builds the scene for `model` drawn by `renderer` with the aids of `aids`; [min, max] is the
@@ -88,6 +99,16 @@ int scene_pick_joint(const Scene *scene, const Animator *animator, const mat4 vi
 int scene_click_joint(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection,
                       int window_width, int window_height, int fb_width, int fb_height, double press_x,
                       double press_y, double x, double y);
+
+/* Places the joint names (J) so that no two panels overlap: the selected joint first, then its
+ * ancestors (nearest first), its descendants, then the other dots from the root outwards (by
+ * depth). Each name tries 12 spots around its dot, nearest first (right, left, above and below
+ * each side, centred above and below, then one label further up and down on each side); the first spot that lies inside the window and overlaps no name
+ * already placed wins, and a name with no free spot is left out. A "namespace:" prefix that
+ * every dot joint's name shares is left out of the labels (name_prefix). Writes labels[] (room for
+ * dot_count) and returns how many were placed. Pure (no GL), no allocation. */
+int scene_place_names(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection, int fb_width,
+                      int fb_height, float scale, NameLabel *labels);
 
 /* Where joint j's origin lands on screen (framebuffer pixels, y down); false behind the eye. */
 bool scene_project_joint(const Animator *animator, int joint, const mat4 view, const mat4 projection, int fb_width,
