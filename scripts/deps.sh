@@ -2,7 +2,7 @@
 # scripts/deps.sh [--test] — installs the Debian 12 packages skinview needs (skips what is installed).
 set -euo pipefail
 packages=(build-essential cmake pkg-config python3-glad go-md2man libglfw3-dev libassimp-dev libcglm-dev
-          libstb-dev libcjson-dev libpng-dev zlib1g-dev libopenexr-dev libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri
+          libstb-dev libcjson-dev libxml2-dev libpng-dev zlib1g-dev libopenexr-dev libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri
           fonts-dejavu-core)
 if [ "${1:-}" = "--test" ]; then
   packages+=(xvfb xauth assimp-testmodels desktop-file-utils shared-mime-info xdg-utils libxml2-utils

@@ -1,7 +1,7 @@
 # Where skinview and the three.js peer disagree (docs/accuracy.md), the authored data decides:
 # each test reads the file's own numbers with its own parser and checks skinview's pose against
 # them. Real files from assimp-testmodels (required) and ../shared/models (skipped when absent).
-set(PEER_TESTS collada_full_turns)
+set(PEER_TESTS collada_full_turns collada_bind_shape)
 foreach(name ${PEER_TESTS})
   add_executable(test_${name} test_${name}.c)
   target_link_libraries(test_${name} PRIVATE skinview_io skinview_testutil)

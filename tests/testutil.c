@@ -1,6 +1,7 @@
 #include "testutil.h"
 
 #include <dirent.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
@@ -26,12 +27,69 @@ void test_naive_mat4_mul(const float a[4][4], const float b[4][4], float out[4][
     memcpy(out, r, sizeof r);
 }
 
+/* A Collada skin's <bind_shape_matrix> (16 numbers, row by row) for the <node id="node_id"> holding
+ * its <instance_controller>, found by scanning the file's text. False if there is none. */
+static bool collada_bind_shape(const char *path, const char *node_id, float rows[16])
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    static char text[4 << 20];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    char key[160];
+    snprintf(key, sizeof key, "id=\"%s\"", node_id);
+    const char *node = NULL;
+    for (const char *p = strstr(text, "<node"); p && !node; p = strstr(p + 1, "<node")) {
+        const char *close = strchr(p, '>');
+        const char *id = strstr(p, key);
+        if (close && id && id < close) node = close;
+    }
+    if (!node) return false;
+    const char *instance = strstr(node, "<instance_controller");
+    const char *next_node = strstr(node, "<node"), *end_node = strstr(node, "</node>");
+    if (!instance || (next_node && next_node < instance) || (end_node && end_node < instance)) return false;
+    const char *url = strstr(instance, "url=\"#");
+    if (!url) return false;
+    url += 6;
+    const char *quote = strchr(url, '"');
+    if (!quote || quote - url >= 120) return false;
+    snprintf(key, sizeof key, "<controller id=\"%.*s\"", (int)(quote - url), url);
+    const char *controller = strstr(text, key);
+    if (!controller) return false;
+    const char *bsm = strstr(controller, "<bind_shape_matrix>"), *end = strstr(controller, "</controller>");
+    if (!bsm || (end && end < bsm)) {
+        for (int i = 0; i < 16; i++) rows[i] = i % 5 == 0 ? 1.0f : 0.0f;   /* Collada's default: identity */
+        return true;
+    }
+    const char *p = bsm + strlen("<bind_shape_matrix>");
+    for (int i = 0; i < 16; i++) {
+        char *next;
+        rows[i] = strtof(p, &next);
+        if (next == p) return false;
+        p = next;
+    }
+    return true;
+}
+
 void test_mesh_bind_matrix(const char *path, const Model *model, int mesh, float out[4][4])
 {
     for (int c = 0; c < 4; c++)
         for (int r = 0; r < 4; r++) out[c][r] = c == r ? 1.0f : 0.0f;
     const char *dot = strrchr(path, '.');
     if (dot && (strcasecmp(dot, ".gltf") == 0 || strcasecmp(dot, ".glb") == 0)) return;
+    float rows[16];
+    int node = model->meshes[mesh].node_joint;
+    if (dot && strcasecmp(dot, ".dae") == 0 && node >= 0 && collada_bind_shape(path, model->skeleton.names[node], rows)) {
+        /* Collada: R * BSM, R = the root's rest matrix (the Collada world: unit, up axis) */
+        int root = node;
+        while (model->skeleton.parent[root] >= 0) root = model->skeleton.parent[root];
+        float bsm[4][4];
+        for (int r = 0; r < 4; r++)
+            for (int c = 0; c < 4; c++) bsm[c][r] = rows[4 * r + c];
+        test_naive_mat4_mul(model->skeleton.rest_local[root], (const float(*)[4])bsm, out);
+        return;
+    }
     for (int j = model->meshes[mesh].node_joint; j >= 0; j = model->skeleton.parent[j]) {
         float product[4][4];
         test_naive_mat4_mul(model->skeleton.rest_local[j], (const float(*)[4])out, product);

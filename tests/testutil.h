@@ -36,7 +36,8 @@ bool test_file_exists(const char *path);
 
 /* N of a skinned mesh, worked out here without the importer's or the Animator's code: the
  * rest scene matrix of the mesh's node (rest_local multiplied from the root down, longhand),
- * or the identity for glTF/GLB files (`path`'s extension). */
+ * the identity for glTF/GLB files (`path`'s extension), and for Collada files the root's rest
+ * matrix times the skin's <bind_shape_matrix> (read from the file's text). */
 void test_mesh_bind_matrix(const char *path, const Model *model, int mesh, float out[4][4]);
 
 /* A real test model: path and whether it is required (assimp-testmodels) or optional (../shared). */

@@ -134,7 +134,8 @@ typedef struct Mesh {
                                       influence view shows it). NULL when no vertex of the mesh lost one. */
     mat4      bind_matrix;         /* skinned: N, where the mesh was bound in the scene = its node's rest
                                       scene matrix (glTF: identity, the spec ignores a skinned mesh node's
-                                      transform). Bind pose: stored vertices placed by N, every bone's
+                                      transform; Collada: the root's rest matrix x the skin's
+                                      bind_shape_matrix). Bind pose: stored vertices placed by N, every bone's
                                       joint at N * inverse(inverse_bind[i]) (trap 11 of docs/skinning.md section 10). */
     bool      skinned;
     int       node_joint;          /* joint of the node that holds the mesh (static meshes follow it) */

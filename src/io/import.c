@@ -167,7 +167,8 @@ static void import_run(void *argument)
 
     /* the stages, in order (morph targets, import_morph.c, go after the meshes) */
     bool ok = import_skeleton(&im) && import_meshes(&im) && import_materials(&im) && import_clips(&im) &&
-              import_gltf_interpolation(&im, job->path);
+              import_gltf_interpolation(&im, job->path) &&
+              import_collada_bind_shape(&im, job->path, job->data, job->size, job->hint);
     for (int m = 0; ok && max_bones > 0 && m < model->mesh_count; m++) {
         if (model->meshes[m].bone_count > max_bones) {   /* a vertex with > limit bones cannot be split */
             snprintf(error, error_size, "mesh '%s' needs %d bones, more than the limit of %d even after splitting",

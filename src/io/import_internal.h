@@ -12,6 +12,8 @@
  *   6. import_clip.c      clips: channels -> joint tracks, ticks -> seconds.
  *   7. import_gltf.c      what Assimp drops from a glTF, read from its JSON: each sampler's
  *                         interpolation (STEP, CUBICSPLINE) and the spline tangents.
+ *   8. import_collada.c   what Assimp folds away from a Collada skin, read from its XML: the
+ *                         <bind_shape_matrix>, which says where the mesh was bound (its N).
  * Conventions applied on the way in (import.c):
  *   - Assimp matrices are row-major (a1..a4 is the first row, a4/b4/c4 the translation);
  *     cglm's mat4 is column-major (m[column][row]): every matrix is transposed,
@@ -112,6 +114,9 @@ bool import_materials(Importer *im);
 bool import_clips(Importer *im);
 /* 7. import_gltf.c: path = the file read (NULL for an import from memory: nothing to do) */
 bool import_gltf_interpolation(Importer *im, const char *path);
+/* 8. import_collada.c: a Collada file (path ending in .dae, or data/size with hint "dae"): each
+ *    skinned mesh's bind_matrix N = R * bind_shape_matrix (R: the rest matrix of the root). */
+bool import_collada_bind_shape(Importer *im, const char *path, const void *data, size_t size, const char *hint);
 
 /* ---- shared conversions (import.c) ---- */
 

@@ -9,8 +9,9 @@
  *     whose further weights LimitBoneWeights cut are marked in influences_in_file.
  *     Vertices without any weight follow one extra bone: the mesh's own node.
  *   - A mesh whose every bone was dropped is static after all.
- *   - A skinned mesh's bind_matrix N is its node's rest scene matrix (glTF: identity): the
- *     bind pose draws the stored vertices placed by N (trap 11 of docs/skinning.md section 10).
+ *   - A skinned mesh's bind_matrix N is its node's rest scene matrix (glTF: identity; Collada:
+ *     set again by stage 8 from the skin's bind_shape_matrix, import_collada.c): the bind pose
+ *     draws the stored vertices placed by N (trap 11 of docs/skinning.md section 10).
  */
 #include "import_internal.h"
 
