@@ -13,6 +13,8 @@
  *     unweighted-vertices bone), unless a triangle needs more bones than the limit: Assimp
  *     would loop forever, so that is an error.
  *   - glTF files are read through an aiFileIO that retries percent-decoded buffer URIs.
+ *   - Binary FBX files: a take's first or last key that lies a float rounding outside the take's
+ *     LocalStart..LocalStop, which Assimp would drop, is kept (import_fbx.c).
  *   - Every import runs on a thread with a 1 GiB stack (reserved, not committed) and an
  *     alternate signal stack (import_run_on_big_stack, at the end): deep node trees make
  *     Assimp recurse once per level.
@@ -443,6 +445,27 @@ static void stdio_close(struct aiFileIO *io, struct aiFile *file)
     free(file);
 }
 
+/* The whole file in memory (NULL if it cannot be read); *size its length. */
+static uint8_t *read_whole_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    uint8_t *bytes = NULL;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        long n = ftell(f);
+        if (n > 0 && fseek(f, 0, SEEK_SET) == 0 && (bytes = malloc((size_t)n)) != NULL) {
+            if (fread(bytes, 1, (size_t)n, f) == (size_t)n) {
+                *size = (size_t)n;
+            } else {
+                free(bytes);
+                bytes = NULL;
+            }
+        }
+    }
+    fclose(f);
+    return bytes;
+}
+
 /* ---- a memory budget for Assimp -------------------------------------------------------
  * A few bytes can make Assimp allocate gigabytes: a 9 KiB bzip-compressed X file from the fuzzer
  * declares faces with ~190 000 indices each, and Assimp 5.2's X reader reserves them all before it
@@ -549,9 +572,23 @@ static const struct aiScene *read_scene_unbounded(const char *path, const void *
     struct aiFileIO file_io = {stdio_open, stdio_close, model_directory};
     unsigned flags = aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_GenSmoothNormals |
                      aiProcess_SortByPType | aiProcess_ValidateDataStructure;
+    /* binary FBX: a take's edge keys that Assimp would drop are brought inside its window (import_fbx.c);
+     * Assimp then reads that copy of the bytes */
+    bool fbx = path ? extension && strcasecmp(extension, ".fbx") == 0 : hint && strcasecmp(hint, "fbx") == 0;
+    size_t fbx_size = 0;
+    uint8_t *fbx_file = fbx && path ? read_whole_file(path, &fbx_size) : NULL;
+    int takes_widened = 0;
+    uint8_t *fbx_widened = !fbx ? NULL
+                           : path ? (fbx_file ? import_fbx_widen_takes(fbx_file, fbx_size, &takes_widened) : NULL)
+                                  : import_fbx_widen_takes(data, size, &takes_widened);
+    if (!path) fbx_size = size;
+    free(fbx_file);
     const struct aiScene *scene =
-        path ? aiImportFileExWithProperties(path, flags, uri_references ? &file_io : NULL, props)
-             : aiImportFileFromMemoryWithProperties(data, (unsigned)size, flags, hint ? hint : "", props);
+        fbx_widened && fbx_size <= UINT_MAX
+            ? aiImportFileFromMemoryWithProperties((const char *)fbx_widened, (unsigned)fbx_size, flags, "fbx", props)
+        : path ? aiImportFileExWithProperties(path, flags, uri_references ? &file_io : NULL, props)
+               : aiImportFileFromMemoryWithProperties(data, (unsigned)size, flags, hint ? hint : "", props);
+    free(fbx_widened);
     aiReleasePropertyStore(props);
     if (!scene) {
         const char *why = aiGetErrorString();

@@ -3,6 +3,7 @@
  * import_model() (import.c) runs the stages in this order, each in its own file:
  *   1. import_guard.c     the guarded Assimp call: refuse files that would crash or hang
  *                         Assimp, read the scene with skinview's flags, post-process.
+ *      import_fbx.c       (before it) binary FBX: a take's edge keys Assimp would drop are kept.
  *   2. import_skeleton.c  the whole node tree as joints (parents first) and the name
  *                         binding rules: which joint a bone or a channel names.
  *   3. import_mesh.c      one Mesh per (node, mesh) reference: vertices, triangles, skin.
@@ -33,6 +34,7 @@
 #include <stdio.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct NameEntry {
     const char *name;             /* points into the aiScene (full, untruncated name) */
@@ -92,6 +94,10 @@ void import_influence_cuts_free(InfluenceCuts *cuts);
  * cut some (> SV_MAX_INFLUENCES), else 0. */
 int  import_influences_before_cut(const InfluenceCuts *cuts, const struct aiVector3D *position,
                                   const struct aiVector3D *normal);
+/* import_fbx.c (part of stage 1): for the bytes of a binary FBX, a copy in which every take's
+ * LocalStart / LocalStop is moved onto the keys that lie on it within 32-bit float seconds but
+ * outside Assimp's window; NULL when nothing needs it (or not a binary FBX). *widened counts them. */
+uint8_t *import_fbx_widen_takes(const void *data, size_t size, int *widened);
 /* Calls run(argument) on a thread with a 1 GiB stack (reserved, not committed) and an
  * alternate signal stack; returns when it is done. Falls back to the calling thread. */
 void import_run_on_big_stack(void (*run)(void *), void *argument);
