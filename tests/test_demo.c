@@ -6,7 +6,12 @@
  *    positions at several times of every clip (clips matched by name);
  *  - every clip moves, and loops (first pose = last pose);
  *  - the skin is clean: weights sum to 1, at most 4 influences, blends at joints;
- *    >= 20 joints, the four named clips.
+ *    >= 20 joints, the four named clips;
+ *  - node transforms as real exporters write them: the `Armature` node (and the FBX's mesh
+ *    node) carry A = Rx(-90 deg) * S(0.01), the rest pose (A-pose) is not the bind pose
+ *    (T-pose), and the joints land where the design puts them in scene space (metres, Y up)
+ *    in the bind pose, the rest pose and every clip: a node transform applied twice, not at
+ *    all or in the wrong space moves them by centimetres to metres.
  */
 #include "testutil.h"
 #include "anim/animator.h"
@@ -224,6 +229,98 @@ static void check_twist(const char *path, const Model *model)
     free(trs);
 }
 
+static int joint_named(const Model *model, const char *name)
+{
+    for (int j = 0; j < model->skeleton.joint_count; j++)
+        if (strcmp(model->skeleton.names[j], name) == 0) return j;
+    return -1;
+}
+
+/* The design of tools/make_demo_model.c (its JOINTS table, scene space: metres, Y up). */
+#define UPPER_ARM_L_HEAD 0.18f, 1.42f, 0.0f
+#define HAND_L_HEAD 0.72f, 1.42f, 0.0f
+#define TOE_L_HEAD 0.10f, 0.03f, 0.13f
+#define REST_ARMS_DOWN_DEGREES 45.0f
+
+static void check_joint_at(const char *path, const char *pose, const Animator *animator, int joint, const char *name,
+                           float x, float y, float z)
+{
+    const float *at = animator->joint_model[joint][3];
+    float d = glm_vec3_distance((float *)at, (vec3){x, y, z});
+    CHECK(d < 1e-4f, "%s: %s: %s at (%g %g %g), the design puts it at (%g %g %g)", path, pose, name, at[0], at[1], at[2],
+          x, y, z);
+}
+
+static void check_node_transforms(const char *path, const Model *model, bool mesh_node_carries_armature)
+{
+    int armature = joint_named(model, "Armature"), hand = joint_named(model, "hand.L");
+    int upper_arm = joint_named(model, "upper_arm.L"), toe = joint_named(model, "toe.L"), head = joint_named(model, "head");
+    int hips = joint_named(model, "hips");
+    CHECK(armature >= 0 && hand >= 0 && upper_arm >= 0 && toe >= 0 && head >= 0 && hips >= 0,
+          "%s: missing Armature / hand.L / upper_arm.L / toe.L / head / hips", path);
+    if (armature < 0 || hand < 0 || upper_arm < 0 || toe < 0 || head < 0 || hips < 0) return;
+
+    /* the file: A = Rx(-90 deg) * S(0.01) on the armature (column-major: A * +Z = 0.01 * +Y) */
+    vec4 z_axis = {0, 0, 1, 0}, mapped;
+    glm_mat4_mulv(model->skeleton.rest_local[armature], z_axis, mapped);
+    CHECK(fabsf(mapped[0]) < 1e-6f && fabsf(mapped[1] - 0.01f) < 1e-6f && fabsf(mapped[2]) < 1e-6f,
+          "%s: the Armature node should carry Rx(-90 deg) * S(0.01): it maps +Z to (%g %g %g)", path, mapped[0],
+          mapped[1], mapped[2]);
+    vec4 mesh_z;
+    glm_mat4_mulv((vec4 *)model->meshes[0].bind_matrix, z_axis, mesh_z);
+    if (mesh_node_carries_armature)
+        CHECK(fabsf(mesh_z[1] - 0.01f) < 1e-6f, "%s: the body node should carry A too (N maps +Z to y = %g)", path,
+              mesh_z[1]);
+    else
+        CHECK(fabsf(mesh_z[2] - 1.0f) < 1e-6f, "%s: glTF: N of a skinned mesh is the identity (+Z -> z = %g)", path,
+              mesh_z[2]);
+
+    Animator animator;
+    if (!animator_init(&animator, model)) {
+        CHECK(false, "%s: animator_init failed", path);
+        return;
+    }
+    /* bind pose: the T-pose of the design, in metres, Y up */
+    animator_evaluate(&animator, ANIMATOR_BIND_POSE, 0.0f);
+    check_joint_at(path, "bind pose", &animator, hand, "hand.L", HAND_L_HEAD);
+    check_joint_at(path, "bind pose", &animator, toe, "toe.L", TOE_L_HEAD);
+    int total = model_total_vertices(model);
+    vec3 *p = malloc(sizeof(vec3) * (size_t)total);
+    skin_all(&animator, ANIMATOR_BIND_POSE, 0.0f, p);
+    float lowest = INFINITY, highest = -INFINITY;
+    for (int i = 0; i < total; i++) {
+        lowest = fminf(lowest, p[i][1]);
+        highest = fmaxf(highest, p[i][1]);
+    }
+    CHECK(lowest > -0.01f && lowest < 0.05f && highest > 1.7f && highest < 1.9f,
+          "%s: bind pose: the skin spans y = %g .. %g m, a standing 1.8 m figure spans about 0 .. 1.85", path, lowest,
+          highest);
+    /* rest pose: the file's node transforms, an A-pose (upper arm 45 degrees down) */
+    animator_evaluate(&animator, ANIMATOR_REST_POSE, 0.0f);
+    const float arm = 0.72f - 0.18f, down = REST_ARMS_DOWN_DEGREES * GLM_PIf / 180.0f;
+    vec3 upper_arm_head = {UPPER_ARM_L_HEAD};
+    check_joint_at(path, "rest pose", &animator, hand, "hand.L", upper_arm_head[0] + arm * cosf(down),
+                   upper_arm_head[1] - arm * sinf(down), 0.0f);
+    check_joint_at(path, "rest pose", &animator, toe, "toe.L", TOE_L_HEAD);
+    /* every clip: the head stays above the hips at a standing height, at 9 times */
+    float head_low = INFINITY, head_high = -INFINITY, hips_low = INFINITY, hips_high = -INFINITY;
+    for (int c = 0; c < model->clip_count; c++)
+        for (int step = 0; step <= 8; step++) {
+            animator_evaluate(&animator, c, model->clips[c].duration * (float)step / 8.0f);
+            head_low = fminf(head_low, animator.joint_model[head][3][1]);
+            head_high = fmaxf(head_high, animator.joint_model[head][3][1]);
+            hips_low = fminf(hips_low, animator.joint_model[hips][3][1]);
+            hips_high = fmaxf(hips_high, animator.joint_model[hips][3][1]);
+        }
+    CHECK(head_low > 1.45f && head_high < 1.65f && hips_low > 0.85f && hips_high < 1.0f,
+          "%s: clips: head at y = %g .. %g, hips at %g .. %g m (standing: head ~1.57, hips ~0.95)", path, head_low,
+          head_high, hips_low, hips_high);
+    printf("%s: node transforms: bind, rest (A-pose) and clip joints where the design puts them "
+           "(head %.3f .. %.3f m, hips %.3f .. %.3f m over every clip)\n", path, head_low, head_high, hips_low, hips_high);
+    free(p);
+    animator_free(&animator);
+}
+
 /* FBX and GLB give the same skinned positions at several times of every clip. */
 static void check_fbx_matches_glb(const Model *fbx, const Model *glb)
 {
@@ -298,11 +395,13 @@ int main(void)
         check_skin(fbx_path, &fbx);
         check_clips_move_and_loop(fbx_path, &fbx);
         check_twist(fbx_path, &fbx);
+        check_node_transforms(fbx_path, &fbx, true);
     }
     if (have_glb) {
         check_skin(glb_path, &glb);
         check_clips_move_and_loop(glb_path, &glb);
         check_twist(glb_path, &glb);
+        check_node_transforms(glb_path, &glb, false);
     }
     if (have_fbx && have_glb) {
         check_same_model("FBX vs GLB", &fbx, &glb, false);   /* vertices: matched below */

@@ -268,8 +268,9 @@ static void test_demo_twist(void)
     float *bind_radius = malloc(sizeof(float) * (size_t)mesh->vertex_count);
     if (!lbs || !dqs || !bind_radius || !animator_init(&animator, &model) || !skin_dq_pose_init(&pose, &model)) exit(1);
 
-    /* the elbow ring: both weights in [0.4, 0.6]; their bind radius about the rest arm axis */
-    animator_evaluate(&animator, ANIMATOR_REST_POSE, 0.0f);
+    /* the elbow ring: both weights in [0.4, 0.6]; their bind radius about the arm's axis in the
+     * bind pose (the stored vertices are in the bind pose; the demo's rest pose is an A-pose) */
+    animator_evaluate(&animator, ANIMATOR_BIND_POSE, 0.0f);
     vec3 axis_point, axis_direction;
     glm_vec3_copy(animator.joint_model[forearm][3], axis_point);
     glm_vec3_sub(animator.joint_model[forearm][3], animator.joint_model[upper][3], axis_direction);

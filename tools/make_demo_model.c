@@ -10,13 +10,23 @@
  * smooth (C1) partition of unity, so the weights at every joint blend 2-3 bones
  * (at most 4) and sum to 1. Four loopable clips: Idle, Walk, Wave, Twist.
  *
- * Conventions: metres, Y up, the character faces +Z, its left side is +X.
- * Every joint's rest (= bind) rotation is the identity, so a joint's local
- * axes are the scene axes in the T-pose and the arms point along +-X.
+ * Conventions of the design (everything below is written in them): metres, Y up,
+ * the character faces +Z, its left side is +X. The mesh is bound in a T-pose with
+ * every joint's bind rotation the identity, so in the bind pose a joint's local
+ * axes are the scene axes and the arms point along +-X.
+ *
+ * What the files store is what real exporters write (see "the armature's space"):
+ *   - the skeleton and the mesh in centimetres, Z up, under an `Armature` node and a
+ *     mesh node `body` that both carry A = Rx(-90 deg) * S(0.01) (FBX's unit scale and
+ *     Z-up -> Y-up axis change), so a node transform applied twice, not at all or in
+ *     the wrong space shows (the demo's tests check the scene-space result);
+ *   - a rest pose (the joints' node transforms) that is NOT the bind pose (the offset
+ *     matrices): the rest pose has the arms lowered 45 degrees (an A-pose), the mesh is
+ *     bound in the T-pose. `--clip rest` and `--clip bind` differ.
  *
  * What keeps the ASCII FBX readable by Assimp 5.2 with no loss (measured):
- * mTicksPerSecond = 1 with key times in seconds, whole-second clip lengths,
- * and the armature root and mesh nodes at identity. glTF 2 round-trips as is.
+ * mTicksPerSecond = 1 with key times in seconds, whole-second clip lengths.
+ * glTF 2 round-trips as is.
  * The output is deterministic: the FBX creation time stamps, which Assimp
  * fills from the clock, are rewritten to a fixed date (normalize_fbx_text), and
  * the GLB bytes Assimp leaves uninitialised are cleared (clear_unused_glb_bytes).
@@ -451,6 +461,49 @@ static void arms_down(LocalPose *pose, float left_degrees, float right_degrees)
     turn(pose, J_UPPER_ARM_R, right_degrees, 0, 0, 1);
 }
 
+/* The rest pose the file's node transforms hold: an A-pose (arms 45 degrees down). The mesh
+ * is bound in the T-pose (rest_pose above), so rest != bind, as in many real files. */
+#define FILE_REST_ARMS_DOWN_DEGREES 45.0f
+static void file_rest_pose(LocalPose *pose)
+{
+    rest_pose(pose);
+    arms_down(pose, FILE_REST_ARMS_DOWN_DEGREES, FILE_REST_ARMS_DOWN_DEGREES);
+}
+
+/* ------------------------------------------------------------------ the armature's space
+ * The files store the skeleton and the mesh in an armature space of centimetres, Z up, as
+ * Blender's and 3ds Max's FBX files do, and the `Armature` and `body` nodes carry
+ *     A = Rx(-90 deg) * S(0.01)        (armature space -> scene: cm -> m, Z up -> Y up).
+ * A scene-space point p is stored as A^-1 p = 100 * Rx(+90 deg) p = 100 * (x, -z, y); a
+ * direction (normal) as Rx(+90 deg) n; a joint's local transform L as A^-1 L A, the same
+ * motion in the armature's frame: its translation t becomes A^-1 t and its rotation q becomes
+ * r q r^-1 with r = Rx(+90 deg) (the uniform scale cancels). Then every scene-space result
+ * (A times the armature-space one) is the design's, exactly up to float rounding. */
+#define ARMATURE_UNITS_PER_METRE 100.0f
+
+static void to_armature_direction(const float n[3], float out[3])
+{
+    float x = n[0], y = n[1], z = n[2];
+    out[0] = x;
+    out[1] = -z;
+    out[2] = y;
+}
+
+static void to_armature_point(const float p[3], float out[3])
+{
+    to_armature_direction(p, out);
+    glm_vec3_scale(out, ARMATURE_UNITS_PER_METRE, out);
+}
+
+static void to_armature_rotation(const versor q, versor out)
+{
+    versor r, r_inverse, rq;
+    glm_quatv(r, GLM_PI_2f, (vec3){1.0f, 0.0f, 0.0f});
+    glm_quat_inv(r, r_inverse);
+    glm_quat_mul(r, (float *)q, rq);
+    glm_quat_mul(rq, r_inverse, out);
+}
+
 static float wave(float phase, float cycles, float offset)
 {
     return sinf(2.0f * GLM_PIf * (cycles * phase + offset));
@@ -588,6 +641,34 @@ static struct aiMatrix4x4 ai_translation(const float t[3])
     return m;
 }
 
+/* A = Rx(-90 deg) * S(0.01), row-major: the Armature and body nodes (see "the armature's space"). */
+static struct aiMatrix4x4 armature_matrix(void)
+{
+    const float s = 1.0f / ARMATURE_UNITS_PER_METRE;
+    struct aiMatrix4x4 m;
+    memset(&m, 0, sizeof m);
+    m.a1 = s;    /* x' = s x */
+    m.b3 = s;    /* y' = s z */
+    m.c2 = -s;   /* z' = -s y */
+    m.d4 = 1.0f;
+    return m;
+}
+
+/* T(t) * R(q) as a row-major aiMatrix4x4 (cglm builds it column-major). */
+static struct aiMatrix4x4 ai_rigid(const float t[3], const versor q)
+{
+    mat4 m;
+    glm_quat_mat4((float *)q, m);
+    m[3][0] = t[0];
+    m[3][1] = t[1];
+    m[3][2] = t[2];
+    struct aiMatrix4x4 out;
+    float *row_major = &out.a1;
+    for (int row = 0; row < 4; row++)
+        for (int column = 0; column < 4; column++) row_major[row * 4 + column] = m[column][row];
+    return out;
+}
+
 static struct aiNode *new_node(const char *name, struct aiNode *parent, struct aiMatrix4x4 transform)
 {
     struct aiNode *node = xcalloc(1, sizeof *node);
@@ -658,7 +739,14 @@ static void free_material(struct aiMaterial *m)
     free(m);
 }
 
-static struct aiMesh *new_mesh(const Geometry *g)
+/* Where the mesh lives in each file (see "the armature's space"). */
+typedef enum MeshSpace {
+    MESH_IN_ARMATURE_SPACE,   /* FBX: vertices in cm, Z up; the body node carries A */
+    MESH_IN_SCENE_SPACE,      /* glTF: vertices in metres, Y up; the body node is the identity
+                                 (the glTF spec ignores a skinned mesh node's transform) */
+} MeshSpace;
+
+static struct aiMesh *new_mesh(const Geometry *g, MeshSpace space)
 {
     struct aiMesh *mesh = xcalloc(1, sizeof *mesh);
     set_name(&mesh->mName, "body");
@@ -668,8 +756,15 @@ static struct aiMesh *new_mesh(const Geometry *g)
     mesh->mNormals = xcalloc(mesh->mNumVertices, sizeof *mesh->mNormals);
     for (int i = 0; i < g->vertex_count; i++) {
         const Vertex *v = &g->vertices[i];
-        mesh->mVertices[i] = (struct aiVector3D){v->position[0], v->position[1], v->position[2]};
-        mesh->mNormals[i] = (struct aiVector3D){v->normal[0], v->normal[1], v->normal[2]};
+        float position[3], normal[3];
+        glm_vec3_copy((float *)v->position, position);
+        glm_vec3_copy((float *)v->normal, normal);
+        if (space == MESH_IN_ARMATURE_SPACE) {
+            to_armature_point(v->position, position);
+            to_armature_direction(v->normal, normal);
+        }
+        mesh->mVertices[i] = (struct aiVector3D){position[0], position[1], position[2]};
+        mesh->mNormals[i] = (struct aiVector3D){normal[0], normal[1], normal[2]};
     }
     mesh->mNumFaces = (unsigned)(g->index_count / 3);
     mesh->mFaces = xcalloc(mesh->mNumFaces, sizeof *mesh->mFaces);
@@ -681,15 +776,29 @@ static struct aiMesh *new_mesh(const Geometry *g)
     mesh->mMaterialIndex = 0;
 
     /* One bone per joint (every joint weights some vertices), in joint order.
-     * Offset matrix = inverse bind = inverse(joint's bind-pose model matrix): with
-     * identity rest rotations that is a translation by -head. */
+     * Offset matrix = inverse(bone's bind-pose scene matrix) * (mesh node's scene matrix).
+     * The bone's bind-pose scene matrix is A * J', J' = its bind matrix in the armature's
+     * space, with identity bind rotations a translation T(head') to the stored head, so
+     * A * J' = T(head) * A. Then the offset is
+     *   mesh in armature space (node A):  inverse(A * J') * A = T(-head')
+     *   mesh in scene space (identity):   inverse(T(head) * A) = A^-1 * T(-head),
+     *                                     linear part 100 * Rx(+90 deg), translation -head'. */
     mesh->mNumBones = JOINT_COUNT;
     mesh->mBones = xcalloc(JOINT_COUNT, sizeof *mesh->mBones);
     for (int j = 0; j < JOINT_COUNT; j++) {
         struct aiBone *bone = xcalloc(1, sizeof *bone);
         set_name(&bone->mName, JOINTS[j].name);
-        const float *h = JOINTS[j].head;
+        float h[3];
+        to_armature_point(JOINTS[j].head, h);
         bone->mOffsetMatrix = ai_translation((const float[3]){-h[0], -h[1], -h[2]});
+        if (space == MESH_IN_SCENE_SPACE) {   /* rows of 100 * Rx(+90 deg): (x, -z, y) */
+            const float k = ARMATURE_UNITS_PER_METRE;
+            bone->mOffsetMatrix.a1 = k;
+            bone->mOffsetMatrix.b2 = 0.0f;
+            bone->mOffsetMatrix.b3 = -k;
+            bone->mOffsetMatrix.c2 = k;
+            bone->mOffsetMatrix.c3 = 0.0f;
+        }
         int count = 0;
         for (int i = 0; i < g->vertex_count; i++)
             for (int k = 0; k < 4; k++)
@@ -749,11 +858,13 @@ static struct aiAnimation *new_animation(const ClipDef *clip)
         clip->pose(phase, &pose);
         for (int j = 0; j < JOINT_COUNT; j++) {
             struct aiNodeAnim *ch = anim->mChannels[j];
-            float *q = pose.rotation[j];
-            glm_quat_normalize(q);
+            versor q;
+            float t[3];
+            glm_quat_normalize(pose.rotation[j]);
+            to_armature_rotation(pose.rotation[j], q);
+            to_armature_point(pose.translation[j], t);
             if (k > 0 && glm_vec4_dot(q, previous[j]) < 0.0f) glm_vec4_negate(q);
             glm_vec4_copy(q, previous[j]);
-            const float *t = pose.translation[j];
             ch->mPositionKeys[k].mTime = time;
             ch->mPositionKeys[k].mValue = (struct aiVector3D){t[0], t[1], t[2]};
             ch->mRotationKeys[k].mTime = time;
@@ -795,34 +906,42 @@ static void free_animation(struct aiAnimation *anim)
 /* The scene, allocated here with calloc (C has no aiScene constructor) and
  * freed by free_scene below, never by aiFreeScene. Assimp's exporter works on
  * its own deep copy (SceneCombiner::CopyScene), so it never frees ours.
- *   RootNode (identity)
- *     body  (identity, the mesh)
- *     root  (identity, the armature) -> hips -> ...
+ *   RootNode  (identity)
+ *     body      (the mesh: A in the FBX, identity in the glTF, see MeshSpace)
+ *     Armature  (A)
+ *       root (identity) -> hips -> ...   (each joint: its rest-pose local transform, A-pose)
  */
-static struct aiScene *build_scene(const Geometry *g)
+static struct aiScene *build_scene(const Geometry *g, MeshSpace space)
 {
     struct aiScene *scene = xcalloc(1, sizeof *scene);
     struct aiMatrix4x4 identity = ai_translation((const float[3]){0, 0, 0});
     scene->mRootNode = new_node("RootNode", NULL, identity);
 
-    struct aiNode *body = new_node("body", scene->mRootNode, identity);
+    struct aiNode *body = new_node("body", scene->mRootNode, space == MESH_IN_ARMATURE_SPACE ? armature_matrix() : identity);
     body->mNumMeshes = 1;
     body->mMeshes = xcalloc(1, sizeof(unsigned));
     add_child(scene->mRootNode, body);
+    struct aiNode *armature = new_node("Armature", scene->mRootNode, armature_matrix());
+    add_child(scene->mRootNode, armature);
 
+    LocalPose rest;
+    file_rest_pose(&rest);
     struct aiNode *nodes[JOINT_COUNT];
     for (int j = 0; j < JOINT_COUNT; j++) {
         const JointDef *joint = &JOINTS[j];
-        struct aiNode *parent = joint->parent < 0 ? scene->mRootNode : nodes[joint->parent];
-        float local[3];
-        for (int a = 0; a < 3; a++) local[a] = joint->head[a] - (joint->parent < 0 ? 0.0f : JOINTS[joint->parent].head[a]);
-        nodes[j] = new_node(joint->name, parent, ai_translation(local));
+        struct aiNode *parent = joint->parent < 0 ? armature : nodes[joint->parent];
+        float t[3];
+        versor q;
+        glm_quat_normalize(rest.rotation[j]);
+        to_armature_point(rest.translation[j], t);
+        to_armature_rotation(rest.rotation[j], q);
+        nodes[j] = new_node(joint->name, parent, ai_rigid(t, q));
         add_child(parent, nodes[j]);
     }
 
     scene->mNumMeshes = 1;
     scene->mMeshes = xcalloc(1, sizeof *scene->mMeshes);
-    scene->mMeshes[0] = new_mesh(g);
+    scene->mMeshes[0] = new_mesh(g, space);
     scene->mNumMaterials = 1;
     scene->mMaterials = xcalloc(1, sizeof *scene->mMaterials);
     scene->mMaterials[0] = new_material();
@@ -924,6 +1043,111 @@ static bool normalize_fbx_text(const char *path)
     return ok;
 }
 
+/* Assimp 5.2's FBX exporter writes each cluster's Transform (the offset matrix, as Assimp
+ * writes it) and TransformLink (the bone's scene matrix at bind time) from the bone's REST
+ * pose, not from the aiBone's offset matrix: a file whose rest pose is not its bind pose comes
+ * back bound in the rest pose (measured on this demo: the A-pose arms moved every clip's
+ * shoulders by 0.22 of the diagonal). So both are rewritten for every cluster with the true
+ * bind values: TransformLink = T(head) * A, Transform = the offset T(-head') (see "the
+ * armature's space"; FBX stores matrices column by column). Clusters are matched to their bone
+ * through the file's connections (C: "OO", bone model, cluster). */
+static int joint_by_name(const char *name, size_t length)
+{
+    for (int j = 0; j < JOINT_COUNT; j++)
+        if (strlen(JOINTS[j].name) == length && strncmp(JOINTS[j].name, name, length) == 0) return j;
+    return -1;
+}
+
+static bool write_fbx_bind_matrices(const char *path)
+{
+    size_t size = 0;
+    char *text = read_file(path, &size);
+    if (!text) return false;
+    enum { MAX_LINKS = 4096 };   /* every C: "OO" line of the file (nodes, geometry, clusters, animation) */
+    static long long model_uid[JOINT_COUNT], cluster_uid[MAX_LINKS], link_model[MAX_LINKS];
+    static int model_joint[JOINT_COUNT];
+    int models = 0, links = 0;
+    /* pass 1: bone models (uid -> joint) and model -> cluster connections */
+    for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        while (*line == '\t' || *line == ' ') line++;
+        long long uid = 0, other = 0;
+        int consumed = 0;
+        if (sscanf(line, "Model: %lld, \"Model::%n", &uid, &consumed) == 1 && consumed > 0 && models < JOINT_COUNT) {
+            const char *name = line + consumed, *end = strchr(name, '"');
+            int joint = end ? joint_by_name(name, (size_t)(end - name)) : -1;
+            if (joint >= 0) {
+                model_uid[models] = uid;
+                model_joint[models++] = joint;
+            }
+        } else if (sscanf(line, "C: \"OO\", %lld, %lld", &uid, &other) == 2) {
+            if (links == MAX_LINKS) {
+                free(text);
+                errno = EOVERFLOW;
+                return false;
+            }
+            link_model[links] = uid;
+            cluster_uid[links++] = other;
+        }
+    }
+    int rewritten = 0;
+    /* pass 2: copy, replacing the "a:" line after each cluster's TransformLink */
+    char *out = xcalloc(size + 4096, 1);
+    size_t o = 0;
+    int joint = -1;
+    bool replace_next = false, link = false;
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t length = end ? (size_t)(end - line + 1) : strlen(line);
+        const char *content = line;
+        while (*content == '\t' || *content == ' ') content++;
+        long long uid = 0;
+        if (sscanf(content, "Deformer: %lld, \"SubDeformer::\"", &uid) == 1) {
+            joint = -1;
+            for (int l = 0; l < links && joint < 0; l++)
+                if (cluster_uid[l] == uid)
+                    for (int m = 0; m < models; m++)
+                        if (model_uid[m] == link_model[l]) joint = model_joint[m];
+        } else if (strncmp(content, "Transform:", 10) == 0) {
+            replace_next = joint >= 0;
+            link = false;
+        } else if (strncmp(content, "TransformLink:", 14) == 0) {
+            replace_next = joint >= 0;
+            link = true;
+        } else if (replace_next && strncmp(content, "a: ", 3) == 0) {
+            const float s = 1.0f / ARMATURE_UNITS_PER_METRE;
+            const float *h = JOINTS[joint].head;
+            float h_armature[3];
+            to_armature_point(h, h_armature);
+            const float bone_bind[16] = {s, 0, 0, 0, 0, 0, -s, 0, 0, s, 0, 0, h[0], h[1], h[2], 1};
+            const float offset[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0,
+                                      -h_armature[0], -h_armature[1], -h_armature[2], 1};
+            const float *m = link ? bone_bind : offset;
+            o += (size_t)sprintf(out + o, "%.*sa: ", (int)(content - line), line);
+            for (int i = 0; i < 16; i++) o += (size_t)sprintf(out + o, i ? ",%.15g" : "%.15g", (double)m[i]);
+            out[o++] = '\n';
+            replace_next = false;
+            rewritten++;
+            line += length;
+            continue;
+        }
+        memcpy(out + o, line, length);
+        o += length;
+        line += length;
+    }
+    if (rewritten != 2 * JOINT_COUNT) {   /* one cluster per joint, each matched: else the file is not what we think */
+        free(out);
+        free(text);
+        errno = EPROTO;
+        return false;
+    }
+    FILE *f = fopen(path, "wb");
+    bool ok = f && fwrite(out, 1, o, f) == o;
+    if (f && fclose(f) != 0) ok = false;
+    free(out);
+    free(text);
+    return ok;
+}
+
 /* Assimp 5.2's glTF 2 exporter leaves a gap in the binary buffer that no bufferView
  * uses (the size of the JOINTS_0 data) and does not clear it: the file would carry
  * whatever the heap held. Zero every byte of the BIN chunk outside the bufferViews. */
@@ -982,7 +1206,7 @@ static bool export_as(const struct aiScene *scene, const char *format, const cha
                 cause && cause[0] ? cause : "cannot write the file");
         return false;
     }
-    if (strcmp(format, "fbxa") == 0 && !normalize_fbx_text(path)) {
+    if (strcmp(format, "fbxa") == 0 && !(normalize_fbx_text(path) && write_fbx_bind_matrices(path))) {
         fprintf(stderr, "make_demo_model: %s: cannot rewrite: %s\n", path, strerror(errno));
         return false;
     }
@@ -1006,11 +1230,13 @@ int main(int argc, char **argv)
     }
     Geometry geometry = {0};
     build_body(&geometry);
-    struct aiScene *scene = build_scene(&geometry);
+    struct aiScene *fbx_scene = build_scene(&geometry, MESH_IN_ARMATURE_SPACE);
+    struct aiScene *gltf_scene = build_scene(&geometry, MESH_IN_SCENE_SPACE);
     printf("demo character: %d joints, %d vertices, %d triangles, %d clips\n", JOINT_COUNT, geometry.vertex_count,
            geometry.index_count / 3, CLIP_COUNT);
-    bool ok = export_as(scene, "fbxa", argv[1], "demo.fbx") && export_as(scene, "glb2", argv[1], "demo.glb");
-    free_scene(scene);
+    bool ok = export_as(fbx_scene, "fbxa", argv[1], "demo.fbx") && export_as(gltf_scene, "glb2", argv[1], "demo.glb");
+    free_scene(fbx_scene);
+    free_scene(gltf_scene);
     free(geometry.vertices);
     free(geometry.indices);
     return ok ? 0 : 1;
