@@ -141,10 +141,69 @@ static void test_view_presets(void)
     CHECK(camera.pitch < -1.5f, "bottom looks up");
 }
 
+/* A skeleton without Left/Right names that walks in place (Khronos' CesiumMan: joints are
+ * "nodes[N]"): the facing comes from the feet (app_front_yaw's third rule). Checked against a
+ * clue that rule does not use: in a walk the knees bend forward, so over the clip each knee sits
+ * in front of the line from its hip to its ankle. */
+static void test_unnamed_walker(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/khronos-cesiumman/cesium_man.gltf", SKINVIEW_SHARED_MODELS_DIR);
+    if (!test_file_exists(path)) {
+        printf("skipped: %s is not here\n", path);
+        return;
+    }
+    Model model = {0};
+    char error[512];
+    ImportOptions options = {0};
+    if (!import_model(path, &options, &model, error, sizeof error)) {
+        CHECK(false, "%s: %s", path, error);
+        return;
+    }
+    Animator animator;
+    if (!animator_init(&animator, &model)) {
+        CHECK(false, "animator_init");
+        model_free(&model);
+        return;
+    }
+    float yaw = app_front_yaw(&model, &animator, 0);
+    float forward[2] = {sinf(yaw), cosf(yaw)};   /* (x, z) of the front */
+    /* knees: hip -> knee -> ankle -> leaf (toe), the hip above the knee above the ankle all clip long */
+    const Skeleton *s = &model.skeleton;
+    float bulge_along = 0.0f, bulge_total = 0.0f;
+    int knees = 0;
+    for (int toe = 0; toe < s->joint_count; toe++) {
+        bool leaf = true;
+        for (int k = 0; k < s->joint_count; k++) leaf = leaf && s->parent[k] != toe;
+        int ankle = s->parent[toe], knee = ankle >= 0 ? s->parent[ankle] : -1, hip = knee >= 0 ? s->parent[knee] : -1;
+        if (!leaf || hip < 0) continue;
+        bool is_leg = false;
+        for (int step = 0; step <= 16; step++) {
+            animator_evaluate(&animator, 0, model.clips[0].duration * (float)step / 16.0f);
+            const float *h = animator.joint_model[hip][3], *k = animator.joint_model[knee][3],
+                        *a = animator.joint_model[ankle][3];
+            if (!(a[1] < k[1] && k[1] < h[1])) break;   /* hip above knee above ankle: a leg */
+            is_leg = true;
+            float bx = k[0] - 0.5f * (h[0] + a[0]), bz = k[2] - 0.5f * (h[2] + a[2]);
+            bulge_along += bx * forward[0] + bz * forward[1];
+            bulge_total += sqrtf(bx * bx + bz * bz);
+        }
+        knees += is_leg;
+    }
+    CHECK(knees >= 2, "CesiumMan: legs found (%d; arms that hang down count too)", knees);
+    CHECK(bulge_along > 0.5f * bulge_total, "CesiumMan: the knees bend towards the front the camera faces "
+          "(%.3f of %.3f along it)", bulge_along, bulge_total);
+    printf("CesiumMan: front yaw %.1f deg; the knees bend %.0f %% along it\n", glm_deg(yaw),
+           bulge_total > 0.0f ? 100.0f * bulge_along / bulge_total : 0.0f);
+    animator_free(&animator);
+    model_free(&model);
+}
+
 int main(void)
 {
     test_mirror_names();
     test_view_presets();
     test_demo_front();
+    test_unnamed_walker();
     return test_finish();
 }

@@ -205,12 +205,64 @@ static bool facing_from_travel(const Model *model, Animator *animator, int clip,
     return true;
 }
 
+/* Rule 3: feet point forward. A leaf joint in the lowest FEET_HEIGHT_SHARE of the skeleton's
+ * height (a toe, the tip of a foot) is taken with its parent: (leaf - parent) on the ground
+ * plane (of the unit direction), summed over FEET_SAMPLES times of the clip (a walk lifts one
+ * foot at a time) while the foot is within FEET_MAX_PITCH_DEGREES of flat. Two different leaves or more that agree (the sum at least half as long as
+ * the sum of the parts' lengths) give the facing: unnamed skeletons that walk in place (Khronos' CesiumMan)
+ * have no other clue. Not the bind pose: a glTF bind pose may lie in the skin's own Z-up space
+ * (CesiumMan's does). */
+#define FEET_HEIGHT_SHARE 0.15f
+#define FEET_SAMPLES 8
+#define FEET_MAX_PITCH_DEGREES 30.0f
+static bool facing_from_feet(const Model *model, Animator *animator, int clip, float *yaw)
+{
+    const Skeleton *skeleton = &model->skeleton;
+    int count = skeleton->joint_count;
+    if (count < 3) return false;
+    float duration = clip >= 0 && clip < model->clip_count ? model->clips[clip].duration : 0.0f;
+    float fx = 0.0f, fz = 0.0f, ground_share = 0.0f;
+    int contributions = 0, first_leaf = -1;
+    bool two_leaves = false;
+    for (int sample = 0; sample < FEET_SAMPLES; sample++) {
+        animator_evaluate(animator, clip, duration * (float)sample / FEET_SAMPLES);
+        float low = INFINITY, high = -INFINITY;
+        for (int j = 0; j < count; j++) {
+            low = fminf(low, animator->joint_model[j][3][1]);
+            high = fmaxf(high, animator->joint_model[j][3][1]);
+        }
+        if (!(high - low > 0.0f)) return false;
+        for (int j = 0; j < count; j++) {
+            int parent = skeleton->parent[j];
+            if (parent < 0 || animator->joint_model[j][3][1] > low + FEET_HEIGHT_SHARE * (high - low)) continue;
+            bool leaf = true;
+            for (int k = j + 1; k < count && leaf; k++) leaf = skeleton->parent[k] != j;   /* parents come first */
+            if (!leaf) continue;
+            vec3 d;
+            glm_vec3_sub(animator->joint_model[j][3], animator->joint_model[parent][3], d);
+            float length = glm_vec3_norm(d);
+            /* only feet within FEET_MAX_PITCH of flat: past vertical (a toe-off) the ground part
+             * of a foot points backwards */
+            if (!(length > 1e-6f * (high - low)) || fabsf(d[1]) > sinf(glm_rad(FEET_MAX_PITCH_DEGREES)) * length) continue;
+            fx += d[0] / length;
+            fz += d[2] / length;
+            ground_share += sqrtf(d[0] * d[0] + d[2] * d[2]) / length;
+            contributions++;
+            if (first_leaf < 0) first_leaf = j;
+            else if (j != first_leaf) two_leaves = true;
+        }
+    }
+    if (!two_leaves || contributions == 0 || !(sqrtf(fx * fx + fz * fz) >= 0.5f * ground_share)) return false;
+    *yaw = atan2f(fx, fz);
+    return true;
+}
+
 float app_front_yaw(const Model *model, Animator *animator, int clip)
 {
     float yaw = 0.0f;
     animator_evaluate(animator, clip, 0.0f);
     if (facing_from_names(model, animator, &yaw)) return yaw;
-    if (!facing_from_travel(model, animator, clip, &yaw)) yaw = 0.0f;
+    if (!facing_from_travel(model, animator, clip, &yaw) && !facing_from_feet(model, animator, clip, &yaw)) yaw = 0.0f;
     animator_evaluate(animator, clip, 0.0f);
     return yaw;
 }
