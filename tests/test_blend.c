@@ -271,8 +271,54 @@ static void test_animator_blend(void)
     model_free(&model);
 }
 
+/* Fades to and from the static poses (key T): the bind and rest poses are blended as local
+ * poses like a clip; weight 0 / 1 give the two sides. */
+static void test_static_pose_fades(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/assets/demo.fbx", SKINVIEW_SOURCE_DIR);
+    Model model;
+    char error[512];
+    ImportOptions options = {0};
+    if (!import_model(path, &options, &model, error, sizeof error)) {
+        CHECK(false, "%s: %s", path, error);
+        return;
+    }
+    int wave = model_find_clip(&model, "Wave");
+    Animator blended, single;
+    animator_init(&blended, &model);
+    animator_init(&single, &model);
+    int joints = model.skeleton.joint_count;
+    const int sides[][2] = {{wave, ANIMATOR_BIND_POSE}, {ANIMATOR_BIND_POSE, ANIMATOR_REST_POSE},
+                            {ANIMATOR_REST_POSE, wave}, {ANIMATOR_BIND_POSE, wave}};
+    for (size_t s = 0; s < sizeof sides / sizeof sides[0]; s++) {
+        int from = sides[s][0], to = sides[s][1];
+        float worst[2] = {0.0f, 0.0f};
+        for (int end = 0; end < 2; end++) {
+            animator_evaluate_blend(&blended, from, 0.6f, to, 0.6f, end ? 0.999999f : 0.0f);
+            animator_evaluate(&single, end ? to : from, 0.6f);
+            for (int j = 0; j < joints; j++)
+                worst[end] = fmaxf(worst[end], glm_vec3_distance(blended.joint_model[j][3], single.joint_model[j][3]));
+        }
+        animator_evaluate_blend(&blended, from, 0.6f, to, 0.6f, 0.5f);
+        animator_evaluate(&single, to, 0.6f);
+        float halfway = 0.0f;
+        for (int j = 0; j < joints; j++)
+            halfway = fmaxf(halfway, glm_vec3_distance(blended.joint_model[j][3], single.joint_model[j][3]));
+        printf("fade %d -> %d: weight 0 off by %.2g m, weight 1 off by %.2g m, halfway %.3g m from the end pose\n",
+               from, to, worst[0], worst[1], halfway);
+        CHECK(worst[0] < 1e-5f && worst[1] < 1e-5f, "fade %d -> %d: the ends are the two poses (%g, %g)", from, to,
+              worst[0], worst[1]);
+        CHECK(halfway > 0.02f, "fade %d -> %d: halfway is a mix, not a cut (%g m from the end pose)", from, to, halfway);
+    }
+    animator_free(&blended);
+    animator_free(&single);
+    model_free(&model);
+}
+
 int main(void)
 {
+    test_static_pose_fades();
     test_pose_blend();
     test_playback_modes();
     test_in_place();

@@ -288,6 +288,25 @@ static void test_teaching_keys(void)
     CHECK(p.clip == ANIMATOR_REST_POSE, "T: bind -> rest pose (%d)", p.clip);
     playback_apply(&p, t, durations);
     CHECK(p.clip == 1 && near(p.time, 0.5f), "T: rest -> the clip again, time kept (%d, %g)", p.clip, p.time);
+    CHECK(!p.fading, "T with --blend 0: a cut");
+
+    /* with a cross-fade time, every step of T fades from what was on screen */
+    p.blend_seconds = 0.25f;
+    playback_apply(&p, t, durations);
+    CHECK(p.fading && p.fade_clip == 1 && near(p.fade_time, 0.5f) && p.clip == ANIMATOR_BIND_POSE,
+          "T: clip -> bind pose fades from the clip (fading %d from %d at %g)", p.fading, p.fade_clip, p.fade_time);
+    playback_advance(&p, 0.1f, durations);
+    CHECK(p.fading && near(playback_fade_weight(&p), 0.4f), "fading: weight %g after 0.1 of 0.25 s",
+          playback_fade_weight(&p));
+    playback_apply(&p, t, durations);
+    CHECK(p.fading && p.fade_clip == ANIMATOR_BIND_POSE && p.clip == ANIMATOR_REST_POSE, "T: bind -> rest fades");
+    playback_advance(&p, 0.3f, durations);
+    CHECK(!p.fading && playback_fade_weight(&p) == 1.0f, "the fade ends after --blend seconds");
+    playback_apply(&p, t, durations);
+    CHECK(p.fading && p.fade_clip == ANIMATOR_REST_POSE && p.clip == 1, "T: rest -> clip fades");
+    p.paused = true;
+    playback_apply(&p, t, durations);
+    CHECK(!p.fading && p.clip == ANIMATOR_BIND_POSE, "paused: T cuts");
 }
 
 int main(void)

@@ -45,6 +45,17 @@ static int max_track_count(const Model *model)
     return max_tracks;
 }
 
+/* m = T * R * S (no shear) as a JointTransform; the bind pose's locals for cross-fades. */
+static void trs_from_matrix(const mat4 m, JointTransform *out)
+{
+    mat4 copy, rotation;
+    vec4 translation;
+    glm_mat4_copy((vec4 *)m, copy);
+    glm_decompose(copy, translation, rotation, out->scale);
+    glm_vec3_copy(translation, out->translation);
+    glm_mat4_quat(rotation, out->rotation);
+}
+
 bool animator_init(Animator *animator, const Model *model)
 {
     memset(animator, 0, sizeof *animator);
@@ -67,12 +78,17 @@ bool animator_init(Animator *animator, const Model *model)
     animator->skin_run_count = calloc(meshes, sizeof(int));
     animator->bind_local = calloc((size_t)joints, sizeof(mat4));
     animator->bind_model = calloc((size_t)joints, sizeof(mat4));
+    animator->bind_trs = calloc((size_t)joints, sizeof(JointTransform));
     bool *bound = calloc((size_t)joints, sizeof(bool));
-    if (bound && animator->bind_local && animator->bind_model)
+    if (bound && animator->bind_local && animator->bind_model && animator->bind_trs) {
         pose_bind(model, bound, animator->bind_local, animator->bind_model);
+        for (int j = 0; j < model->skeleton.joint_count; j++)
+            trs_from_matrix(animator->bind_local[j], &animator->bind_trs[j]);
+    }
     free(bound);
     if (!animator->local || !animator->joint_model || !animator->cursors || !animator->palettes ||
         !animator->skin_runs || !animator->skin_run_count || !bound || !animator->bind_local || !animator->bind_model ||
+        !animator->bind_trs ||
         !animator->fade_cursors || !animator->trs_from || !animator->trs_to || !animator->animated) {
         animator_free(animator);
         return false;
@@ -150,6 +166,7 @@ void animator_free(Animator *animator)
     free(animator->skin_runs);
     free(animator->skin_run_count);
     free(animator->bind_local);
+    free(animator->bind_trs);
     free(animator->bind_model);
     free(animator->cursors);
     free(animator->fade_cursors);
@@ -268,12 +285,37 @@ void animator_evaluate(Animator *animator, int clip, float time)
     }
 }
 
+/* One side of a cross-fade into out[]: a clip sampled at `time` (its tracks marked in
+ * animator->animated), the rest pose (rest_trs: nothing marked, unmarked joints keep their exact
+ * rest matrix) or the bind pose (bind_trs: every joint marked). */
+static void fade_side(Animator *animator, int clip, float time, TrackCursor *cursors, JointTransform *out)
+{
+    const Model *model = animator->model;
+    const Skeleton *skeleton = &model->skeleton;
+    size_t joints = (size_t)skeleton->joint_count;
+    if (clip == ANIMATOR_BIND_POSE) {
+        memcpy(out, animator->bind_trs, sizeof(JointTransform) * joints);
+        memset(animator->animated, 1, joints);
+        return;
+    }
+    memcpy(out, skeleton->rest_trs, sizeof(JointTransform) * joints);
+    if (clip < 0) return;
+    const Clip *sampled = &model->clips[clip];
+    clip_sample_trs(sampled, skeleton, time, cursors, out);
+    for (int i = 0; i < sampled->track_count; i++) animator->animated[sampled->tracks[i].joint] = 1;
+}
+
+static bool fade_source(const Model *model, int clip)
+{
+    return clip == ANIMATOR_REST_POSE || clip == ANIMATOR_BIND_POSE || (clip >= 0 && clip < model->clip_count);
+}
+
 void animator_evaluate_blend(Animator *animator, int from, float from_time, int to, float to_time, float weight)
 {
     const Model *model = animator->model;
     const Skeleton *skeleton = &model->skeleton;
-    if (from < 0 || to < 0 || from >= model->clip_count || to >= model->clip_count || from == to ||
-        skeleton->joint_count == 0 || !(weight < 1.0f)) {
+    if (!fade_source(model, from) || !fade_source(model, to) || from == to || skeleton->joint_count == 0 ||
+        !(weight < 1.0f)) {
         animator_evaluate(animator, to, to_time);
         return;
     }
@@ -282,23 +324,17 @@ void animator_evaluate_blend(Animator *animator, int from, float from_time, int 
         memset(animator->fade_cursors, 0, sizeof(TrackCursor) * (size_t)max_track_count(model));
         animator->fade_clip = from;
     }
-    const Clip *clip_from = &model->clips[from], *clip_to = &model->clips[to];
-    size_t joints = (size_t)skeleton->joint_count;
-    memcpy(animator->trs_from, skeleton->rest_trs, sizeof(JointTransform) * joints);
-    memcpy(animator->trs_to, skeleton->rest_trs, sizeof(JointTransform) * joints);
-    clip_sample_trs(clip_from, skeleton, from_time, animator->fade_cursors, animator->trs_from);
-    clip_sample_trs(clip_to, skeleton, to_time, animator->cursors, animator->trs_to);
+    memset(animator->animated, 0, (size_t)skeleton->joint_count);
+    fade_side(animator, from, from_time, animator->fade_cursors, animator->trs_from);
+    fade_side(animator, to, to_time, animator->cursors, animator->trs_to);
     pose_blend(animator->trs_from, animator->trs_to, skeleton->joint_count, weight, animator->trs_to);
 
-    /* joints neither clip animates keep their exact rest matrix (rest_trs may drop a shear) */
-    memset(animator->animated, 0, joints);
-    for (int i = 0; i < clip_from->track_count; i++) animator->animated[clip_from->tracks[i].joint] = 1;
-    for (int i = 0; i < clip_to->track_count; i++) animator->animated[clip_to->tracks[i].joint] = 1;
+    /* joints neither side moves keep their exact rest matrix (rest_trs may drop a shear) */
     pose_set_rest(skeleton, animator->local);
     for (int j = 0; j < skeleton->joint_count; j++)
         if (animator->animated[j]) joint_transform_to_matrix(&animator->trs_to[j], animator->local[j]);
     animator->local_blended = true;
-    finish_pose(animator, to, to_time);   /* morph weights: the clip fading in */
+    finish_pose(animator, to, to_time);   /* morph weights: the pose fading in */
 }
 
 void animator_root_position(const Animator *animator, vec3 position)

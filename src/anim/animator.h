@@ -35,6 +35,7 @@ typedef struct Animator {
     int          *morph_cursors;   /* [max morph track count over clips] */
     mat4         *bind_local;      /* [joint_count] the bind pose (pose_bind), computed once */
     mat4         *bind_model;      /* [joint_count] */
+    JointTransform *bind_trs;      /* [joint_count] bind_local as translation, rotation, scale (fades) */
     int           clip;            /* clip the cursors belong to */
     PackedClip   *packed;          /* [clip_count]: the clips' keys laid out for sampling (pose_fast.c) */
     TimelineState *timeline_states; /* [timeline_count]: the fast path's key cursors */
@@ -65,7 +66,8 @@ void animator_evaluate(Animator *animator, int clip, float time);
 
 /* Cross-fade: clip `from` at from_time and clip `to` at to_time, local poses blended with
  * `weight` of `to` (pose_blend), then model space and palettes as animator_evaluate(); morph
- * weights are those of `to`. Either being a static pose (< 0) evaluates `to` alone. The cursors
+ * weights are those of `to`. Either may be a static pose, ANIMATOR_REST_POSE (the rest local
+ * transforms) or ANIMATOR_BIND_POSE (bind_trs): switching the pose source fades too. The cursors
  * of both clips are kept, so a running fade still costs O(1) per track. */
 void animator_evaluate_blend(Animator *animator, int from, float from_time, int to, float to_time, float weight);
 

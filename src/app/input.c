@@ -173,14 +173,11 @@ void playback_init(Playback *playback, int clip_count, const float *durations, i
     if (playback->speed < 0.0f && !(time > 0.0f)) playback->time = duration;
 }
 
-static void select_clip(Playback *playback, int clip, const float *durations)
+/* What is on screen now starts fading out (a clip, or the bind / rest pose), if fades are on
+ * and playback runs; otherwise the next pose is a cut. */
+static void start_fade(Playback *playback)
 {
-    if (clip == playback->clip) {   /* the same clip again: restart it, no fade */
-        playback->time = playback->speed < 0.0f ? playback_duration(playback, durations) : 0.0f;
-        return;
-    }
-    bool fade = playback->blend_seconds > 0.0f && !playback->paused && playback->clip >= 0;
-    if (fade) {
+    if (playback->blend_seconds > 0.0f && !playback->paused) {
         playback->fading = true;
         playback->fade_clip = playback->clip;
         playback->fade_time = playback->time;
@@ -189,6 +186,15 @@ static void select_clip(Playback *playback, int clip, const float *durations)
     } else {
         playback->fading = false;
     }
+}
+
+static void select_clip(Playback *playback, int clip, const float *durations)
+{
+    if (clip == playback->clip) {   /* the same clip again: restart it, no fade */
+        playback->time = playback->speed < 0.0f ? playback_duration(playback, durations) : 0.0f;
+        return;
+    }
+    start_fade(playback);
     playback->clip = clip;
     playback->direction = 1;
     playback->time = playback->speed < 0.0f ? playback_duration(playback, durations) : 0.0f;
@@ -273,8 +279,8 @@ bool playback_apply(Playback *playback, Action action, const float *durations)
         playback->cull_back_faces = !playback->cull_back_faces;
         return true;
     case ACTION_CYCLE_POSE_SOURCE:
-        /* clip -> bind -> rest -> the clip (the time within the clip is kept) */
-        playback->fading = false;
+        /* clip -> bind -> rest -> the clip (the time within the clip is kept), cross-faded */
+        start_fade(playback);
         if (playback->clip >= 0) {
             playback->last_clip = playback->clip;
             playback->clip = ANIMATOR_BIND_POSE;
