@@ -32,3 +32,11 @@ echo "viewer ran until the timeout"]=]
             ${SKINVIEW_TESTMODELS_DIR}/glTF2/simple_skin/simple_skin.gltf)
   set_tests_properties(viewer_window_xvfb PROPERTIES TIMEOUT 60 LABELS "gl;window")
 endif()
+
+# The running viewer driven with xdotool: --watch reloads (and survives a damaged file), Ctrl+R,
+# F11 fullscreen, Q quits (skipped without a display or xdotool).
+add_executable(test_viewer_live test_viewer_live.c)
+target_link_libraries(test_viewer_live PRIVATE skinview_testutil)
+add_dependencies(test_viewer_live skinview)
+add_test(NAME viewer_live COMMAND test_viewer_live)
+set_tests_properties(viewer_live PROPERTIES LABELS "gl;window" SKIP_RETURN_CODE 77 TIMEOUT 120 RUN_SERIAL TRUE)

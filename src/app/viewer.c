@@ -279,6 +279,8 @@ static void open_file(Viewer *viewer, const char *path, bool keep_clip)
     viewer->watched_mtime = file_mtime(viewer->model_path);
     char text[1200];
     snprintf(text, sizeof text, "%s %.1000s", keep_clip ? "reloaded" : "opened", file_name(viewer->model_path));
+    printf("skinview: %s\n", text);   /* on the terminal too, as a screenshot's "saved" line */
+    fflush(stdout);
     viewer_message(viewer, text);
 }
 
@@ -717,19 +719,24 @@ int command_view(const Options *options, const char *model_path, Model *loaded, 
     }
     text_ready = true;
 
-    Loaded *scene = viewer.scene;
-    playback_init(&viewer.playback, scene->model.clip_count, scene->durations, clip, options->time, options->speed);
-    viewer.playback.loop_mode = (PlaybackLoopMode)options->loop_mode;
-    viewer.playback.blend_seconds = options->blend_seconds;
-    viewer.playback.show_skeleton = scene->aids.aids.show_skeleton;
-    sync_frame_step(&viewer);
     int fb_width = 0, fb_height = 0;
-    glfwGetFramebufferSize(context.window, &fb_width, &fb_height);
-    float hud_top, hud_bottom;
-    hud_reserved_bands(fb_width, fb_height, viewer.playback.clip >= 0, &hud_top, &hud_bottom);
-    app_frame_clip(&scene->model, &scene->animator, viewer.playback.clip,
-                   fb_height > 0 ? (float)fb_width / (float)fb_height : 1.0f, true, hud_top, hud_bottom, &viewer.camera);
-    animator_root_position(&scene->animator, viewer.follow_last);
+    {   /* the first file. A reload or a drop replaces (frees) viewer.scene: later code reads it
+         * from there, never through a copy of the pointer, hence this block */
+        Loaded *scene = viewer.scene;
+        playback_init(&viewer.playback, scene->model.clip_count, scene->durations, clip, options->time,
+                      options->speed);
+        viewer.playback.loop_mode = (PlaybackLoopMode)options->loop_mode;
+        viewer.playback.blend_seconds = options->blend_seconds;
+        viewer.playback.show_skeleton = scene->aids.aids.show_skeleton;
+        sync_frame_step(&viewer);
+        glfwGetFramebufferSize(context.window, &fb_width, &fb_height);
+        float hud_top, hud_bottom;
+        hud_reserved_bands(fb_width, fb_height, viewer.playback.clip >= 0, &hud_top, &hud_bottom);
+        app_frame_clip(&scene->model, &scene->animator, viewer.playback.clip,
+                       fb_height > 0 ? (float)fb_width / (float)fb_height : 1.0f, true, hud_top, hud_bottom,
+                       &viewer.camera);
+        animator_root_position(&scene->animator, viewer.follow_last);
+    }
     viewer.watched_mtime = file_mtime(model_path);
 
     glfwSetWindowUserPointer(context.window, &viewer);
@@ -766,7 +773,10 @@ int command_view(const Options *options, const char *model_path, Model *loaded, 
         if (options->watch && now >= viewer.next_watch) {
             viewer.next_watch = now + VIEWER_WATCH_SECONDS;
             time_t mtime = file_mtime(viewer.model_path);
-            if (mtime != 0 && mtime != viewer.watched_mtime) viewer.reload_requested = true;
+            if (mtime != 0 && mtime != viewer.watched_mtime) {
+                viewer.reload_requested = true;
+                viewer.watched_mtime = mtime;   /* a file that fails is tried again when it changes again */
+            }
         }
         if (viewer.reload_requested) {
             viewer.reload_requested = false;
@@ -789,7 +799,7 @@ int command_view(const Options *options, const char *model_path, Model *loaded, 
             last_time = glfwGetTime();
             continue;
         }
-        if (viewer.drag != DRAG_SCRUB) playback_advance(&viewer.playback, dt, scene->durations);
+        if (viewer.drag != DRAG_SCRUB) playback_advance(&viewer.playback, dt, viewer.scene->durations);
         sync_frame_step(&viewer);
         viewer.dirty = false;
 

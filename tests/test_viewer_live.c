@@ -1,0 +1,185 @@
+/* test_viewer_live.c — the running viewer, driven from outside like a user (X server + xdotool):
+ *   - --watch: the file replaced on disk is reloaded ("skinview: reloaded NAME" on stdout); a
+ *     damaged replacement is refused with one line on stderr and the viewer keeps running;
+ *   - Ctrl+R reloads the unchanged file;
+ *   - F11 makes the window cover the whole screen (its geometry, read back with xdotool);
+ *   - Q quits with exit status 0.
+ * Needs a display (scripts/test.sh runs CTest under xvfb-run) and xdotool (scripts/deps.sh
+ * --test); skipped (77) without them. Keys go through XTEST to the window under the pointer. */
+#define _DEFAULT_SOURCE   /* usleep, kill: POSIX/XSI beyond C11 */
+#include "testutil.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char folder[] = "/tmp/skinview_viewer_live_XXXXXX";
+
+static bool copy_file(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+    bool ok = in && out;
+    char buffer[65536];
+    size_t n;
+    while (ok && (n = fread(buffer, 1, sizeof buffer, in)) > 0) ok = fwrite(buffer, 1, n, out) == n;
+    if (in) fclose(in);
+    if (out && fclose(out) != 0) ok = false;
+    return ok;
+}
+
+/* Sets the file's modification time `seconds` into the future: --watch compares whole seconds. */
+static void bump_mtime(const char *path, int seconds)
+{
+    struct timeval now, times[2];
+    gettimeofday(&now, NULL);
+    times[0] = times[1] = (struct timeval){now.tv_sec + seconds, 0};
+    utimes(path, times);
+}
+
+static int count_in_file(const char *path, const char *needle)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    char line[2048];
+    int count = 0;
+    while (fgets(line, sizeof line, f)) count += strstr(line, needle) != NULL;
+    fclose(f);
+    return count;
+}
+
+static int count_lines(const char *path) { return count_in_file(path, "\n"); }
+
+/* Polls until `path` holds `count` lines containing `needle`, up to `seconds`. */
+static bool wait_for(const char *path, const char *needle, int count, double seconds)
+{
+    for (double waited = 0.0; waited < seconds; waited += 0.1) {
+        if (count_in_file(path, needle) >= count) return true;
+        usleep(100000);
+    }
+    return false;
+}
+
+static bool run_xdotool(const char *arguments, char *out, size_t out_size)
+{
+    char command[512];
+    snprintf(command, sizeof command, "xdotool %s 2>/dev/null", arguments);
+    char scratch[256];
+    if (!out) {
+        out = scratch;
+        out_size = sizeof scratch;
+    }
+    return test_run_capture(command, out, out_size) == 0;
+}
+
+int main(void)
+{
+    char probe[256];
+    if (!getenv("DISPLAY") || test_run_capture("command -v xdotool >/dev/null 2>&1", probe, sizeof probe) != 0 ||
+        !run_xdotool("getdisplaygeometry", probe, sizeof probe)) {
+        printf("skipped: needs a display and xdotool\n");
+        return TEST_SKIP_CODE;
+    }
+    int screen_width = 0, screen_height = 0;
+    CHECK(sscanf(probe, "%d %d", &screen_width, &screen_height) == 2, "display geometry: %s", probe);
+    if (!mkdtemp(folder)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    char model[600], out[600], err[600], huesitos[600];
+    snprintf(model, sizeof model, "%s/model.fbx", folder);
+    snprintf(out, sizeof out, "%s/stdout.txt", folder);
+    snprintf(err, sizeof err, "%s/stderr.txt", folder);
+    snprintf(huesitos, sizeof huesitos, "%s/FBX/huesitos.fbx", SKINVIEW_TESTMODELS_DIR);
+    CHECK(copy_file(SKINVIEW_SOURCE_DIR "/assets/demo.fbx", model), "copy the demo");
+
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr)) _exit(126);
+        execl(SKINVIEW_BINARY, SKINVIEW_BINARY, model, "--watch", "--size", "320x240", (char *)NULL);
+        _exit(127);
+    }
+    CHECK(pid > 0, "fork: %s", strerror(errno));
+    if (pid <= 0) return test_finish();
+
+    /* the window, found by the viewer's process id (GLFW sets _NET_WM_PID) */
+    char window[64] = "", arguments[256];
+    snprintf(arguments, sizeof arguments, "search --pid %d", (int)pid);
+    for (int i = 0; i < 300 && !window[0]; i++) {
+        if (run_xdotool(arguments, window, sizeof window)) window[strcspn(window, "\n")] = '\0';
+        if (!window[0]) usleep(100000);
+    }
+    CHECK(window[0] != '\0', "the viewer's window did not appear within 30 s");
+    if (window[0]) {
+        usleep(1500000);   /* a few frames drawn */
+
+        /* --watch: another model written over the file */
+        CHECK(copy_file(huesitos, model), "replace the model");
+        bump_mtime(model, 10);
+        CHECK(wait_for(out, "skinview: reloaded model.fbx", 1, 15.0), "--watch: no reload after the file changed");
+
+        /* --watch: a damaged file is refused, the viewer keeps the old one and runs on */
+        FILE *f = fopen(model, "wb");
+        if (f) {
+            fputs("Kaydara FBX Binary  \x00 this is not a model", f);
+            fclose(f);
+        }
+        bump_mtime(model, 20);
+        usleep(3000000);
+        CHECK(kill(pid, 0) == 0, "the viewer survives a damaged file");
+        CHECK(count_in_file(out, "reloaded") == 1, "a damaged file is not reported as reloaded");
+        CHECK(count_lines(err) == 1 && count_in_file(err, "model.fbx") == 1,
+              "the damaged file: one line on stderr naming it (%d lines)", count_lines(err));
+
+        /* Ctrl+R: the file (good again, but with the same time stamp) reloaded on request */
+        CHECK(copy_file(huesitos, model), "restore the model");
+        bump_mtime(model, 20);
+        snprintf(arguments, sizeof arguments, "mousemove --window %s 40 40", window);
+        run_xdotool(arguments, NULL, 0);
+        usleep(300000);
+        run_xdotool("key ctrl+r", NULL, 0);
+        CHECK(wait_for(out, "skinview: reloaded model.fbx", 2, 10.0), "Ctrl+R: no reload");
+
+        /* F11: fullscreen, the window as large as the screen */
+        run_xdotool("key F11", NULL, 0);
+        usleep(1500000);
+        char geometry[512] = "";
+        snprintf(arguments, sizeof arguments, "getwindowgeometry %s", window);
+        run_xdotool(arguments, geometry, sizeof geometry);
+        const char *size = strstr(geometry, "Geometry: ");
+        int width = 0, height = 0;
+        if (size) sscanf(size, "Geometry: %dx%d", &width, &height);
+        CHECK(width == screen_width && height == screen_height, "F11: window %dx%d, screen %dx%d", width, height,
+              screen_width, screen_height);
+        run_xdotool("key F11", NULL, 0);
+        usleep(1000000);
+        run_xdotool(arguments, geometry, sizeof geometry);
+        size = strstr(geometry, "Geometry: ");
+        if (size) sscanf(size, "Geometry: %dx%d", &width, &height);
+        CHECK(width == 320 && height == 240, "F11 again: back to 320x240 (%dx%d)", width, height);
+
+        /* Q: quit */
+        snprintf(arguments, sizeof arguments, "mousemove --window %s 40 40", window);
+        run_xdotool(arguments, NULL, 0);
+        run_xdotool("key q", NULL, 0);
+    }
+    int status = 0;
+    bool ended = false;
+    for (int i = 0; i < 100 && !ended; i++) {
+        ended = waitpid(pid, &status, WNOHANG) == pid;
+        if (!ended) usleep(100000);
+    }
+    if (!ended) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+    }
+    CHECK(ended && WIFEXITED(status) && WEXITSTATUS(status) == 0, "Q: the viewer quits with status 0 (0x%x)", status);
+    char command[700];
+    snprintf(command, sizeof command, "rm -rf '%s'", folder);
+    if (test_failed == 0 && system(command) != 0) fprintf(stderr, "could not remove %s\n", folder);
+    return test_finish();
+}
