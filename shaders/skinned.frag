@@ -17,9 +17,9 @@ uniform vec3 lightColor;
 uniform vec3 ambientColor;
 uniform bool encodeSrgb;
 // What to show (the viewer's teaching aids, src/gfx/renderer.h RenderMode):
-//   0 the lit material; 1 weight heat-map: colorMap(selectedWeight), unlit, so a screenshot
-//   reads back the weight; 2 influence count: one unlit colour per count 1..4, magenta for a
-//   vertex whose 5th+ influences the import cut;
+//   0 the lit material; 1 weight heat-map: colorMap(selectedWeight); 2 influence count: one
+//   colour per count 1..4, magenta for a vertex whose 5th+ influences the import cut; both
+//   shaded by the light so the shape reads, the colour kept recognisable (heatShade below);
 //   3 wireframe lines: a darker shade of the lit surface (a lighter one on dark surfaces);
 //   4 flatColor (normals as lines)
 uniform int displayMode;
@@ -29,13 +29,24 @@ uniform vec3 flatColor;           // linear RGB, mode 4
 
 out vec4 fragColor;
 
+// Modes 1 and 2: colour * ((1 - HEAT_SHADING) + HEAT_SHADING * lightLevel), lightLevel = the
+// luminance of the light that reaches the surface (ambient + diffuse), at most 1. A scalar on
+// the linear colour: the hue stays, only the brightness follows the shape (under an ambient-only
+// light of 1 the map's exact colours show: tests/test_teach_aids.c reads them back that way).
+const float HEAT_SHADING = 0.6;
+vec3 heatShade(vec3 heat, float diffuse)
+{
+    float lightLevel = min(dot(ambientColor + diffuse * lightColor, vec3(0.2126, 0.7152, 0.0722)), 1.0);
+    return heat * ((1.0 - HEAT_SHADING) + HEAT_SHADING * lightLevel);
+}
+
 vec3 linear_to_srgb(vec3 c)
 {
     c = clamp(c, 0.0, 1.0);
     return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), c));
 }
 
-// Unlit colours of the influence-count view (linear RGB): 1 blue, 2 green, 3 yellow, 4 red,
+// Colours of the influence-count view (linear RGB): 1 blue, 2 green, 3 yellow, 4 red,
 // 5 = "had more than 4, the rest were cut at import" magenta (src/gfx/renderer.h INFLUENCE_COLORS).
 const vec3 countColors[6] = vec3[6](vec3(0.05), vec3(0.02, 0.10, 0.80), vec3(0.05, 0.60, 0.05),
                                     vec3(0.90, 0.75, 0.02), vec3(0.80, 0.02, 0.02), vec3(0.80, 0.02, 0.80));
@@ -54,6 +65,7 @@ void main()
             color = texture(colorMap, vec2((clamp(selectedWeight, 0.0, 1.0) * 255.0 + 0.5) / 256.0, 0.5)).rgb;
         else
             color = countColors[int(clamp(influenceCount + 0.5, 0.0, 5.0))];
+        color = heatShade(color, diffuse);
     } else if (displayMode == 3) {
         float luminance = dot(color, vec3(0.2126, 0.7152, 0.0722));
         // a darker (or, on dark surfaces, lighter) shade of the lit surface: dense meshes stay readable

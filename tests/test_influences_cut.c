@@ -202,10 +202,12 @@ static void test_import(const char *path)
 
 /* ---- the picture ------------------------------------------------------------------ */
 
-/* The "cut" colour: the shader's countColors[5] = linear (0.8, 0.02, 0.8), sRGB (231, 39, 231). */
+/* The "cut" colour: the shader's countColors[5] = linear (0.8, 0.02, 0.8), sRGB (231, 39, 231),
+ * shaded by the light (a scalar: red = blue, both well above green; no other count colour is). */
 static bool is_cut_colour(const unsigned char *p)
 {
-    return p[0] > 200 && p[2] > 200 && p[1] < 90 && abs((int)p[0] - (int)p[2]) < 30;
+    int low = p[0] < p[2] ? p[0] : p[2], high = p[0] > p[2] ? p[0] : p[2];
+    return low > 110 && p[1] * 3 < low && high - low < high / 8 + 8;
 }
 
 static bool project(const mat4 view, const mat4 projection, const vec3 p, float *x, float *y)

@@ -1,7 +1,11 @@
 /* test_teach_aids.c — the teaching aids read back from real renders (src/app/scene.c):
- *   - weight heat-map: on the demo, every vertex whose weight on the selected joint is 1 (or 0)
- *     shows the top (bottom) colour of the map where it is visible; decoding every joint's
- *     heat-map of one pose and summing per pixel gives 1;
+ *   - weight heat-map, under an ambient-only light of 1 (the map's colours unshaded): on the
+ *     demo, every vertex whose weight on the selected joint is 1 (or 0) shows the top (bottom)
+ *     colour of the map where it is visible; decoding every joint's heat-map of one pose and
+ *     summing per pixel gives 1;
+ *   - the same heat-map under the default light is shaded: at those vertices the pixel is the
+ *     map's colour times the shading worked out here from the vertex's skinned normal and the
+ *     light (skinned.frag heatShade), and the shading varies over the body;
  *   - the overlay's joint dots land where the CPU model-space joints project, in a clip, the
  *     bind pose and the rest pose (the selected joint's magenta dot, found in the picture);
  *   - CPU and GPU linear blend skinning draw the same picture (< 0.5 % of the pixels differ).
@@ -37,11 +41,17 @@ typedef struct Setup {
     float        near_plane, far_plane;
 } Setup;
 
+static bool flat_light;   /* render(): ambient 1, no directional light (the heat-map unshaded) */
+
 /* Renders the scene at (clip, time) into setup->pixels (rows top to bottom). */
 static void render(Setup *s, int clip, float time)
 {
     RenderLight light;
     render_light_default(&light);
+    if (flat_light) {
+        glm_vec3_fill(light.ambient, 1.0f);
+        glm_vec3_zero(light.color);
+    }
     scene_evaluate(&s->scene, &s->animator, clip, time);
     framebuffer_bind(&s->framebuffer);
     renderer_clear(0.18f, 0.2f, 0.23f);
@@ -90,6 +100,37 @@ static bool project(const Setup *s, const vec3 p, float *x, float *y)
     *x = (clip[0] / clip[3] * 0.5f + 0.5f) * W;
     *y = (0.5f - clip[1] / clip[3] * 0.5f) * H;
     return *x >= 1 && *y >= 1 && *x < W - 1 && *y < H - 1;
+}
+
+static float srgb_to_linear(float c)
+{
+    return c <= 0.04045f ? c / 12.92f : powf((c + 0.055f) / 1.055f, 2.4f);
+}
+
+static float linear_to_srgb(float c)
+{
+    c = c < 0.0f ? 0.0f : c > 1.0f ? 1.0f : c;
+    return c <= 0.0031308f ? 12.92f * c : 1.055f * powf(c, 1.0f / 2.4f) - 0.055f;
+}
+
+/* The heat-map colour `rgb` (sRGB8) shaded for a surface with normal n under the default light,
+ * as the shader is meant to: linear colour * (0.4 + 0.6 * min(luminance(ambient + max(n.l, 0) *
+ * light), 1)). Returns the factor. */
+static float shade_expected(const unsigned char rgb[3], const vec3 normal, unsigned char out[3])
+{
+    RenderLight light;
+    render_light_default(&light);
+    vec3 n, l;
+    glm_vec3_normalize_to((float *)normal, n);
+    glm_vec3_normalize_to(light.direction, l);
+    float diffuse = fmaxf(glm_vec3_dot(n, l), 0.0f);
+    float level = 0.0f;
+    const float luminance[3] = {0.2126f, 0.7152f, 0.0722f};
+    for (int c = 0; c < 3; c++) level += luminance[c] * (light.ambient[c] + diffuse * light.color[c]);
+    float factor = 0.4f + 0.6f * fminf(level, 1.0f);
+    for (int c = 0; c < 3; c++)
+        out[c] = (unsigned char)(linear_to_srgb(srgb_to_linear(rgb[c] / 255.0f) * factor) * 255.0f + 0.5f);
+    return factor;
 }
 
 static void test_heat_map(Setup *s)
@@ -186,6 +227,98 @@ static void test_heat_map(Setup *s)
     free(next);
     free(sum);
     free(decoded);
+}
+
+/* The heat-map under the default light: the weight-1 and weight-0 vertices (two rings inside
+ * their region, visible) where the shading is known at the pixel — the vertex and every vertex
+ * of its triangles have factors within 0.02, so the interpolated normal under the pixel
+ * shades alike — show the map's end colour shaded by their own normal; the selected joint's
+ * dot (drawn over the surface) is left out. */
+static void test_heat_map_shaded(Setup *s)
+{
+    const Mesh *mesh = &s->model.meshes[0];
+    s->scene.aids = (AidOptions){.show_weights = true};
+    vec3 *posed = malloc(sizeof(vec3) * (size_t)mesh->vertex_count);
+    vec3 *normals = malloc(sizeof(vec3) * (size_t)mesh->vertex_count);
+    signed char *same = malloc((size_t)mesh->vertex_count), *next = malloc((size_t)mesh->vertex_count);
+    float *factor = malloc(sizeof(float) * (size_t)mesh->vertex_count);
+    float *spread = malloc(sizeof(float) * (size_t)mesh->vertex_count);
+    int clip = model_find_clip(&s->model, "Walk"), compared = 0, matched = 0;
+    float lowest = 2.0f, highest = 0.0f;
+    int worst = 0;
+    for (int b = 0; b < mesh->bone_count; b++) {
+        scene_select_joint(&s->scene, mesh->bone_joint[b]);
+        render(s, clip, 0.3f);
+        animator_skin_mesh(&s->animator, 0, posed, normals);
+        unsigned char ignored[3];
+        for (int v = 0; v < mesh->vertex_count; v++) {
+            factor[v] = shade_expected(lut[0], normals[v], ignored);
+            spread[v] = 0.0f;
+        }
+        for (int t = 0; t < mesh->index_count; t += 3)
+            for (int a = 0; a < 3; a++)
+                for (int c = 0; c < 3; c++) {
+                    uint32_t va = mesh->indices[t + a], vc = mesh->indices[t + c];
+                    spread[va] = fmaxf(spread[va], fabsf(factor[va] - factor[vc]));
+                }
+        mat4 eye_to_scene;
+        glm_mat4_inv(s->view, eye_to_scene);   /* column 3: the eye in scene space */
+        float dot_x = -100.0f, dot_y = -100.0f;
+        project(s, s->animator.joint_model[mesh->bone_joint[b]][3], &dot_x, &dot_y);
+        for (int v = 0; v < mesh->vertex_count; v++) {
+            float w = 0.0f;
+            for (int k = 0; k < SV_MAX_INFLUENCES; k++)
+                if (mesh->joint_indices[v][k] == b) w += mesh->weights[v][k];
+            same[v] = w == 1.0f ? 1 : w == 0.0f ? 0 : -1;
+        }
+        for (int ring = 0; ring < 2; ring++) {
+            memcpy(next, same, (size_t)mesh->vertex_count);
+            for (int t = 0; t < mesh->index_count; t += 3)
+                for (int a = 0; a < 3; a++)
+                    for (int c = 0; c < 3; c++)
+                        if (same[mesh->indices[t + c]] != same[mesh->indices[t + a]]) next[mesh->indices[t + a]] = -1;
+            memcpy(same, next, (size_t)mesh->vertex_count);
+        }
+        for (int v = 0; v < mesh->vertex_count; v++) {
+            float x, y;
+            if (same[v] < 0 || spread[v] > 0.02f || !project(s, posed[v], &x, &y)) continue;
+            if (!visible(s, posed[v], x, y, 0.002f * s->scene.size)) continue;
+            if (hypotf(x - dot_x, y - dot_y) < 12.0f) continue;   /* under the selected joint's dot */
+            /* facing the eye (not at the silhouette, where the pixel may be a neighbour's) */
+            vec3 to_eye, n;
+            glm_vec3_sub(eye_to_scene[3], posed[v], to_eye);
+            glm_vec3_normalize(to_eye);
+            glm_vec3_normalize_to(normals[v], n);
+            if (glm_vec3_dot(n, to_eye) < 0.4f) continue;
+            unsigned char expected[3];
+            float f = shade_expected(lut[same[v] ? 255 : 0], normals[v], expected);
+            const unsigned char *p = s->pixels + 4 * ((size_t)(int)y * W + (int)x);
+            int d = 0;
+            for (int c = 0; c < 3; c++) d = abs((int)p[c] - (int)expected[c]) > d ? abs((int)p[c] - (int)expected[c]) : d;
+            compared++;
+            matched += d <= 10;
+            if (d <= 10) {
+                lowest = fminf(lowest, f);
+                highest = fmaxf(highest, f);
+            } else if (d > worst) {
+                worst = d;
+            }
+        }
+    }
+    double share = compared ? (double)matched / compared : 0.0;
+    CHECK(compared > 300 && share > 0.97,
+          "shaded heat-map: %d of %d weight-0/1 vertices show the map's colour shaded by their normal (%.1f %%)", matched,
+          compared, 100.0 * share);
+    CHECK(highest - lowest > 0.25f, "the shading varies over the body: factor %.2f .. %.2f", lowest, highest);
+    printf("shaded heat-map: %d of %d weight-0/1 vertices within 10/255 of the colour shaded by their normal "
+           "(%.1f %%, worst miss %d), shading factor %.2f .. %.2f\n",
+           matched, compared, 100.0 * share, worst, lowest, highest);
+    free(posed);
+    free(normals);
+    free(same);
+    free(next);
+    free(factor);
+    free(spread);
 }
 
 /* Centroid of the selected joint's magenta dot fill (255, 64, 242). */
@@ -298,7 +431,10 @@ int main(void)
     s.depth = malloc(sizeof(float) * W * H);
     camera_depth_range(&camera, &s.near_plane, &s.far_plane);
 
+    flat_light = true;   /* the map's own colours, to decode weights */
     test_heat_map(&s);
+    flat_light = false;
+    test_heat_map_shaded(&s);
     test_overlay_joints(&s);
     test_cpu_gpu_lbs(&s);
 

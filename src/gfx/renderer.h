@@ -89,9 +89,9 @@ typedef struct GpuMesh {
 /* What the surface shows (skinned.frag displayMode). */
 typedef enum RenderMode {
     RENDER_LIT = 0,          /* the material, lit */
-    RENDER_WEIGHTS = 1,      /* weight heat-map of the selected joint (viridis, unlit) */
+    RENDER_WEIGHTS = 1,      /* weight heat-map of the selected joint (viridis, shaded: skinned.frag heatShade) */
     RENDER_INFLUENCES = 2    /* influence count per vertex: 1 blue, 2 green, 3 yellow, 4 red, magenta: had
-                                more than 4, the rest cut at import (Mesh.influences_in_file) (unlit) */
+                                more than 4, the rest cut at import (Mesh.influences_in_file) (shaded alike) */
 } RenderMode;
 
 typedef struct Renderer {
