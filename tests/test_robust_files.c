@@ -20,20 +20,6 @@
 
 static char folder[] = "/tmp/skinview_robust_files_XXXXXX";
 
-static void base64(const unsigned char *in, size_t n, char *out)
-{
-    static const char table[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t o = 0;
-    for (size_t i = 0; i < n; i += 3) {
-        uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < n ? (uint32_t)in[i + 1] << 8 : 0) | (i + 2 < n ? in[i + 2] : 0);
-        out[o++] = table[(v >> 18) & 63];
-        out[o++] = table[(v >> 12) & 63];
-        out[o++] = i + 1 < n ? table[(v >> 6) & 63] : '=';
-        out[o++] = i + 2 < n ? table[v & 63] : '=';
-    }
-    out[o] = '\0';
-}
-
 typedef struct Broken {
     bool  singular_bind;
     bool  backwards_keys;
@@ -70,7 +56,7 @@ static bool write_skinned(const char *path, Broken b)
     PUT(moves);                                       /* 240: 24 bytes -> 264 */
 #undef PUT
     char encoded[1024];
-    base64(buffer, at, encoded);
+    test_base64(buffer, at, encoded);
     FILE *f = fopen(path, "w");
     if (!f) return false;
     fprintf(f,

@@ -193,6 +193,43 @@ done:
     stbi_image_free(hud.rgba);
 }
 
+/* A file with 76 clips (written here): --info lists them all from [0], and the clip list of a
+ * --show-browser screenshot scrolls to the current clip, its row highlighted, at the top for
+ * clip 0 and further down for clips 40 and 75 (without scrolling they would be off the list). */
+static void test_many_clips(void)
+{
+    char path[600], command[1200], output[16384];
+    snprintf(path, sizeof path, "%s/many_clips.gltf", folder);
+    CHECK(test_write_clips_gltf(path, 76), "write %s", path);
+    snprintf(command, sizeof command, "'%s' '%s' --info 2>&1", SKINVIEW_BINARY, path);
+    CHECK(test_run_capture(command, output, sizeof output) == 0, "--info on 76 clips: %s", output);
+    CHECK(strstr(output, "clips: 76") && strstr(output, "[0] clip_00") && strstr(output, "[40] clip_40") &&
+              strstr(output, "[75] clip_75"),
+          "--info lists the 76 clips from [0]");
+    const unsigned char highlight[3] = {56, 101, 174};   /* the selected row's bar */
+    const int width = 480, height = 400, clips[3] = {0, 40, 75};
+    float row_y[3] = {0, 0, 0};
+    for (int i = 0; i < 3; i++) {
+        char extra[64], name[32];
+        snprintf(extra, sizeof extra, "--clip %d --show-browser", clips[i]);
+        snprintf(name, sizeof name, "many-%d", clips[i]);
+        Image image = shoot(path, extra, name, width, height);
+        if (!image.rgba) continue;
+        long sum_y = 0, count = 0;
+        for (int y = height / 20 + 4; y < height * 9 / 10; y++)
+            for (int x = 0; x < width * 6 / 10; x++)
+                if (near_color(image.rgba + 4 * ((size_t)y * width + x), highlight, 12)) {
+                    sum_y += y;
+                    count++;
+                }
+        CHECK(count > 1000, "--clip %d: the selected row is highlighted in the list (%ld pixels)", clips[i], count);
+        row_y[i] = count > 0 ? (float)sum_y / (float)count : 0.0f;
+        stbi_image_free(image.rgba);
+    }
+    printf("76 clips: the highlighted row at y = %.0f, %.0f, %.0f for clips 0, 40, 75\n", row_y[0], row_y[1], row_y[2]);
+    CHECK(row_y[0] > 0.0f && row_y[0] < row_y[1] && row_y[0] < row_y[2], "clip 0's row is at the top of the list");
+}
+
 int main(void)
 {
     if (!mkdtemp(folder)) {
@@ -208,6 +245,7 @@ int main(void)
     test_hud(many, 320, 900, "320x900");
     test_hud(many, 1600, 400, "1600x400");
     test_hud(demo, 640, 480, "demo-640x480");
+    test_many_clips();
     char command[600];
     snprintf(command, sizeof command, "rm -rf '%s'", folder);
     if (test_failed == 0 && system(command) != 0) fprintf(stderr, "could not remove %s\n", folder);

@@ -1,6 +1,7 @@
 #include "testutil.h"
 
 #include <dirent.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -204,4 +205,71 @@ int test_run_capture(const char *command, char *out, size_t out_size)
 {
     int status = test_run_status(command, out, out_size);
     return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+void test_base64(const unsigned char *in, size_t n, char *out)
+{
+    static const char table[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t o = 0;
+    for (size_t i = 0; i < n; i += 3) {
+        uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < n ? (uint32_t)in[i + 1] << 8 : 0) | (i + 2 < n ? in[i + 2] : 0);
+        out[o++] = table[(v >> 18) & 63];
+        out[o++] = table[(v >> 12) & 63];
+        out[o++] = i + 1 < n ? table[(v >> 6) & 63] : '=';
+        out[o++] = i + 2 < n ? table[v & 63] : '=';
+    }
+    out[o] = '\0';
+}
+
+bool test_write_clips_gltf(const char *path, int clip_count)
+{
+    unsigned char buffer[512];
+    size_t at = 0;
+#define PUT(value) do { memcpy(buffer + at, &(value), sizeof(value)); at += sizeof(value); } while (0)
+    const float positions[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    PUT(positions);                                   /* 0: 36 bytes */
+    const uint16_t indices[4] = {0, 1, 2, 0};
+    PUT(indices);                                     /* 36: 8 bytes */
+    const uint8_t joints[12] = {0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0};
+    PUT(joints);                                      /* 44: 12 bytes */
+    const float weights[12] = {0.5f, 0.5f, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+    PUT(weights);                                     /* 56: 48 bytes */
+    float binds[32] = {0};
+    for (int m = 0; m < 2; m++)
+        for (int i = 0; i < 4; i++) binds[m * 16 + i * 5] = 1.0f;
+    binds[16 + 13] = -1.0f;                           /* joint 1 one unit up */
+    PUT(binds);                                       /* 104: 128 bytes */
+    const float times[2] = {0.0f, 1.0f};
+    PUT(times);                                       /* 232: 8 bytes */
+    const float moves[6] = {0, 1, 0, 0, 1.5f, 0};
+    PUT(moves);                                       /* 240: 24 bytes -> 264 */
+#undef PUT
+    char encoded[1024];
+    test_base64(buffer, at, encoded);
+    FILE *f = fopen(path, "w");
+    if (!f) return false;
+    fputs("{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
+          "\"nodes\":[{\"name\":\"root\",\"children\":[1,2]},{\"name\":\"body\",\"mesh\":0,\"skin\":0},"
+          "{\"name\":\"hip\",\"children\":[3]},{\"name\":\"knee\",\"translation\":[0,1,0]}],"
+          "\"skins\":[{\"joints\":[2,3],\"inverseBindMatrices\":4}],"
+          "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":2,\"WEIGHTS_0\":3},"
+          "\"indices\":1}]}],\"animations\":[", f);
+    for (int c = 0; c < clip_count; c++)
+        fprintf(f, "%s{\"name\":\"clip_%02d\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":3,"
+                   "\"path\":\"translation\"}}],\"samplers\":[{\"input\":5,\"output\":6}]}", c ? "," : "", c);
+    fprintf(f,
+            "],\"buffers\":[{\"byteLength\":%zu,\"uri\":\"data:application/octet-stream;base64,%s\"}],"
+            "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,"
+            "\"byteLength\":6},{\"buffer\":0,\"byteOffset\":44,\"byteLength\":12},{\"buffer\":0,\"byteOffset\":56,"
+            "\"byteLength\":48},{\"buffer\":0,\"byteOffset\":104,\"byteLength\":128},{\"buffer\":0,\"byteOffset\":232,"
+            "\"byteLength\":8},{\"buffer\":0,\"byteOffset\":240,\"byteLength\":24}],"
+            "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\",\"min\":[0,0,0],"
+            "\"max\":[1,1,0]},{\"bufferView\":1,\"componentType\":5123,\"count\":3,\"type\":\"SCALAR\"},"
+            "{\"bufferView\":2,\"componentType\":5121,\"count\":3,\"type\":\"VEC4\"},"
+            "{\"bufferView\":3,\"componentType\":5126,\"count\":3,\"type\":\"VEC4\"},"
+            "{\"bufferView\":4,\"componentType\":5126,\"count\":2,\"type\":\"MAT4\"},"
+            "{\"bufferView\":5,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"min\":[0],\"max\":[1]},"
+            "{\"bufferView\":6,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}]}\n",
+            at, encoded);
+    return fclose(f) == 0;
 }

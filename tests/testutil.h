@@ -61,6 +61,13 @@ int test_present_skinned_models(TestModel *models, int capacity);
 int test_run_status(const char *command, char *out, size_t out_size);
 int test_run_capture(const char *command, char *out, size_t out_size);
 
+/* Base64 of n bytes into out (4 * ceil(n / 3) + 1 bytes): data: URIs of the glTF files tests write. */
+void test_base64(const unsigned char *in, size_t n, char *out);
+
+/* Writes a small skinned glTF (one triangle, joints "hip" -> "knee", the knee lifted by each clip)
+ * with `clip_count` clips named clip_00, clip_01, ... Returns false if it cannot. */
+bool test_write_clips_gltf(const char *path, int clip_count);
+
 /* Relative paths of the required skinned assimp-testmodels. */
 extern const char *const test_required_skinned[];
 extern const int test_required_skinned_count;
