@@ -9,9 +9,12 @@
  *   - a texture that is not an image            -> warning, material colour
  *   - PNG headers claiming 60000 x 60000 or 30000 x 8 -> warning, never decoded
  *   - a node that is its own child / a cycle    -> rejected, one line
+ *   - a skin without inverseBindMatrices (valid: identities; Assimp 5.2.5 alone crashes on it)
+ *     -> read, .gltf and .glb, posed as the spec says
  */
 #include "testutil.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +130,109 @@ static void expect(const char *what, const char *path, int code, int lines_expec
     CHECK(!word || strstr(err, word), "%s: stderr does not say '%s': %s", what, word, err);
 }
 
+/* Reads an OBJ's "v x y z" lines into p (at most max); returns how many. */
+static int read_obj_vertices(const char *path, float (*p)[3], int max)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    char line[256];
+    int n = 0;
+    while (n < max && fgets(line, sizeof line, f))
+        if (sscanf(line, "v %f %f %f", &p[n][0], &p[n][1], &p[n][2]) == 3) n++;
+    fclose(f);
+    return n;
+}
+
+/* Decodes base64 `in` into out (at most max bytes); returns the byte count. */
+static size_t base64_decode(const char *in, unsigned char *out, size_t max)
+{
+    static const char table[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    uint32_t bits = 0;
+    int held = 0;
+    size_t n = 0;
+    for (; *in && *in != '"' && *in != '='; in++) {
+        const char *at = strchr(table, *in);
+        if (!at) break;
+        bits = bits << 6 | (uint32_t)(at - table);
+        held += 6;
+        if (held >= 8 && n < max) {
+            held -= 8;
+            out[n++] = (unsigned char)(bits >> held);
+        }
+    }
+    return n;
+}
+
+/* The clip glTF of testutil without the skin's inverseBindMatrices, as .gltf and as a .glb (its
+ * buffer moved into the BIN chunk). The spec makes every matrix the identity, so with the hip at
+ * the origin and the knee keyed at (0, 1, 0) then (0, 1.5, 0):
+ *   v0 (0,0,0), half hip, half knee  -> (0, y/2, 0)
+ *   v1 (1,0,0), hip                  -> (1, 0, 0)
+ *   v2 (0,1,0), knee                 -> (0, 1 + y, 0)        y = the knee's key. */
+static void check_missing_inverse_bind(void)
+{
+    char gltf[512], glb[512], obj[512];
+    snprintf(gltf, sizeof gltf, "%s/no_ibm.gltf", folder);
+    snprintf(glb, sizeof glb, "%s/no_ibm.glb", folder);
+    snprintf(obj, sizeof obj, "%s/no_ibm.obj", folder);
+    CHECK(test_write_clips_gltf(gltf, 1), "write");
+    FILE *f = fopen(gltf, "rb");
+    static char json[8192];
+    size_t n = f ? fread(json, 1, sizeof json - 1, f) : 0;
+    if (f) fclose(f);
+    json[n] = '\0';
+    char *ibm = strstr(json, ",\"inverseBindMatrices\":4");
+    CHECK(ibm != NULL, "the writer's skin has inverseBindMatrices to remove");
+    if (!ibm) return;
+    memmove(ibm, ibm + strlen(",\"inverseBindMatrices\":4"), strlen(ibm + strlen(",\"inverseBindMatrices\":4")) + 1);
+    while (n > 0 && (json[strlen(json) - 1] == '\n')) json[strlen(json) - 1] = '\0';
+    f = fopen(gltf, "wb");
+    if (f) {
+        fputs(json, f);
+        fclose(f);
+    }
+    /* GLB: the data: URI's bytes become the BIN chunk, the buffer keeps only its byteLength */
+    unsigned char bin[1024];
+    char *uri = strstr(json, ",\"uri\":\"data:");
+    char *base64 = uri ? strstr(uri, "base64,") : NULL;
+    size_t bin_length = base64 ? base64_decode(base64 + 7, bin, sizeof bin) : 0;
+    CHECK(bin_length == 264, "the buffer decodes to 264 bytes (%zu)", bin_length);
+    if (uri) memmove(uri, strchr(uri + 8, '"') + 1, strlen(strchr(uri + 8, '"') + 1) + 1);
+    size_t length = strlen(json), padded = (length + 3) & ~(size_t)3, bin_padded = (bin_length + 3) & ~(size_t)3;
+    f = fopen(glb, "wb");
+    if (f) {
+        uint32_t header[5] = {0x46546C67u, 2, (uint32_t)(28 + padded + bin_padded), (uint32_t)padded, 0x4E4F534Au};
+        fwrite(header, 4, 5, f);
+        fwrite(json, 1, length, f);
+        for (size_t i = length; i < padded; i++) fputc(' ', f);
+        uint32_t bin_header[2] = {(uint32_t)bin_padded, 0x004E4942u};
+        fwrite(bin_header, 4, 2, f);
+        fwrite(bin, 1, bin_length, f);
+        for (size_t i = bin_length; i < bin_padded; i++) fputc(0, f);
+        fclose(f);
+    }
+    const char *files[2] = {gltf, glb};
+    for (int i = 0; i < 2; i++) {
+        expect(i == 0 ? "skin without inverseBindMatrices (.gltf)" : "skin without inverseBindMatrices (.glb)",
+               files[i], 0, 0, NULL);
+        const float times[2] = {0.0f, 1.0f}, knee[2] = {1.0f, 1.5f};
+        for (int t = 0; t < 2; t++) {
+            char command[1600], out[1024];
+            snprintf(command, sizeof command, "'%s' '%s' --time %g --export-pose '%s' 2>&1", SKINVIEW_BINARY,
+                     files[i], (double)times[t], obj);
+            CHECK(test_run_capture(command, out, sizeof out) == 0, "%s --export-pose: %s", files[i], out);
+            float p[3][3] = {{0}};
+            int count = read_obj_vertices(obj, p, 3);
+            const float y = knee[t], want[3][3] = {{0, y / 2, 0}, {1, 0, 0}, {0, 1 + y, 0}};
+            float worst = 0.0f;
+            for (int v = 0; v < 3; v++)
+                for (int c = 0; c < 3; c++) worst = fmaxf(worst, fabsf(p[v][c] - want[v][c]));
+            CHECK(count == 3 && worst < 1e-5f, "%s at %g s: %d vertices, off by %g from the identity-bind pose",
+                  files[i], (double)times[t], count, worst);
+        }
+    }
+}
+
 int main(void)
 {
     if (!mkdtemp(folder)) return 1;
@@ -135,6 +241,7 @@ int main(void)
 
     CHECK(write_skinned(path, (Broken){.key_translation = 2.0f}), "write");
     expect("the intact file", path, 0, 0, NULL);
+    check_missing_inverse_bind();
 
     CHECK(write_skinned(path, (Broken){.singular_bind = true, .key_translation = 2.0f}), "write");
     expect("singular inverse bind", path, 1, 1, "singular inverse bind matrix");

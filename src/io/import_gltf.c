@@ -13,6 +13,9 @@
  *     time 0. Such a single key before the file's first input time ("min" of the sampler
  *     inputs) that equals the rest value is dropped (it changes nothing), so the clip starts
  *     at its first authored key.
+ *   - A skin without inverseBindMatrices means identity matrices (the spec), but Assimp 5.2.5
+ *     crashes on it: before Assimp reads such a file, import_guard.c hands it a copy whose
+ *     JSON adds the identity matrices (a data: URI buffer, one accessor per such skin).
  *   - glTF nodes are matched to joints by walking the scene's node tree in the order
  *     Assimp builds it (one root, or a "ROOT" above several; children in file order):
  *     the counts and every named node must agree, otherwise the stage leaves the tracks
@@ -426,4 +429,130 @@ bool import_gltf_interpolation(Importer *im, const char *path)
     free(joint_of_node);
     gltf_close(&file);
     return true;
+}
+
+/* ---- skins without inverseBindMatrices ------------------------------------------- */
+
+static void base64_encode(const uint8_t *in, size_t n, char *out)
+{
+    static const char table[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t o = 0;
+    for (size_t i = 0; i < n; i += 3) {
+        uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < n ? (uint32_t)in[i + 1] << 8 : 0u) | (i + 2 < n ? in[i + 2] : 0u);
+        out[o++] = table[(v >> 18) & 63];
+        out[o++] = table[(v >> 12) & 63];
+        out[o++] = i + 1 < n ? table[(v >> 6) & 63] : '=';
+        out[o++] = i + 2 < n ? table[v & 63] : '=';
+    }
+    out[o] = '\0';
+}
+
+static void put_u32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+}
+
+/* Adds the identity matrices to file->json; false if no skin lacks them (or on a malformed list). */
+static bool add_identity_bind_matrices(cJSON *json)
+{
+    cJSON *skins = cJSON_GetObjectItemCaseSensitive(json, "skins");
+    int most_joints = 0;
+    cJSON *skin;
+    cJSON_ArrayForEach(skin, skins) {
+        const cJSON *joints = cJSON_GetObjectItemCaseSensitive(skin, "joints");
+        if (!cJSON_GetObjectItemCaseSensitive(skin, "inverseBindMatrices") && cJSON_IsArray(joints) &&
+            cJSON_GetArraySize(joints) > most_joints)
+            most_joints = cJSON_GetArraySize(joints);
+    }
+    if (most_joints == 0 || most_joints > 65536) return false;
+    size_t bytes = (size_t)most_joints * 16 * sizeof(float);
+    float *identities = calloc((size_t)most_joints * 16, sizeof(float));
+    char *uri = malloc(64 + 4 * (bytes / 3 + 1));
+    cJSON *buffers = cJSON_GetObjectItemCaseSensitive(json, "buffers");
+    cJSON *views = cJSON_GetObjectItemCaseSensitive(json, "bufferViews");
+    cJSON *accessors = cJSON_GetObjectItemCaseSensitive(json, "accessors");
+    if (!buffers) cJSON_AddItemToObject(json, "buffers", buffers = cJSON_CreateArray());
+    if (!views) cJSON_AddItemToObject(json, "bufferViews", views = cJSON_CreateArray());
+    if (!accessors) cJSON_AddItemToObject(json, "accessors", accessors = cJSON_CreateArray());
+    if (!identities || !uri || !cJSON_IsArray(buffers) || !cJSON_IsArray(views) || !cJSON_IsArray(accessors)) {
+        free(identities);
+        free(uri);
+        return false;
+    }
+    for (int m = 0; m < most_joints; m++)
+        for (int d = 0; d < 4; d++) identities[m * 16 + d * 5] = 1.0f;   /* float32 little-endian, as glTF */
+    strcpy(uri, "data:application/octet-stream;base64,");
+    base64_encode((const uint8_t *)identities, bytes, uri + strlen(uri));
+    free(identities);
+
+    cJSON *buffer = cJSON_CreateObject();
+    cJSON_AddNumberToObject(buffer, "byteLength", (double)bytes);
+    cJSON_AddStringToObject(buffer, "uri", uri);
+    free(uri);
+    int buffer_index = cJSON_GetArraySize(buffers);
+    cJSON_AddItemToArray(buffers, buffer);
+    cJSON *view = cJSON_CreateObject();
+    cJSON_AddNumberToObject(view, "buffer", buffer_index);
+    cJSON_AddNumberToObject(view, "byteLength", (double)bytes);
+    int view_index = cJSON_GetArraySize(views);
+    cJSON_AddItemToArray(views, view);
+    cJSON_ArrayForEach(skin, skins) {
+        const cJSON *joints = cJSON_GetObjectItemCaseSensitive(skin, "joints");
+        if (cJSON_GetObjectItemCaseSensitive(skin, "inverseBindMatrices") || !cJSON_IsArray(joints) ||
+            cJSON_GetArraySize(joints) == 0)
+            continue;
+        cJSON *accessor = cJSON_CreateObject();
+        cJSON_AddNumberToObject(accessor, "bufferView", view_index);
+        cJSON_AddNumberToObject(accessor, "componentType", 5126);   /* FLOAT */
+        cJSON_AddNumberToObject(accessor, "count", cJSON_GetArraySize(joints));
+        cJSON_AddStringToObject(accessor, "type", "MAT4");
+        cJSON_AddNumberToObject(skin, "inverseBindMatrices", cJSON_GetArraySize(accessors));
+        cJSON_AddItemToArray(accessors, accessor);
+    }
+    return true;
+}
+
+bool import_gltf_patch_missing_bind_matrices(const char *path, char **patched, size_t *patched_size)
+{
+    *patched = NULL;
+    *patched_size = 0;
+    GltfFile file;
+    if (!gltf_open(&file, path, "") || !add_identity_bind_matrices(file.json)) {
+        gltf_close(&file);
+        return false;
+    }
+    char *json = cJSON_PrintUnformatted(file.json);
+    size_t json_length = json ? strlen(json) : 0;
+    bool glb = file.size >= 20 && memcmp(file.bytes, "glTF", 4) == 0;
+    if (json && !glb) {
+        *patched = json;
+        *patched_size = json_length;
+    } else if (json) {   /* GLB: header, the new JSON chunk (space-padded to 4 bytes), the BIN chunk as it was */
+        size_t json_padded = (json_length + 3) & ~(size_t)3;
+        size_t bin_chunk = file.glb_bin ? 8 + ((file.glb_bin_size + 3) & ~(size_t)3) : 0;
+        size_t total = 12 + 8 + json_padded + bin_chunk;
+        uint8_t *out = total <= 0xffffffffu ? calloc(total, 1) : NULL;
+        if (out) {
+            memcpy(out, "glTF", 4);
+            put_u32(out + 4, 2);
+            put_u32(out + 8, (uint32_t)total);
+            put_u32(out + 12, (uint32_t)json_padded);
+            put_u32(out + 16, 0x4E4F534Au);   /* "JSON" */
+            memcpy(out + 20, json, json_length);
+            memset(out + 20 + json_length, ' ', json_padded - json_length);
+            if (file.glb_bin) {
+                put_u32(out + 20 + json_padded, (uint32_t)((file.glb_bin_size + 3) & ~(size_t)3));
+                put_u32(out + 24 + json_padded, 0x004E4942u);   /* "BIN\0" */
+                memcpy(out + 28 + json_padded, file.glb_bin, file.glb_bin_size);
+            }
+            *patched = (char *)out;
+            *patched_size = total;
+        }
+        cJSON_free(json);
+    }
+    gltf_close(&file);
+    return *patched != NULL;
 }

@@ -409,11 +409,23 @@ static void stdio_flush(struct aiFile *file)
     fflush((FILE *)file->UserData);
 }
 
+/* What stdio_open needs: the model's folder, and a patched copy of the model file itself
+ * (glTF skins without inverseBindMatrices, import_gltf_patch_missing_bind_matrices), if any. */
+typedef struct FileAccess {
+    const char *directory;
+    const char *model_path;
+    char       *patched;        /* NULL: read the model file from disk */
+    size_t      patched_size;
+} FileAccess;
+
 static struct aiFile *stdio_open(struct aiFileIO *io, const char *name, const char *mode)
 {
-    FILE *f = fopen(name, mode);
+    const FileAccess *access = (const FileAccess *)io->UserData;
+    FILE *f = access->patched && strcmp(name, access->model_path) == 0
+                  ? fmemopen(access->patched, access->patched_size, "rb")
+                  : fopen(name, mode);
     if (!f) {   /* "<model folder>/My%20Character.bin" -> "<model folder>/My Character.bin" */
-        const char *directory = io->UserData;
+        const char *directory = access->directory;
         size_t skip = strncmp(name, directory, strlen(directory)) == 0 ? strlen(directory) : 0;
         char decoded[2048];
         if (skip < sizeof decoded && import_percent_decode(name + skip, decoded + skip, sizeof decoded - skip)) {
@@ -563,13 +575,17 @@ static const struct aiScene *read_scene_unbounded(const char *path, const void *
     /* glTF only (the one format whose references are URIs); the rest keep Assimp's own IO */
     const char *extension = path ? strrchr(path, '.') : NULL;
     bool uri_references = extension && strcasecmp(extension, ".gltf") == 0;
+    bool glb = extension && strcasecmp(extension, ".glb") == 0;
+    FileAccess access = {NULL, path, NULL, 0};
+    if (uri_references || glb) import_gltf_patch_missing_bind_matrices(path, &access.patched, &access.patched_size);
     char model_directory[1024] = "";
     const char *last_slash = path ? strrchr(path, '/') : NULL;
     if (last_slash && (size_t)(last_slash - path + 1) < sizeof model_directory) {
         memcpy(model_directory, path, (size_t)(last_slash - path + 1));
         model_directory[last_slash - path + 1] = '\0';
     }
-    struct aiFileIO file_io = {stdio_open, stdio_close, model_directory};
+    access.directory = model_directory;
+    struct aiFileIO file_io = {stdio_open, stdio_close, (char *)&access};
     unsigned flags = aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_GenSmoothNormals |
                      aiProcess_SortByPType | aiProcess_ValidateDataStructure;
     /* binary FBX: a take's edge keys that Assimp would drop are brought inside its window (import_fbx.c);
@@ -586,10 +602,11 @@ static const struct aiScene *read_scene_unbounded(const char *path, const void *
     const struct aiScene *scene =
         fbx_widened && fbx_size <= UINT_MAX
             ? aiImportFileFromMemoryWithProperties((const char *)fbx_widened, (unsigned)fbx_size, flags, "fbx", props)
-        : path ? aiImportFileExWithProperties(path, flags, uri_references ? &file_io : NULL, props)
+        : path ? aiImportFileExWithProperties(path, flags, uri_references || access.patched ? &file_io : NULL, props)
                : aiImportFileFromMemoryWithProperties(data, (unsigned)size, flags, hint ? hint : "", props);
     free(fbx_widened);
     aiReleasePropertyStore(props);
+    free(access.patched);
     if (!scene) {
         const char *why = aiGetErrorString();
         char named[64];   /* a file in memory: its hint stands for the extension */

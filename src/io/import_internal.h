@@ -120,6 +120,13 @@ bool import_materials(Importer *im);
 bool import_clips(Importer *im);
 /* 7. import_gltf.c: path = the file read (NULL for an import from memory: nothing to do) */
 bool import_gltf_interpolation(Importer *im, const char *path);
+
+/* Before Assimp (called by import_guard.c): a glTF skin without inverseBindMatrices is valid
+ * (the spec: every matrix is then the identity), but Assimp 5.2.5 crashes on it. If the .gltf or
+ * .glb at `path` has such a skin, *patched gets (malloc) the same file with identity matrices
+ * added as a data: URI buffer and each such skin pointing at them, and true is returned; false
+ * (and NULL) when nothing needs patching or the file cannot be read. */
+bool import_gltf_patch_missing_bind_matrices(const char *path, char **patched, size_t *patched_size);
 /* 8. import_collada.c: a Collada file (path ending in .dae, or data/size with hint "dae"): each
  *    skinned mesh's bind_matrix N = R * bind_shape_matrix (R: the rest matrix of the root). */
 bool import_collada_bind_shape(Importer *im, const char *path, const void *data, size_t size, const char *hint);
