@@ -537,6 +537,31 @@ int main(void)
     snprintf(args, sizeof args, "--vat '%s' --clip 2 --time 0.3 --screenshot '%s' --size 200x200", fbx_dir, vat_png);
     CHECK(run_skinview(args, NULL) == 0 && foreground_pixels(vat_png) > 500, "paged --vat --screenshot");
 
+    /* vat.json's "loop": the demo's four clips end where they start; a clip that lifts a joint
+     * from one place to another (testutil's clip file) does not */
+    VatManifest looped;
+    char loop_error[512];
+    if (vat_read_manifest(demo_dir, &looped, loop_error, sizeof loop_error)) {
+        bool all_loop = looped.clip_count == 4;
+        for (int c = 0; c < looped.clip_count; c++) all_loop = all_loop && looped.clips[c].loop;
+        CHECK(all_loop, "the demo's clips are marked as loops");
+        vat_manifest_free(&looped);
+    } else {
+        CHECK(false, "%s", loop_error);
+    }
+    char lift[600], lift_dir[600];
+    snprintf(lift, sizeof lift, "%s/lift.gltf", temp_dir);
+    snprintf(lift_dir, sizeof lift_dir, "%s/lift", temp_dir);
+    CHECK(test_write_clips_gltf(lift, 1), "write %s", lift);
+    snprintf(args, sizeof args, "'%s' --bake-vat '%s' --fps 10 --quiet", lift, lift_dir);
+    CHECK(run_skinview(args, out) == 0, "bake a clip that does not loop");
+    if (vat_read_manifest(lift_dir, &looped, loop_error, sizeof loop_error)) {
+        CHECK(looped.clip_count == 1 && !looped.clips[0].loop, "a clip ending elsewhere is not marked as a loop");
+        vat_manifest_free(&looped);
+    } else {
+        CHECK(false, "%s", loop_error);
+    }
+
     check_bad_arguments(demo);
     /* check_damaged swaps in the mesh.glb of a bake with another vertex count: without ../shared
      * the paged bake above is the demo itself, so bake assimp-testmodels' huesitos for that */

@@ -25,6 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#define VAT_LOOP_TOLERANCE 1e-3f   /* of the diagonal: the last frame equals the first */
+
 #define VAT_PROGRESS_INTERVAL 0.1    /* seconds between progress bar redraws */
 #define VAT_PROGRESS_WIDTH 30        /* characters of the bar */
 #define VAT_GL_MIN_ARRAY_LAYERS 256  /* GL 3.3's guaranteed GL_MAX_ARRAY_TEXTURE_LAYERS: the page limit */
@@ -343,7 +345,7 @@ int command_bake_vat(const Options *options, const char *model_path)
         out->fps = fps;
         out->frame_count = frames;
         out->duration = duration;
-        out->loop = true;
+        out->loop = true;   /* decided once the frames are skinned (step 2) */
         total_frames += frames;
     }
     bake.manifest.clip_count = clip_count;
@@ -418,6 +420,21 @@ int command_bake_vat(const Options *options, const char *model_path)
     }
     progress_draw(&progress, total_frames, "done", true);
     double skin_seconds = seconds_now() - bake_start;
+    /* vat.json's "loop": a clip loops when its last baked frame is its first again, every vertex
+     * within VAT_LOOP_TOLERANCE of the baked bounds' diagonal (a player may then wrap seamlessly;
+     * otherwise it should hold or play once). A one-frame clip is a still pose: it loops. */
+    float diagonal = glm_vec3_distance(lo, hi);
+    frame_index = 0;
+    for (int c = 0; c < clip_count; c++) {
+        VatClip *clip = &bake.manifest.clips[c];
+        const vec3 *first = bake.frame_positions + (size_t)frame_index * (size_t)vertex_count;
+        const vec3 *last = first + (size_t)(clip->frame_count - 1) * (size_t)vertex_count;
+        float worst = 0.0f;
+        for (int v = 0; v < vertex_count && clip->frame_count > 1; v++)
+            worst = fmaxf(worst, glm_vec3_distance((float *)first[v], (float *)last[v]));
+        clip->loop = worst <= VAT_LOOP_TOLERANCE * diagonal;
+        frame_index += clip->frame_count;
+    }
     glm_vec3_copy(lo, bake.manifest.bounds_min);
     glm_vec3_copy(hi, bake.manifest.bounds_max);
     if (!app_model_bounds(&model, &bake.animator, bake.manifest.view_min, bake.manifest.view_max)) {

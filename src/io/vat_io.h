@@ -34,7 +34,7 @@ typedef struct VatClip {
     int   frame_count;
     float duration;       /* seconds */
     int   first_slot;
-    bool  loop;           /* played looping (as the viewer plays every clip) */
+    bool  loop;           /* the last frame is the first again (src/app/vat_bake.c): wraps seamlessly */
     float front_yaw;      /* the skinned viewer's front (app_front_yaw, radians), so --vat frames the
                              same view; 0 when vat.json has no "front_yaw" */
     int   frame_point_count;                  /* the points the skinned viewer fits its first view to */
