@@ -11,3 +11,11 @@ if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang" AND CMAKE_SYSTEM_NAME STREQUAL "Linux
 endif()
 add_test(NAME morph_targets COMMAND test_morph)
 set_tests_properties(morph_targets PROPERTIES LABELS "io;gl" SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# glTF STEP / CUBICSPLINE morph-weight samplers and node.weights, read from the file
+# (src/io/import_gltf.c): sampled weights and positions against hand-computed values.
+add_executable(test_morph_interpolation test_morph_interpolation.c)
+target_link_libraries(test_morph_interpolation PRIVATE skinview_io skinview_testutil)
+add_dependencies(test_morph_interpolation skinview)   # it runs the real binary
+add_test(NAME morph_interpolation COMMAND test_morph_interpolation)
+set_tests_properties(morph_interpolation PROPERTIES LABELS "io;gl" SKIP_RETURN_CODE 77 TIMEOUT 300)

@@ -64,6 +64,10 @@ void sample_vec3_channel(const float *times, const vec3 *values, const vec3 *tan
                          Interpolation kind, float t, int *cursor, vec3 out);
 void sample_quat_channel(const float *times, const versor *values, const versor *tangents, int count,
                          Interpolation kind, float t, int *cursor, versor out);
+/* One float per key (morph weights), the same three interpolations: tangents[2k] / [2k+1] are
+ * key k's in / out tangent (NULL unless CUBICSPLINE). */
+float sample_float_channel(const float *times, const float *values, const float *tangents, int count,
+                           Interpolation kind, float t, int *cursor);
 
 /* Slerp from a to b that takes the shorter arc: if dot(a,b) < 0, b is negated
  * first (q and -q are the same rotation). Falls back to normalised lerp when

@@ -54,7 +54,7 @@ unsigned clip_interpolation_kinds(const Clip *clip)
         if (track->rotation_count > 0) kinds |= 1u << track->rotation_interpolation;
         if (track->scale_count > 0) kinds |= 1u << track->scale_interpolation;
     }
-    if (clip->morph_track_count > 0) kinds |= 1u << INTERPOLATION_LINEAR;   /* morph weights: linear */
+    for (int t = 0; t < clip->morph_track_count; t++) kinds |= 1u << clip->morph_tracks[t].interpolation;
     return kinds;
 }
 
@@ -65,6 +65,7 @@ static void clip_free(Clip *clip)
     for (int t = 0; t < clip->morph_track_count; t++) {
         free(clip->morph_tracks[t].times);
         free(clip->morph_tracks[t].weights);
+        free(clip->morph_tracks[t].tangents);
     }
     free(clip->morph_tracks);
 }

@@ -79,13 +79,18 @@ typedef struct JointTrack {
 } JointTrack;
 
 /* Keys of one morph target's weight in one clip (glTF `weights` channels, FBX blend-shape
- * channels). Times in seconds, strictly increasing after import; weights are linear. */
+ * channels). Times in seconds, strictly increasing after import. The interpolation is the glTF
+ * sampler's (every other format: LINEAR); CUBICSPLINE tracks also have tangents[2 * key_count]:
+ * tangents[2k] is key k's in-tangent, tangents[2k + 1] its out-tangent (weight per second, glTF's
+ * a_k, b_k); other tracks have tangents == NULL. */
 typedef struct MorphTrack {
     int     mesh;                   /* index into Model.meshes */
     int     target;                 /* index into that mesh's morph targets */
     int     key_count;              /* >= 1 */
     float  *times;
     float  *weights;
+    float  *tangents;
+    Interpolation interpolation;
 } MorphTrack;
 
 /* A clip covers the file times [start, start + duration]: from its first key to its last
@@ -103,7 +108,7 @@ typedef struct Clip {
 } Clip;
 
 /* Bit (1 << kind) set for every Interpolation some channel of the clip uses, morph-weight
- * channels included (always linear); 0: no keys. */
+ * channels included; 0: no keys. */
 unsigned clip_interpolation_kinds(const Clip *clip);
 
 /* One drawable mesh: triangles, one material.
@@ -146,7 +151,8 @@ typedef struct Mesh {
     char    (*morph_target_names)[SV_NAME_MAX];  /* may be "" (glTF targets are often unnamed) */
     vec3     *morph_position_deltas; /* [target * vertex_count + vertex] */
     vec3     *morph_normal_deltas;   /* [target * vertex_count + vertex]; zeros where the file has none */
-    float    *morph_default_weights; /* [target]: the weights without a clip (glTF mesh.weights) */
+    float    *morph_default_weights; /* [target]: the weights without a clip (glTF: the node's
+                                        `weights` if it has them, else mesh.weights) */
 } Mesh;
 
 /* A decoded texture: RGBA8, rows top to bottom. */

@@ -23,13 +23,9 @@ void clip_sample_morph_weights(const Clip *clip, float time, int *cursors, float
     time = morph_key_time(clip, time);
     for (int i = 0; i < clip->morph_track_count; i++) {
         const MorphTrack *track = &clip->morph_tracks[i];
-        int k = key_find(track->times, track->key_count, time, &cursors[i]);
-        float w = track->weights[k];
-        if (k < track->key_count - 1) {
-            /* w = w_k + a * (w_k+1 - w_k) */
-            float a = key_alpha(track->times, track->key_count, k, time);
-            w += a * (track->weights[k + 1] - w);
-        }
+        /* linear: w_k + a (w_k+1 - w_k); STEP: w_k until key k+1; CUBICSPLINE: glTF's Hermite (sample.c) */
+        float w = sample_float_channel(track->times, track->weights, track->tangents, track->key_count,
+                                       track->interpolation, time, &cursors[i]);
         weights[track->mesh][track->target] = w;
     }
 }

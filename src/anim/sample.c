@@ -134,6 +134,19 @@ void sample_quat_channel(const float *times, const versor *values, const versor 
     glm_quat_normalize(out);
 }
 
+float sample_float_channel(const float *times, const float *values, const float *tangents, int count,
+                           Interpolation kind, float t, int *cursor)
+{
+    int k = key_find(times, count, t, cursor);
+    if (k >= count - 1 || kind == INTERPOLATION_STEP || t <= times[k]) return values[k];   /* STEP: hold key k */
+    float a = key_alpha(times, count, k, t);
+    if (kind != INTERPOLATION_CUBICSPLINE || !tangents) return values[k] + a * (values[k + 1] - values[k]);   /* lerp */
+    float out;
+    hermite(&values[k], &tangents[2 * k + 1], &values[k + 1], &tangents[2 * (k + 1)], 1, times[k + 1] - times[k], a,
+            &out);
+    return out;
+}
+
 void joint_transform_to_matrix(const JointTransform *trs, mat4 local)
 {
     /* local = T * R * S: scale first, then rotate, then translate (column vectors). */

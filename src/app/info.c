@@ -116,7 +116,7 @@ static int print_text(const Model *model)
             print_name(mesh->name, "(unnamed)");
             printf(" target [%d] ", track->target);
             print_name(mesh->morph_target_names[track->target], "(unnamed)");
-            printf(": %d keys\n", track->key_count);
+            printf(": %d keys, %s\n", track->key_count, interpolation_name(track->interpolation));
         }
     }
     StatField fields[16];
@@ -186,6 +186,7 @@ static int print_json(const Model *model)
             cJSON_AddNumberToObject(channel, "target", track->target);
             add_string(channel, "target_name", model->meshes[track->mesh].morph_target_names[track->target]);
             cJSON_AddNumberToObject(channel, "keys", track->key_count);
+            cJSON_AddStringToObject(channel, "interpolation", interpolation_name(track->interpolation));
             cJSON_AddItemToArray(channels, channel);
         }
         cJSON_AddItemToArray(clips, item);

@@ -1,4 +1,4 @@
-/* import_gltf.c — stage 7: what Assimp 5.2 drops from a glTF, read from the file itself.
+/* import_gltf.c — stage 7: what Assimp 5.2 drops or misreads in a glTF, read from the file itself.
  *
  * Rules of this stage (glTF/GLB files read from a path only; trap 13 of docs/skinning.md section 10):
  *   - Assimp 5.2.5 keeps a glTF sampler's keys but not its interpolation: STEP and
@@ -8,6 +8,14 @@
  *   - For CUBICSPLINE, Assimp keeps the value of each key (element 3k+1 of the output
  *     accessor) and drops the in- and out-tangents (elements 3k and 3k+2): they are read
  *     from the accessor here (float data in the .bin, a data: URI or the GLB's BIN chunk).
+ *   - Morph weights (import_morph.c builds what Assimp hands over): every `weights` channel's
+ *     tracks are rebuilt from the file: key times from the sampler input, weights from the
+ *     output (T per key, target-major; CUBICSPLINE: in-tangents, values, out-tangents, T each per
+ *     key; float or normalized integer accessors), the sampler's interpolation. Assimp keeps no
+ *     interpolation, clamps negative weights to 0 and reads a CUBICSPLINE output as 3T targets.
+ *     The channel drives every Model mesh on its node (one per primitive) with T targets. A
+ *     node's `weights` override mesh.weights (the spec): they become those meshes' defaults.
+ *     A channel that cannot be read keeps Assimp's linear keys, with one warning.
  *   - A clip starts at its first key (import_clip.c), but Assimp fills a glTF node's missing
  *     channels (a node with rotation keys only gets translation and scale) with one key at
  *     time 0. Such a single key before the file's first input time ("min" of the sampler
@@ -19,7 +27,7 @@
  *   - glTF nodes are matched to joints by walking the scene's node tree in the order
  *     Assimp builds it (one root, or a "ROOT" above several; children in file order):
  *     the counts and every named node must agree, otherwise the stage leaves the tracks
- *     linear and says so in one warning. So does a CUBICSPLINE channel whose tangents
+ *     linear (and node weights unread) and says so in one warning. So does a CUBICSPLINE channel whose tangents
  *     cannot be read (sparse or non-float accessors, keys merged at import).
  */
 #include "import_internal.h"
@@ -178,20 +186,37 @@ static uint8_t *load_buffer(const GltfFile *file, int index, size_t *size)
     return (uint8_t *)bytes;
 }
 
-/* Copies accessor `index` (float VEC3 or VEC4, `components` wide, not sparse) into a malloc'd
- * array of count * components floats. NULL if it is anything else or out of range. */
+/* glTF's normalized integer component -> float (spec 3.11: c / max, at least -1 for signed types). */
+static float normalized_component(const uint8_t *p, int type)
+{
+    switch (type) {
+    case 5120: return fmaxf((float)(int8_t)p[0] / 127.0f, -1.0f);
+    case 5121: return (float)p[0] / 255.0f;
+    case 5122: return fmaxf((float)(int16_t)(p[0] | p[1] << 8) / 32767.0f, -1.0f);
+    case 5123: return (float)(uint16_t)(p[0] | p[1] << 8) / 65535.0f;
+    default: return 0.0f;
+    }
+}
+
+/* Copies accessor `index` (SCALAR, VEC3 or VEC4 for components 1, 3, 4; not sparse) into a
+ * malloc'd array of count * components floats. The components are FLOAT, or normalized
+ * integers (as glTF allows for morph weights). NULL if it is anything else or out of range. */
 static float *read_float_accessor(const GltfFile *file, int index, int components, int *count_out)
 {
     const cJSON *accessor = json_at(file->json, "accessors", index);
     if (!accessor || cJSON_GetObjectItemCaseSensitive(accessor, "sparse")) return NULL;
     const cJSON *type = cJSON_GetObjectItemCaseSensitive(accessor, "type");
-    const char *want = components == 3 ? "VEC3" : "VEC4";
-    if (json_int(accessor, "componentType", 0) != 5126 || !cJSON_IsString(type) || strcmp(type->valuestring, want) != 0)
+    const char *want = components == 1 ? "SCALAR" : components == 3 ? "VEC3" : "VEC4";
+    int component_type = json_int(accessor, "componentType", 0);
+    size_t component_size = component_type == 5126 ? 4 : component_type == 5122 || component_type == 5123 ? 2 : 1;
+    bool normalized = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(accessor, "normalized"));
+    if (!(component_type == 5126 || (normalized && component_type >= 5120 && component_type <= 5123)) ||
+        !cJSON_IsString(type) || strcmp(type->valuestring, want) != 0)
         return NULL;
     int count = json_int(accessor, "count", -1);
     const cJSON *view = json_at(file->json, "bufferViews", json_int(accessor, "bufferView", -1));
     if (count <= 0 || count > 50000000 || !view) return NULL;
-    size_t element = sizeof(float) * (size_t)components;
+    size_t element = component_size * (size_t)components;
     size_t stride = (size_t)json_int(view, "byteStride", 0);
     if (stride == 0) stride = element;
     size_t start = (size_t)json_int(view, "byteOffset", 0) + (size_t)json_int(accessor, "byteOffset", 0);
@@ -201,8 +226,14 @@ static float *read_float_accessor(const GltfFile *file, int index, int component
     uint8_t *buffer = load_buffer(file, json_int(view, "buffer", -1), &buffer_size);
     float *out = NULL;
     if (buffer && stride >= element && need <= view_end && need <= buffer_size) {
-        out = malloc(element * (size_t)count);
-        for (int i = 0; out && i < count; i++) memcpy(out + (size_t)i * components, buffer + start + stride * (size_t)i, element);
+        out = malloc(sizeof(float) * (size_t)components * (size_t)count);
+        for (int i = 0; out && i < count; i++) {
+            const uint8_t *at = buffer + start + stride * (size_t)i;
+            float *to = out + (size_t)i * components;
+            if (component_type == 5126) memcpy(to, at, element);   /* float32 little-endian, as glTF */
+            else
+                for (int c = 0; c < components; c++) to[c] = normalized_component(at + component_size * c, component_type);
+        }
     }
     free(buffer);
     if (out) *count_out = count;
@@ -353,38 +384,208 @@ static void apply_clip_starts(const GltfFile *file, const cJSON *animations, Mod
     }
 }
 
+/* ---- morph weights: node defaults and `weights` channels -------------------------------- */
+
+/* A node's `weights` (spec: they override its mesh's `weights`) become the default weights of
+ * the Model meshes on that node (one per primitive) that have as many targets. */
+static void apply_node_weights(const GltfFile *file, Model *model, const int *joint_of_node, int node_count)
+{
+    for (int n = 0; n < node_count; n++) {
+        const cJSON *node = json_at(file->json, "nodes", n);
+        const cJSON *weights = cJSON_GetObjectItemCaseSensitive(node, "weights");
+        if (!cJSON_IsArray(weights) || joint_of_node[n] < 0) continue;
+        int count = cJSON_GetArraySize(weights);
+        for (int m = 0; m < model->mesh_count; m++) {
+            Mesh *mesh = &model->meshes[m];
+            if (mesh->node_joint != joint_of_node[n] || mesh->morph_target_count != count || !mesh->morph_default_weights)
+                continue;
+            for (int t = 0; t < count; t++) {
+                const cJSON *w = cJSON_GetArrayItem(weights, t);
+                if (cJSON_IsNumber(w) && isfinite(w->valuedouble)) mesh->morph_default_weights[t] = (float)w->valuedouble;
+            }
+        }
+    }
+}
+
+/* Track list under construction: the rebuilt tracks of one clip. */
+typedef struct MorphTrackList {
+    MorphTrack *tracks;
+    int         count, capacity;
+} MorphTrackList;
+
+/* Builds the tracks of one `weights` channel for mesh m (target_count targets) from the
+ * sampler's input (key times, seconds) and output (weights, target-major per key:
+ * output[k * T + t]; CUBICSPLINE: 3 elements per key and target, in-tangent, value,
+ * out-tangent: output[(3k + i) * T + t]). False when out of memory. */
+static bool add_weight_tracks(MorphTrackList *list, int m, int target_count, const float *times, int key_count,
+                              const float *output, Interpolation kind)
+{
+    if (list->count + target_count > list->capacity) {
+        int capacity = 2 * list->capacity + target_count;
+        MorphTrack *grown = realloc(list->tracks, sizeof *grown * (size_t)capacity);
+        if (!grown) return false;
+        list->tracks = grown;
+        list->capacity = capacity;
+    }
+    size_t keys = (size_t)key_count, targets = (size_t)target_count;
+    for (int t = 0; t < target_count; t++) {
+        MorphTrack *track = &list->tracks[list->count];
+        *track = (MorphTrack){.mesh = m, .target = t, .key_count = key_count, .interpolation = kind};
+        track->times = malloc(sizeof(float) * keys);
+        track->weights = malloc(sizeof(float) * keys);
+        track->tangents = kind == INTERPOLATION_CUBICSPLINE ? malloc(sizeof(float) * 2 * keys) : NULL;
+        list->count++;   /* counted even when incomplete: the caller frees what the list holds */
+        if (!track->times || !track->weights || (kind == INTERPOLATION_CUBICSPLINE && !track->tangents)) return false;
+        memcpy(track->times, times, sizeof(float) * keys);
+        for (size_t k = 0; k < keys; k++) {
+            if (kind != INTERPOLATION_CUBICSPLINE) {
+                track->weights[k] = output[k * targets + (size_t)t];
+                continue;
+            }
+            track->tangents[2 * k] = output[(3 * k) * targets + (size_t)t];          /* a_k, in-tangent */
+            track->weights[k] = output[(3 * k + 1) * targets + (size_t)t];           /* v_k */
+            track->tangents[2 * k + 1] = output[(3 * k + 2) * targets + (size_t)t];  /* b_k, out-tangent */
+        }
+    }
+    return true;
+}
+
+static void free_morph_track(MorphTrack *track)
+{
+    free(track->times);
+    free(track->weights);
+    free(track->tangents);
+    memset(track, 0, sizeof *track);
+}
+
+/* Replaces the morph tracks Assimp made for each `weights` channel of `animation` by tracks read
+ * from the file (its key times, weights, interpolation and spline tangents; Assimp 5.2.5 keeps no
+ * interpolation, clamps negative weights to 0 and misreads a CUBICSPLINE output as 3x the targets).
+ * A channel drives every Model mesh on its node (one per primitive). Channels that cannot be read
+ * keep Assimp's tracks (linear) and count in *failed. False when out of memory. */
+static bool rebuild_weight_channels(const GltfFile *file, const cJSON *animation, Model *model, Clip *clip,
+                                    const int *joint_of_node, int node_count, int *failed)
+{
+    MorphTrackList list = {0};
+    bool *rebuilt = calloc((size_t)model->mesh_count + 1, sizeof *rebuilt);
+    bool ok = rebuilt != NULL;
+    const cJSON *channel;
+    cJSON_ArrayForEach(channel, cJSON_GetObjectItemCaseSensitive(animation, "channels")) {
+        if (!ok) break;
+        const cJSON *target = cJSON_GetObjectItemCaseSensitive(channel, "target");
+        const cJSON *path_item = cJSON_GetObjectItemCaseSensitive(target, "path");
+        const cJSON *sampler = json_at(animation, "samplers", json_int(channel, "sampler", -1));
+        int node = json_int(target, "node", -1);
+        if (!cJSON_IsString(path_item) || strcmp(path_item->valuestring, "weights") != 0) continue;
+        int joint = node >= 0 && node < node_count ? joint_of_node[node] : -1;
+        int target_count = 0;
+        for (int m = 0; joint >= 0 && m < model->mesh_count; m++)
+            if (model->meshes[m].node_joint == joint && model->meshes[m].morph_target_count > 0)
+                target_count = model->meshes[m].morph_target_count;
+        if (!sampler || target_count == 0) continue;   /* no mesh with targets on that node: nothing to drive */
+        Interpolation kind = interpolation_of(sampler);
+        int key_count = 0, output_count = 0;
+        float *times = read_float_accessor(file, json_int(sampler, "input", -1), 1, &key_count);
+        float *output = times ? read_float_accessor(file, json_int(sampler, "output", -1), 1, &output_count) : NULL;
+        bool readable = output && (long long)output_count ==
+                                      (long long)key_count * target_count * (kind == INTERPOLATION_CUBICSPLINE ? 3 : 1);
+        for (int m = 0; readable && m < model->mesh_count; m++) {
+            const Mesh *mesh = &model->meshes[m];
+            if (mesh->node_joint != joint || mesh->morph_target_count == 0) continue;
+            if (mesh->morph_target_count != target_count) continue;   /* primitives disagree: not this channel's */
+            if (!add_weight_tracks(&list, m, target_count, times, key_count, output, kind)) ok = false;
+            rebuilt[m] = true;
+        }
+        if (!readable) (*failed)++;
+        free(times);
+        free(output);
+    }
+    if (ok && list.count > 0) {   /* Assimp's tracks of meshes not rebuilt, then the rebuilt ones */
+        MorphTrack *tracks = malloc(sizeof *tracks * (size_t)(clip->morph_track_count + list.count));
+        ok = tracks != NULL;
+        int kept = 0;
+        for (int t = 0; ok && t < clip->morph_track_count; t++) {
+            MorphTrack *old = &clip->morph_tracks[t];
+            if (old->mesh >= 0 && old->mesh < model->mesh_count && rebuilt[old->mesh]) free_morph_track(old);
+            else tracks[kept++] = *old;
+        }
+        if (ok) {
+            memcpy(tracks + kept, list.tracks, sizeof *tracks * (size_t)list.count);
+            free(clip->morph_tracks);
+            clip->morph_tracks = tracks;
+            clip->morph_track_count = kept + list.count;
+            list.count = 0;   /* now the clip's */
+        }
+    }
+    for (int t = 0; t < list.count; t++) free_morph_track(&list.tracks[t]);
+    free(list.tracks);
+    free(rebuilt);
+    return ok;
+}
+
+/* ---- the stage -------------------------------------------------------------------------- */
+
 bool import_gltf_interpolation(Importer *im, const char *path)
 {
     Model *model = im->model;
-    if (!im->is_gltf || !path || model->clip_count == 0) return true;
+    if (!im->is_gltf || !path) return true;
+    bool any_targets = false;
+    for (int m = 0; m < model->mesh_count; m++) any_targets = any_targets || model->meshes[m].morph_target_count > 0;
+    if (model->clip_count == 0 && !any_targets) return true;
     GltfFile file;
     if (!gltf_open(&file, path, im->directory)) {
         gltf_close(&file);
         return true;   /* Assimp read it; without its JSON the clips stay linear */
     }
     const cJSON *animations = cJSON_GetObjectItemCaseSensitive(file.json, "animations");
-    if (cJSON_GetArraySize(animations) == model->clip_count) apply_clip_starts(&file, animations, model);
     const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(file.json, "nodes");
     int node_count = cJSON_IsArray(nodes) ? cJSON_GetArraySize(nodes) : 0;
-    bool any_special = false;   /* only files with STEP / CUBICSPLINE need the node walk */
-    const cJSON *animation;
+    bool any_special = false;   /* only files with STEP / CUBICSPLINE, node weights or morph channels need the node walk */
+    bool any_node_weights = false, any_weight_channels = false;
+    const cJSON *animation, *node;
     cJSON_ArrayForEach(animation, animations) {
-        const cJSON *sampler;
+        const cJSON *sampler, *channel;
         cJSON_ArrayForEach(sampler, cJSON_GetObjectItemCaseSensitive(animation, "samplers"))
             if (interpolation_of(sampler) != INTERPOLATION_LINEAR) any_special = true;
+        cJSON_ArrayForEach(channel, cJSON_GetObjectItemCaseSensitive(animation, "channels")) {
+            const cJSON *what = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(channel, "target"), "path");
+            if (cJSON_IsString(what) && strcmp(what->valuestring, "weights") == 0) any_weight_channels = true;
+        }
     }
-    int *joint_of_node = any_special && node_count > 0 ? malloc(sizeof(int) * (size_t)node_count) : NULL;
-    if (!any_special || !joint_of_node || cJSON_GetArraySize(animations) != model->clip_count ||
-        !map_nodes(&file, &model->skeleton, joint_of_node, node_count)) {
-        if (any_special && im->warnings)
-            fprintf(im->warnings, "skinview: warning: %s: the glTF's nodes or animations do not match Assimp's; "
-                                  "STEP/CUBICSPLINE tracks are sampled linearly\n", im->path);
+    cJSON_ArrayForEach(node, nodes) any_node_weights = any_node_weights || cJSON_GetObjectItemCaseSensitive(node, "weights");
+    any_weight_channels = any_weight_channels && any_targets;
+    any_node_weights = any_node_weights && any_targets;
+    bool clips_match = cJSON_GetArraySize(animations) == model->clip_count;
+    bool need_nodes = any_special || any_node_weights || any_weight_channels;
+    int *joint_of_node = need_nodes && node_count > 0 ? malloc(sizeof(int) * (size_t)node_count) : NULL;
+    bool nodes_match = joint_of_node && map_nodes(&file, &model->skeleton, joint_of_node, node_count);
+    if (need_nodes && (!nodes_match || !clips_match) && (any_special || any_node_weights) && im->warnings)
+        fprintf(im->warnings, "skinview: warning: %s: the glTF's nodes or animations do not match Assimp's; "
+                              "STEP/CUBICSPLINE tracks are sampled linearly and nodes' morph weights ignored\n", im->path);
+    if (nodes_match && any_node_weights) apply_node_weights(&file, model, joint_of_node, node_count);
+
+    int failed_splines = 0, failed_weights = 0;
+    if (nodes_match && clips_match && any_weight_channels) {
+        int a = 0;
+        cJSON_ArrayForEach(animation, animations)
+            if (!rebuild_weight_channels(&file, animation, model, &model->clips[a++], joint_of_node, node_count,
+                                         &failed_weights)) {
+                free(joint_of_node);
+                gltf_close(&file);
+                return import_fail(im, "out of memory");
+            }
+    }
+    if (failed_weights > 0 && im->warnings)
+        fprintf(im->warnings, "skinview: warning: %s: %d morph weight channel(s) could not be read from the file "
+                              "(sparse accessor or a weight count that does not match the targets); sampled linearly "
+                              "as Assimp read them\n", im->path, failed_weights);
+    if (clips_match) apply_clip_starts(&file, animations, model);
+    if (!any_special || !nodes_match || !clips_match) {
         free(joint_of_node);
         gltf_close(&file);
         return true;
     }
 
-    int failed_splines = 0;
     int a = 0;
     cJSON_ArrayForEach(animation, animations) {
         Clip *clip = &model->clips[a++];
@@ -393,10 +594,10 @@ bool import_gltf_interpolation(Importer *im, const char *path)
             const cJSON *sampler = json_at(animation, "samplers", json_int(channel, "sampler", -1));
             const cJSON *target = cJSON_GetObjectItemCaseSensitive(channel, "target");
             const cJSON *path_item = cJSON_GetObjectItemCaseSensitive(target, "path");
-            int node = json_int(target, "node", -1);
-            if (!sampler || !cJSON_IsString(path_item) || node < 0 || node >= node_count) continue;
+            int node_index = json_int(target, "node", -1);
+            if (!sampler || !cJSON_IsString(path_item) || node_index < 0 || node_index >= node_count) continue;
             Interpolation kind = interpolation_of(sampler);
-            JointTrack *track = joint_of_node[node] >= 0 ? track_of_joint(clip, joint_of_node[node]) : NULL;
+            JointTrack *track = joint_of_node[node_index] >= 0 ? track_of_joint(clip, joint_of_node[node_index]) : NULL;
             if (kind == INTERPOLATION_LINEAR || !track) continue;
             const char *what = path_item->valuestring;
             Interpolation *slot = NULL;
@@ -411,7 +612,7 @@ bool import_gltf_interpolation(Importer *im, const char *path)
             else if (strcmp(what, "scale") == 0)
                 slot = &track->scale_interpolation, tangents = (float **)&track->scale_tangents,
                 count = track->scale_count;
-            if (!slot || count == 0) continue;   /* "weights" (morph channels) keep their own sampling */
+            if (!slot || count == 0) continue;   /* "weights": rebuilt from the file above */
             if (kind == INTERPOLATION_CUBICSPLINE) {
                 free(*tangents);
                 *tangents = NULL;

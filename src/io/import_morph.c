@@ -21,7 +21,10 @@
  *     the keys that mention it. FBX key values are the channel's index in its BlendShape
  *     deformer: the same as the target index for the usual file (one BlendShape deformer per
  *     mesh, one shape per channel), not for in-between shapes, which Assimp flattens. Assimp's glTF importer clamps
- *     negative weights to 0 and reads STEP/CUBICSPLINE samplers as plain keys (linear here).
+ *     negative weights to 0, keeps no sampler interpolation, misreads CUBICSPLINE outputs and
+ *     ignores node.weights: for glTF files import_gltf.c (stage 7) replaces the tracks built here
+ *     by tracks read from the file itself, and sets a node's `weights` as its meshes' defaults.
+ *     Tracks built here are LINEAR (every other format has nothing else).
  */
 #include "import_internal.h"
 

@@ -668,14 +668,26 @@ static int check_clip(Validator *v, Clip *clip, bool *joint_taken)
         if (valid && !repeated && track->key_count > 0 && (!track->times || !track->weights))
             return reject(v, "clip '%s': a morph track has %d keys but no key arrays", name, track->key_count), -1;
         if (valid && !repeated && track->key_count > 0) {
-            float *no_tangents = NULL;
-            Interpolation linear = INTERPOLATION_LINEAR;
-            Channel channel = {&track->key_count, track->times, track->weights, &no_tangents, &linear, 1};
+            Channel channel = {&track->key_count, track->times, track->weights, &track->tangents,
+                               &track->interpolation, 1};
             if (!clean_channel(&channel, &r)) return reject(v, "out of memory"), -1;
             for (int k = 0; k < track->key_count; k++)
                 if (fabsf(track->weights[k]) > VALIDATE_MAX_MORPH_WEIGHT) {
                     track->weights[k] = copysignf(VALIDATE_MAX_MORPH_WEIGHT, track->weights[k]);
                     morph_clamped++;
+                }
+            /* a spline's tangent moves the weight by at most dt * |tangent| over its interval:
+             * bounded like the weights (in-tangent of key k: the interval before it, out: after) */
+            for (int k = 0; track->tangents && k < track->key_count; k++)
+                for (int side = 0; side < 2; side++) {
+                    int other = side == 0 ? k - 1 : k + 1;
+                    if (other < 0 || other >= track->key_count) continue;
+                    float dt = fabsf(track->times[k] - track->times[other]);
+                    float *tangent = &track->tangents[2 * k + side];
+                    if (dt * fabsf(*tangent) > VALIDATE_MAX_MORPH_WEIGHT) {
+                        *tangent = copysignf(VALIDATE_MAX_MORPH_WEIGHT / dt, *tangent);
+                        morph_clamped++;
+                    }
                 }
         }
         if (!valid || repeated || track->key_count <= 0) {
@@ -684,6 +696,7 @@ static int check_clip(Validator *v, Clip *clip, bool *joint_taken)
             else empty_morph++;
             free(track->times);
             free(track->weights);
+            free(track->tangents);
             memset(track, 0, sizeof *track);
             continue;
         }
@@ -701,7 +714,7 @@ static int check_clip(Validator *v, Clip *clip, bool *joint_taken)
     if (repeated_morph) repaired(v, "clip '%s': %d morph tracks drive a target another track drives; dropped", name, repeated_morph);
     if (empty_morph) repaired(v, "clip '%s': %d morph tracks have no usable keys; dropped", name, empty_morph);
     if (morph_clamped)
-        repaired(v, "clip '%s': %d morph weight keys beyond +-%g clamped", name, morph_clamped,
+        repaired(v, "clip '%s': %d morph weight keys or tangents beyond +-%g clamped", name, morph_clamped,
                  (double)VALIDATE_MAX_MORPH_WEIGHT);
 
     if (bad_joint) repaired(v, "clip '%s': %d tracks drive nodes that do not exist; dropped", name, bad_joint);
@@ -781,6 +794,7 @@ static bool check_clips(Validator *v)
             for (int t = 0; t < clip->morph_track_count; t++) {
                 free(clip->morph_tracks[t].times);
                 free(clip->morph_tracks[t].weights);
+                free(clip->morph_tracks[t].tangents);
             }
             free(clip->morph_tracks);
             continue;
@@ -898,6 +912,7 @@ static bool check_magnitudes(Validator *v)
             for (int t = 0; t < clip->morph_track_count; t++) {
                 free(clip->morph_tracks[t].times);
                 free(clip->morph_tracks[t].weights);
+                free(clip->morph_tracks[t].tangents);
             }
             free(clip->morph_tracks);
             continue;
