@@ -239,8 +239,9 @@ static void check_binary(const char *gltf)
 
     snprintf(command, sizeof command, "'%s' '%s' --info 2>&1", SKINVIEW_BINARY, gltf);
     int code = test_run_capture(command, output, sizeof output);
-    CHECK(code == 0 && strstr(output, "step+cubicspline"),
-          "--info does not report the clip as step+cubicspline:\n%s", output);
+    CHECK(code == 0 && strstr(output, "step+cubicspline") && strstr(output, "3 keys, step") &&
+              strstr(output, "3 keys, cubicspline"),
+          "--info does not report the clip and its morph channels as step / cubicspline:\n%s", output);
 
     snprintf(command, sizeof command, "'%s' '%s' --clip 0 --time 0.5 --verify 2>&1", SKINVIEW_BINARY, gltf);
     code = test_run_capture(command, output, sizeof output);
