@@ -35,14 +35,18 @@ fi
 seeds="$build/seeds"
 rm -rf "$seeds"
 groups=(gltf fbx collada directx other)
+# the model folders that exist (a user's clone has no ../shared: find would fail, and pipefail with it)
+sources=()
+for folder in /usr/share/assimp/models "$root/../shared/models" "$root/assets"; do
+  if [ -d "$folder" ]; then sources+=("$folder"); fi
+done
 declare -A patterns=(
   [gltf]='*.glb *.gltf' [fbx]='*.fbx' [collada]='*.dae' [directx]='*.x'
   [other]='*.md5mesh *.smd *.ms3d *.b3d *.obj *.iqm')
 for group in "${groups[@]}"; do
   mkdir -p "$seeds/$group"
   for pattern in ${patterns[$group]}; do
-    find /usr/share/assimp/models "$root/../shared/models" "$root/assets" -type f -iname "$pattern" \
-         -size -257k 2>/dev/null | sort | while read -r file; do
+    find "${sources[@]}" -type f -iname "$pattern" -size -257k | sort | while read -r file; do
       # glTF that points at other files (buffers, images) cannot be read from memory alone
       if [[ "$file" == *.gltf ]] && grep -q '"uri" *: *"[^d"]' "$file"; then continue; fi
       cp "$file" "$seeds/$group/$(echo "$file" | md5sum | cut -c1-12)-$(basename "$file" | tr -c 'A-Za-z0-9._\n-' _)"
