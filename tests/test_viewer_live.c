@@ -3,6 +3,8 @@
  *     damaged replacement is refused with one line on stderr and the viewer keeps running;
  *   - Ctrl+R reloads the unchanged file;
  *   - F11 makes the window cover the whole screen (its geometry, read back with xdotool);
+ *   - a file dropped on the window (the XDND protocol, spoken here with Xlib as a file manager
+ *     would) is opened ("skinview: opened NAME");
  *   - Q quits with exit status 0.
  * Needs a display (scripts/test.sh runs CTest under xvfb-run) and xdotool (scripts/deps.sh
  * --test); skipped (77) without them. Keys go through XTEST to the window under the pointer. */
@@ -17,6 +19,10 @@
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#ifdef SKINVIEW_TEST_X11
+#include <X11/Xatom.h>
+#include <X11/Xlib.h>
+#endif
 
 static char folder[] = "/tmp/skinview_viewer_live_XXXXXX";
 
@@ -75,6 +81,80 @@ static bool run_xdotool(const char *arguments, char *out, size_t out_size)
     }
     return test_run_capture(command, out, out_size) == 0;
 }
+
+#ifdef SKINVIEW_TEST_X11
+/* Drops `path` on window `target` as an XDND (version 5) source: Enter, Position, wait for the
+ * Status that accepts, Drop, answer the target's selection request with a text/uri-list, wait
+ * for Finished. Returns false if the target never accepts or never asks for the data. */
+static bool xdnd_drop(const char *window_id, const char *path)
+{
+    Display *display = XOpenDisplay(NULL);
+    if (!display) return false;
+    Window target = (Window)strtoul(window_id, NULL, 10), root = DefaultRootWindow(display);
+    Window source = XCreateSimpleWindow(display, root, 0, 0, 1, 1, 0, 0, 0);
+    Atom aware = XInternAtom(display, "XdndAware", False), enter = XInternAtom(display, "XdndEnter", False);
+    Atom position = XInternAtom(display, "XdndPosition", False), status = XInternAtom(display, "XdndStatus", False);
+    Atom drop = XInternAtom(display, "XdndDrop", False), finished = XInternAtom(display, "XdndFinished", False);
+    Atom selection = XInternAtom(display, "XdndSelection", False), copy = XInternAtom(display, "XdndActionCopy", False);
+    Atom uri_list = XInternAtom(display, "text/uri-list", False);
+    (void)aware;
+    XSetSelectionOwner(display, selection, source, CurrentTime);
+    char uri[1200];
+    snprintf(uri, sizeof uri, "file://%s\r\n", path);
+
+    XClientMessageEvent message = {.type = ClientMessage, .display = display, .window = target, .format = 32};
+    message.message_type = enter;
+    message.data.l[0] = (long)source;
+    message.data.l[1] = 5L << 24;   /* version 5, types in l[2..4] */
+    message.data.l[2] = (long)uri_list;
+    XSendEvent(display, target, False, NoEventMask, (XEvent *)&message);
+    memset(&message.data, 0, sizeof message.data);
+    message.message_type = position;
+    message.data.l[0] = (long)source;
+    message.data.l[2] = (40L << 16) | 40L;   /* root coordinates; the window sits at (0, 0) */
+    message.data.l[3] = CurrentTime;
+    message.data.l[4] = (long)copy;
+    XSendEvent(display, target, False, NoEventMask, (XEvent *)&message);
+    XFlush(display);
+
+    bool accepted = false, asked = false, done = false;
+    for (int waited = 0; waited < 100 && !done; waited++) {   /* up to 10 s */
+        while (XPending(display)) {
+            XEvent event;
+            XNextEvent(display, &event);
+            if (event.type == ClientMessage && event.xclient.message_type == status && !accepted) {
+                accepted = event.xclient.data.l[1] & 1;
+                if (!accepted) {
+                    done = true;
+                    break;
+                }
+                memset(&message.data, 0, sizeof message.data);
+                message.message_type = drop;
+                message.data.l[0] = (long)source;
+                message.data.l[2] = CurrentTime;
+                XSendEvent(display, target, False, NoEventMask, (XEvent *)&message);
+                XFlush(display);
+            } else if (event.type == SelectionRequest) {
+                XSelectionRequestEvent *request = &event.xselectionrequest;
+                XChangeProperty(display, request->requestor, request->property, request->target, 8, PropModeReplace,
+                                (const unsigned char *)uri, (int)strlen(uri));
+                XSelectionEvent reply = {.type = SelectionNotify, .display = display, .requestor = request->requestor,
+                                         .selection = request->selection, .target = request->target,
+                                         .property = request->property, .time = request->time};
+                XSendEvent(display, request->requestor, False, NoEventMask, (XEvent *)&reply);
+                XFlush(display);
+                asked = true;
+            } else if (event.type == ClientMessage && event.xclient.message_type == finished) {
+                done = true;
+            }
+        }
+        if (!done) usleep(100000);
+    }
+    XDestroyWindow(display, source);
+    XCloseDisplay(display);
+    return accepted && asked;
+}
+#endif
 
 int main(void)
 {
@@ -161,6 +241,15 @@ int main(void)
         size = strstr(geometry, "Geometry: ");
         if (size) sscanf(size, "Geometry: %dx%d", &width, &height);
         CHECK(width == 320 && height == 240, "F11 again: back to 320x240 (%dx%d)", width, height);
+
+#ifdef SKINVIEW_TEST_X11
+        /* a file dropped on the window is opened in place of the current one */
+        CHECK(xdnd_drop(window, SKINVIEW_SOURCE_DIR "/assets/demo.glb"), "drag and drop: the window did not take the "
+                                                                         "dropped file (XDND)");
+        CHECK(wait_for(out, "skinview: opened demo.glb", 1, 15.0), "drag and drop: demo.glb was not opened");
+#else
+        printf("drag and drop: not checked (built without Xlib headers, libx11-dev)\n");
+#endif
 
         /* Q: quit */
         snprintf(arguments, sizeof arguments, "mousemove --window %s 40 40", window);

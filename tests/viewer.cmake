@@ -37,6 +37,12 @@ endif()
 # F11 fullscreen, Q quits (skipped without a display or xdotool).
 add_executable(test_viewer_live test_viewer_live.c)
 target_link_libraries(test_viewer_live PRIVATE skinview_testutil)
+find_package(X11)
+if(X11_FOUND)   # the drag-and-drop part speaks XDND with Xlib
+  target_compile_definitions(test_viewer_live PRIVATE SKINVIEW_TEST_X11=1)
+  target_include_directories(test_viewer_live PRIVATE ${X11_INCLUDE_DIR})
+  target_link_libraries(test_viewer_live PRIVATE ${X11_LIBRARIES})
+endif()
 add_dependencies(test_viewer_live skinview)
 add_test(NAME viewer_live COMMAND test_viewer_live)
 set_tests_properties(viewer_live PROPERTIES LABELS "gl;window" SKIP_RETURN_CODE 77 TIMEOUT 120 RUN_SERIAL TRUE)
