@@ -5,6 +5,8 @@
  *   - F11 makes the window cover the whole screen (its geometry, read back with xdotool);
  *   - a file dropped on the window (the XDND protocol, spoken here with Xlib as a file manager
  *     would) is opened ("skinview: opened NAME");
+ *   - S writes a numbered screenshot next to the model ("skinview: saved PATH"), a real PNG;
+ *   - paused (Space), the viewer idles: its CPU time over 2 s is a small part of what playing costs;
  *   - Q quits with exit status 0.
  * Needs a display (scripts/test.sh runs CTest under xvfb-run) and xdotool (scripts/deps.sh
  * --test); skipped (77) without them. Keys go through XTEST to the window under the pointer. */
@@ -59,6 +61,24 @@ static int count_in_file(const char *path, const char *needle)
 }
 
 static int count_lines(const char *path) { return count_in_file(path, "\n"); }
+
+/* CPU seconds (user + system) process `pid` has used so far, from /proc/PID/stat; -1 if unknown. */
+static double cpu_seconds(pid_t pid)
+{
+    char path[64], text[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return -1.0;
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    const char *after_name = strrchr(text, ')');   /* the name may hold spaces */
+    unsigned long long user = 0, system_time = 0;
+    if (!after_name || sscanf(after_name + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &user,
+                              &system_time) != 2)
+        return -1.0;
+    return (double)(user + system_time) / (double)sysconf(_SC_CLK_TCK);
+}
 
 /* Polls until `path` holds `count` lines containing `needle`, up to `seconds`. */
 static bool wait_for(const char *path, const char *needle, int count, double seconds)
@@ -223,6 +243,35 @@ int main(void)
         usleep(300000);
         run_xdotool("key ctrl+r", NULL, 0);
         CHECK(wait_for(out, "skinview: reloaded model.fbx", 2, 10.0), "Ctrl+R: no reload");
+
+        /* idle while paused: CPU time over 2 s, paused (once the reload notice, shown 4 s, is gone)
+         * and then playing */
+        run_xdotool("key space", NULL, 0);
+        usleep(4500000);
+        double before = cpu_seconds(pid);
+        usleep(2000000);
+        double paused = cpu_seconds(pid) - before;
+        run_xdotool("key space", NULL, 0);
+        usleep(500000);
+        double resumed = cpu_seconds(pid);
+        usleep(2000000);
+        double playing = cpu_seconds(pid) - resumed;
+        printf("CPU over 2 s: playing %.2f s, paused %.2f s\n", playing, paused);
+        CHECK(before >= 0.0 && paused < 0.25 * playing && paused < 0.3,
+              "paused, the viewer should idle: %.2f s of CPU in 2 s (playing: %.2f s)", paused, playing);
+
+        /* S: a numbered screenshot next to the model */
+        run_xdotool("key s", NULL, 0);
+        char shot[700];
+        snprintf(shot, sizeof shot, "skinview: saved %s/model-shot-001.png", folder);
+        CHECK(wait_for(out, shot, 1, 10.0), "S: no \"%s\" on stdout", shot);
+        FILE *png = fopen(shot + strlen("skinview: saved "), "rb");
+        unsigned char magic[8] = {0};
+        if (png) {
+            CHECK(fread(magic, 1, 8, png) == 8, "S: the screenshot is empty");
+            fclose(png);
+        }
+        CHECK(png && memcmp(magic, "\x89PNG\r\n\x1a\n", 8) == 0, "S: the screenshot is not a PNG");
 
         /* F11: fullscreen, the window as large as the screen */
         run_xdotool("key F11", NULL, 0);
