@@ -6,6 +6,8 @@
  *   - a file dropped on the window (the XDND protocol, spoken here with Xlib as a file manager
  *     would) is opened ("skinview: opened NAME");
  *   - S writes a numbered screenshot next to the model ("skinview: saved PATH"), a real PNG;
+ *   - the mesh list (U, Enter) hides a mesh: a 19-mesh OBJ dropped on the window draws fewer
+ *     pixels with its first mesh hidden (two S screenshots);
  *   - paused (Space), the viewer idles: its CPU time over 2 s is a small part of what playing costs;
  *   - Q quits with exit status 0.
  * Needs a display (scripts/test.sh runs CTest under xvfb-run) and xdotool (scripts/deps.sh
@@ -21,6 +23,7 @@
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "stb_image.h"   /* the implementation is in skinview_io (import_material.c) */
 #ifdef SKINVIEW_TEST_X11
 #include <X11/Xatom.h>
 #include <X11/Xlib.h>
@@ -61,6 +64,21 @@ static int count_in_file(const char *path, const char *needle)
 }
 
 static int count_lines(const char *path) { return count_in_file(path, "\n"); }
+
+/* Pixels of a PNG that differ from its top-left pixel (the background); -1 if it cannot be read. */
+static long foreground_pixels(const char *path)
+{
+    int width = 0, height = 0, channels = 0;
+    unsigned char *rgba = stbi_load(path, &width, &height, &channels, 4);
+    if (!rgba) return -1;
+    long count = 0;
+    for (long i = 0; i < (long)width * height; i++) {
+        const unsigned char *p = rgba + 4 * i;
+        count += abs(p[0] - rgba[0]) + abs(p[1] - rgba[1]) + abs(p[2] - rgba[2]) > 24;
+    }
+    stbi_image_free(rgba);
+    return count;
+}
 
 /* CPU seconds (user + system) process `pid` has used so far, from /proc/PID/stat; -1 if unknown. */
 static double cpu_seconds(pid_t pid)
@@ -296,6 +314,33 @@ int main(void)
         CHECK(xdnd_drop(window, SKINVIEW_SOURCE_DIR "/assets/demo.glb"), "drag and drop: the window did not take the "
                                                                          "dropped file (XDND)");
         CHECK(wait_for(out, "skinview: opened demo.glb", 1, 15.0), "drag and drop: demo.glb was not opened");
+
+        /* the mesh list: a copy of assimp-testmodels' 19-mesh spider, dropped, its first mesh hidden */
+        char spider[700], spider_source[700], mtl[700], mtl_source[700], shot_a[800], shot_b[800];
+        snprintf(spider, sizeof spider, "%s/spider.obj", folder);
+        snprintf(spider_source, sizeof spider_source, "%s/OBJ/spider.obj", SKINVIEW_TESTMODELS_DIR);
+        snprintf(mtl, sizeof mtl, "%s/spider.mtl", folder);
+        snprintf(mtl_source, sizeof mtl_source, "%s/OBJ/spider.mtl", SKINVIEW_TESTMODELS_DIR);
+        CHECK(copy_file(spider_source, spider) && copy_file(mtl_source, mtl), "copy the spider");
+        CHECK(xdnd_drop(window, spider), "drop the spider");
+        CHECK(wait_for(out, "skinview: opened spider.obj", 1, 15.0), "the spider was not opened");
+        snprintf(shot_a, sizeof shot_a, "skinview: saved %s/spider-shot-001.png", folder);
+        snprintf(shot_b, sizeof shot_b, "skinview: saved %s/spider-shot-002.png", folder);
+        usleep(500000);
+        run_xdotool("key s", NULL, 0);
+        CHECK(wait_for(out, shot_a, 1, 10.0), "S on the spider");
+        run_xdotool("key u", NULL, 0);
+        usleep(300000);
+        run_xdotool("key Return", NULL, 0);   /* the list opens on mesh 0: Enter hides it */
+        usleep(500000);
+        run_xdotool("key s", NULL, 0);
+        CHECK(wait_for(out, shot_b, 1, 10.0), "S on the spider with a mesh hidden");
+        run_xdotool("key u", NULL, 0);
+        long all = foreground_pixels(shot_a + strlen("skinview: saved "));
+        long fewer = foreground_pixels(shot_b + strlen("skinview: saved "));
+        printf("spider: %ld figure pixels, %ld with its first mesh hidden\n", all, fewer);
+        CHECK(all > 1000 && fewer >= 0 && fewer < all - 50, "U + Enter: hiding mesh 0 leaves fewer pixels (%ld -> %ld)",
+              all, fewer);
 #else
         printf("drag and drop: not checked (built without Xlib headers, libx11-dev)\n");
 #endif

@@ -36,7 +36,8 @@ endif()
 # The running viewer driven with xdotool: --watch reloads (and survives a damaged file), Ctrl+R,
 # F11 fullscreen, Q quits (skipped without a display or xdotool).
 add_executable(test_viewer_live test_viewer_live.c)
-target_link_libraries(test_viewer_live PRIVATE skinview_testutil)
+target_link_libraries(test_viewer_live PRIVATE skinview_testutil skinview_io)
+target_include_directories(test_viewer_live SYSTEM PRIVATE /usr/include/stb)
 find_package(X11)
 if(X11_FOUND)   # the drag-and-drop part speaks XDND with Xlib
   target_compile_definitions(test_viewer_live PRIVATE SKINVIEW_TEST_X11=1)
