@@ -257,6 +257,38 @@ static long foreground_pixels(const char *png_path)
     return count;
 }
 
+/* Centre of the pixels that differ from the top-left one (the background); false if none. */
+static bool foreground_center(const char *png_path, double *x, double *y)
+{
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_file(&image, png_path)) return false;
+    image.format = PNG_FORMAT_RGB;
+    unsigned char *pixels = malloc(PNG_IMAGE_SIZE(image));
+    if (!pixels || !png_image_finish_read(&image, NULL, pixels, 0, NULL)) {
+        free(pixels);
+        png_image_free(&image);
+        return false;
+    }
+    double sx = 0.0, sy = 0.0;
+    long n = 0;
+    for (size_t i = 0; i < (size_t)image.width * image.height; i++) {
+        int d = 0;
+        for (int k = 0; k < 3; k++) d += abs((int)pixels[i * 3 + (size_t)k] - (int)pixels[(size_t)k]);
+        if (d > 24) {
+            sx += (double)(i % image.width);
+            sy += (double)(i / image.width);
+            n++;
+        }
+    }
+    free(pixels);
+    if (n == 0) return false;
+    *x = sx / (double)n;
+    *y = sy / (double)n;
+    return true;
+}
+
 static void check_bad_arguments(const char *demo)
 {
     char dir[512], args[2048];
@@ -471,10 +503,10 @@ int main(void)
     char vat_png[600], skin_png[600];
     snprintf(vat_png, sizeof vat_png, "%s/vat.png", temp_dir);
     snprintf(skin_png, sizeof skin_png, "%s/skin.png", temp_dir);
-    snprintf(args, sizeof args, "--vat '%s' --clip Wave --time 1.25 --screenshot '%s' --size 320x240", demo_dir,
-             vat_png);
+    /* both with --no-grid: the figures alone */
+    snprintf(args, sizeof args, "--vat '%s' --clip Wave --time 1.25 --no-grid --screenshot '%s' --size 320x240",
+             demo_dir, vat_png);
     CHECK(run_skinview(args, NULL) == 0, "--vat --screenshot");
-    /* --no-grid: the skinned view draws the ground grid by default, VAT playback does not */
     snprintf(args, sizeof args, "'%s' --clip Wave --time 1.25 --no-grid --screenshot '%s' --size 320x240", demo,
              skin_png);
     CHECK(run_skinview(args, NULL) == 0, "skinned --screenshot");
@@ -484,8 +516,29 @@ int main(void)
     /* the same camera (vat.json's view_bounds) and the same pose: only a few edge pixels may differ */
     CHECK(vat_pixels > 1000 && differing >= 0 && differing < vat_pixels / 50,
           "VAT and skinned screenshots: %ld of %ld figure pixels differ", differing, vat_pixels);
-    snprintf(args, sizeof args, "--vat '%s' --instances 25 --screenshot '%s' --size 320x240", demo_dir, vat_png);
+    /* with the ground grid (the default in both, key G): the grid and world axes add the same
+     * pixels around the same figure */
+    snprintf(args, sizeof args, "--vat '%s' --clip Wave --time 1.25 --screenshot '%s' --size 320x240", demo_dir,
+             vat_png);
+    CHECK(run_skinview(args, NULL) == 0, "--vat --screenshot with the grid");
+    snprintf(args, sizeof args, "'%s' --clip Wave --time 1.25 --screenshot '%s' --size 320x240", demo, skin_png);
+    CHECK(run_skinview(args, NULL) == 0, "skinned --screenshot with the grid");
+    long vat_grid = foreground_pixels(vat_png), skin_grid = foreground_pixels(skin_png);
+    long grid_differing = differing_pixels(vat_png, skin_png);
+    printf("with the grid: VAT %ld, skinned %ld non-background pixels, %ld differ\n", vat_grid, skin_grid,
+           grid_differing);
+    CHECK(vat_grid > vat_pixels + 1000 && grid_differing >= 0 && grid_differing < vat_grid / 10,
+          "--vat draws the ground grid as the skinned view does (%ld vs %ld pixels, %ld differ)", vat_grid, skin_grid,
+          grid_differing);
+
+    /* the crowd: framed from the front, centred: its pixels' centre near the picture's */
+    snprintf(args, sizeof args, "--vat '%s' --instances 25 --no-grid --screenshot '%s' --size 320x240", demo_dir,
+             vat_png);
     CHECK(run_skinview(args, NULL) == 0 && foreground_pixels(vat_png) > 1000, "crowd screenshot");
+    double center_x = 0.0, center_y = 0.0;
+    CHECK(foreground_center(vat_png, &center_x, &center_y) && fabs(center_x - 160.0) < 0.15 * 320 &&
+              fabs(center_y - 120.0) < 0.2 * 240,
+          "the crowd is centred: its pixels' centre at (%.0f, %.0f) of 320x240", center_x, center_y);
 
     /* --export-pose in --vat mode: one v line per vertex, in the baked bounds */
     char obj[600];

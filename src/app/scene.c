@@ -10,7 +10,6 @@
 #include <string.h>
 #include <time.h>
 
-#define GRID_MAX_HALF_LINES 12
 #define LEGEND_STEPS 64                /* colour bar of the heat-map legend */
 
 /* Colours, sRGB 0..1, written as is. Bright fills on dark halos read on light and dark meshes. */
@@ -244,11 +243,12 @@ void scene_evaluate(Scene *scene, Animator *animator, int clip, float time)
     scene->skin_us = prepared - evaluated;
 }
 
-/* Appends segment a -> b in `color` to the scratch vertices. */
-static void push_segment(Scene *scene, int *count, const float a[3], const float b[3], const float color[4])
+/* Appends segment a -> b to vertices[] (room for `capacity` vertices) at segment *count. */
+static void push_line_segment(LineVertex *vertices, int capacity, int *count, const float a[3], const float b[3],
+                              const float color[4])
 {
-    if (2 * (*count + 1) > scene->vertex_capacity) return;
-    LineVertex *v = scene->vertices + 2 * *count;
+    if (2 * (*count + 1) > capacity) return;
+    LineVertex *v = vertices + 2 * *count;
     memcpy(v[0].position, a, sizeof v[0].position);
     memcpy(v[1].position, b, sizeof v[1].position);
     memcpy(v[0].color, color, sizeof v[0].color);
@@ -256,32 +256,43 @@ static void push_segment(Scene *scene, int *count, const float a[3], const float
     (*count)++;
 }
 
-static void draw_grid(Scene *scene, const mat4 view, const mat4 projection, const LineStyle *style)
+void ground_grid_draw(const GroundGrid *g, Lines *lines, LineVertex *vertices, int capacity, const mat4 view,
+                      const mat4 projection, const LineStyle *style)
 {
-    const GroundGrid *g = &scene->grid;
     float reach = g->spacing * (float)g->half_lines, y = g->y;
     int count = 0;
     for (int i = -g->half_lines; i <= g->half_lines; i++) {
         float offset = (float)i * g->spacing;
         float x = g->center[0] + offset, z = g->center[1] + offset;
-        push_segment(scene, &count, (float[3]){x, y, g->center[1] - reach}, (float[3]){x, y, g->center[1] + reach},
-                     grid_color);
-        push_segment(scene, &count, (float[3]){g->center[0] - reach, y, z}, (float[3]){g->center[0] + reach, y, z},
-                     grid_color);
+        push_line_segment(vertices, capacity, &count, (float[3]){x, y, g->center[1] - reach},
+                          (float[3]){x, y, g->center[1] + reach}, grid_color);
+        push_line_segment(vertices, capacity, &count, (float[3]){g->center[0] - reach, y, z},
+                          (float[3]){g->center[0] + reach, y, z}, grid_color);
     }
     LineStyle thin = *style;
-    lines_draw(&scene->lines, scene->vertices, count, view, projection, &thin);
+    lines_draw(lines, vertices, count, view, projection, &thin);
     /* world axes: X red, Y green, Z blue from the scene origin, 3 grid cells long */
     count = 0;
     float length = 3.0f * g->spacing;
     for (int axis = 0; axis < 3; axis++) {
         float tip[3] = {0.0f, 0.0f, 0.0f};
         tip[axis] = length;
-        push_segment(scene, &count, (float[3]){0.0f, 0.0f, 0.0f}, tip, axis_colors[axis]);
+        push_line_segment(vertices, capacity, &count, (float[3]){0.0f, 0.0f, 0.0f}, tip, axis_colors[axis]);
     }
     LineStyle thick = *style;
     thick.width = 2.0f * style->width;
-    lines_draw(&scene->lines, scene->vertices, count, view, projection, &thick);
+    lines_draw(lines, vertices, count, view, projection, &thick);
+}
+
+/* Appends segment a -> b in `color` to the scene's scratch vertices. */
+static void push_segment(Scene *scene, int *count, const float a[3], const float b[3], const float color[4])
+{
+    push_line_segment(scene->vertices, scene->vertex_capacity, count, a, b, color);
+}
+
+static void draw_grid(Scene *scene, const mat4 view, const mat4 projection, const LineStyle *style)
+{
+    ground_grid_draw(&scene->grid, &scene->lines, scene->vertices, scene->vertex_capacity, view, projection, style);
 }
 
 /* Axis triad of joint j: its matrix's columns, normalised, `length` long. */

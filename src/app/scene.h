@@ -24,6 +24,7 @@
 #include <stddef.h>
 
 /* The ground grid: square, centred on a grid point near the model, at height y. */
+#define GRID_MAX_HALF_LINES 12
 typedef struct GroundGrid {
     float y;             /* the lowest point of the bind pose */
     float center[2];     /* x, z: a multiple of spacing */
@@ -34,6 +35,14 @@ typedef struct GroundGrid {
 /* Grid for a model whose bind pose spans [bind_min, bind_max] and whose animation spans
  * [min, max] (scene space). Pure; unit-tested. */
 void ground_grid_fit(const vec3 bind_min, const vec3 bind_max, const vec3 min, const vec3 max, GroundGrid *grid);
+
+/* Segments the grid and its world axes need at most (GROUND_GRID_SEGMENTS * 2 line vertices). */
+#define GROUND_GRID_SEGMENTS (2 * (2 * GRID_MAX_HALF_LINES + 1) + 3)
+
+/* Draws the grid (thin lines) and the world axes X, Y, Z from the origin (twice as wide), using
+ * vertices[] (room for `capacity` line vertices) as scratch. Also used by the --vat player. */
+void ground_grid_draw(const GroundGrid *g, Lines *lines, LineVertex *vertices, int capacity, const mat4 view,
+                      const mat4 projection, const LineStyle *style);
 
 /* One joint name placed on screen (J): its panel (text plus OVERLAY_PANEL_PAD around it), in
  * overlay pixels (framebuffer pixels / text scale), y down. */

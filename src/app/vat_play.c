@@ -14,6 +14,7 @@
 #include "vat_load.h"
 #include "glcontext.h"
 #include "input.h"
+#include "scene.h"
 #include "anim/vat.h"
 #include "gfx/framebuffer.h"
 #include "gfx/gl_debug.h"
@@ -277,6 +278,79 @@ VatInstance *app_vat_instances(const LoadedBake *bake, int count, int clip, vec3
     return instances;
 }
 
+/* The crowd's first view: the corners of every instance's camera box, fitted from the clip's
+ * front as the skinned viewer fits one figure (app_frame_point_array), so the crowd is centred
+ * and seen from the front; beyond VAT_FRAME_MAX_INSTANCES, the corners of the whole crowd's box. */
+#define VAT_FRAME_MAX_INSTANCES 4096
+static void frame_crowd(const LoadedBake *bake, const VatInstance *instances, int count, int clip, const vec3 crowd_min,
+                        const vec3 crowd_max, float aspect, float hud_top, float hud_bottom, Camera *camera)
+{
+    const VatManifest *manifest = &bake->manifest;
+    int boxes = count <= VAT_FRAME_MAX_INSTANCES ? count : 1;
+    vec3 *corners = malloc(sizeof(vec3) * 8 * (size_t)boxes);
+    if (!corners) {
+        camera_frame(camera, crowd_min, crowd_max, aspect, glm_rad(CAMERA_DEFAULT_FOV_Y_DEGREES));
+        return;
+    }
+    for (int b = 0; b < boxes; b++) {
+        vec3 lo, hi;
+        if (boxes == count) {
+            glm_vec3_add((float *)manifest->view_min, (float *)instances[b].offset, lo);
+            glm_vec3_add((float *)manifest->view_max, (float *)instances[b].offset, hi);
+        } else {
+            glm_vec3_copy((float *)crowd_min, lo);
+            glm_vec3_copy((float *)crowd_max, hi);
+        }
+        for (int k = 0; k < 8; k++)
+            glm_vec3_copy((vec3){k & 1 ? hi[0] : lo[0], k & 2 ? hi[1] : lo[1], k & 4 ? hi[2] : lo[2]},
+                          corners[8 * b + k]);
+    }
+    app_frame_point_array((const vec3 *)corners, 8 * boxes, manifest->clips[clip].front_yaw, aspect, true, hud_top,
+                          hud_bottom, camera);
+    free(corners);
+}
+
+/* The ground grid under the crowd (as the skinned viewer's, key G, --no-grid): fitted as the
+ * skinned viewer fits it (ground_grid_fit), to the bind pose (mesh.glb's vertices: its height)
+ * and the crowd's box (its extent; one figure: the skinned viewer's camera box). */
+typedef struct VatGround {
+    bool       ready;
+    GroundGrid grid;
+    Lines      lines;
+    LineVertex vertices[2 * GROUND_GRID_SEGMENTS];
+} VatGround;
+
+static void vat_ground_init(VatGround *ground, const LoadedBake *bake, const vec3 crowd_min, const vec3 crowd_max)
+{
+    char error[256];
+    vec3 bind_min = {INFINITY, INFINITY, INFINITY}, bind_max = {-INFINITY, -INFINITY, -INFINITY};
+    for (int m = 0; m < bake->mesh_model.mesh_count; m++) {
+        const Mesh *mesh = &bake->mesh_model.meshes[m];
+        for (int v = 0; v < mesh->vertex_count; v++) {
+            glm_vec3_minv(bind_min, mesh->positions[v], bind_min);
+            glm_vec3_maxv(bind_max, mesh->positions[v], bind_max);
+        }
+    }
+    ground_grid_fit(bind_min, bind_max, crowd_min, crowd_max, &ground->grid);
+    ground->ready = lines_init(&ground->lines, GROUND_GRID_SEGMENTS, error, sizeof error);
+    if (!ground->ready) fprintf(stderr, "skinview: warning: no ground grid: %s\n", error);
+}
+
+static void vat_ground_draw(VatGround *ground, const mat4 view, const mat4 projection, int width, int height)
+{
+    if (!ground->ready) return;
+    float scale = overlay_scale_for(width, height);
+    LineStyle style = {1.0f * scale, true, {width, height}};
+    ground_grid_draw(&ground->grid, &ground->lines, ground->vertices, 2 * GROUND_GRID_SEGMENTS, view, projection,
+                     &style);
+}
+
+static void vat_ground_free(VatGround *ground)
+{
+    if (ground->ready) lines_free(&ground->lines);
+    ground->ready = false;
+}
+
 /* ---- GL session -------------------------------------------------------------------------- */
 
 static bool vat_renderer_start(VatRenderer *renderer, const LoadedBake *bake, const char *dir)
@@ -355,8 +429,12 @@ static int vat_screenshot(const Options *options, const LoadedBake *bake, int cl
                              &camera);
         }
     } else {
-        camera_frame(&camera, grid_min, grid_max, aspect, glm_rad(CAMERA_DEFAULT_FOV_Y_DEGREES));
+        float hud_top, hud_bottom;
+        hud_reserved_bands(width, height, true, &hud_top, &hud_bottom);
+        frame_crowd(bake, instances, options->instances, clip, grid_min, grid_max, aspect, hud_top, hud_bottom, &camera);
     }
+    static VatGround ground;   /* static: its scratch vertices are too many for the stack */
+    if (options->aids.grid) vat_ground_init(&ground, bake, grid_min, grid_max);
     mat4 view, projection;
     camera_view(&camera, view);
     camera_projection(&camera, aspect, projection);
@@ -368,6 +446,7 @@ static int vat_screenshot(const Options *options, const LoadedBake *bake, int cl
     gl_debug_check("drawing the crowd");
     renderer_clear(vat_background[0], vat_background[1], vat_background[2]);
     vat_renderer_draw(&renderer, time, view, projection, &light);
+    if (options->aids.grid) vat_ground_draw(&ground, view, projection, width, height);
     gl_debug_check("reading the frame back");
     if (!framebuffer_read_rgba(&framebuffer, pixels)) {
         fprintf(stderr, "skinview: %s: cannot read the rendered image back\n", options->screenshot_path);
@@ -377,6 +456,7 @@ static int vat_screenshot(const Options *options, const LoadedBake *bake, int cl
         status = 0;
     }
 done:
+    vat_ground_free(&ground);
     if (have_framebuffer) framebuffer_free(&framebuffer);
     free(pixels);
     free(instances);
@@ -528,6 +608,9 @@ typedef struct VatViewer {
     Playback          playback;
     Camera            camera;
     vec3              grid_min, grid_max;
+    VatInstance      *instances;
+    int               instance_count;
+    bool              show_grid;       /* G */
     VatDrag           drag;
     double            cursor_x, cursor_y;
     bool              frame_requested;
@@ -544,6 +627,7 @@ static void vat_on_key(GLFWwindow *window, int key, int scancode, int action, in
     case ACTION_QUIT: glfwSetWindowShouldClose(window, GLFW_TRUE); break;
     case ACTION_FRAME_CAMERA: viewer->frame_requested = true; break;
     case ACTION_TOGGLE_SKELETON: break;   /* a bake has no skeleton */
+    case ACTION_TOGGLE_GRID: viewer->show_grid = !viewer->show_grid; break;
     default: playback_apply(&viewer->playback, a, viewer->durations); break;
     }
 }
@@ -583,11 +667,11 @@ static void vat_on_scroll(GLFWwindow *window, double xoffset, double yoffset)
 }
 
 static const char *const vat_help_keys =
-    "1 ... 9\nN  /  Right\nP  /  Left\nSpace\n.  /  ,\n+  /  -\n0\nleft drag\nright drag\nwheel\nF\nC\nH\nEsc  /  Q";
+    "1 ... 9\nN  /  Right\nP  /  Left\nSpace\n.  /  ,\n+  /  -\n0\nleft drag\nright drag\nwheel\nF\nG\nC\nH\nEsc  /  Q";
 static const char *const vat_help_actions =
     "clip 0 ... 8\nnext clip\nprevious clip\npause / play\none frame forward / back (paused)\n"
     "speed x2 / x0.5\nrestart the clip\norbit\npan (middle drag too)\nzoom\nframe the crowd\n"
-    "back-face culling on / off\nhide this help\nquit";
+    "ground grid on / off\nback-face culling on / off\nhide this help\nquit";
 
 static int vat_view(const Options *options, const LoadedBake *bake, int clip)
 {
@@ -624,10 +708,14 @@ static int vat_view(const Options *options, const LoadedBake *bake, int clip)
     viewer.bake = bake;
     viewer.durations = durations;
     playback_init(&viewer.playback, manifest->clip_count, durations, clip, options->time, options->speed);
+    viewer.instances = instances;
+    viewer.instance_count = options->instances;
+    viewer.show_grid = options->aids.grid;
+    static VatGround ground;   /* static: its scratch vertices are too many for the stack */
+    vat_ground_init(&ground, bake, viewer.grid_min, viewer.grid_max);
     int fb_width = 0, fb_height = 0;
     glfwGetFramebufferSize(context.window, &fb_width, &fb_height);
-    camera_frame(&viewer.camera, viewer.grid_min, viewer.grid_max,
-                 fb_height > 0 ? (float)fb_width / (float)fb_height : 1.0f, glm_rad(CAMERA_DEFAULT_FOV_Y_DEGREES));
+    viewer.frame_requested = true;   /* the first frame fits the crowd (below), as F does */
     glfwSetWindowUserPointer(context.window, &viewer);
     glfwSetKeyCallback(context.window, vat_on_key);
     glfwSetMouseButtonCallback(context.window, vat_on_mouse_button);
@@ -654,7 +742,10 @@ static int vat_view(const Options *options, const LoadedBake *bake, int clip)
         }
         float aspect = (float)fb_width / (float)fb_height;
         if (viewer.frame_requested) {
-            camera_frame(&viewer.camera, viewer.grid_min, viewer.grid_max, aspect, glm_rad(CAMERA_DEFAULT_FOV_Y_DEGREES));
+            float hud_top, hud_bottom;
+            hud_reserved_bands(fb_width, fb_height, true, &hud_top, &hud_bottom);
+            frame_crowd(bake, instances, options->instances, viewer.playback.clip >= 0 ? viewer.playback.clip : 0,
+                        viewer.grid_min, viewer.grid_max, aspect, hud_top, hud_bottom, &viewer.camera);
             viewer.frame_requested = false;
         }
         playback_advance(&viewer.playback, dt, durations);
@@ -677,6 +768,7 @@ static int vat_view(const Options *options, const LoadedBake *bake, int clip)
         renderer_clear(vat_background[0], vat_background[1], vat_background[2]);
         renderer.cull_back_faces = viewer.playback.cull_back_faces;
         draw_calls = vat_renderer_draw(&renderer, viewer.playback.time, view, projection, &light);
+        if (viewer.show_grid) vat_ground_draw(&ground, view, projection, fb_width, fb_height);
 
         window_frames++;
         if (now - window_start >= VAT_FRAME_TIME_WINDOW) {
@@ -708,6 +800,7 @@ static int vat_view(const Options *options, const LoadedBake *bake, int clip)
     }
     status = 0;
 done:
+    vat_ground_free(&ground);
     if (context.window) {
         glfwSetWindowUserPointer(context.window, NULL);
         glfwSetKeyCallback(context.window, NULL);
