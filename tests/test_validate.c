@@ -680,6 +680,23 @@ static void test_morph_rules(void)
     CHECK(model.clips[0].tracks[0].rotation_times[0] == 0.5f, "joint keys not shifted with the morph keys");
     model_free(&model);
 
+    /* a finite but absurd normal delta (the fuzzer: 3e38 times a weight overflowed to Inf, then NaN
+     * once normalised): zeroed; a plausible one (two unit normals differ by at most 2) is kept */
+    base_model(&model);
+    add_morphs(&model);
+    if (model.meshes[0].morph_normal_deltas) {
+        glm_vec3_copy((vec3){0.0f, 3e38f, 0.0f}, model.meshes[0].morph_normal_deltas[0]);
+        glm_vec3_copy((vec3){0.0f, -1.5f, 0.0f}, model.meshes[0].morph_normal_deltas[1]);
+        v = validate(&model);
+        expect_repair("absurd normal delta", &v, "morph target deltas set to 0");
+        CHECK(model.meshes[0].morph_normal_deltas[0][1] == 0.0f && model.meshes[0].morph_normal_deltas[1][1] == -1.5f,
+              "normal deltas: the absurd one zeroed (%g), the plausible one kept (%g)",
+              (double)model.meshes[0].morph_normal_deltas[0][1], (double)model.meshes[0].morph_normal_deltas[1][1]);
+    } else {
+        CHECK(false, "add_morphs gives no normal deltas to test");
+    }
+    model_free(&model);
+
     /* a dropped mesh before the morphing one: its tracks follow it to its new index */
     base_model(&model);
     add_morphs(&model);

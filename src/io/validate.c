@@ -307,7 +307,8 @@ static bool check_morph_targets(Validator *v, Mesh *mesh)
             glm_vec3_zero(mesh->morph_position_deltas[i]);
             bad_deltas++;
         }
-        if (mesh->morph_normal_deltas && !finite_n(mesh->morph_normal_deltas[i], 3)) {
+        if (mesh->morph_normal_deltas && (!finite_n(mesh->morph_normal_deltas[i], 3) ||
+                                          glm_vec3_norm(mesh->morph_normal_deltas[i]) > VALIDATE_MAX_NORMAL_DELTA)) {
             glm_vec3_zero(mesh->morph_normal_deltas[i]);
             bad_deltas++;
         }

@@ -30,6 +30,8 @@
 #define VALIDATE_MAX_SCALE        1e8f       /* bound on a joint's accumulated scale */
 #define VALIDATE_MIN_BIND_SCALE   1e-6f      /* inverse bind axis lengths: 1e-6 .. 1e6 */
 #define VALIDATE_MAX_MORPH_WEIGHT 1000.0f    /* morph weights beyond +-1000 are clamped */
+#define VALIDATE_MAX_NORMAL_DELTA 1000.0f    /* |morph normal delta|: two unit normals differ by at most 2;
+                                                beyond this a delta times a weight can overflow to Inf (fuzzer) */
 
 /* Checks and repairs `model` in place. Every repair writes one line
  * "skinview: warning: SOURCE: what was repaired" to `warnings` (NULL: silent) and counts
