@@ -10,7 +10,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 total="${1:-180}"
 build="$root/build-fuzz"
-CC=clang cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSKINVIEW_FUZZ=ON -DBUILD_TESTING=ON >/dev/null
+CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSKINVIEW_FUZZ=ON -DBUILD_TESTING=ON >/dev/null
 cmake --build "$build" -j"$(nproc)" --target fuzz_import
 fuzzer="$build/tests/fuzz_import"
 mkdir -p "$build/artifacts"
