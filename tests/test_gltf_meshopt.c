@@ -59,6 +59,8 @@ static void check_attributes_round_trip(size_t count, size_t stride)
     free(vertices);
 }
 
+static int index_codec_version = 1;   /* what meshopt_encodeIndexVersion was last given (main) */
+
 /* TRIANGLES (index buffer codec) and INDICES (index sequence codec), 16- and 32-bit. */
 static void check_indices_round_trip(const char *mode, size_t index_size)
 {
@@ -78,6 +80,8 @@ static void check_indices_round_trip(const char *mode, size_t index_size)
     size_t encoded_size = triangles ? meshopt_encodeIndexBuffer(encoded, bound, indices, n)
                                     : meshopt_encodeIndexSequence(encoded, bound, indices, n);
     CHECK(encoded_size > 0, "encode %s", mode);
+    CHECK(encoded_size > 0 && encoded[0] == (triangles ? 0xE0 : 0xD0) + index_codec_version, "%s header 0x%02X", mode,
+          encoded_size ? encoded[0] : 0);
     unsigned char *source = exact_copy(encoded, encoded_size);
     unsigned char *decoded = malloc(n * index_size);
     char error[256] = "";
@@ -293,6 +297,12 @@ static void check_rules_and_damage(void)
     memcpy(newer, vertex_stream, vertex_size);
     newer[0] = 0xA1;
     check_refused("vertex stream version 1", 16, 12, newer, vertex_size, "ATTRIBUTES", NULL, "version 1");
+    memcpy(newer, index_stream, index_size);
+    newer[0] = 0xE2;
+    check_refused("index stream version 2", 30, 4, newer, index_size, "TRIANGLES", NULL, "version 2");
+    memcpy(newer, sequence_stream, sequence_size);
+    newer[0] = 0xD2;
+    check_refused("index sequence version 2", 30, 4, newer, sequence_size, "INDICES", NULL, "version 2");
 
     /* Every truncation of the vertex stream is refused, and never read past. */
     size_t refused = 0;
@@ -342,6 +352,14 @@ int main(void)
     for (size_t s = 0; s < sizeof strides / sizeof strides[0]; s++)
         for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
             check_attributes_round_trip(counts[c], strides[s]);
+    /* The index codecs as the extension writes them (headers 0xE1, 0xD1), then version 0 (0xE0, 0xD0). */
+    meshopt_encodeIndexVersion(1);
+    check_indices_round_trip("TRIANGLES", 2);
+    check_indices_round_trip("TRIANGLES", 4);
+    check_indices_round_trip("INDICES", 2);
+    check_indices_round_trip("INDICES", 4);
+    meshopt_encodeIndexVersion(0);
+    index_codec_version = 0;
     check_indices_round_trip("TRIANGLES", 2);
     check_indices_round_trip("TRIANGLES", 4);
     check_indices_round_trip("INDICES", 2);

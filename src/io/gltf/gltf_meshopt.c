@@ -7,8 +7,9 @@
  *   - filters apply to ATTRIBUTES only, in place after decoding: OCTAHEDRAL (byteStride 4 or 8),
  *     QUATERNION (byteStride 8), EXPONENTIAL (byteStride a multiple of 4).
  *   - The first byte of a stream names its codec and version: 0xA0 | v vertex, 0xE0 | v index
- *     buffer, 0xD0 | v index sequence. Debian's meshoptimizer 0.18 reads version 0 (the one the
- *     extension specifies).
+ *     buffer, 0xD0 | v index sequence. The extension writes 0xA0, 0xE1 and 0xD1; Debian's
+ *     meshoptimizer 0.18 reads vertex version 0 and index versions 0 and 1, so those are accepted
+ *     (a newer version is refused by name, not decoded as garbage).
  * meshoptimizer asserts these rules instead of returning an error, so they are checked here first;
  * its decoders then check the stream against source_size themselves (they are written for
  * untrusted input) and write no more than count * byte_stride bytes.
@@ -34,19 +35,20 @@ static bool meshopt_fail(char *error, size_t error_size, const char *format, ...
     return false;
 }
 
-/* The stream's first byte must be `codec_tag` (high nibble) with version 0 (low nibble). */
-static bool meshopt_check_header(const unsigned char *bytes, size_t size, unsigned codec_tag, const char *mode,
-                                 char *error, size_t error_size)
+/* The stream's first byte must be `codec_tag` (high nibble) with a version <= max_version (low nibble). */
+static bool meshopt_check_header(const unsigned char *bytes, size_t size, unsigned codec_tag, unsigned max_version,
+                                 const char *mode, char *error, size_t error_size)
 {
     if (size < 1)
         return meshopt_fail(error, error_size, "EXT_meshopt_compression: empty %s stream", mode);
     if ((bytes[0] & 0xF0u) != codec_tag)
         return meshopt_fail(error, error_size, "EXT_meshopt_compression: the stream is not a %s stream (header byte 0x%02X)",
                             mode, bytes[0]);
-    if ((bytes[0] & 0x0Fu) != 0)
+    if ((bytes[0] & 0x0Fu) > max_version)
         return meshopt_fail(error, error_size,
-                            "EXT_meshopt_compression: %s stream version %u is not supported (meshoptimizer %d.%02d reads version 0)",
-                            mode, bytes[0] & 0x0Fu, MESHOPTIMIZER_VERSION / 1000, (MESHOPTIMIZER_VERSION % 1000) / 10);
+                            "EXT_meshopt_compression: %s stream version %u is not supported (meshoptimizer %d.%02d reads up to %u)",
+                            mode, bytes[0] & 0x0Fu, MESHOPTIMIZER_VERSION / 1000, (MESHOPTIMIZER_VERSION % 1000) / 10,
+                            max_version);
     return true;
 }
 
@@ -80,7 +82,7 @@ bool gltf_meshopt_decode(void *out, size_t count, size_t byte_stride, const void
                 return meshopt_fail(error, error_size, "EXT_meshopt_compression: filter %s does not take byteStride %zu (%s)",
                                     filter, byte_stride, strcmp(filter, "OCTAHEDRAL") == 0 ? "4 or 8" : "8");
         }
-        if (!meshopt_check_header(bytes, source_size, 0xA0u, mode, error, error_size))
+        if (!meshopt_check_header(bytes, source_size, 0xA0u, 0, mode, error, error_size))
             return false;
         if (meshopt_decodeVertexBuffer(out, count, byte_stride, bytes, source_size) != 0)
             return meshopt_fail(error, error_size,
@@ -110,14 +112,14 @@ bool gltf_meshopt_decode(void *out, size_t count, size_t byte_stride, const void
     if (strcmp(mode, "TRIANGLES") == 0) {
         if (count % 3 != 0)
             return meshopt_fail(error, error_size, "EXT_meshopt_compression: TRIANGLES count %zu is not a multiple of 3", count);
-        if (!meshopt_check_header(bytes, source_size, 0xE0u, mode, error, error_size))
+        if (!meshopt_check_header(bytes, source_size, 0xE0u, 1, mode, error, error_size))
             return false;
         if (meshopt_decodeIndexBuffer(out, count, byte_stride, bytes, source_size) != 0)
             return meshopt_fail(error, error_size, "EXT_meshopt_compression: damaged or truncated TRIANGLES stream (%zu bytes for %zu indices)",
                                 source_size, count);
         return true;
     }
-    if (!meshopt_check_header(bytes, source_size, 0xD0u, mode, error, error_size))
+    if (!meshopt_check_header(bytes, source_size, 0xD0u, 1, mode, error, error_size))
         return false;
     if (meshopt_decodeIndexSequence(out, count, byte_stride, bytes, source_size) != 0)
         return meshopt_fail(error, error_size, "EXT_meshopt_compression: damaged or truncated INDICES stream (%zu bytes for %zu indices)",

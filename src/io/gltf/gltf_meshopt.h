@@ -4,8 +4,8 @@
  * of the bufferView: buffer, byteOffset, byteLength = the compressed `source`; count, byteStride,
  * mode, filter = how to decode it). The decoded view is `count * byte_stride` bytes, read by the
  * view's accessors as if it had been stored plainly. Decoding uses Debian's meshoptimizer
- * (libmeshoptimizer-dev, 0.18), so only version 0 of its vertex and index codecs is read (the one
- * the extension specifies); a newer stream is refused with one line.
+ * (libmeshoptimizer-dev, 0.18): vertex codec version 0, index codecs versions 0 and 1 (the extension
+ * writes 0 and 1); a newer stream is refused with one line.
  */
 #ifndef SKINVIEW_GLTF_MESHOPT_H
 #define SKINVIEW_GLTF_MESHOPT_H
