@@ -12,7 +12,7 @@
  *    crowd draws all N in one instanced call per mesh. Frame time = wall time of K frames with
  *    glFinish, offscreen at --size. On llvmpipe (no GPU) only the ratio means anything.
  */
-#include "app/camera.h"
+#include "view/camera.h"
 #include "app/commands.h"
 #include "app/glcontext.h"
 #include "app/vat_load.h"

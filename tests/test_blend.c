@@ -1,7 +1,7 @@
 /* test_blend.c — cross-fade (pose_blend, animator_evaluate_blend), playback modes (reverse,
  * once, ping-pong through playback_step_time / playback_advance) and root motion in place. */
 #include "anim/animator.h"
-#include "app/input.h"
+#include "view/playback.h"
 #include "io/import.h"
 #include "testutil.h"
 

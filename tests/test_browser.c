@@ -1,7 +1,7 @@
 /* test_browser.c — the clip browser and timeline logic without a window: filtering,
  * highlighting, scrolling, hit-testing, key times, frame rate, pixel <-> time. */
-#include "browser.h"
-#include "timeline.h"
+#include "view/browser.h"
+#include "view/timeline.h"
 #include "testutil.h"
 
 #include <math.h>

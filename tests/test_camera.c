@@ -1,5 +1,5 @@
 /* test_camera.c — the orbit camera frames boxes of any scale; orbit and zoom. */
-#include "camera.h"
+#include "view/camera.h"
 #include "testutil.h"
 
 #include <math.h>

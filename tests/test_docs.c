@@ -2,11 +2,13 @@
  *   `skinview --help`, the README's "## Using it" section and the man page (docs/skinview.1.md,
  *   and the roff the build made from it) name the same long options (--flag), and each option
  *   has an OPTIONS entry of its own in the man page;
- *   the README's key table(s) and the man page's KEYS table name the same keys.
+ *   the README's key table(s) and the man page's KEYS table name the same keys, and exactly the
+ *   keys of the one key table (src/view/keys.c, its rows' `doc` names).
  * A new flag goes into all three (src/app/cli.c, README.md, docs/skinview.1.md); a new key
- * into both tables. The messages say which file lacks what.
+ * into the key table and both documents' tables. The messages say which file lacks what.
  * argv[1]: the generated man page (build/man/skinview.1). */
 #include "testutil.h"
+#include "view/keys.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -210,8 +212,25 @@ int main(int argc, char **argv)
     expect_subset(&readme_keys, "README.md's key table", &man_keys, "docs/skinview.1.md (# KEYS)", "key");
     expect_subset(&man_keys, "docs/skinview.1.md (# KEYS)", &readme_keys, "README.md's key table", "key");
 
+    /* 5. the key table (keys.h): its rows' doc names, space-separated */
+    static WordSet table_keys;
+    int rows;
+    const KeyRow *table = keys_table(&rows);
+    for (int r = 0; r < rows; r++) {
+        for (const char *p = table[r].doc; p && *p;) {
+            size_t length = strcspn(p, " ");
+            set_add(&table_keys, p, length);
+            p += length;
+            p += strspn(p, " ");
+        }
+    }
+    CHECK(table_keys.count >= 10, "key table has doc names (%d)", table_keys.count);
+    expect_subset(&table_keys, "src/view/keys.c", &readme_keys, "README.md's key tables", "key");
+    expect_subset(&readme_keys, "README.md's key tables", &table_keys, "src/view/keys.c (a row's doc)", "key");
+
     printf("options: --help %d, README %d, man page %d; keys: README %d, man page %d\n", help_flags.count,
            readme_flags.count, man_flags.count, readme_keys.count, man_keys.count);
+    printf("key table: %d rows, %d documented keys\n", rows, table_keys.count);
     free(readme);
     free(using_it);
     free(man);

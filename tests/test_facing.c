@@ -2,7 +2,7 @@
  * names give the facing (app_front_yaw), and in the front view (keypad 1) the demo's nose
  * points at the camera — also when the whole character is turned around. */
 #include "app/bounds.h"
-#include "app/camera.h"
+#include "view/camera.h"
 #include "io/import.h"
 #include "testutil.h"
 

@@ -12,7 +12,7 @@
  *   - the HUD line and --info report the count;
  *   - the real binary's --show-influences screenshot has those pixels, the plain one not. */
 #include "app/bounds.h"
-#include "app/camera.h"
+#include "view/camera.h"
 #include "app/commands.h"
 #include "app/glcontext.h"
 #include "app/scene.h"

@@ -1,7 +1,7 @@
 /* test_input.c — the viewer's key table and playback state machine, without a window. */
-#include "input.h"
-#include "camera.h"
-#include "cli.h"
+#include "view/keys.h"
+#include "view/aids.h"
+#include "view/camera.h"
 #include "anim/animator.h"
 #include "testutil.h"
 
@@ -19,9 +19,9 @@ static void press(Playback *p, int k, const float *durations) { playback_apply(p
 
 static void test_key_table(void)
 {
-    CHECK(key(GLFW_KEY_1).kind == ACTION_SELECT_CLIP && key(GLFW_KEY_1).clip == 0, "1 -> clip index 0");
-    CHECK(key(GLFW_KEY_3).kind == ACTION_SELECT_CLIP && key(GLFW_KEY_3).clip == 2, "3 -> clip index 2");
-    CHECK(key(GLFW_KEY_9).kind == ACTION_SELECT_CLIP && key(GLFW_KEY_9).clip == 8, "9 -> clip index 8");
+    CHECK(key(GLFW_KEY_1).kind == ACTION_SELECT_CLIP && key(GLFW_KEY_1).arg == 0, "1 -> clip index 0");
+    CHECK(key(GLFW_KEY_3).kind == ACTION_SELECT_CLIP && key(GLFW_KEY_3).arg == 2, "3 -> clip index 2");
+    CHECK(key(GLFW_KEY_9).kind == ACTION_SELECT_CLIP && key(GLFW_KEY_9).arg == 8, "9 -> clip index 8");
     CHECK(key(GLFW_KEY_N).kind == ACTION_NEXT_CLIP && key(GLFW_KEY_RIGHT).kind == ACTION_NEXT_CLIP, "N/Right");
     CHECK(key(GLFW_KEY_P).kind == ACTION_PREV_CLIP && key(GLFW_KEY_LEFT).kind == ACTION_PREV_CLIP, "P/Left");
     CHECK(key(GLFW_KEY_SPACE).kind == ACTION_TOGGLE_PAUSE, "space");
@@ -52,9 +52,9 @@ static void test_key_table(void)
     Action front = key(GLFW_KEY_KP_1), back = action_for_key(GLFW_KEY_KP_1, GLFW_MOD_CONTROL);
     Action right = key(GLFW_KEY_KP_3), left = action_for_key(GLFW_KEY_KP_3, GLFW_MOD_SHIFT);
     Action top = key(GLFW_KEY_KP_7), bottom = action_for_key(GLFW_KEY_KP_7, GLFW_MOD_CONTROL);
-    CHECK(front.kind == ACTION_VIEW_PRESET && front.clip == CAMERA_VIEW_FRONT && back.clip == CAMERA_VIEW_BACK &&
-              right.clip == CAMERA_VIEW_RIGHT && left.clip == CAMERA_VIEW_LEFT && top.clip == CAMERA_VIEW_TOP &&
-              bottom.clip == CAMERA_VIEW_BOTTOM,
+    CHECK(front.kind == ACTION_VIEW_PRESET && front.arg == CAMERA_VIEW_FRONT && back.arg == CAMERA_VIEW_BACK &&
+              right.arg == CAMERA_VIEW_RIGHT && left.arg == CAMERA_VIEW_LEFT && top.arg == CAMERA_VIEW_TOP &&
+              bottom.arg == CAMERA_VIEW_BOTTOM,
           "keypad 1 / 3 / 7 views, Ctrl or Shift the opposite");
     CHECK(action_repeats(ACTION_NEXT_CLIP) && action_repeats(ACTION_PREV_CLIP) && action_repeats(ACTION_STEP_FORWARD) &&
               action_repeats(ACTION_NEXT_KEY) && !action_repeats(ACTION_TOGGLE_PAUSE) &&
@@ -177,17 +177,18 @@ static void test_pause_and_step(void)
     press(&p, GLFW_KEY_H, durations);
     CHECK(!p.show_help, "H hides help");
 
-    CHECK(!p.show_skeleton, "the skeleton starts hidden");
+    /* B is a teaching aid (aids_apply), not playback state */
+    AidOptions skeleton_aids = {0};
     const float before = p.time;
-    press(&p, GLFW_KEY_B, durations);
-    CHECK(p.show_skeleton, "B shows the skeleton");
+    CHECK(!playback_apply(&p, key(GLFW_KEY_B), durations), "B is not a playback action");
+    CHECK(aids_apply(&skeleton_aids, key(GLFW_KEY_B)) && skeleton_aids.show_skeleton, "B shows the skeleton");
     CHECK(p.clip == 0 && near(p.time, before) && !p.show_help, "B changes nothing else");
-    press(&p, GLFW_KEY_B, durations);
-    CHECK(!p.show_skeleton, "B hides the skeleton");
+    aids_apply(&skeleton_aids, key(GLFW_KEY_B));
+    CHECK(!skeleton_aids.show_skeleton, "B hides the skeleton");
 
     CHECK(!p.cull_back_faces, "back faces are drawn by default (open meshes)");
     press(&p, GLFW_KEY_C, durations);
-    CHECK(p.cull_back_faces && p.clip == 0 && !p.show_skeleton, "C turns culling on, nothing else");
+    CHECK(p.cull_back_faces && p.clip == 0 && !p.show_help, "C turns culling on, nothing else");
     press(&p, GLFW_KEY_C, durations);
     CHECK(!p.cull_back_faces, "C turns culling off");
 
@@ -309,10 +310,45 @@ static void test_teaching_keys(void)
     CHECK(!p.fading && p.clip == ANIMATOR_BIND_POSE, "paused: T cuts");
 }
 
+/* The key table (keys.h) is unambiguous: in each player mode, no press matches two bindings;
+ * and every bound row has help text. */
+static void test_key_table_data(void)
+{
+    int rows;
+    const KeyRow *table = keys_table(&rows);
+    for (unsigned mode = KEY_MODE_SKINNED; mode <= KEY_MODE_VAT; mode <<= 1)
+        for (int k = GLFW_KEY_SPACE; k <= GLFW_KEY_LAST; k++)
+            for (int mods = 0; mods < 16; mods++) {
+                int matches = 0;
+                for (int r = 0; r < rows; r++) {
+                    if (!(table[r].modes & mode)) continue;
+                    for (int b = 0; b < KEY_MAX_BINDINGS && table[r].bindings[b].key; b++) {
+                        const KeyBinding *binding = &table[r].bindings[b];
+                        bool key_hit = binding->kind == ACTION_SELECT_CLIP ? (k >= GLFW_KEY_1 && k <= GLFW_KEY_9)
+                                                                           : binding->key == k;
+                        if (key_hit && ((unsigned)mods & binding->care) == binding->want) matches++;
+                    }
+                }
+                CHECK(matches <= 1, "mode %u key %d mods %d matches %d bindings", mode, k, mods, matches);
+            }
+    int help_rows = 0;
+    for (int r = 0; r < rows; r++) {
+        if (table[r].keys) help_rows++;
+        CHECK(!table[r].keys || (table[r].help && table[r].help[0]), "row %d (%s) has help text", r, table[r].keys);
+    }
+    CHECK(help_rows >= 30, "the help panel lists the keys (%d rows)", help_rows);
+    /* the VAT player's subset: playback keys yes, the skinned viewer's own no */
+    CHECK(keys_action(GLFW_KEY_SPACE, 0, KEY_MODE_VAT).kind == ACTION_TOGGLE_PAUSE, "Space pauses a bake");
+    CHECK(keys_action(GLFW_KEY_G, 0, KEY_MODE_VAT).kind == ACTION_TOGGLE_GRID, "G: the bake's grid");
+    CHECK(keys_action(GLFW_KEY_B, 0, KEY_MODE_VAT).kind == ACTION_NONE, "B: a bake has no skeleton");
+    CHECK(keys_action(GLFW_KEY_T, 0, KEY_MODE_VAT).kind == ACTION_NONE, "T: a bake has no bind pose");
+}
+
 int main(void)
 {
     test_teaching_keys();
     test_key_table();
+    test_key_table_data();
     test_clip_selection();
     test_speed();
     test_pause_and_step();

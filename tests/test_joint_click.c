@@ -10,7 +10,7 @@
  * selects is that dot's (its projection lies within a pixel of the click). Expectations come
  * from the loaded model, never from joint names. */
 #include "app/bounds.h"
-#include "app/camera.h"
+#include "view/camera.h"
 #include "app/commands.h"
 #include "app/glcontext.h"
 #include "app/scene.h"

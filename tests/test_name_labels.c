@@ -10,7 +10,7 @@
  *     test exercises real collisions, and most joints still get a name (counts printed).
  * Expectations come from the loaded model (depths, parents), never from joint names. */
 #include "app/bounds.h"
-#include "app/camera.h"
+#include "view/camera.h"
 #include "app/commands.h"
 #include "app/glcontext.h"
 #include "app/scene.h"

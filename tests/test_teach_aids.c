@@ -11,7 +11,7 @@
  *   - CPU and GPU linear blend skinning draw the same picture (< 0.5 % of the pixels differ).
  * Offscreen GL (glcontext_create_offscreen), the real shaders, the demo model (assets/). */
 #include "app/bounds.h"
-#include "app/camera.h"
+#include "view/camera.h"
 #include "app/commands.h"
 #include "app/glcontext.h"
 #include "app/scene.h"

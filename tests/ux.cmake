@@ -1,6 +1,6 @@
 # Viewer UX (issue 11): clip browser, timeline, playback modes, cross-fade, framing, HUD, errors first.
 # Pure logic is compiled straight into the test programs (no window, no GL).
-add_executable(test_browser test_browser.c ${CMAKE_SOURCE_DIR}/src/app/browser.c ${CMAKE_SOURCE_DIR}/src/app/timeline.c)
+add_executable(test_browser test_browser.c ${CMAKE_SOURCE_DIR}/src/view/browser.c ${CMAKE_SOURCE_DIR}/src/view/timeline.c)
 target_include_directories(test_browser PRIVATE ${CMAKE_SOURCE_DIR}/src/app)
 target_link_libraries(test_browser PRIVATE skinview_testutil ${MATH_LIBRARY})
 add_test(NAME ux_browser_timeline COMMAND test_browser)

@@ -1,7 +1,7 @@
 # Viewer tests: the key -> action table / playback state machine and the orbit camera.
 # Both are pure (no window, no GL): their sources are compiled straight into the test
 # programs, so these tests do not depend on the rest of the app being built.
-add_executable(test_input test_input.c ${CMAKE_SOURCE_DIR}/src/app/input.c)
+add_executable(test_input test_input.c ${CMAKE_SOURCE_DIR}/src/view/playback.c ${CMAKE_SOURCE_DIR}/src/view/keys.c ${CMAKE_SOURCE_DIR}/src/view/aids.c)
 target_include_directories(test_input PRIVATE ${CMAKE_SOURCE_DIR}/src/app)
 # GLFW for the key constants only (no glfw calls are linked).
 target_compile_options(test_input PRIVATE ${GLFW_CFLAGS_OTHER})
@@ -9,7 +9,7 @@ target_include_directories(test_input PRIVATE ${GLFW_INCLUDE_DIRS})
 target_link_libraries(test_input PRIVATE skinview_testutil ${MATH_LIBRARY})
 add_test(NAME input COMMAND test_input)
 
-add_executable(test_camera test_camera.c ${CMAKE_SOURCE_DIR}/src/app/camera.c)
+add_executable(test_camera test_camera.c ${CMAKE_SOURCE_DIR}/src/view/camera.c)
 target_include_directories(test_camera PRIVATE ${CMAKE_SOURCE_DIR}/src/app)
 target_link_libraries(test_camera PRIVATE skinview_testutil ${MATH_LIBRARY})
 add_test(NAME camera COMMAND test_camera)

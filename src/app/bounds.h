@@ -3,7 +3,7 @@
 #define SKINVIEW_BOUNDS_H
 
 #include "anim/animator.h"
-#include "camera.h"
+#include "view/camera.h"
 
 #include <stdbool.h>
 

@@ -1,7 +1,7 @@
 /* cli.c — command-line parsing. */
 #include "cli.h"
-#include "input.h"
-#include "camera.h"
+#include "view/playback.h"
+#include "view/camera.h"
 
 #include <errno.h>
 #include <math.h>

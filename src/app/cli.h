@@ -2,28 +2,10 @@
 #ifndef SKINVIEW_CLI_H
 #define SKINVIEW_CLI_H
 
-#include "anim/skin_dq.h"   /* SkinningMethod */
+#include "view/aids.h"   /* AidOptions, AxesMode, SkinningMethod */
 
 #include <stdbool.h>
 #include <stddef.h>
-
-/* Where joint axes (RGB triads) are drawn: --show-axes [all], key A. */
-typedef enum AxesMode { AXES_OFF = 0, AXES_SELECTED, AXES_ALL } AxesMode;
-
-/* The teaching aids of the viewer and --screenshot (flags; the viewer's keys toggle the same). */
-typedef struct AidOptions {
-    SkinningMethod skinning;     /* --skinning gpu|cpu|dq */
-    bool        show_skeleton;   /* --show-skeleton (B) */
-    bool        show_weights;    /* --show-weights [JOINT] (W): heat-map of the selected joint */
-    bool        show_influences; /* --show-influences (W twice): colour by influence count */
-    const char *joint;           /* --joint NAME, or the JOINT of --show-weights; NULL = none */
-    AxesMode    axes;            /* --show-axes [all] (A) */
-    bool        show_names;      /* --show-names (J) */
-    bool        joint_values;    /* --joint-values (I): the selected joint's local and model values */
-    bool        wireframe;       /* --wireframe (X) */
-    bool        grid;            /* ground grid + world axes (G); --no-grid turns it off */
-    bool        show_normals;    /* --show-normals (V) */
-} AidOptions;
 
 typedef struct Options {
     const char *model_path;      /* NULL: the bundled demo model */
@@ -31,8 +13,8 @@ typedef struct Options {
     float       time;            /* seconds from the clip start */
     bool        time_set;
     float       speed;           /* playback speed factor, default 1; < 0 plays backwards;
-                                    |speed| in [PLAYBACK_SPEED_MIN, PLAYBACK_SPEED_MAX] (input.h) */
-    int         loop_mode;       /* --loop: a PlaybackLoopMode (input.h), default loop */
+                                    |speed| in [PLAYBACK_SPEED_MIN, PLAYBACK_SPEED_MAX] (view/playback.h) */
+    int         loop_mode;       /* --loop: a PlaybackLoopMode (view/playback.h), default loop */
     float       blend_seconds;   /* --blend: cross-fade time between clips, default 0.25, 0 = cut */
     bool        show_hud;        /* --show-hud: --screenshot draws the status line and timeline */
     bool        show_browser;    /* --show-browser: --screenshot also draws the clip list (implies show_hud) */

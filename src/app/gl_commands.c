@@ -4,8 +4,8 @@
  * the model is imported with comes from GL_MAX_VERTEX_UNIFORM_COMPONENTS, and both draw
  * only into their own framebuffer objects. */
 #include "bounds.h"
-#include "camera.h"
-#include "hud.h"
+#include "view/camera.h"
+#include "view/hud.h"
 #include "commands.h"
 #include "gl_session.h"
 #include "gfx/framebuffer.h"

@@ -15,7 +15,7 @@
  *     partial file.
  */
 #include "bounds.h"
-#include "camera.h"
+#include "view/camera.h"
 #include "commands.h"
 #include "gl_session.h"
 #include "gfx/framebuffer.h"

@@ -8,12 +8,12 @@
  * feedback against the CPU decode, at baked frames and halfway between them).
  */
 #include "bounds.h"
-#include "camera.h"
-#include "hud.h"
+#include "view/camera.h"
+#include "view/hud.h"
 #include "commands.h"
 #include "vat_load.h"
 #include "glcontext.h"
-#include "input.h"
+#include "view/keys.h"
 #include "scene.h"
 #include "anim/vat.h"
 #include "gfx/framebuffer.h"
@@ -621,12 +621,11 @@ static void vat_on_key(GLFWwindow *window, int key, int scancode, int action, in
     (void)scancode;
     VatViewer *viewer = glfwGetWindowUserPointer(window);
     if (action == GLFW_RELEASE) return;
-    Action a = action_for_key(key, mods);
+    Action a = keys_action(key, mods, KEY_MODE_VAT);
     if (action == GLFW_REPEAT && a.kind != ACTION_STEP_FORWARD && a.kind != ACTION_STEP_BACK) return;
     switch (a.kind) {
     case ACTION_QUIT: glfwSetWindowShouldClose(window, GLFW_TRUE); break;
     case ACTION_FRAME_CAMERA: viewer->frame_requested = true; break;
-    case ACTION_TOGGLE_SKELETON: break;   /* a bake has no skeleton */
     case ACTION_TOGGLE_GRID: viewer->show_grid = !viewer->show_grid; break;
     default: playback_apply(&viewer->playback, a, viewer->durations); break;
     }
@@ -666,12 +665,19 @@ static void vat_on_scroll(GLFWwindow *window, double xoffset, double yoffset)
     camera_zoom(&viewer->camera, (float)yoffset);
 }
 
-static const char *const vat_help_keys =
-    "1 ... 9\nN  /  Right\nP  /  Left\nSpace\n.  /  ,\n+  /  -\n0\nleft drag\nright drag\nwheel\nF\nG\nC\nH\nEsc  /  Q";
-static const char *const vat_help_actions =
-    "clip 0 ... 8\nnext clip\nprevious clip\npause / play\none frame forward / back (paused)\n"
-    "speed x2 / x0.5\nrestart the clip\norbit\npan (middle drag too)\nzoom\nframe the crowd\n"
-    "ground grid on / off\nback-face culling on / off\nhide this help\nquit";
+/* The help panel's two columns: the key table's rows for a bake (keys.h), one per line. */
+static void vat_help_text(char *keys, char *actions, size_t size)
+{
+    int count;
+    const KeyRow *table = keys_table(&count);
+    keys[0] = actions[0] = '\0';
+    for (int i = 0; i < count; i++) {
+        if (!table[i].keys || !(table[i].modes & KEY_MODE_VAT)) continue;
+        const char *sep = keys[0] ? "\n" : "";
+        snprintf(keys + strlen(keys), size - strlen(keys), "%s%s", sep, table[i].keys);
+        snprintf(actions + strlen(actions), size - strlen(actions), "%s%s", sep, table[i].help);
+    }
+}
 
 static int vat_view(const Options *options, const LoadedBake *bake, int clip)
 {
@@ -729,6 +735,8 @@ static int vat_view(const Options *options, const LoadedBake *bake, int clip)
     int window_frames = 0;
     float frame_ms = 0.0f;
     int draw_calls = 0;
+    static char vat_help_keys[2048], vat_help_actions[2048];
+    vat_help_text(vat_help_keys, vat_help_actions, sizeof vat_help_keys);
     while (!glfwWindowShouldClose(context.window)) {
         glfwPollEvents();
         double now = glfwGetTime();

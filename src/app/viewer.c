@@ -11,11 +11,11 @@
  */
 #include "gfx/gl_debug.h"
 #include "bounds.h"
-#include "camera.h"
+#include "view/camera.h"
 #include "commands.h"
 #include "glcontext.h"
-#include "hud.h"
-#include "input.h"
+#include "view/hud.h"
+#include "view/keys.h"
 #include "scene.h"
 #include "gfx/overlay.h"
 #include "gfx/renderer.h"
@@ -267,7 +267,6 @@ static void open_file(Viewer *viewer, const char *path, bool keep_clip)
     viewer->playback.blend_seconds = kept.blend_seconds;
     viewer->playback.paused = kept.paused;
     viewer->playback.show_help = kept.show_help;
-    viewer->playback.show_skeleton = kept.show_skeleton;
     viewer->playback.cull_back_faces = kept.cull_back_faces;
     viewer->show_mesh_list = false;
     viewer->mesh_selected = 0;
@@ -427,7 +426,7 @@ static void on_key(GLFWwindow *window, int key, int scancode, int action, int mo
         else glfwSetWindowShouldClose(window, GLFW_TRUE);
         break;
     case ACTION_FRAME_CAMERA: viewer->frame_requested = true; break;
-    case ACTION_VIEW_PRESET: viewer->view_requested = a.clip; break;
+    case ACTION_VIEW_PRESET: viewer->view_requested = a.arg; break;
     case ACTION_NEXT_KEY: seek_key(viewer, true); break;
     case ACTION_PREV_KEY: seek_key(viewer, false); break;
     case ACTION_TOGGLE_BROWSER:
@@ -451,7 +450,6 @@ static void on_key(GLFWwindow *window, int key, int scancode, int action, int mo
     default: {
         Scene *aids = &viewer->scene->aids;
         if (aids_apply(&aids->aids, a)) {   /* a teaching aid (scene.h) */
-            viewer->playback.show_skeleton = aids->aids.show_skeleton;
             /* an aid about one joint with none selected: start at the skeleton's root */
             bool wants_joint = aids->aids.show_weights || aids->aids.axes == AXES_SELECTED || aids->aids.joint_values;
             if (wants_joint && aids->selected_joint < 0) scene_step_joint(aids, 1);
@@ -727,7 +725,6 @@ int command_view(const Options *options, const char *model_path, Model *loaded, 
                       options->speed);
         viewer.playback.loop_mode = (PlaybackLoopMode)options->loop_mode;
         viewer.playback.blend_seconds = options->blend_seconds;
-        viewer.playback.show_skeleton = scene->aids.aids.show_skeleton;
         sync_frame_step(&viewer);
         glfwGetFramebufferSize(context.window, &fb_width, &fb_height);
         float hud_top, hud_bottom;

@@ -1,5 +1,6 @@
 /* hud.c — status line with badges, timeline, clip browser, mesh list, help (layout + drawing). */
-#include "hud.h"
+#include "view/hud.h"
+#include "view/keys.h"
 #include "anim/animator.h"
 
 #include <math.h>
@@ -16,42 +17,6 @@ static const unsigned char color_bar[4] = {70, 76, 86, 230};
 static const unsigned char color_progress[4] = {90, 160, 240, 255};
 static const unsigned char color_playhead[4] = {255, 255, 255, 255};
 static const unsigned char color_mark[4] = {255, 214, 120, 200};
-
-static const char *const help_keys[][2] = {
-    {"L / Tab", "clip browser (type to filter, Enter plays)"},
-    {"1 ... 9", "clips [0] ... [8]"},
-    {"N P / Right Left", "next / previous clip (hold to repeat)"},
-    {"Space", "pause / play"},
-    {". ,", "one frame forward / back (paused)"},
-    {"Shift+.  Shift+,", "next / previous key"},
-    {"Home / End", "first / last frame"},
-    {"drag the timeline", "scrub"},
-    {"+ / -", "speed x2 / x0.5"},
-    {"R", "reverse"},
-    {"O", "loop / once / ping-pong"},
-    {"M", "root motion: as authored / in place / follow"},
-    {"0", "restart the clip"},
-    {"left / right drag, wheel", "orbit / pan / zoom"},
-    {"F", "frame the clip from the front"},
-    {"keypad 1 3 7 (+Ctrl)", "front / side / top view (opposite)"},
-    {"B", "skeleton on / off"},
-    {"[ / ], click a dot", "previous / next joint, select that joint"},
-    {"I", "the joint's local and model values"},
-    {"W", "weights of the joint -> influence count -> off"},
-    {"A", "joint axes: selected -> all -> off"},
-    {"J", "joint names"},
-    {"T", "pose: clip -> bind -> rest"},
-    {"K", "skinning: GPU LBS -> CPU LBS -> GPU DQS"},
-    {"X / G / V", "wireframe / ground grid / normals"},
-    {"C", "back-face culling on / off"},
-    {"U", "mesh list (click or Enter: show / hide)"},
-    {"S / F12", "screenshot next to the model"},
-    {"Ctrl+R / drop a file", "reload / open"},
-    {"F11", "fullscreen"},
-    {"H", "hide this help"},
-    {"Esc / Q", "quit"},
-};
-enum { HELP_ROWS = sizeof help_keys / sizeof help_keys[0] };
 
 float hud_font_pixels(int fb_width, int fb_height)
 {
@@ -354,24 +319,32 @@ static void draw_mesh_list(Text *text, const HudInfo *info, const HudLayout *lay
     }
 }
 
-static void draw_help(Text *text, const HudLayout *layout, float top, int fb_width)
+/* The help panel: the key table's rows (keys.h) that apply to this player. */
+static void draw_help(Text *text, const HudLayout *layout, float top, int fb_width, unsigned mode)
 {
     const float m = layout->margin, line = layout->line_height, pad = floorf(0.35f * layout->font_pixels);
+    int count;
+    const KeyRow *table = keys_table(&count);
     float keys_w = 0.0f, actions_w = 0.0f;
-    for (int i = 0; i < HELP_ROWS; i++) {
-        keys_w = fmaxf(keys_w, text_width(text, help_keys[i][0]));
-        actions_w = fmaxf(actions_w, text_width(text, help_keys[i][1]));
+    int rows = 0;
+    for (int i = 0; i < count; i++) {
+        if (!table[i].keys || !(table[i].modes & mode)) continue;
+        keys_w = fmaxf(keys_w, text_width(text, table[i].keys));
+        actions_w = fmaxf(actions_w, text_width(text, table[i].help));
+        rows++;
     }
     float room = (float)fb_width - 2.0f * m - 3.0f * pad;
     if (keys_w > 0.45f * room) keys_w = 0.45f * room;
     if (keys_w + actions_w > room) actions_w = room - keys_w;
-    text_rect(text, m - pad, top, keys_w + actions_w + 3.0f * pad, (float)HELP_ROWS * line + pad, color_panel);
-    for (int i = 0; i < HELP_ROWS; i++) {
+    text_rect(text, m - pad, top, keys_w + actions_w + 3.0f * pad, (float)rows * line + pad, color_panel);
+    int row = 0;
+    for (int i = 0; i < count; i++) {
+        if (!table[i].keys || !(table[i].modes & mode)) continue;
         char fit[128];
-        float y = top + 0.5f * pad + (float)i * line;
-        text_fit(text, help_keys[i][0], keys_w, fit, sizeof fit);
+        float y = top + 0.5f * pad + (float)row++ * line;
+        text_fit(text, table[i].keys, keys_w, fit, sizeof fit);
         text_draw(text, m, y, fit, color_key);
-        text_fit(text, help_keys[i][1], actions_w, fit, sizeof fit);
+        text_fit(text, table[i].help, actions_w, fit, sizeof fit);
         text_draw(text, m + keys_w + 2.0f * pad, y, fit, color_text);
     }
 }
@@ -384,7 +357,7 @@ void hud_draw(Text *text, const HudInfo *info, const HudLayout *layout, int fb_w
     if (layout->has_timeline) draw_timeline(text, info, layout);
     if (info->browser && info->browser->open && info->model->clip_count > 0) draw_browser(text, info, layout);
     if (info->show_mesh_list) draw_mesh_list(text, info, layout);
-    if (info->playback->show_help) draw_help(text, layout, below_status + layout->margin, fb_width);
+    if (info->playback->show_help) draw_help(text, layout, below_status + layout->margin, fb_width, info->key_mode ? info->key_mode : KEY_MODE_SKINNED);
     if (info->message && info->message[0]) {
         char fit[512];
         const float pad = floorf(0.35f * layout->font_pixels);

@@ -1,5 +1,5 @@
 /* browser.c — clip browser: filtering, selection, scrolling, hit-testing (pure). */
-#include "browser.h"
+#include "view/browser.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* camera.c — orbit camera: framing, orbit, pan, zoom, view and projection. */
-#include "camera.h"
+#include "view/camera.h"
 
 #include <math.h>
 

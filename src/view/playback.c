@@ -1,102 +1,10 @@
-/* input.c — key -> action table and the playback state machine (no window, no GL). */
-#include "input.h"
-#include "camera.h"
+/* playback.c — the playback state machine (no window, no GL); the keys are in keys.c. */
+#include "view/playback.h"
 
-#define GLFW_INCLUDE_NONE
-#include <GLFW/glfw3.h> /* key constants only */
-
-#include "cli.h"
 #include "anim/animator.h"   /* ANIMATOR_BIND_POSE, ANIMATOR_REST_POSE */
 
 #include <math.h>
 #include <string.h>
-
-/* Blender's numeric keypad: 1 front, 3 right side, 7 top; Ctrl (or Shift) the opposite. */
-static Action view_preset_for_key(int glfw_key, int mods)
-{
-    Action action = {ACTION_NONE, 0};
-    bool opposite = (mods & (GLFW_MOD_CONTROL | GLFW_MOD_SHIFT)) != 0;
-    if (glfw_key == GLFW_KEY_KP_1) action.clip = opposite ? CAMERA_VIEW_BACK : CAMERA_VIEW_FRONT;
-    else if (glfw_key == GLFW_KEY_KP_3) action.clip = opposite ? CAMERA_VIEW_LEFT : CAMERA_VIEW_RIGHT;
-    else if (glfw_key == GLFW_KEY_KP_7) action.clip = opposite ? CAMERA_VIEW_BOTTOM : CAMERA_VIEW_TOP;
-    else return action;
-    action.kind = ACTION_VIEW_PRESET;
-    return action;
-}
-
-Action action_for_key(int glfw_key, int mods)
-{
-    Action action = {ACTION_NONE, 0};
-    if (glfw_key == GLFW_KEY_ESCAPE) {
-        action.kind = ACTION_QUIT;
-        return action;
-    }
-    Action preset = view_preset_for_key(glfw_key, mods);
-    if (preset.kind != ACTION_NONE && !(mods & (GLFW_MOD_ALT | GLFW_MOD_SUPER))) return preset;
-    if (glfw_key == GLFW_KEY_R && (mods & (GLFW_MOD_CONTROL | GLFW_MOD_ALT | GLFW_MOD_SUPER)) == GLFW_MOD_CONTROL) {
-        action.kind = ACTION_RELOAD;
-        return action;
-    }
-    /* NOTE: other Ctrl/Alt/Super chords belong to the window system, not to us. */
-    if (mods & (GLFW_MOD_CONTROL | GLFW_MOD_ALT | GLFW_MOD_SUPER)) return action;
-    bool shift = (mods & GLFW_MOD_SHIFT) != 0;
-
-    if (glfw_key >= GLFW_KEY_1 && glfw_key <= GLFW_KEY_9) {
-        action.kind = ACTION_SELECT_CLIP;
-        action.clip = glfw_key - GLFW_KEY_1;
-        return action;
-    }
-    switch (glfw_key) {
-    case GLFW_KEY_N:
-    case GLFW_KEY_RIGHT: action.kind = ACTION_NEXT_CLIP; break;
-    case GLFW_KEY_P:
-    case GLFW_KEY_LEFT: action.kind = ACTION_PREV_CLIP; break;
-    case GLFW_KEY_SPACE: action.kind = ACTION_TOGGLE_PAUSE; break;
-    case GLFW_KEY_PERIOD: action.kind = shift ? ACTION_NEXT_KEY : ACTION_STEP_FORWARD; break;
-    case GLFW_KEY_COMMA: action.kind = shift ? ACTION_PREV_KEY : ACTION_STEP_BACK; break;
-    case GLFW_KEY_HOME: action.kind = ACTION_FIRST_FRAME; break;
-    case GLFW_KEY_END: action.kind = ACTION_LAST_FRAME; break;
-    case GLFW_KEY_EQUAL: /* '+' is Shift+'=' on US layouts; '=' alone counts too */
-    case GLFW_KEY_KP_ADD: action.kind = ACTION_SPEED_UP; break;
-    case GLFW_KEY_MINUS:
-    case GLFW_KEY_KP_SUBTRACT: action.kind = ACTION_SPEED_DOWN; break;
-    case GLFW_KEY_0:
-    case GLFW_KEY_KP_0: action.kind = ACTION_RESTART; break;
-    case GLFW_KEY_R: action.kind = ACTION_TOGGLE_REVERSE; break;
-    case GLFW_KEY_O: action.kind = ACTION_CYCLE_LOOP_MODE; break;
-    case GLFW_KEY_M: action.kind = ACTION_CYCLE_ROOT_MOTION; break;
-    case GLFW_KEY_H: action.kind = ACTION_TOGGLE_HELP; break;
-    case GLFW_KEY_B: action.kind = ACTION_TOGGLE_SKELETON; break;
-    case GLFW_KEY_C: action.kind = ACTION_TOGGLE_CULLING; break;
-    case GLFW_KEY_F: action.kind = ACTION_FRAME_CAMERA; break;
-    case GLFW_KEY_L:
-    case GLFW_KEY_TAB: action.kind = ACTION_TOGGLE_BROWSER; break;
-    case GLFW_KEY_U: action.kind = ACTION_TOGGLE_MESH_LIST; break;
-    case GLFW_KEY_S:
-    case GLFW_KEY_F12: action.kind = ACTION_SCREENSHOT; break;
-    case GLFW_KEY_F11: action.kind = ACTION_FULLSCREEN; break;
-    case GLFW_KEY_RIGHT_BRACKET: action.kind = ACTION_JOINT_NEXT; break;
-    case GLFW_KEY_LEFT_BRACKET: action.kind = ACTION_JOINT_PREV; break;
-    case GLFW_KEY_I: action.kind = ACTION_TOGGLE_JOINT_VALUES; break;
-    case GLFW_KEY_W: action.kind = ACTION_CYCLE_WEIGHTS; break;
-    case GLFW_KEY_A: action.kind = ACTION_CYCLE_AXES; break;
-    case GLFW_KEY_J: action.kind = ACTION_TOGGLE_NAMES; break;
-    case GLFW_KEY_T: action.kind = ACTION_CYCLE_POSE_SOURCE; break;
-    case GLFW_KEY_K: action.kind = ACTION_CYCLE_SKINNING; break;
-    case GLFW_KEY_X: action.kind = ACTION_TOGGLE_WIREFRAME; break;
-    case GLFW_KEY_G: action.kind = ACTION_TOGGLE_GRID; break;
-    case GLFW_KEY_V: action.kind = ACTION_TOGGLE_NORMALS; break;
-    case GLFW_KEY_Q: action.kind = ACTION_QUIT; break;
-    default: break;
-    }
-    return action;
-}
-
-bool action_repeats(ActionKind kind)
-{
-    return kind == ACTION_STEP_FORWARD || kind == ACTION_STEP_BACK || kind == ACTION_NEXT_KEY ||
-           kind == ACTION_PREV_KEY || kind == ACTION_NEXT_CLIP || kind == ACTION_PREV_CLIP;
-}
 
 float playback_duration(const Playback *playback, const float *durations)
 {
@@ -213,7 +121,7 @@ bool playback_apply(Playback *playback, Action action, const float *durations)
     const float step = playback->frame_step > 0.0f ? playback->frame_step : PLAYBACK_FRAME_STEP;
     switch (action.kind) {
     case ACTION_SELECT_CLIP:
-        if (action.clip >= 0 && action.clip < count) select_clip(playback, action.clip, durations);
+        if (action.arg >= 0 && action.arg < count) select_clip(playback, action.arg, durations);
         return true;
     case ACTION_NEXT_CLIP:
         if (count > 0) select_clip(playback, playback->clip < 0 ? 0 : (playback->clip + 1) % count, durations);
@@ -272,9 +180,6 @@ bool playback_apply(Playback *playback, Action action, const float *durations)
     case ACTION_TOGGLE_HELP:
         playback->show_help = !playback->show_help;
         return true;
-    case ACTION_TOGGLE_SKELETON:
-        playback->show_skeleton = !playback->show_skeleton;
-        return true;
     case ACTION_TOGGLE_CULLING:
         playback->cull_back_faces = !playback->cull_back_faces;
         return true;
@@ -296,33 +201,6 @@ bool playback_apply(Playback *playback, Action action, const float *durations)
         break;
     }
     return false;
-}
-
-bool aids_apply(struct AidOptions *aids, Action action)
-{
-    switch (action.kind) {
-    case ACTION_TOGGLE_SKELETON: aids->show_skeleton = !aids->show_skeleton; return true;
-    case ACTION_TOGGLE_JOINT_VALUES: aids->joint_values = !aids->joint_values; return true;
-    case ACTION_CYCLE_WEIGHTS:   /* lit -> weights -> influence count -> lit */
-        if (aids->show_weights) {
-            aids->show_weights = false;
-            aids->show_influences = true;
-        } else if (aids->show_influences) {
-            aids->show_influences = false;
-        } else {
-            aids->show_weights = true;
-        }
-        return true;
-    case ACTION_CYCLE_AXES: aids->axes = (AxesMode)((aids->axes + 1) % 3); return true;
-    case ACTION_TOGGLE_NAMES: aids->show_names = !aids->show_names; return true;
-    case ACTION_CYCLE_SKINNING:
-        aids->skinning = (SkinningMethod)((aids->skinning + 1) % SKINNING_METHOD_COUNT);
-        return true;
-    case ACTION_TOGGLE_WIREFRAME: aids->wireframe = !aids->wireframe; return true;
-    case ACTION_TOGGLE_GRID: aids->grid = !aids->grid; return true;
-    case ACTION_TOGGLE_NORMALS: aids->show_normals = !aids->show_normals; return true;
-    default: return false;
-    }
 }
 
 void playback_advance(Playback *playback, float dt, const float *durations)

@@ -1,5 +1,5 @@
 /* timeline.c — key times, frame rate and the bar's pixel <-> time mapping (pure). */
-#include "timeline.h"
+#include "view/timeline.h"
 
 #include <math.h>
 #include <stdlib.h>

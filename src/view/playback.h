@@ -1,34 +1,16 @@
-/* input.h — the viewer's key -> action table and playback state machine.
+/* playback.h — the players' actions and the playback state machine.
  *
- * Pure: no window, no GL, no allocation. The viewer turns a GLFW key event into
- * an Action with action_for_key(), hands clip/playback actions to
+ * Pure: no window, no GL, no allocation. A player turns a GLFW key event into
+ * an Action with keys_action() (keys.h), hands clip/playback actions to
  * playback_apply(), handles the rest itself (quit, re-frame, browser, ...), and once per
  * frame calls playback_advance(). Unit-tested in tests/test_input.c. The time rules
  * (loop / once / ping-pong, reverse) are one pure function, playback_step_time(), that
  * other players (VAT playback) reuse.
  *
- * Keys (GLFW key codes, i.e. positions on a US layout):
- *   1..9            clip index 0..8 (ignored if the model has fewer clips)
- *   N / Right       next clip (wraps past the last)     P / Left  previous (wraps)
- *   Space           pause / play (in "once" mode at the end: play again from the start)
- *   . / ,           one frame forward / back, only while paused
- *   Shift+. / ,     next / previous key of the clip (the viewer: it knows the key times)
- *   Home / End      first / last frame
- *   + = KP+ / - KP- speed x2 / /2 within [1/64, 64] (the sign is kept)
- *   R               reverse (speed * -1)                 O  loop mode: loop -> once -> ping-pong
- *   M               root motion: as authored -> in place -> camera follows
- *   0               restart the clip                    H         help on / off
- *   F               frame the current clip from the front     Esc / Q   quit
- *   KP1 / KP3 / KP7 front / side (right) / top view; with Ctrl or Shift the opposite side
- *   L / Tab         clip browser                         U  mesh list (visibility)
- *   S / F12         screenshot                           Ctrl+R  reload    F11  fullscreen
- *   B               skeleton overlay on / off            C  back-face culling on / off
- *   Teaching aids (aids_apply, scene.h): ] / [ next / previous joint, I joint values,
- *   W weights -> influence count, A axes, J names, T pose: clip -> bind -> rest,
- *   K skinning method, X wireframe, G ground grid, V normals
+ * The keys that produce Actions are one table, keys.h.
  */
-#ifndef SKINVIEW_INPUT_H
-#define SKINVIEW_INPUT_H
+#ifndef SKINVIEW_PLAYBACK_H
+#define SKINVIEW_PLAYBACK_H
 
 #include <stdbool.h>
 
@@ -54,7 +36,7 @@ typedef enum RootMotionMode {
 
 typedef enum ActionKind {
     ACTION_NONE = 0,
-    ACTION_SELECT_CLIP,   /* Action.clip = index from 0 */
+    ACTION_SELECT_CLIP,   /* Action.arg = index from 0 */
     ACTION_NEXT_CLIP,
     ACTION_PREV_CLIP,
     ACTION_TOGGLE_PAUSE,
@@ -86,7 +68,7 @@ typedef enum ActionKind {
     ACTION_NEXT_KEY,
     ACTION_PREV_KEY,
     ACTION_FRAME_CAMERA,
-    ACTION_VIEW_PRESET,   /* Action.clip = ViewPreset (camera.h) */
+    ACTION_VIEW_PRESET,   /* Action.arg = CameraView (camera.h) */
     ACTION_TOGGLE_BROWSER,
     ACTION_TOGGLE_MESH_LIST,
     ACTION_SCREENSHOT,
@@ -97,7 +79,7 @@ typedef enum ActionKind {
 
 typedef struct Action {
     ActionKind kind;
-    int        clip;      /* ACTION_SELECT_CLIP: index from 0; ACTION_VIEW_PRESET: the preset */
+    int        arg;       /* ACTION_SELECT_CLIP: the clip index from 0; ACTION_VIEW_PRESET: the CameraView */
 } Action;
 
 /* Where playback stands. clip is an index into the model's clips, or < 0 for a
@@ -122,19 +104,9 @@ typedef struct Playback {
     float fade_elapsed;   /* seconds since the change */
     bool  paused;
     bool  show_help;
-    bool  show_skeleton;  /* B: the bones as lines over the mesh */
     bool  cull_back_faces; /* C: back-face culling (off by default: many rigs have open meshes) */
     int   last_clip;      /* T: the clip to come back to after the bind and rest poses (-1 none) */
 } Playback;
-
-/* The action bound to a key press (GLFW_KEY_* code and GLFW_MOD_* bits).
- * Presses with Control, Alt or Super held map to ACTION_NONE, except Esc, Ctrl+R and
- * Ctrl+keypad (view presets). */
-Action action_for_key(int glfw_key, int mods);
-
-/* True for the actions worth repeating while their key is held (frame steps, keys,
- * next / previous clip). */
-bool action_repeats(ActionKind kind);
 
 /* Starts playback of `clip` (index, or < 0 for a static pose) at `time`
  * (clamped to [0, duration], as --screenshot does) with `speed` (|speed| clamped to
@@ -158,7 +130,7 @@ void playback_init(Playback *playback, int clip_count, const float *durations, i
  *   loop mode     : loop -> once -> ping-pong -> loop;  root motion: authored -> in place -> follow
  *   restart       : time = 0 (pause state kept)
  *   pose source   : clip -> bind pose -> rest pose -> the clip again (T)
- *   toggle help / skeleton / culling : flip show_help / show_skeleton / cull_back_faces
+ *   toggle help / culling : flip show_help / cull_back_faces
  * A clip change cross-fades when blend_seconds > 0, playback is running and the old
  * "clip" is a clip (not a static pose); otherwise it cuts. */
 bool playback_apply(Playback *playback, Action action, const float *durations);
@@ -182,11 +154,6 @@ void playback_seek(Playback *playback, float time, const float *durations);
 
 /* Weight of the current clip in a running cross-fade, in [0, 1]; 1 when not fading. */
 float playback_fade_weight(const Playback *playback);
-
-/* Applies a teaching-aid action to `aids` (cli.h AidOptions: W, A, J, I, K, X, G, V, B).
- * Returns true if it was one. Joint selection ([ ]) is the viewer's scene's (scene_step_joint). */
-struct AidOptions;
-bool aids_apply(struct AidOptions *aids, Action action);
 
 /* Duration of the current clip, 0 for a static pose. */
 float playback_duration(const Playback *playback, const float *durations);

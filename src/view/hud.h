@@ -9,9 +9,9 @@
 #ifndef SKINVIEW_HUD_H
 #define SKINVIEW_HUD_H
 
-#include "browser.h"
-#include "input.h"
-#include "timeline.h"
+#include "view/browser.h"
+#include "view/playback.h"
+#include "view/timeline.h"
 #include "gfx/text.h"
 
 #define HUD_MAX_EXTRA_LINES 8
@@ -32,6 +32,7 @@ typedef struct HudInfo {
     bool               no_skeleton;    /* B is on but the model has no bones */
     const char        *extra_lines[HUD_MAX_EXTRA_LINES]; /* more status lines (other features) */
     int                extra_count;
+    unsigned           key_mode;       /* the help panel's rows (keys.h KeyMode); 0: the skinned viewer's */
 } HudInfo;
 
 /* Rectangles of one frame's HUD, pixels, y down. */

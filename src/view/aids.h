@@ -1,0 +1,34 @@
+/* aids.h — the teaching aids' switches: which aids are on (flags at start, keys after), and the
+ * keys that toggle them (aids_apply). The CLI (cli.h) parses the flags into an AidOptions; the
+ * teaching-aids layer (app/scene.h) keeps its own live copy. Pure: no window, no GL. */
+#ifndef SKINVIEW_AIDS_H
+#define SKINVIEW_AIDS_H
+
+#include "anim/skin_dq.h"   /* SkinningMethod */
+#include "view/playback.h"  /* Action */
+
+#include <stdbool.h>
+
+/* Where joint axes (RGB triads) are drawn: --show-axes [all], key A. */
+typedef enum AxesMode { AXES_OFF = 0, AXES_SELECTED, AXES_ALL } AxesMode;
+
+/* The teaching aids of the viewer and --screenshot (flags; the viewer's keys toggle the same). */
+typedef struct AidOptions {
+    SkinningMethod skinning;     /* --skinning gpu|cpu|dq */
+    bool        show_skeleton;   /* --show-skeleton (B) */
+    bool        show_weights;    /* --show-weights [JOINT] (W): heat-map of the selected joint */
+    bool        show_influences; /* --show-influences (W twice): colour by influence count */
+    const char *joint;           /* --joint NAME, or the JOINT of --show-weights; NULL = none */
+    AxesMode    axes;            /* --show-axes [all] (A) */
+    bool        show_names;      /* --show-names (J) */
+    bool        joint_values;    /* --joint-values (I): the selected joint's local and model values */
+    bool        wireframe;       /* --wireframe (X) */
+    bool        grid;            /* ground grid + world axes (G); --no-grid turns it off */
+    bool        show_normals;    /* --show-normals (V) */
+} AidOptions;
+
+/* Applies a teaching-aid action to `aids` (W, A, J, I, K, X, G, V, B). Returns true if it was
+ * one. Joint selection ([ ]) is the teaching-aids layer's (scene_step_joint). */
+bool aids_apply(AidOptions *aids, Action action);
+
+#endif
