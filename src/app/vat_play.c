@@ -13,7 +13,7 @@
 #include "commands.h"
 #include "vat_load.h"
 #include "glcontext.h"
-#include "view/keys.h"
+#include "view/player.h"
 #include "scene.h"
 #include "anim/vat.h"
 #include "gfx/framebuffer.h"
@@ -34,7 +34,6 @@
 #define VAT_VERIFY_MAX_FRAMES 64        /* per clip: baked frames checked (evenly spread), plus halfway points */
 #define VAT_VERIFY_TOLERANCE 1e-5       /* of the bounding-box diagonal */
 #define VAT_VERIFY_NORMAL_DEGREES 0.05
-#define VAT_FRAME_TIME_WINDOW 0.5       /* seconds the HUD's frame time averages over */
 
 static const float vat_background[3] = {0.18f, 0.20f, 0.23f};
 
@@ -598,85 +597,97 @@ done:
     return vat_session_end(&renderer, &context, status, dir);
 }
 
-/* ---- the window ------------------------------------------------------------------------ */
+/* ---- the window: the bake as a player subject (view/player.h) ---------------------------- */
 
-typedef enum VatDrag { VAT_DRAG_NONE, VAT_DRAG_ORBIT, VAT_DRAG_PAN } VatDrag;
-
-typedef struct VatViewer {
+typedef struct VatSubject {
     const LoadedBake *bake;
-    const float      *durations;
-    Playback          playback;
-    Camera            camera;
-    vec3              grid_min, grid_max;
+    VatRenderer      *renderer;
     VatInstance      *instances;
     int               instance_count;
+    vec3              grid_min, grid_max;
+    VatGround        *ground;
     bool              show_grid;       /* G */
-    VatDrag           drag;
-    double            cursor_x, cursor_y;
-    bool              frame_requested;
-} VatViewer;
+    int               shown_clip;      /* the clip instance 0 plays (the crowd shifts with it) */
+    float             time;
+    int               draw_calls;
+    char              line[256];       /* the HUD's VAT line */
+} VatSubject;
 
-static void vat_on_key(GLFWwindow *window, int key, int scancode, int action, int mods)
+static void vat_evaluate(void *self, const Playback *p)
 {
-    (void)scancode;
-    VatViewer *viewer = glfwGetWindowUserPointer(window);
-    if (action == GLFW_RELEASE) return;
-    Action a = keys_action(key, mods, KEY_MODE_VAT);
-    if (action == GLFW_REPEAT && a.kind != ACTION_STEP_FORWARD && a.kind != ACTION_STEP_BACK) return;
-    switch (a.kind) {
-    case ACTION_QUIT: glfwSetWindowShouldClose(window, GLFW_TRUE); break;
-    case ACTION_FRAME_CAMERA: viewer->frame_requested = true; break;
-    case ACTION_TOGGLE_GRID: viewer->show_grid = !viewer->show_grid; break;
-    default: playback_apply(&viewer->playback, a, viewer->durations); break;
+    VatSubject *vat = self;
+    const VatManifest *manifest = &vat->bake->manifest;
+    int clip = p->clip >= 0 ? p->clip : 0;   /* a bake has only clips */
+    if (clip != vat->shown_clip) {   /* a clip key: the crowd shifts with it (not per frame) */
+        vat->shown_clip = clip;
+        for (int i = 0; i < vat->instance_count; i++) {
+            int c = (clip + i) % manifest->clip_count;
+            double stagger = fmod((double)i * 0.6180339887, 1.0);
+            vat->instances[i].clip = (float)c;
+            vat->instances[i].time_offset = i == 0 ? 0.0f : (float)(stagger * manifest->clips[c].duration);
+        }
+        vat_renderer_set_instances(vat->renderer, vat->instances, vat->instance_count);
     }
+    vat->time = p->time;
+    vat->renderer->cull_back_faces = p->cull_back_faces;
 }
 
-static void vat_on_mouse_button(GLFWwindow *window, int button, int action, int mods)
+static void vat_draw(void *self, const mat4 view, const mat4 projection, int width, int height, bool overlays)
 {
-    (void)mods;
-    VatViewer *viewer = glfwGetWindowUserPointer(window);
-    if (action == GLFW_RELEASE) {
-        viewer->drag = VAT_DRAG_NONE;
-        return;
-    }
-    glfwGetCursorPos(window, &viewer->cursor_x, &viewer->cursor_y);
-    viewer->drag = button == GLFW_MOUSE_BUTTON_LEFT ? VAT_DRAG_ORBIT : VAT_DRAG_PAN;
+    (void)overlays;
+    VatSubject *vat = self;
+    RenderLight light;
+    render_light_default(&light);
+    vat->draw_calls = vat_renderer_draw(vat->renderer, vat->time, view, projection, &light);
+    if (vat->show_grid) vat_ground_draw(vat->ground, view, projection, width, height);
 }
 
-static void vat_on_cursor(GLFWwindow *window, double x, double y)
+static void vat_frame(void *self, int clip, float aspect, bool front, float hud_top, float hud_bottom, Camera *camera)
 {
-    VatViewer *viewer = glfwGetWindowUserPointer(window);
-    float dx = (float)(x - viewer->cursor_x), dy = (float)(y - viewer->cursor_y);
-    viewer->cursor_x = x;
-    viewer->cursor_y = y;
-    if (viewer->drag == VAT_DRAG_ORBIT) {
-        camera_orbit(&viewer->camera, -dx * 0.008f, dy * 0.008f);
-    } else if (viewer->drag == VAT_DRAG_PAN) {
-        int width, height;
-        glfwGetWindowSize(window, &width, &height);
-        camera_pan(&viewer->camera, dx, dy, (float)height);
-    }
+    (void)front;   /* the crowd is always seen from its front */
+    VatSubject *vat = self;
+    frame_crowd(vat->bake, vat->instances, vat->instance_count, clip >= 0 ? clip : 0, vat->grid_min, vat->grid_max,
+                aspect, hud_top, hud_bottom, camera);
 }
 
-static void vat_on_scroll(GLFWwindow *window, double xoffset, double yoffset)
+static bool vat_action(void *self, Player *player, Action a)
 {
-    (void)xoffset;
-    VatViewer *viewer = glfwGetWindowUserPointer(window);
-    camera_zoom(&viewer->camera, (float)yoffset);
+    (void)player;
+    VatSubject *vat = self;
+    if (a.kind != ACTION_TOGGLE_GRID) return false;
+    vat->show_grid = !vat->show_grid;
+    return true;
 }
 
-/* The help panel's two columns: the key table's rows for a bake (keys.h), one per line. */
-static void vat_help_text(char *keys, char *actions, size_t size)
+static void vat_status(void *self, const Player *player, HudInfo *info)
 {
-    int count;
-    const KeyRow *table = keys_table(&count);
-    keys[0] = actions[0] = '\0';
-    for (int i = 0; i < count; i++) {
-        if (!table[i].keys || !(table[i].modes & KEY_MODE_VAT)) continue;
-        const char *sep = keys[0] ? "\n" : "";
-        snprintf(keys + strlen(keys), size - strlen(keys), "%s%s", sep, table[i].keys);
-        snprintf(actions + strlen(actions), size - strlen(actions), "%s%s", sep, table[i].help);
+    VatSubject *vat = self;
+    snprintf(vat->line, sizeof vat->line, "VAT  instances %d  draw calls %d  frame %.2f ms", vat->instance_count,
+             vat->draw_calls, player->fps > 0.0f ? 1e3 / player->fps : 0.0);
+    info->extra_lines[info->extra_count++] = vat->line;
+}
+
+/* The bake's clips as a Model with clips only (names and durations; no tracks, no meshes): the
+ * player's clip list (HUD, browser, timeline). */
+static bool vat_clip_model(const VatManifest *manifest, Model *model, float **durations)
+{
+    memset(model, 0, sizeof *model);
+    model->clips = calloc((size_t)manifest->clip_count, sizeof *model->clips);
+    *durations = calloc((size_t)manifest->clip_count, sizeof **durations);
+    if (!model->clips || !*durations) {
+        free(model->clips);
+        free(*durations);
+        model->clips = NULL;
+        *durations = NULL;
+        return false;
     }
+    model->clip_count = manifest->clip_count;
+    for (int c = 0; c < manifest->clip_count; c++) {
+        snprintf(model->clips[c].name, sizeof model->clips[c].name, "%s", manifest->clips[c].name);
+        model->clips[c].duration = manifest->clips[c].duration;
+        (*durations)[c] = manifest->clips[c].duration;
+    }
+    return true;
 }
 
 static int vat_view(const Options *options, const LoadedBake *bake, int clip)
@@ -696,129 +707,42 @@ static int vat_view(const Options *options, const LoadedBake *bake, int clip)
         glcontext_destroy(&context);
         return 1;
     }
-    Overlay overlay = {0};
-    bool overlay_ready = overlay_init(&overlay, error, sizeof error);
-    float *durations = calloc((size_t)manifest->clip_count, sizeof *durations);
-    VatViewer viewer = {0};
-    VatInstance *instances = app_vat_instances(bake, options->instances, clip, viewer.grid_min, viewer.grid_max);
+    static VatGround ground;   /* static: its scratch vertices are too many for the stack */
+    static Player player;
+    VatSubject vat = {.bake = bake, .renderer = &renderer, .ground = &ground, .shown_clip = clip,
+                      .instance_count = options->instances, .show_grid = options->aids.grid};
+    vat.instances = app_vat_instances(bake, options->instances, clip, vat.grid_min, vat.grid_max);
+    Model clips;
+    float *durations = NULL;
+    bool have_clips = vat_clip_model(manifest, &clips, &durations), player_ready = false;
     int status = 1;
-    if (!overlay_ready) {
-        fprintf(stderr, "skinview: %s: %s\n", dir, error);
-        goto done;
-    }
-    if (!durations || !instances || !vat_renderer_set_instances(&renderer, instances, options->instances)) {
+    if (!have_clips || !vat.instances || !vat_renderer_set_instances(&renderer, vat.instances, options->instances)) {
         fprintf(stderr, "skinview: %s: out of memory\n", dir);
         goto done;
     }
-    for (int c = 0; c < manifest->clip_count; c++) durations[c] = manifest->clips[c].duration;
-    viewer.bake = bake;
-    viewer.durations = durations;
-    playback_init(&viewer.playback, manifest->clip_count, durations, clip, options->time, options->speed);
-    viewer.instances = instances;
-    viewer.instance_count = options->instances;
-    viewer.show_grid = options->aids.grid;
-    static VatGround ground;   /* static: its scratch vertices are too many for the stack */
-    vat_ground_init(&ground, bake, viewer.grid_min, viewer.grid_max);
-    int fb_width = 0, fb_height = 0;
-    glfwGetFramebufferSize(context.window, &fb_width, &fb_height);
-    viewer.frame_requested = true;   /* the first frame fits the crowd (below), as F does */
-    glfwSetWindowUserPointer(context.window, &viewer);
-    glfwSetKeyCallback(context.window, vat_on_key);
-    glfwSetMouseButtonCallback(context.window, vat_on_mouse_button);
-    glfwSetCursorPosCallback(context.window, vat_on_cursor);
-    glfwSetScrollCallback(context.window, vat_on_scroll);
-
-    RenderLight light;
-    render_light_default(&light);
-    int shown_clip = clip;
-    double last_time = glfwGetTime(), window_start = last_time;
-    int window_frames = 0;
-    float frame_ms = 0.0f;
-    int draw_calls = 0;
-    static char vat_help_keys[2048], vat_help_actions[2048];
-    vat_help_text(vat_help_keys, vat_help_actions, sizeof vat_help_keys);
-    while (!glfwWindowShouldClose(context.window)) {
-        glfwPollEvents();
-        double now = glfwGetTime();
-        float dt = (float)(now - last_time);
-        last_time = now;
-        glfwGetFramebufferSize(context.window, &fb_width, &fb_height);
-        if (fb_width <= 0 || fb_height <= 0) {
-            glfwWaitEventsTimeout(0.1);
-            last_time = glfwGetTime();
-            continue;
-        }
-        float aspect = (float)fb_width / (float)fb_height;
-        if (viewer.frame_requested) {
-            float hud_top, hud_bottom;
-            hud_reserved_bands(fb_width, fb_height, true, &hud_top, &hud_bottom);
-            frame_crowd(bake, instances, options->instances, viewer.playback.clip >= 0 ? viewer.playback.clip : 0,
-                        viewer.grid_min, viewer.grid_max, aspect, hud_top, hud_bottom, &viewer.camera);
-            viewer.frame_requested = false;
-        }
-        playback_advance(&viewer.playback, dt, durations);
-        if (viewer.playback.clip < 0) viewer.playback.clip = 0;   /* a bake has only clips */
-        if (viewer.playback.clip != shown_clip) {   /* a clip key: the crowd shifts with it (not per frame) */
-            shown_clip = viewer.playback.clip;
-            for (int i = 0; i < options->instances; i++) {
-                int c = (shown_clip + i) % manifest->clip_count;
-                double stagger = fmod((double)i * 0.6180339887, 1.0);
-                instances[i].clip = (float)c;
-                instances[i].time_offset = i == 0 ? 0.0f : (float)(stagger * manifest->clips[c].duration);
-            }
-            vat_renderer_set_instances(&renderer, instances, options->instances);
-        }
-        mat4 view, projection;
-        camera_view(&viewer.camera, view);
-        camera_projection(&viewer.camera, aspect, projection);
-        glBindFramebuffer(GL_FRAMEBUFFER, 0);
-        glViewport(0, 0, fb_width, fb_height);
-        renderer_clear(vat_background[0], vat_background[1], vat_background[2]);
-        renderer.cull_back_faces = viewer.playback.cull_back_faces;
-        draw_calls = vat_renderer_draw(&renderer, viewer.playback.time, view, projection, &light);
-        if (viewer.show_grid) vat_ground_draw(&ground, view, projection, fb_width, fb_height);
-
-        window_frames++;
-        if (now - window_start >= VAT_FRAME_TIME_WINDOW) {
-            frame_ms = (float)(1e3 * (now - window_start) / window_frames);
-            window_frames = 0;
-            window_start = now;
-        }
-        const Playback *p = &viewer.playback;
-        char status_line[512];
-        snprintf(status_line, sizeof status_line,
-                 "VAT  clip %d of %d \"%s\"  %.2f / %.2f s  speed %gx%s  instances %d  draw calls %d  frame %.2f ms%s",
-                 p->clip, manifest->clip_count, manifest->clips[p->clip].name, p->time, durations[p->clip], p->speed,
-                 p->paused ? "  [paused]" : "", options->instances, draw_calls, frame_ms, p->show_help ? "" : "    H: keys");
-        static const unsigned char white[4] = {255, 255, 255, 255}, key_color[4] = {255, 214, 120, 255};
-        overlay_begin(&overlay);
-        float y = 10.0f;
-        y += overlay_text(&overlay, 10.0f, y, status_line, white) + 6.0f;
-        if (p->show_help) {
-            float keys_w, keys_h, actions_w, actions_h;
-            overlay_measure(vat_help_keys, &keys_w, &keys_h);
-            overlay_measure(vat_help_actions, &actions_w, &actions_h);
-            overlay_panel(&overlay, 10.0f, y, keys_w + 14.0f + actions_w, keys_h > actions_h ? keys_h : actions_h);
-            overlay_label(&overlay, 10.0f, y, vat_help_keys, key_color);
-            overlay_label(&overlay, 10.0f + keys_w + 14.0f, y, vat_help_actions, white);
-        }
-        overlay_draw(&overlay, fb_width, fb_height, overlay_scale_for(fb_width, fb_height));
-        glfwSwapBuffers(context.window);
-        gl_debug_check("drawing a frame");
-    }
+    vat_ground_init(&ground, bake, vat.grid_min, vat.grid_max);
+    PlayerSubject subject = {
+        .self = &vat,
+        .key_mode = KEY_MODE_VAT,
+        .title = title,
+        .evaluate = vat_evaluate,
+        .draw = vat_draw,
+        .frame = vat_frame,
+        .action = vat_action,
+        .status = vat_status,
+    };
+    if (!player_init(&player, context.window, &subject, &clips, NULL, durations, clip, options->time, options->speed))
+        goto done;
+    player_ready = true;
+    player.playback.loop_mode = (PlaybackLoopMode)options->loop_mode;
+    player_run(&player);
     status = 0;
 done:
+    if (player_ready) player_free(&player);
     vat_ground_free(&ground);
-    if (context.window) {
-        glfwSetWindowUserPointer(context.window, NULL);
-        glfwSetKeyCallback(context.window, NULL);
-        glfwSetMouseButtonCallback(context.window, NULL);
-        glfwSetCursorPosCallback(context.window, NULL);
-        glfwSetScrollCallback(context.window, NULL);
-    }
-    if (overlay_ready) overlay_free(&overlay);
+    if (have_clips) model_free(&clips);
     free(durations);
-    free(instances);
+    free(vat.instances);
     return vat_session_end(&renderer, &context, status, dir);
 }
 
