@@ -11,6 +11,9 @@
  *   ASCII:  `Name: v1, v2, … { children }`, `;` comments, 7.x arrays as `*N { a: … }`,
  *           FBX 6 arrays as plain value lists.
  *
+ * An ASCII record with more than 64 plain numbers (FBX 6 `Vertices: 1,2,3,…`) holds them as one
+ * array value, as a 7.x file would; read numbers with fbx_record_reals / _integers, which accept
+ * both forms.
  * Values are normalised so that readers need not care where they came from: every integer
  * (C, Y, I, L, bool) is an FBX_VALUE_INTEGER, every real (F, D) an FBX_VALUE_REAL, and arrays
  * are decoded (decompressed) into int64_t or double. All memory belongs to the document.
@@ -41,6 +44,10 @@ typedef struct FbxValue {
     size_t         length;    /* string / raw: bytes; arrays: elements */
     const int64_t *integers;
     const double  *reals;
+    char           code;      /* binary: the type byte (C Y I L F D S R b i l f d; 'C' marks the
+                                 letters of FBX 6 key lists); ASCII: 0 */
+    size_t         offset;    /* binary: the byte offset of the value's payload in the file (after
+                                 its type byte), so that a caller may patch a copy; ASCII: 0 */
 } FbxValue;
 
 typedef struct FbxRecord {
@@ -52,7 +59,8 @@ typedef struct FbxRecord {
 } FbxRecord;
 
 typedef struct FbxDocument {
-    int       version;        /* 7400, 6100, 5000 … (binary header; ASCII: FBXHeaderExtension/FBXVersion) */
+    int       version;        /* 7400, 6100, 5000 …: FBXHeaderExtension/FBXVersion, else the binary
+                                 header's (FBX 5 binaries say 3000 there), else the ASCII banner */
     bool      binary;
     FbxRecord root;           /* nameless; the file's top-level records are its children */
     void     *arena;          /* owns every record, value and array */
@@ -62,6 +70,9 @@ typedef struct FbxDocument {
  * name) for a file that is not FBX or is damaged; `doc` is then zeroed. */
 bool fbx_document_read(FbxDocument *doc, const void *bytes, size_t size, char *error, size_t error_size);
 void fbx_document_free(FbxDocument *doc);
+
+/* `bytes` of memory owned by the document (freed with it), 16-byte aligned; NULL when out of memory. */
+void *fbx_document_alloc(FbxDocument *doc, size_t bytes);
 
 /* The first child of `record` with this name, or NULL. */
 const FbxRecord *fbx_record_child(const FbxRecord *record, const char *name);

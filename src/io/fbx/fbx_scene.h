@@ -1,7 +1,7 @@
 /* fbx_scene.h — an FBX document as the FBX SDK's object graph (stage 1 of the FBX reader).
  *
  * One version-independent view of what fbx_doc.h read:
- *   - objects (Objects/*): Model, Geometry, NodeAttribute, Deformer (Skin, BlendShape),
+ *   - objects (the children of Objects): Model, Geometry, NodeAttribute, Deformer (Skin, BlendShape),
  *     SubDeformer (Cluster, BlendShapeChannel), Geometry "Shape", Material, Texture, Video, Pose,
  *     AnimationStack, AnimationLayer, AnimationCurveNode, AnimationCurve;
  *   - their properties (Properties70 `P`, FBX 6 Properties60 `Property`), falling back to the
@@ -51,6 +51,7 @@ typedef enum FbxExtrapolation {   /* Pre-/Post-Extrapolation Type: C, R, M, K (F
     FBX_EXTRAPOLATION_REPETITION,
     FBX_EXTRAPOLATION_MIRROR_REPETITION,
     FBX_EXTRAPOLATION_KEEP_SLOPE,
+    FBX_EXTRAPOLATION_RELATIVE_REPETITION,   /* 'A': repeated, each cycle offset by the last-first difference */
 } FbxExtrapolation;
 
 typedef struct FbxCurveKey {
@@ -62,6 +63,8 @@ typedef struct FbxCurveKey {
     double           next_left_slope; /* value per second arriving at the next key (cubic) */
     double           right_weight;  /* tangent weights (0..1 of the interval; 1/3 when unweighted) */
     double           next_left_weight;
+    uint32_t         attr_flags;    /* the KeyAttrFlags word (FBX 6: made from the key letters): tangent
+                                       mode 0x100 auto, 0x200 TCB, 0x400 user, 0x800 break, …; --info */
 } FbxCurveKey;
 
 typedef struct FbxCurve {
@@ -84,6 +87,7 @@ typedef struct FbxScene {
     int            up_axis, up_axis_sign, front_axis, front_axis_sign, coord_axis, coord_axis_sign;
     double         unit_scale_factor;        /* centimetres per unit, 1 when absent */
     double         frame_rate;               /* frames per second of TimeMode (CustomFrameRate), 0 if unknown */
+    void          *index;                    /* fbx_scene.c's lookup tables */
 } FbxScene;
 
 /* Reads the document and builds the graph. False with a one-line cause in error[]. */
@@ -103,5 +107,8 @@ int fbx_connection_from(const FbxScene *scene, int object, int k);
 
 /* Index of the object with this id, or -1. */
 int fbx_object_by_id(const FbxScene *scene, int64_t id);
+/* The object a value names: an id (7.x) or a full name ("Model::Hips", "Hips\0\1Model", FBX 5's bare
+ * "Hips" meaning a Model), as PoseNode/Node, Connect and Link records hold them; -1 if none. */
+int fbx_object_by_reference(const FbxScene *scene, const FbxValue *value);
 
 #endif
