@@ -5,3 +5,10 @@ target_link_libraries(test_fbx_doc PRIVATE skinview_io skinview_testutil PkgConf
 add_test(NAME io_fbx_doc_tokens COMMAND test_fbx_doc tokens)
 add_test(NAME io_fbx_doc_files COMMAND test_fbx_doc files)
 set_tests_properties(io_fbx_doc_tokens io_fbx_doc_files PROPERTIES LABELS "io;fbx" SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# Blend-shape channels with in-between targets (fbx_blend.c): the weight rule by hand, a small
+# scene written by the test, Maya's in-between file from ../shared (skipped when absent).
+add_executable(test_fbx_blend test_fbx_blend.c)
+target_link_libraries(test_fbx_blend PRIVATE skinview_io skinview_testutil)
+add_test(NAME io_fbx_blend COMMAND test_fbx_blend)
+set_tests_properties(io_fbx_blend PROPERTIES LABELS "io;fbx" TIMEOUT 120)
