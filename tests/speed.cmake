@@ -4,6 +4,11 @@ add_executable(test_skin_fast_models test_skin_fast_models.c)
 target_link_libraries(test_skin_fast_models PRIVATE skinview_io skinview_testutil)
 add_test(NAME speed_skin_fast_models COMMAND test_skin_fast_models)
 set_tests_properties(speed_skin_fast_models PROPERTIES LABELS "anim;io" SKIP_RETURN_CODE 77 TIMEOUT 300)
+# The same with the baseline (SSE2) kernels forced: on an AVX2 machine the run above takes the
+# AVX2 + FMA kernels (src/anim/simd.c), so both are checked against the scalar reference.
+add_test(NAME speed_skin_fast_models_sse2 COMMAND test_skin_fast_models)
+set_tests_properties(speed_skin_fast_models_sse2 PROPERTIES LABELS "anim;io" SKIP_RETURN_CODE 77 TIMEOUT 300
+                     ENVIRONMENT "SKINVIEW_SIMD=sse2")
 
 # The fast pose path (src/anim/pose_fast.c) against clip_sample / pose_local_to_model / skin_palette
 # on hand-built clips (every interpolation kind, missing and one-key channels, sign flips, wide arcs).

@@ -427,11 +427,19 @@ int main(void)
     Clip clip;
     build_clip(&clip, 1.75f);
     test_packing(&clip, &skeleton);
-    test_sampling_matches_reference(&clip, &skeleton);
-    test_slerp_error_bound();
-    test_denormal_key_span();
-    test_pose_matches_reference(&clip, &skeleton, true);
-    test_pose_matches_reference(&clip, &skeleton, false);
+    /* every kernel this CPU has: the baseline, and the AVX2 + FMA compilation of pose_fast.c
+     * (pose_fast_avx2.c) when simd.c finds it (SKINVIEW_SIMD=sse2 limits the run to the baseline) */
+    int best = anim_simd_level();
+    for (int level = ANIM_SIMD_BASELINE; level <= best; level++) {
+        anim_simd_set(level);
+        printf("  kernel: %s\n", anim_simd_name(level));
+        test_sampling_matches_reference(&clip, &skeleton);
+        test_slerp_error_bound();
+        test_denormal_key_span();
+        test_pose_matches_reference(&clip, &skeleton, true);
+        test_pose_matches_reference(&clip, &skeleton, false);
+    }
+    anim_simd_set(best);
     Model holder = {.skeleton = skeleton, .clip_count = 1, .clips = xcalloc(1, sizeof(Clip))};
     holder.clips[0] = clip;
     model_free(&holder);

@@ -636,6 +636,92 @@ static void test_fast_matches_reference(void)
     random_skin_free(&r);
 }
 
+/* Renormalised normals (four at a time through rsqrt + one Newton step, normalize3_x4 in
+ * skin_fast.c, and one at a time at the end of a run) against the scalar reference (sqrt and a
+ * division): within 1e-6 on every vertex, for every run length 1..9 (so that every split of a
+ * run into groups of four and a tail is covered), on the kernel in use. Zero normals and those
+ * shorter than FLT_EPSILON become 0. */
+static void test_renormalized_normals(const char *kernel)
+{
+    enum { N = 2000 };
+    RandomSkin r;
+    random_skin_build(&r, N, 16, 21u);
+    for (int v = 0; v < N; v += 97) glm_vec3_scale(r.normals[v], 1e-4f, r.normals[v]);   /* short, still normalised */
+    Mesh mesh = random_skin_mesh(&r);
+    vec3 *want = xcalloc(N, sizeof(vec3)), *want_normals = xcalloc(N, sizeof(vec3));
+    vec3 *got = xcalloc(N, sizeof(vec3)), *got_normals = xcalloc(N, sizeof(vec3));
+    mat4 identity;
+    glm_mat4_identity(identity);
+    skin_vertices_lbs(&mesh, (const mat4 *)r.palette, identity, want, want_normals);
+    SkinRun *runs = xcalloc(N, sizeof(SkinRun));
+    double worst = 0.0;
+    for (int length = 1; length <= 9; length++) {   /* runs of `length` vertices, influence count cycling */
+        int run_count = 0;
+        for (int first = 0; first < N; first += length, run_count++)
+            runs[run_count] = (SkinRun){first, first + length <= N ? length : N - first, 4};
+        SkinJob job = random_skin_job(&r, runs, run_count, got, got_normals);
+        skin_job_run(&job, 0, N);
+        worst = fmax(worst, vec3_max_difference(want_normals, got_normals, N));
+    }
+    CHECK(worst <= 1e-6, "%s: renormalised normals = scalar reference within %.2g (runs of 1..9 vertices)", kernel, worst);
+
+    vec3 tiny[5] = {{0, 0, 0}, {1e-9f, 0, 0}, {0, 3e-7f, 0}, {0, 0, 2e-7f}, {0.6f, 0.8f, 0}};
+    uint16_t index[5][4] = {{0}};
+    float weight[5][4] = {{1}, {1}, {1}, {1}, {1}};
+    mat4 one = GLM_MAT4_IDENTITY_INIT;
+    vec3 out[5], out_n[5];
+    SkinRun all = {0, 5, 1};
+    SkinJob small = {.vertex_count = 5, .palette = (const mat4 *)&one, .joint_indices = (const uint16_t (*)[4])index,
+                     .weights = (const float (*)[4])weight, .runs = &all, .run_count = 1, .positions = (const vec3 *)tiny,
+                     .normals = (const vec3 *)tiny, .out_positions = out, .out_normals = out_n, .normalize_normals = true};
+    skin_job_run(&small, 0, 5);
+    /* 0 -> 0 and |n| < FLT_EPSILON -> 0 (no NaN, no huge 1/|n|); above it, unit length */
+    bool zeros = out_n[0][0] == 0.0f && out_n[0][1] == 0.0f && out_n[0][2] == 0.0f && out_n[1][0] == 0.0f;
+    bool units = fabsf(out_n[2][1] - 1.0f) < 1e-6f && fabsf(out_n[3][2] - 1.0f) < 1e-6f &&
+                 fabsf(out_n[4][0] - 0.6f) < 1e-6f && fabsf(out_n[4][1] - 0.8f) < 1e-6f;
+    CHECK(zeros && units, "%s: zero and sub-epsilon normals give 0 (%g, %g), 3e-7 and 2e-7 give unit normals (%g %g)",
+          kernel, out_n[0][0], out_n[1][0], out_n[2][1], out_n[3][2]);
+    free(runs);
+    free(want), free(want_normals), free(got), free(got_normals);
+    random_skin_free(&r);
+}
+
+/* The AVX2 + FMA kernel and the SSE2 kernel compute the same vertices (float rounding apart). */
+static void test_kernels_agree(void)
+{
+    int original = anim_simd_level();
+    if (anim_simd_set(ANIM_SIMD_AVX2) != ANIM_SIMD_AVX2) {
+        printf("  (this CPU or build has no AVX2 + FMA kernel: only the baseline is tested)\n");
+        anim_simd_set(original);
+        return;
+    }
+    enum { N = 3001 };
+    RandomSkin r;
+    random_skin_build(&r, N, 50, 31u);
+    int run_count = skin_runs_build((const float (*)[4])r.weights, N, NULL);
+    SkinRun *runs = xcalloc((size_t)run_count, sizeof(SkinRun));
+    skin_runs_build((const float (*)[4])r.weights, N, runs);
+    vec3 *wide = xcalloc(N, sizeof(vec3)), *wide_n = xcalloc(N, sizeof(vec3));
+    vec3 *base = xcalloc(N, sizeof(vec3)), *base_n = xcalloc(N, sizeof(vec3));
+    for (int renormalize = 0; renormalize < 2; renormalize++) {
+        SkinJob job = random_skin_job(&r, runs, run_count, wide, wide_n);
+        job.normalize_normals = renormalize;
+        anim_simd_set(ANIM_SIMD_AVX2);
+        skin_job_run(&job, 0, N);
+        job.out_positions = base, job.out_normals = base_n;
+        anim_simd_set(ANIM_SIMD_BASELINE);
+        skin_job_run(&job, 0, N);
+        double dp = vec3_max_difference(wide, base, N), dn = vec3_max_difference(wide_n, base_n, N);
+        CHECK(dp <= 2e-6 && dn <= 2e-6 && memcmp(wide, base, sizeof(vec3) * N) != 0,
+              "avx2+fma kernel = sse2 kernel (normals %s): positions within %.2g, normals %.2g (not the same code: "
+              "some bits differ)",
+              renormalize ? "renormalised" : "as blended", dp, dn);
+    }
+    anim_simd_set(original);
+    free(runs), free(wide), free(wide_n), free(base), free(base_n);
+    random_skin_free(&r);
+}
+
 static void test_threads_match_one_thread(void)
 {
     enum { N = 30011 };
@@ -911,8 +997,17 @@ int main(int argc, char **argv)
         test_static_mesh(&m);
         test_lbs_twist_collapse();
         test_skin_runs();
-        test_fast_matches_reference();
-        test_threads_match_one_thread();
+        /* every kernel this CPU has (SKINVIEW_SIMD=sse2 limits it to the baseline) */
+        int best = anim_simd_level();
+        for (int level = ANIM_SIMD_BASELINE; level <= best; level++) {
+            anim_simd_set(level);
+            printf("  kernel: %s\n", anim_simd_name(level));
+            test_fast_matches_reference();
+            test_renormalized_normals(anim_simd_name(level));
+            test_threads_match_one_thread();
+        }
+        anim_simd_set(best);
+        if (best == ANIM_SIMD_AVX2) test_kernels_agree();
     }
     if (animator) {
         test_animator_basics(&m);

@@ -289,6 +289,27 @@ typedef struct SkinJob {
  * Ranges of one job may run on different threads at once: nothing outside them is written. */
 void skin_job_run(const SkinJob *job, int first, int end);
 
+/* ---- vector kernels chosen at run time (simd.c) ------------------------------
+ * skin_job_run and the pose pass have a baseline kernel (SSE2 on x86-64, plain C elsewhere) and,
+ * on x86-64 with GCC or Clang (CMake defines SKINVIEW_AVX2_KERNELS), an AVX2 + FMA kernel used
+ * when the CPU has both. The environment
+ * variable SKINVIEW_SIMD=sse2 forces the baseline (read once). Results agree within float
+ * rounding (tests/test_skin.c, tests/test_pose_fast.c run both). */
+#if defined(SKINVIEW_AVX2_KERNELS) && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && \
+    defined(__SSE2__) && !defined(SKINVIEW_NO_SIMD)
+#define ANIM_HAVE_AVX2_KERNELS 1
+#else
+#define ANIM_HAVE_AVX2_KERNELS 0
+#endif
+enum { ANIM_SIMD_BASELINE = 0, ANIM_SIMD_AVX2 = 1 };
+
+/* The level in use (chosen on the first call). */
+int anim_simd_level(void);
+/* Uses `level` from now on, lowered to what the CPU has; returns the level now in use. */
+int anim_simd_set(int level);
+/* "avx2+fma", "sse2" or "scalar". */
+const char *anim_simd_name(int level);
+
 /* A fixed pool of worker threads for skinning, created once (no allocation per frame). */
 typedef struct SkinThreads SkinThreads;
 

@@ -39,6 +39,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The per-frame functions are compiled twice: here for the baseline (SSE2 on x86-64) and, on
+ * x86-64 with GCC or Clang, a second time by pose_fast_avx2.c with -mavx2 -mfma
+ * -ffp-contract=fast (the same source: VEX encoding, and a*b + c fused into one FMA with one
+ * rounding). Each public per-frame function runs the kernel simd.c chose. POSE_KERNEL(name)
+ * is the name of this compilation's copy. */
+#ifdef POSE_FAST_AVX2
+#define POSE_KERNEL(name) name##_avx2
+#define POSE_KERNEL_LINKAGE          /* called from pose_fast.c's dispatch */
+#else
+#define POSE_KERNEL(name) name##_baseline
+#define POSE_KERNEL_LINKAGE static
+#endif
+#if ANIM_HAVE_AVX2_KERNELS
+void packed_clip_find_keys_avx2(const PackedClip *packed, float key_time, TimelineState *states);
+void packed_clip_sample_avx2(const PackedClip *packed, float time, TimelineState *states, mat4 *local);
+void pose_palettes_avx2(const PaletteTargets *targets, int joint_count, const mat4 *joint_model);
+void pose_evaluate_packed_avx2(const PackedClip *clip, const Skeleton *skeleton, const PaletteTargets *targets,
+                               float time, TimelineState *states, mat4 *local, mat4 *joint_model);
+void pose_model_and_palettes_avx2(const Skeleton *skeleton, const PaletteTargets *targets, const mat4 *local,
+                                  mat4 *joint_model);
+#endif
+#ifndef POSE_FAST_AVX2
+#if ANIM_HAVE_AVX2_KERNELS
+#define POSE_DISPATCH(name, arguments)                                                                              \
+    do {                                                                                                            \
+        if (anim_simd_level() >= ANIM_SIMD_AVX2) name##_avx2 arguments;                                             \
+        else name##_baseline arguments;                                                                             \
+    } while (0)
+#else
+#define POSE_DISPATCH(name, arguments) name##_baseline arguments
+#endif
+#endif
+
 /* 4 floats in one SIMD register; loads and stores through memcpy (any alignment). */
 typedef float v4 __attribute__((vector_size(16)));
 
@@ -56,6 +89,7 @@ static inline void store4(float *p, v4 v)
 
 #define SPLAT(v, i) __builtin_shufflevector((v), (v), i, i, i, i)   /* (v_i, v_i, v_i, v_i) */
 
+#ifndef POSE_FAST_AVX2 /* built once: baseline compilation only */
 /* ---- building the packed clip (once) ---------------------------------------------- */
 
 static const float time_zero = 0.0f;
@@ -167,6 +201,8 @@ void packed_clip_free(PackedClip *packed)
     memset(packed, 0, sizeof *packed);
 }
 
+#endif
+
 /* ---- sampling (every frame) --------------------------------------------------------- */
 
 /* Key k with times[k] <= t < times[k+1] (0 before the first key, count-1 from the last on),
@@ -190,7 +226,7 @@ static inline int timeline_key(const PackedTimeline *timeline, float t, int *cur
     return *cursor = lo;
 }
 
-void packed_clip_find_keys(const PackedClip *packed, float key_time, TimelineState *states)
+POSE_KERNEL_LINKAGE void POSE_KERNEL(packed_clip_find_keys)(const PackedClip *packed, float key_time, TimelineState *states)
 {
     for (int i = 0; i < packed->timeline_count; i++) {
         const PackedTimeline *timeline = &packed->timelines[i];
@@ -308,7 +344,7 @@ static inline void local_from_trs(v4 translation, v4 q, float length2, v4 scale,
 }
 
 /* local = T * R * S of one track, its timelines' keys found (packed_clip_find_keys). */
-static inline void track_sample(const PackedClip *clip, const PackedTrack *track, const TimelineState *states,
+static inline __attribute__((always_inline)) void track_sample(const PackedClip *clip, const PackedTrack *track, const TimelineState *states,
                                 float key_time, mat4 local)
 {
     float length2;
@@ -317,17 +353,24 @@ static inline void track_sample(const PackedClip *clip, const PackedTrack *track
                    packed_sample_vec3(clip, &track->scale, states, key_time), local);
 }
 
-float packed_clip_key_time(const PackedClip *packed, float time)
+static inline float key_time_of(const PackedClip *packed, float time)
 {
     if (!(time > 0.0f)) time = 0.0f;   /* also catches NaN */
     if (time > packed->duration) time = packed->duration;
     return packed->start + time;
 }
 
-void packed_clip_sample(const PackedClip *packed, float time, TimelineState *states, mat4 *local)
+#ifndef POSE_FAST_AVX2
+float packed_clip_key_time(const PackedClip *packed, float time)
 {
-    float key_time = packed_clip_key_time(packed, time);
-    packed_clip_find_keys(packed, key_time, states);
+    return key_time_of(packed, time);
+}
+#endif
+
+POSE_KERNEL_LINKAGE void POSE_KERNEL(packed_clip_sample)(const PackedClip *packed, float time, TimelineState *states, mat4 *local)
+{
+    float key_time = key_time_of(packed, time);
+    POSE_KERNEL(packed_clip_find_keys)(packed, key_time, states);
     for (int i = 0; i < packed->track_count; i++)
         track_sample(packed, &packed->tracks[i], states, key_time, local[packed->tracks[i].joint]);
 }
@@ -353,6 +396,7 @@ static inline void joint_mul(bool affine, const mat4 a, const mat4 b, mat4 out)
         glm_mat4_mul((vec4 *)a, (vec4 *)b, out);
 }
 
+#ifndef POSE_FAST_AVX2
 static bool last_row_is_0001(const mat4 m)
 {
     return m[0][3] == 0.0f && m[1][3] == 0.0f && m[2][3] == 0.0f && m[3][3] == 1.0f;
@@ -405,8 +449,10 @@ void palette_targets_free(PaletteTargets *targets)
     memset(targets, 0, sizeof *targets);
 }
 
+#endif
+
 /* palette_i = model_j * inverse_bind_i for the bones joint j drives. */
-static inline void joint_palette_entries(const PaletteTargets *targets, int j, const mat4 joint_model)
+static inline __attribute__((always_inline)) void joint_palette_entries(const PaletteTargets *targets, int j, const mat4 joint_model)
 {
     const vec4 *const *inverse_bind = targets->inverse_bind;
     vec4 *const *palette = targets->palette;
@@ -415,27 +461,31 @@ static inline void joint_palette_entries(const PaletteTargets *targets, int j, c
         joint_mul(affine, joint_model, inverse_bind[i], palette[i]);
 }
 
-void pose_palettes(const PaletteTargets *targets, int joint_count, const mat4 *joint_model)
+POSE_KERNEL_LINKAGE void POSE_KERNEL(pose_palettes)(const PaletteTargets *targets, int joint_count, const mat4 *joint_model)
 {
     for (int j = 0; j < joint_count; j++) joint_palette_entries(targets, j, joint_model[j]);
 }
 
-void pose_evaluate_packed(const PackedClip *clip, const Skeleton *skeleton, const PaletteTargets *targets, float time,
-                          TimelineState *states, mat4 *local, mat4 *joint_model)
+POSE_KERNEL_LINKAGE void POSE_KERNEL(pose_model_and_palettes)(const Skeleton *skeleton, const PaletteTargets *targets, const mat4 *local,
+                                          mat4 *joint_model);
+
+POSE_KERNEL_LINKAGE void POSE_KERNEL(pose_evaluate_packed)(const PackedClip *clip, const Skeleton *skeleton, const PaletteTargets *targets,
+                                       float time, TimelineState *states, mat4 *local, mat4 *joint_model)
 {
-    float key_time = packed_clip_key_time(clip, time);
+    float key_time = key_time_of(clip, time);
     const PackedTrack *tracks = clip->tracks;
     /* Pass 1: the local matrix of every animated joint. Tracks do not depend on each other, so
      * the CPU overlaps their long chains (key -> weights -> 2/|q|² -> matrix). (One loop over
      * the joints doing everything measured 25 % slower: a child waited for its parent's
      * sampling chain, and a skeleton is a few long chains.) */
-    packed_clip_find_keys(clip, key_time, states);
+    POSE_KERNEL(packed_clip_find_keys)(clip, key_time, states);
     for (int i = 0; i < clip->track_count; i++) track_sample(clip, &tracks[i], states, key_time, local[tracks[i].joint]);
     /* Pass 2: model_j = model_parent * local_j, then the palette entries joint j drives. */
-    pose_model_and_palettes(skeleton, targets, (const mat4 *)local, joint_model);
+    POSE_KERNEL(pose_model_and_palettes)(skeleton, targets, (const mat4 *)local, joint_model);
 }
 
-void pose_model_and_palettes(const Skeleton *skeleton, const PaletteTargets *targets, const mat4 *local, mat4 *joint_model)
+POSE_KERNEL_LINKAGE void POSE_KERNEL(pose_model_and_palettes)(const Skeleton *skeleton, const PaletteTargets *targets, const mat4 *local,
+                                          mat4 *joint_model)
 {
     const int *parents = skeleton->parent;
     bool affine = targets->affine;
@@ -448,3 +498,33 @@ void pose_model_and_palettes(const Skeleton *skeleton, const PaletteTargets *tar
         joint_palette_entries(targets, j, joint_model[j]);
     }
 }
+
+#ifndef POSE_FAST_AVX2
+/* ---- the public per-frame functions: the kernel simd.c chose ------------------------ */
+
+void packed_clip_find_keys(const PackedClip *packed, float key_time, TimelineState *states)
+{
+    POSE_DISPATCH(packed_clip_find_keys, (packed, key_time, states));
+}
+
+void packed_clip_sample(const PackedClip *packed, float time, TimelineState *states, mat4 *local)
+{
+    POSE_DISPATCH(packed_clip_sample, (packed, time, states, local));
+}
+
+void pose_palettes(const PaletteTargets *targets, int joint_count, const mat4 *joint_model)
+{
+    POSE_DISPATCH(pose_palettes, (targets, joint_count, joint_model));
+}
+
+void pose_evaluate_packed(const PackedClip *clip, const Skeleton *skeleton, const PaletteTargets *targets, float time,
+                          TimelineState *states, mat4 *local, mat4 *joint_model)
+{
+    POSE_DISPATCH(pose_evaluate_packed, (clip, skeleton, targets, time, states, local, joint_model));
+}
+
+void pose_model_and_palettes(const Skeleton *skeleton, const PaletteTargets *targets, const mat4 *local, mat4 *joint_model)
+{
+    POSE_DISPATCH(pose_model_and_palettes, (skeleton, targets, local, joint_model));
+}
+#endif
