@@ -22,3 +22,12 @@ foreach(name ${IO_TESTS})
   add_test(NAME io_${name} COMMAND test_${name})
   set_tests_properties(io_${name} PROPERTIES LABELS "io" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endforeach()
+
+# The FBX transform and curves (src/io/fbx/fbx_transform.c, fbx_curve.c): pure functions against
+# values worked out by hand. No files, no window.
+foreach(name fbx_transform fbx_curve)
+  add_executable(test_${name} test_${name}.c)
+  target_link_libraries(test_${name} PRIVATE skinview_io skinview_testutil)
+  add_test(NAME io_${name} COMMAND test_${name})
+  set_tests_properties(io_${name} PROPERTIES LABELS "io")
+endforeach()

@@ -344,18 +344,27 @@ static void check_fbx_matches_glb(const Model *fbx, const Model *glb)
         CHECK(other >= 0, "GLB has no clip '%s'", clip->name);
         if (other < 0) continue;
         float clip_worst = 0.0f;
-        /* key times (multiples of 1/30 s) and times between keys */
-        for (int step = 0; step <= 16; step++) {
-            float t = clip->duration * (float)step / 16.0f + (step % 2 ? 0.0123f : 0.0f);
+        /* key times (multiples of 1/30 s) and times between keys. At the keys both files hold the
+         * same pose (1e-4 of the diagonal). Between keys they need not: the FBX's curves
+         * interpolate Euler angles (as the FBX SDK and the DCCs evaluate them:
+         * src/io/fbx/fbx_curve.c), the GLB quaternions. Walk differs by 4.4e-4 there; in Wave,
+         * Assimp's exporter wrote the hand's Euler keys with a 180-degree flip between two keys
+         * (0, 88.6, 0) -> (180, 88.6, 180), the same pose, so the FBX turns through it between
+         * 0.433 and 0.467 s: 4.8e-3 of the diagonal. Between keys the check is 1e-2. */
+        for (int step = 0; step <= 32; step++) {
+            bool at_key = step % 2 == 0;
+            float t = at_key ? (float)((int)(clip->duration * 30.0f * (float)step / 32.0f + 0.5f)) / 30.0f
+                             : clip->duration * (float)step / 32.0f + 0.0123f;
             if (t > clip->duration) t = clip->duration;
             skin_all(&af, c, t, pf);
             skin_all(&ag, other, t, pg);
             float d = max_distance(pf, pg, map, total);
-            CHECK(d <= 1e-4f * diagonal, "clip '%s' at %g s: FBX and GLB differ by %g (diagonal %g)", clip->name, t, d,
-                  diagonal);
+            float tolerance = (at_key ? 1e-4f : 1e-2f) * diagonal;
+            CHECK(d <= tolerance, "clip '%s' at %g s (%s): FBX and GLB differ by %g (diagonal %g)", clip->name, t,
+                  at_key ? "a key" : "between keys", d, diagonal);
             if (d > clip_worst) clip_worst = d;
         }
-        printf("FBX vs GLB, clip %-6s: max difference %.2g of the diagonal over 17 times\n", clip->name,
+        printf("FBX vs GLB, clip %-6s: max difference %.2g of the diagonal over 33 times\n", clip->name,
                clip_worst / diagonal);
         if (clip_worst > worst) worst = clip_worst;
     }

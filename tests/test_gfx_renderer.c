@@ -52,7 +52,7 @@ static void build_model(Model *model, Mesh meshes[2], Material *material, Textur
         glm_vec3_one(rest_trs[j].scale);
         glm_mat4_identity(inverse_bind[j]);
     }
-    model->skeleton = (Skeleton){2, names, parents, rest_local, rest_trs, is_bone};
+    model->skeleton = (Skeleton){2, names, parents, rest_local, rest_trs, is_bone, NULL};
     memset(meshes, 0, 2 * sizeof *meshes);
     for (int m = 0; m < 2; m++) {
         meshes[m].vertex_count = 4;

@@ -45,6 +45,14 @@ const char *interpolation_name(Interpolation kind)
     }
 }
 
+const char *joint_source_feature_name(int index)
+{
+    static const char *const names[JOINT_SOURCE_FEATURE_COUNT] = {
+        "pivots", "pre-rotation", "post-rotation", "rotation-order", "rotation-inactive",
+        "inherit-RrSs", "inherit-Rrs", "geometric-transform", "scale-helper", "animated-pivots"};
+    return index >= 0 && index < JOINT_SOURCE_FEATURE_COUNT ? names[index] : "?";
+}
+
 unsigned clip_interpolation_kinds(const Clip *clip)
 {
     unsigned kinds = 0;
@@ -93,6 +101,7 @@ void model_free(Model *model)
     free(model->textures);
     free(model->materials);
     free(model->skeleton.names);
+    free(model->skeleton.source_features);
     free(model->skeleton.parent);
     free(model->skeleton.rest_local);
     free(model->skeleton.rest_trs);

@@ -38,7 +38,27 @@ typedef struct Skeleton {
     mat4           *rest_local;    /* node transform from the file (exact matrix) */
     JointTransform *rest_trs;      /* the same, decomposed; tracks override parts of it */
     bool           *is_bone;       /* true if some mesh is skinned to this joint */
+    uint16_t       *source_features; /* [joint_count] JOINT_SOURCE_* bits: what the file's node uses
+                                      beyond a plain TRS (FBX; --info lists them), NULL when none */
 } Skeleton;
+
+/* Transform features of a joint's node in the source file (FBX), for --info. */
+enum {
+    JOINT_SOURCE_PIVOTS          = 1 << 0,   /* rotation / scaling pivot or offset */
+    JOINT_SOURCE_PRE_ROTATION    = 1 << 1,
+    JOINT_SOURCE_POST_ROTATION   = 1 << 2,
+    JOINT_SOURCE_ROTATION_ORDER  = 1 << 3,   /* an Euler order other than XYZ */
+    JOINT_SOURCE_ROTATION_OFF    = 1 << 4,   /* RotationActive 0 / RotationSpaceForLimitOnly: pre/post, order ignored */
+    JOINT_SOURCE_INHERIT_RrSs    = 1 << 5,   /* the parent's scale applied per axis in the child's frame */
+    JOINT_SOURCE_INHERIT_Rrs     = 1 << 6,   /* the parent's scale not inherited (segment scale compensate) */
+    JOINT_SOURCE_GEOMETRIC       = 1 << 7,   /* a geometric transform (geometry only, not inherited) */
+    JOINT_SOURCE_SCALE_HELPER    = 1 << 8,   /* a joint skinview inserted: a parent's unscaled frame */
+    JOINT_SOURCE_ANIMATED_PIVOTS = 1 << 9,   /* a pivot, offset or pre/post rotation is animated */
+};
+#define JOINT_SOURCE_FEATURE_COUNT 10
+
+/* "pivots", "pre-rotation", ... for bit (1 << index). */
+const char *joint_source_feature_name(int index);
 
 /* How one channel goes from key k to key k+1 (glTF's sampler.interpolation; every other
  * format is LINEAR). */
@@ -105,6 +125,10 @@ typedef struct Clip {
     JointTrack *tracks;
     int         morph_track_count;  /* targets the clip drives; the others keep their default weight */
     MorphTrack *morph_tracks;
+    unsigned    source_interpolations;  /* FBX: bit (1 << k) for each curve key interpolation the clip was
+                                           resampled from: 0 constant, 1 linear, 2 cubic; 0 otherwise */
+    unsigned    source_extrapolations;  /* FBX: bit (1 << k) for each pre/post extrapolation other than
+                                           constant: 1 repetition, 2 mirror, 3 keep slope, 4 relative repetition */
 } Clip;
 
 /* Bit (1 << kind) set for every Interpolation some channel of the clip uses, morph-weight
@@ -179,6 +203,8 @@ typedef struct ImportStats {
     int meshes_split_by_bones;     /* extra meshes created by the bone-count split */
     int textures_missing;          /* material textures that could not be found or decoded (colour only) */
     int repairs;                   /* absurd data repaired by validation (io/validate.h), one warning each */
+    int skins_rebuilt;             /* FBX: meshes whose skin Assimp dropped, rebuilt from the clusters */
+    int scale_helpers;             /* FBX: joints added for a parent's unscaled frame (RrSs / Rrs children) */
 } ImportStats;
 
 typedef struct Model {

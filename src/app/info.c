@@ -24,6 +24,8 @@ static int stat_fields(const ImportStats *s, StatField out[16])
     out[n++] = (StatField){"meshes_split_by_bones", s->meshes_split_by_bones};
     out[n++] = (StatField){"textures_missing", s->textures_missing};
     out[n++] = (StatField){"repairs", s->repairs};
+    out[n++] = (StatField){"skins_rebuilt", s->skins_rebuilt};
+    out[n++] = (StatField){"scale_helpers", s->scale_helpers};
     return n;
 }
 
@@ -58,6 +60,38 @@ static void print_interpolations(const Clip *clip)
             printf("%s%s", separator, interpolation_name((Interpolation)k));
             separator = "+";
         }
+}
+
+/* FBX: the curve kinds a clip was resampled from and its extrapolations, e.g. "cubic+linear". */
+static const char *const source_interpolation_names[] = {"constant", "linear", "cubic"};
+static const char *const source_extrapolation_names[] = {"constant", "repetition", "mirror", "keep-slope",
+                                                         "relative-repetition"};
+#define SOURCE_INTERPOLATION_KINDS 3
+#define SOURCE_EXTRAPOLATION_KINDS 5
+
+static void print_bits(unsigned bits, const char *const *names, int count)
+{
+    const char *separator = "";
+    for (int k = 0; k < count; k++)
+        if (bits & (1u << k)) {
+            printf("%s%s", separator, names[k]);
+            separator = "+";
+        }
+}
+
+static cJSON *bits_array(unsigned bits, const char *const *names, int count)
+{
+    cJSON *array = cJSON_CreateArray();
+    for (int k = 0; array && k < count; k++)
+        if (bits & (1u << k)) cJSON_AddItemToArray(array, cJSON_CreateString(names[k]));
+    return array;
+}
+
+static int joints_with_source_features(const Skeleton *skeleton)
+{
+    int n = 0;
+    for (int j = 0; skeleton->source_features && j < skeleton->joint_count; j++) n += skeleton->source_features[j] != 0;
+    return n;
 }
 
 static long clip_key_count(const Clip *clip)
@@ -99,6 +133,23 @@ static int print_text(const Model *model)
         }
     }
     printf("joints: %d (%d bones)\n", model->skeleton.joint_count, bone_joint_count(&model->skeleton));
+    const Skeleton *sk = &model->skeleton;
+    if (joints_with_source_features(sk) > 0) {   /* FBX: what the nodes use beyond T·R·S */
+        printf("  FBX node features (%d joints):\n", joints_with_source_features(sk));
+        for (int j = 0; j < sk->joint_count; j++) {
+            if (!sk->source_features[j]) continue;
+            printf("    ");
+            print_name(sk->names[j], "(unnamed)");
+            printf(": ");
+            const char *separator = "";
+            for (int k = 0; k < JOINT_SOURCE_FEATURE_COUNT; k++)
+                if (sk->source_features[j] & (1u << k)) {
+                    printf("%s%s", separator, joint_source_feature_name(k));
+                    separator = ", ";
+                }
+            putchar('\n');
+        }
+    }
     printf("clips: %d\n", model->clip_count);
     for (int c = 0; c < model->clip_count; c++) {
         const Clip *clip = &model->clips[c];
@@ -107,6 +158,14 @@ static int print_text(const Model *model)
         printf(": %.3f s, %d tracks, %ld keys, ", (double)clip->duration, clip->track_count, clip_key_count(clip));
         print_interpolations(clip);
         if (clip->start != 0.0f) printf(", starts at %.3f s", (double)clip->start);
+        if (clip->source_interpolations) {
+            printf(", FBX curves ");
+            print_bits(clip->source_interpolations, source_interpolation_names, SOURCE_INTERPOLATION_KINDS);
+            if (clip->source_extrapolations) {
+                printf(", extrapolation ");
+                print_bits(clip->source_extrapolations, source_extrapolation_names, SOURCE_EXTRAPOLATION_KINDS);
+            }
+        }
         if (clip->morph_track_count > 0) printf(", %d morph channels", clip->morph_track_count);
         printf("\n");
         for (int t = 0; t < clip->morph_track_count; t++) {
@@ -160,6 +219,21 @@ static int print_json(const Model *model)
     cJSON_AddNumberToObject(root, "vertex_count", model_total_vertices(model));
     cJSON_AddNumberToObject(root, "joint_count", model->skeleton.joint_count);
     cJSON_AddNumberToObject(root, "bone_count", bone_joint_count(&model->skeleton));
+    if (joints_with_source_features(&model->skeleton) > 0) {   /* FBX node features, per joint that has any */
+        cJSON *features = cJSON_AddArrayToObject(root, "fbx_node_features");
+        const Skeleton *sk = &model->skeleton;
+        for (int j = 0; j < sk->joint_count; j++) {
+            if (!sk->source_features[j]) continue;
+            cJSON *item = cJSON_CreateObject();
+            cJSON_AddNumberToObject(item, "joint", j);
+            add_string(item, "name", sk->names[j]);
+            cJSON *list = cJSON_AddArrayToObject(item, "features");
+            for (int k = 0; k < JOINT_SOURCE_FEATURE_COUNT; k++)
+                if (sk->source_features[j] & (1u << k))
+                    cJSON_AddItemToArray(list, cJSON_CreateString(joint_source_feature_name(k)));
+            cJSON_AddItemToArray(features, item);
+        }
+    }
     cJSON_AddNumberToObject(root, "material_count", model->material_count);
     cJSON_AddNumberToObject(root, "texture_count", model->texture_count);
 
@@ -178,6 +252,12 @@ static int print_json(const Model *model)
         unsigned used = clip_interpolation_kinds(clip);
         for (int k = 0; k < INTERPOLATION_KINDS; k++)
             if (used & (1u << k)) cJSON_AddItemToArray(kinds, cJSON_CreateString(interpolation_name((Interpolation)k)));
+        if (clip->source_interpolations) {   /* FBX: the curves the clip was resampled from */
+            cJSON_AddItemToObject(item, "fbx_curve_interpolations",
+                                  bits_array(clip->source_interpolations, source_interpolation_names, SOURCE_INTERPOLATION_KINDS));
+            cJSON_AddItemToObject(item, "fbx_curve_extrapolations",
+                                  bits_array(clip->source_extrapolations, source_extrapolation_names, SOURCE_EXTRAPOLATION_KINDS));
+        }
         cJSON *channels = cJSON_AddArrayToObject(item, "morph_channels");   /* one per (mesh, target) keyed */
         for (int t = 0; t < clip->morph_track_count; t++) {
             const MorphTrack *track = &clip->morph_tracks[t];

@@ -6,6 +6,7 @@
  * conversions every stage shares (matrices, quaternions, names, URIs).
  */
 #include "import_internal.h"
+#include "fbx/fbx_apply.h"
 #include "validate.h"
 
 #include <assimp/cimport.h>
@@ -118,6 +119,26 @@ void import_one_line(char *text)
 
 /* ---- the pipeline ------------------------------------------------------------ */
 
+/* Stage 9 for an FBX file (by its extension, or the hint of an import from memory): the file's
+ * own transforms, clips and skins (fbx/fbx_apply.c). */
+static bool import_fbx_stage(Importer *im, const char *path, const void *data, size_t size, const char *hint)
+{
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    bool fbx = path ? dot && strcasecmp(dot, ".fbx") == 0 : hint && strcasecmp(hint, "fbx") == 0;
+    if (!fbx) return true;
+    if (!path) return import_fbx_apply(im, data, size);
+    FILE *file = fopen(path, "rb");
+    if (!file) return true;   /* Assimp read it a moment ago: keep what it made */
+    uint8_t *bytes = NULL;
+    long length = fseek(file, 0, SEEK_END) == 0 ? ftell(file) : -1;
+    if (length > 0 && fseek(file, 0, SEEK_SET) == 0) bytes = malloc((size_t)length);
+    bool read = bytes && fread(bytes, 1, (size_t)length, file) == (size_t)length;
+    fclose(file);
+    bool ok = read ? import_fbx_apply(im, bytes, (size_t)length) : true;
+    free(bytes);
+    return ok;
+}
+
 /* One import: a file (path) or bytes in memory (data, size, hint), run by import_run(). */
 typedef struct ImportJob {
     const char          *path;
@@ -168,7 +189,8 @@ static void import_run(void *argument)
     /* the stages, in order (morph targets, import_morph.c, go after the meshes) */
     bool ok = import_skeleton(&im) && import_meshes(&im) && import_materials(&im) && import_clips(&im) &&
               import_gltf_interpolation(&im, job->path) &&
-              import_collada_bind_shape(&im, job->path, job->data, job->size, job->hint);
+              import_collada_bind_shape(&im, job->path, job->data, job->size, job->hint) &&
+              import_fbx_stage(&im, job->path, job->data, job->size, job->hint);
     for (int m = 0; ok && max_bones > 0 && m < model->mesh_count; m++) {
         if (model->meshes[m].bone_count > max_bones) {   /* a vertex with > limit bones cannot be split */
             snprintf(error, error_size, "mesh '%s' needs %d bones, more than the limit of %d even after splitting",
