@@ -519,10 +519,13 @@ int main(int argc, char **argv)
             if (tr->rotation_count > max_keys) max_keys = tr->rotation_count;
             if (tr->translation_count > max_keys) max_keys = tr->translation_count;
         }
-    int total_vertices = 0, bones = 0, skinned_meshes = 0;
+    /* skinned_vertices: what the no-runs job blends (animator_skin_job skips static meshes), its
+     * rate's divisor; the other skinning jobs handle every vertex (static ones placed rigidly) */
+    int total_vertices = 0, skinned_vertices = 0, bones = 0, skinned_meshes = 0;
     for (int m = 0; m < model.mesh_count; m++) {
         total_vertices += model.meshes[m].vertex_count;
-        if (model.meshes[m].skinned) skinned_meshes++, bones += model.meshes[m].bone_count;
+        if (model.meshes[m].skinned)
+            skinned_meshes++, bones += model.meshes[m].bone_count, skinned_vertices += model.meshes[m].vertex_count;
     }
     if (!json) {
         fprintf(text, "  %d joints, %d meshes (%d skinned), %d vertices, %d bones in all\n", model.skeleton.joint_count,
@@ -625,7 +628,7 @@ int main(int argc, char **argv)
         printf(" \"pose_reference_us\": %.4f, \"pose_reference_us_median\": %.4f, \"sample_reference_us\": %.4f,\n",
                best[JOB_POSE_REFERENCE] * us, median[JOB_POSE_REFERENCE] * us, best[JOB_SAMPLE_REFERENCE] * us);
         printf(" \"skin_reference_vertices_per_second\": %.0f, \"skin_no_runs_vertices_per_second\": %.0f,\n",
-               total_vertices / best[JOB_SKIN_REFERENCE], total_vertices / best[JOB_SKIN_NO_RUNS]);
+               total_vertices / best[JOB_SKIN_REFERENCE], skinned_vertices / best[JOB_SKIN_NO_RUNS]);
         printf(" \"skin_vertices_per_second\": %.0f, \"skin_vertices_per_second_median\": %.0f,\n", skin_rate,
                skin_rate_median);
         printf(" \"skin_vertices_per_second_threads\": %.0f, \"skin_vertices_per_second_threads_median\": %.0f, "
@@ -641,8 +644,10 @@ int main(int argc, char **argv)
         printf("  job (src/anim/)                                        best      median\n");
         for (int job = 0; job < JOB_COUNT; job++) {
             char extra[128] = "";
-            if (job == JOB_SKIN_REFERENCE || job == JOB_SKIN_NO_RUNS)
+            if (job == JOB_SKIN_REFERENCE)
                 snprintf(extra, sizeof extra, "  %.1f M vertices/s", total_vertices / best[job] * 1e-6);
+            if (job == JOB_SKIN_NO_RUNS)
+                snprintf(extra, sizeof extra, "  %.1f M skinned vertices/s", skinned_vertices / best[job] * 1e-6);
             if (job == JOB_SKIN_RENORMALIZED)
                 snprintf(extra, sizeof extra, "  %.1f M vertices/s", skin_rate_renormalized * 1e-6);
             if (job == JOB_SKIN) snprintf(extra, sizeof extra, "  %.1f M vertices/s", skin_rate * 1e-6);

@@ -16,20 +16,20 @@ uniform vec3 lightDirection;      // toward the light, scene space
 uniform vec3 lightColor;
 uniform vec3 ambientColor;
 uniform bool encodeSrgb;
-// What to show (the viewer's teaching aids, src/gfx/renderer.h RenderMode):
-//   0 the lit material; 1 weight heat-map: colorMap(selectedWeight); 2 influence count: one
-//   colour per count 1..4, magenta for a vertex whose 5th+ influences the import cut; both
-//   shaded by the light so the shape reads, the colour kept recognisable (heatShade below);
-//   3 wireframe lines: a darker shade of the lit surface (a lighter one on dark surfaces);
-//   4 flatColor (normals as lines)
+// What to show (the viewer's teaching aids: src/gfx/renderer.h RenderMode, whose values the
+// renderer #defines here as RENDER_LIT ... RENDER_WIREFRAME):
+//   RENDER_LIT the lit material; RENDER_WEIGHTS weight heat-map: colorMap(selectedWeight);
+//   RENDER_INFLUENCES influence count: one colour per count 1..4, magenta for a vertex whose 5th+
+//   influences the import cut; both shaded by the light so the shape reads, the colour kept
+//   recognisable (heatShade below); RENDER_WIREFRAME lines: a darker shade of the lit surface (a
+//   lighter one on dark surfaces)
 uniform int displayMode;
 uniform sampler2D colorMap;       // 256 x 1, GL_SRGB8: weight 0 -> texel 0, weight 1 -> texel 255
-uniform bool skinnedMesh;         // false: a static mesh has no weights (grey in modes 1 and 2)
-uniform vec3 flatColor;           // linear RGB, mode 4
+uniform bool skinnedMesh;         // false: a static mesh has no weights (grey in the weight and influence views)
 
 out vec4 fragColor;
 
-// Modes 1 and 2: colour * ((1 - HEAT_SHADING) + HEAT_SHADING * lightLevel), lightLevel = the
+// RENDER_WEIGHTS, RENDER_INFLUENCES: colour * ((1 - HEAT_SHADING) + HEAT_SHADING * lightLevel), lightLevel = the
 // luminance of the light that reaches the surface (ambient + diffuse), at most 1. A scalar on
 // the linear colour: the hue stays, only the brightness follows the shape (under an ambient-only
 // light of 1 the map's exact colours show: tests/test_teach_aids.c reads them back that way).
@@ -58,20 +58,18 @@ void main()
     if (!gl_FrontFacing) n = -n;          // back faces are drawn (no culling): light their inside
     float diffuse = max(dot(n, normalize(lightDirection)), 0.0);
     vec3 color = albedo.rgb * (ambientColor + diffuse * lightColor);
-    if (displayMode == 1 || displayMode == 2) {
+    if (displayMode == RENDER_WEIGHTS || displayMode == RENDER_INFLUENCES) {
         if (!skinnedMesh)
             color = vec3(0.05);
-        else if (displayMode == 1)   // texel centres: weight w -> (w * 255 + 0.5) / 256
+        else if (displayMode == RENDER_WEIGHTS)   // texel centres: weight w -> (w * 255 + 0.5) / 256
             color = texture(colorMap, vec2((clamp(selectedWeight, 0.0, 1.0) * 255.0 + 0.5) / 256.0, 0.5)).rgb;
         else
             color = countColors[int(clamp(influenceCount + 0.5, 0.0, 5.0))];
         color = heatShade(color, diffuse);
-    } else if (displayMode == 3) {
+    } else if (displayMode == RENDER_WIREFRAME) {
         float luminance = dot(color, vec3(0.2126, 0.7152, 0.0722));
         // a darker (or, on dark surfaces, lighter) shade of the lit surface: dense meshes stay readable
         color = luminance > 0.12 ? 0.35 * color : mix(color, vec3(1.0), 0.6);
-    } else if (displayMode == 4) {
-        color = flatColor;
     }
     // Opaque: no blending or alpha test (alpha is ignored; the screenshot is opaque).
     fragColor = vec4(encodeSrgb ? linear_to_srgb(color) : color, 1.0);

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void mesh_free(Mesh *mesh)
+void mesh_free(Mesh *mesh)
 {
     free(mesh->positions);
     free(mesh->normals);
@@ -20,6 +20,7 @@ static void mesh_free(Mesh *mesh)
     free(mesh->morph_position_deltas);
     free(mesh->morph_normal_deltas);
     free(mesh->morph_default_weights);
+    memset(mesh, 0, sizeof *mesh);
 }
 
 void joint_track_free(JointTrack *track)
@@ -66,7 +67,7 @@ unsigned clip_interpolation_kinds(const Clip *clip)
     return kinds;
 }
 
-static void clip_free(Clip *clip)
+void clip_free(Clip *clip)
 {
     for (int t = 0; t < clip->track_count; t++) joint_track_free(&clip->tracks[t]);
     free(clip->tracks);
@@ -76,6 +77,7 @@ static void clip_free(Clip *clip)
         free(clip->morph_tracks[t].tangents);
     }
     free(clip->morph_tracks);
+    memset(clip, 0, sizeof *clip);
 }
 
 bool skeleton_alloc(Skeleton *skeleton, int joint_count)

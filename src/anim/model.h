@@ -231,6 +231,11 @@ bool skeleton_alloc(Skeleton *skeleton, int joint_count);
 /* Frees a JointTrack's key arrays and zeroes it (safe on a zeroed JointTrack). */
 void joint_track_free(JointTrack *track);
 
+/* Frees what one mesh / one clip owns and zeroes it (model_free frees them all; the importer's
+ * validation drops single ones). */
+void mesh_free(Mesh *mesh);
+void clip_free(Clip *clip);
+
 /* Index of the clip with this exact name, or -1. (Used once, at start-up.) */
 int model_find_clip(const Model *model, const char *name);
 

@@ -195,3 +195,39 @@ void vat_normal_decode16(const uint16_t in[2], vec3 n)
     vec2 e = {unorm16_to_snorm(in[0]), unorm16_to_snorm(in[1])};
     vat_octahedral_decode(e, n);
 }
+
+void vat_decode_texel(const VatTextures *textures, int slot, int vertex, vec3 position, vec3 normal)
+{
+    const VatLayout *layout = textures->layout;
+    int page, x, y;
+    vat_texel(layout, slot, vertex, &page, &x, &y);
+    size_t texel = (size_t)layout->width * (size_t)layout->page_height * (size_t)page + (size_t)y * (size_t)layout->width +
+                   (size_t)x;
+    if (textures->float_precision) {
+        const float *p = (const float *)textures->positions + texel * 4;
+        glm_vec3_copy((float *)p, position);
+    } else {
+        const uint16_t *q = (const uint16_t *)textures->positions + texel * 4;
+        for (int k = 0; k < 3; k++) {
+            float range = textures->bounds_max[k] - textures->bounds_min[k];
+            position[k] = vat_dequantize(q[k], textures->bounds_min[k], range);
+        }
+    }
+    vat_normal_decode16(textures->normals + texel * 2, normal);
+}
+
+void vat_decode_vertex(const VatTextures *textures, int first_slot, int frame_count, float duration, float time,
+                       int vertex, vec3 position, vec3 normal)
+{
+    int f0, f1;
+    float alpha;
+    vat_frame_blend(duration, frame_count, time, &f0, &f1, &alpha);
+    vec3 p0, p1, n0, n1;
+    vat_decode_texel(textures, first_slot + f0, vertex, p0, n0);
+    vat_decode_texel(textures, first_slot + f1, vertex, p1, n1);
+    for (int k = 0; k < 3; k++) {
+        position[k] = p0[k] * (1.0f - alpha) + p1[k] * alpha;
+        normal[k] = n0[k] * (1.0f - alpha) + n1[k] * alpha;
+    }
+    glm_vec3_normalize(normal);
+}

@@ -109,4 +109,23 @@ void vat_octahedral_decode(const vec2 e, vec3 n);
 void vat_normal_encode16(const vec3 n, uint16_t out[2]);
 void vat_normal_decode16(const uint16_t in[2], vec3 n);
 
+/* A bake's textures in memory, as the CPU decode reads them (the pages stacked, each padded to
+ * page_height rows): the reference --verify checks vat.vert against, and --export-pose. */
+typedef struct VatTextures {
+    const VatLayout *layout;
+    bool             float_precision; /* positions: float RGBA, else 16-bit RGBA quantized to the bounds */
+    const void      *positions;
+    const uint16_t  *normals;         /* two per texel (octahedral, 16 bits each) */
+    vec3             bounds_min, bounds_max;
+} VatTextures;
+
+/* Position and normal of baked `vertex` in slot `slot` (a clip's first slot + frame). */
+void vat_decode_texel(const VatTextures *textures, int slot, int vertex, vec3 position, vec3 normal);
+
+/* Position and normal of baked `vertex` at `time` seconds into a clip of `frame_count` frames
+ * from `first_slot` over `duration`: the two frames around the time, blended
+ *   p = mix(p0, p1, alpha), n = normalize(mix(n0, n1, alpha))   (as vat.vert does). */
+void vat_decode_vertex(const VatTextures *textures, int first_slot, int frame_count, float duration, float time,
+                       int vertex, vec3 position, vec3 normal);
+
 #endif

@@ -1,6 +1,7 @@
 /* renderer.c — GL resources of a Model and the per-frame draw (see renderer.h). */
 #include "renderer.h"
 #include "colormap.h"
+#include "gpu_common.h"
 #include "shader.h"
 
 #include <stdio.h>
@@ -43,7 +44,7 @@ static bool load_skin_program(SkinShader *shader, const char *vert_path, const c
         glDeleteShader(vert);
         return false;
     }
-    GLuint frag = gfx_compile_stage_file(GL_FRAGMENT_SHADER, frag_path, NULL, error, error_size);
+    GLuint frag = gfx_compile_stage_file(GL_FRAGMENT_SHADER, frag_path, RENDER_MODE_DEFINES, error, error_size);
     if (!frag) {
         glDeleteShader(vert);
         if (geom) glDeleteShader(geom);
@@ -85,7 +86,6 @@ static bool load_skin_program(SkinShader *shader, const char *vert_path, const c
     shader->display_mode = glGetUniformLocation(program, "displayMode");
     shader->color_map = glGetUniformLocation(program, "colorMap");
     shader->skinned_mesh = glGetUniformLocation(program, "skinnedMesh");
-    shader->flat_color = glGetUniformLocation(program, "flatColor");
     shader->normal_length = glGetUniformLocation(program, "normalLength");
     shader->line_color = glGetUniformLocation(program, "lineColor");
     bool has_palette = shader->bones >= 0 || shader->bone_dual_quats >= 0;
@@ -389,13 +389,7 @@ bool renderer_init(Renderer *renderer, const Model *model, const char *vert_path
         renderer->textures[t] = renderer_upload_texture(&model->textures[t]);
         renderer->texture_count = t + 1;
     }
-    static const unsigned char white[4] = {255, 255, 255, 255};
-    glGenTextures(1, &renderer->white_texture);
-    glBindTexture(GL_TEXTURE_2D, renderer->white_texture);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, white);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glBindTexture(GL_TEXTURE_2D, 0);
+    renderer->white_texture = gpu_white_texture();
 
     GLenum gl_error = glGetError();
     if (gl_error != GL_NO_ERROR) {
@@ -625,17 +619,8 @@ static void draw_meshes(Renderer *renderer, const Animator *animator, const mat4
             current = shader;
         }
         set_mesh_uniforms(renderer, shader, animator, m);
-        const Material *material =
-            gpu->material >= 0 && gpu->material < model->material_count ? &model->materials[gpu->material] : NULL;
-        vec4 color = {0.8f, 0.8f, 0.8f, 1.0f};
-        GLuint texture = renderer->white_texture;
-        if (material) {
-            glm_vec4_copy((float *)material->diffuse_color, color);
-            if (material->diffuse_texture >= 0 && material->diffuse_texture < renderer->texture_count)
-                texture = renderer->textures[material->diffuse_texture];
-        }
-        glUniform4fv(shader->diffuse_color, 1, color);
-        glBindTexture(GL_TEXTURE_2D, texture);
+        gpu_bind_material(model, gpu->material, renderer->textures, renderer->texture_count, renderer->white_texture,
+                          shader->diffuse_color);
         glBindVertexArray(mesh_vao(renderer, m));
         glDrawElements(GL_TRIANGLES, gpu->index_count, GL_UNSIGNED_INT, NULL);
     }
@@ -653,20 +638,9 @@ void renderer_draw(Renderer *renderer, const Animator *animator, const mat4 view
                    const RenderLight *light)
 {
     bool srgb_target = renderer_target_is_srgb();
-    if (srgb_target) glEnable(GL_FRAMEBUFFER_SRGB);
-    glEnable(GL_DEPTH_TEST);
-    glDepthFunc(GL_LESS);
-    if (renderer->cull_back_faces) {
-        glEnable(GL_CULL_FACE);
-        glCullFace(GL_BACK);
-        glFrontFace(GL_CCW);
-    } else {
-        glDisable(GL_CULL_FACE);
-    }
-    glDisable(GL_BLEND);
+    gpu_opaque_pass_begin(srgb_target, renderer->cull_back_faces);
     draw_meshes(renderer, animator, view, projection, light, srgb_target, (int)renderer->mode);
-    glDisable(GL_CULL_FACE);
-    glDisable(GL_FRAMEBUFFER_SRGB);
+    gpu_opaque_pass_end();
 }
 
 void renderer_draw_wireframe(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
@@ -681,7 +655,7 @@ void renderer_draw_wireframe(Renderer *renderer, const Animator *animator, const
     glEnable(GL_POLYGON_OFFSET_LINE);
     glPolygonOffset(-1.0f, -1.0f);
     glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
-    draw_meshes(renderer, animator, view, projection, light, srgb_target, 3);
+    draw_meshes(renderer, animator, view, projection, light, srgb_target, RENDER_WIREFRAME);
     glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
     glDisable(GL_POLYGON_OFFSET_LINE);
     glDepthFunc(GL_LESS);
@@ -719,12 +693,7 @@ bool renderer_capture_mesh(Renderer *renderer, const Animator *animator, int mes
     const GpuMesh *gpu = &renderer->meshes[mesh];
     if (gpu->vertex_count == 0) return true;
     size_t bytes = sizeof(float) * FEEDBACK_FLOATS * (size_t)gpu->vertex_count;
-    if (!renderer->feedback_buffer) glGenBuffers(1, &renderer->feedback_buffer);
-    glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, renderer->feedback_buffer);
-    if (bytes > renderer->feedback_size) {
-        glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, (GLsizeiptr)bytes, NULL, GL_STREAM_READ);
-        renderer->feedback_size = bytes;
-    }
+    gpu_feedback_reserve(&renderer->feedback_buffer, &renderer->feedback_size, bytes);
     mat4 identity = GLM_MAT4_IDENTITY_INIT;
     const SkinShader *shader = mesh_uses_dq(renderer, mesh) ? &renderer->dq_shader : &renderer->shader;
     glUseProgram(shader->program);
@@ -732,37 +701,10 @@ bool renderer_capture_mesh(Renderer *renderer, const Animator *animator, int mes
     glUniformMatrix4fv(shader->projection, 1, GL_FALSE, (const float *)identity);
     set_mesh_uniforms(renderer, shader, animator, mesh);
 
-    GLuint query = 0;
-    glGenQueries(1, &query);
-    glEnable(GL_RASTERIZER_DISCARD);
-    glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, renderer->feedback_buffer, 0, (GLsizeiptr)bytes);
-    glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, query);
-    glBeginTransformFeedback(GL_POINTS);
-    glBindVertexArray(mesh_vao(renderer, mesh));
-    glDrawArrays(GL_POINTS, 0, gpu->vertex_count);   /* every vertex once, index buffer not needed */
-    glEndTransformFeedback();
-    glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
-    glDisable(GL_RASTERIZER_DISCARD);
-    glBindVertexArray(0);
+    bool ok = gpu_capture_points(renderer->feedback_buffer, mesh_vao(renderer, mesh), gpu->vertex_count, FEEDBACK_FLOATS,
+                                 out_positions, out_normals);
     glActiveTexture(GL_TEXTURE1);
     glBindTexture(GL_TEXTURE_BUFFER, 0);
     glActiveTexture(GL_TEXTURE0);
-    glUseProgram(0);
-    GLuint written = 0;
-    glGetQueryObjectuiv(query, GL_QUERY_RESULT, &written);
-    glDeleteQueries(1, &query);
-
-    bool ok = written == (GLuint)gpu->vertex_count;
-    const float *data = ok ? glMapBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, (GLsizeiptr)bytes, GL_MAP_READ_BIT) : NULL;
-    if (data) {
-        for (int v = 0; v < gpu->vertex_count; v++) {
-            const float *record = data + (size_t)v * FEEDBACK_FLOATS;
-            glm_vec3_copy((float *)record, out_positions[v]);
-            if (out_normals) glm_vec3_copy((float *)record + 3, out_normals[v]);
-        }
-        glUnmapBuffer(GL_TRANSFORM_FEEDBACK_BUFFER);
-    }
-    glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
-    glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
-    return data != NULL && glGetError() == GL_NO_ERROR;
+    return ok;
 }

@@ -58,7 +58,7 @@ typedef struct SkinShader {
     GLint  skinned;                   /* bool: 0 = static mesh, palette unused */
     GLint  cpu_skinned;               /* bool: vertices arrive skinned by the CPU (LBS shader) */
     GLint  selected_bone;             /* int: palette index of the selected joint, -1 none */
-    GLint  display_mode, color_map, skinned_mesh, flat_color; /* skinned.frag: RenderMode */
+    GLint  display_mode, color_map, skinned_mesh; /* skinned.frag: RenderMode */
     GLint  normal_length, line_color; /* normals.geom / normals.frag */
     GLint  light_direction, light_color, ambient;
     GLint  diffuse_color;             /* vec4, linear */
@@ -86,13 +86,17 @@ typedef struct GpuMesh {
     float *morph_combined;            /* [vertex_count * 8] staging for the spare target */
 } GpuMesh;
 
-/* What the surface shows (skinned.frag displayMode). */
+/* What the surface shows (skinned.frag displayMode). The fragment shader is compiled with
+ * RENDER_MODE_DEFINES, so it names the same values. */
 typedef enum RenderMode {
     RENDER_LIT = 0,          /* the material, lit */
     RENDER_WEIGHTS = 1,      /* weight heat-map of the selected joint (viridis, shaded: skinned.frag heatShade) */
-    RENDER_INFLUENCES = 2    /* influence count per vertex: 1 blue, 2 green, 3 yellow, 4 red, magenta: had
+    RENDER_INFLUENCES = 2,   /* influence count per vertex: 1 blue, 2 green, 3 yellow, 4 red, magenta: had
                                 more than 4, the rest cut at import (Mesh.influences_in_file) (shaded alike) */
+    RENDER_WIREFRAME = 3     /* the edges over the surface: a darker (or lighter) shade of the lit colour */
 } RenderMode;
+#define RENDER_MODE_DEFINES                                                                             \
+    "#define RENDER_LIT 0\n#define RENDER_WEIGHTS 1\n#define RENDER_INFLUENCES 2\n#define RENDER_WIREFRAME 3\n"
 
 typedef struct Renderer {
     const Model *model;               /* not owned; must outlive the renderer */

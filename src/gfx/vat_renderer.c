@@ -1,5 +1,6 @@
 /* vat_renderer.c — GL resources and the instanced draw of a VAT bake (vat_renderer.h). */
 #include "vat_renderer.h"
+#include "gpu_common.h"
 #include "shader.h"
 
 #include <stdio.h>
@@ -131,7 +132,7 @@ bool vat_renderer_init(VatRenderer *renderer, const Model *model, const VatGpuDa
     snprintf(define, sizeof define, "#define VAT_CLIP_COUNT %d\n", data->clip_count > 0 ? data->clip_count : 1);
     GLuint vert = gfx_compile_stage_file(GL_VERTEX_SHADER, vert_path, define, error, error_size);
     if (!vert) return false;
-    GLuint frag = gfx_compile_stage_file(GL_FRAGMENT_SHADER, frag_path, NULL, error, error_size);
+    GLuint frag = gfx_compile_stage_file(GL_FRAGMENT_SHADER, frag_path, RENDER_MODE_DEFINES, error, error_size);
     if (!frag) {
         glDeleteShader(vert);
         return false;
@@ -200,13 +201,7 @@ bool vat_renderer_init(VatRenderer *renderer, const Model *model, const VatGpuDa
         renderer->textures[t] = renderer_upload_texture(&model->textures[t]);
         renderer->texture_count = t + 1;
     }
-    static const unsigned char white[4] = {255, 255, 255, 255};
-    glGenTextures(1, &renderer->white_texture);
-    glBindTexture(GL_TEXTURE_2D, renderer->white_texture);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, white);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glBindTexture(GL_TEXTURE_2D, 0);
+    renderer->white_texture = gpu_white_texture();
 
     renderer->positions_texture =
         data->float_precision ? upload_array_texture(GL_RGBA32F, GL_RGBA, GL_FLOAT, layout, data->positions)
@@ -303,17 +298,7 @@ int vat_renderer_draw(VatRenderer *renderer, float time, const mat4 view, const 
 {
     const Model *model = renderer->model;
     bool srgb_target = renderer_target_is_srgb();
-    if (srgb_target) glEnable(GL_FRAMEBUFFER_SRGB);
-    glEnable(GL_DEPTH_TEST);
-    glDepthFunc(GL_LESS);
-    if (renderer->cull_back_faces) {
-        glEnable(GL_CULL_FACE);
-        glCullFace(GL_BACK);
-        glFrontFace(GL_CCW);
-    } else {
-        glDisable(GL_CULL_FACE);
-    }
-    glDisable(GL_BLEND);
+    gpu_opaque_pass_begin(srgb_target, renderer->cull_back_faces);
     glUseProgram(renderer->program);
     glUniformMatrix4fv(renderer->u_view, 1, GL_FALSE, (const float *)view);
     glUniformMatrix4fv(renderer->u_projection, 1, GL_FALSE, (const float *)projection);
@@ -327,17 +312,8 @@ int vat_renderer_draw(VatRenderer *renderer, float time, const mat4 view, const 
     for (int m = 0; m < renderer->mesh_count; m++) {
         const VatMeshGpu *gpu = &renderer->meshes[m];
         if (gpu->index_count == 0) continue;
-        const Material *material =
-            gpu->material >= 0 && gpu->material < model->material_count ? &model->materials[gpu->material] : NULL;
-        vec4 color = {0.8f, 0.8f, 0.8f, 1.0f};
-        GLuint texture = renderer->white_texture;
-        if (material) {
-            glm_vec4_copy((float *)material->diffuse_color, color);
-            if (material->diffuse_texture >= 0 && material->diffuse_texture < renderer->texture_count)
-                texture = renderer->textures[material->diffuse_texture];
-        }
-        glUniform4fv(renderer->u_diffuse_color, 1, color);
-        glBindTexture(GL_TEXTURE_2D, texture);
+        gpu_bind_material(model, gpu->material, renderer->textures, renderer->texture_count, renderer->white_texture,
+                          renderer->u_diffuse_color);
         glBindVertexArray(gpu->vao);
         /* the whole crowd of this mesh in one call: instance attributes carry offset, clip, time */
         glDrawElementsInstanced(GL_TRIANGLES, gpu->index_count, GL_UNSIGNED_INT, NULL, renderer->instance_count);
@@ -347,8 +323,7 @@ int vat_renderer_draw(VatRenderer *renderer, float time, const mat4 view, const 
     glBindTexture(GL_TEXTURE_2D, 0);
     unbind_vat_textures();
     glUseProgram(0);
-    glDisable(GL_CULL_FACE);
-    glDisable(GL_FRAMEBUFFER_SRGB);
+    gpu_opaque_pass_end();
     return draw_calls;
 }
 
@@ -360,12 +335,7 @@ bool vat_renderer_capture_mesh(VatRenderer *renderer, int mesh, int clip, float 
     VatInstance one = {{0.0f, 0.0f, 0.0f}, 0.0f, (float)clip};
     if (!vat_renderer_set_instances(renderer, &one, 1)) return false;
     size_t bytes = sizeof(float) * VAT_FEEDBACK_FLOATS * (size_t)gpu->vertex_count;
-    if (!renderer->feedback_buffer) glGenBuffers(1, &renderer->feedback_buffer);
-    glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, renderer->feedback_buffer);
-    if (bytes > renderer->feedback_size) {
-        glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, (GLsizeiptr)bytes, NULL, GL_STREAM_READ);
-        renderer->feedback_size = bytes;
-    }
+    gpu_feedback_reserve(&renderer->feedback_buffer, &renderer->feedback_size, bytes);
     mat4 identity = GLM_MAT4_IDENTITY_INIT;
     glUseProgram(renderer->program);
     glUniformMatrix4fv(renderer->u_view, 1, GL_FALSE, (const float *)identity);
@@ -373,35 +343,8 @@ bool vat_renderer_capture_mesh(VatRenderer *renderer, int mesh, int clip, float 
     glUniform1f(renderer->u_time, time);
     bind_vat_textures(renderer);
 
-    GLuint query = 0;
-    glGenQueries(1, &query);
-    glEnable(GL_RASTERIZER_DISCARD);
-    glBindBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, renderer->feedback_buffer, 0, (GLsizeiptr)bytes);
-    glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, query);
-    glBeginTransformFeedback(GL_POINTS);
-    glBindVertexArray(gpu->vao);
-    glDrawArraysInstanced(GL_POINTS, 0, gpu->vertex_count, 1);   /* every vertex once */
-    glEndTransformFeedback();
-    glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
-    glDisable(GL_RASTERIZER_DISCARD);
-    glBindVertexArray(0);
+    bool ok = gpu_capture_points(renderer->feedback_buffer, gpu->vao, gpu->vertex_count, VAT_FEEDBACK_FLOATS,
+                                 out_positions, out_normals);
     unbind_vat_textures();
-    glUseProgram(0);
-    GLuint written = 0;
-    glGetQueryObjectuiv(query, GL_QUERY_RESULT, &written);
-    glDeleteQueries(1, &query);
-
-    bool ok = written == (GLuint)gpu->vertex_count;
-    const float *data = ok ? glMapBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, (GLsizeiptr)bytes, GL_MAP_READ_BIT) : NULL;
-    if (data) {
-        for (int v = 0; v < gpu->vertex_count; v++) {
-            const float *record = data + (size_t)v * VAT_FEEDBACK_FLOATS;
-            glm_vec3_copy((float *)record, out_positions[v]);
-            if (out_normals) glm_vec3_copy((float *)record + 3, out_normals[v]);
-        }
-        glUnmapBuffer(GL_TRANSFORM_FEEDBACK_BUFFER);
-    }
-    glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
-    glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
-    return data != NULL && glGetError() == GL_NO_ERROR;
+    return ok;
 }

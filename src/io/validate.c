@@ -409,25 +409,6 @@ static int check_mesh(Validator *v, Mesh *mesh)
     return check_morph_targets(v, mesh) ? 1 : -1;
 }
 
-static void mesh_release(Mesh *mesh)
-{
-    free(mesh->positions);
-    free(mesh->normals);
-    free(mesh->uvs);
-    free(mesh->uvs2);
-    free(mesh->indices);
-    free(mesh->bone_joint);
-    free(mesh->inverse_bind);
-    free(mesh->joint_indices);
-    free(mesh->weights);
-    free(mesh->influences_in_file);
-    free(mesh->morph_target_names);
-    free(mesh->morph_position_deltas);
-    free(mesh->morph_normal_deltas);
-    free(mesh->morph_default_weights);
-    memset(mesh, 0, sizeof *mesh);
-}
-
 static bool check_meshes(Validator *v)
 {
     Model *model = v->model;
@@ -449,7 +430,7 @@ static bool check_meshes(Validator *v)
             return false;
         }
         if (verdict == 0) {
-            mesh_release(&model->meshes[m]);
+            mesh_free(&model->meshes[m]);
             continue;
         }
         if (kept != m) model->meshes[kept] = model->meshes[m];
@@ -790,14 +771,7 @@ static bool check_clips(Validator *v)
         int verdict = ok ? check_clip(v, clip, joint_taken) : 1;
         if (verdict < 0) ok = false;
         if (verdict == 0) {
-            for (int t = 0; t < clip->track_count; t++) joint_track_free(&clip->tracks[t]);
-            free(clip->tracks);
-            for (int t = 0; t < clip->morph_track_count; t++) {
-                free(clip->morph_tracks[t].times);
-                free(clip->morph_tracks[t].weights);
-                free(clip->morph_tracks[t].tangents);
-            }
-            free(clip->morph_tracks);
+            clip_free(clip);
             continue;
         }
         if (kept != c) model->clips[kept] = *clip;
@@ -908,14 +882,7 @@ static bool check_magnitudes(Validator *v)
             repaired(v, "clip '%s': its keys could carry node '%s' to an absurd size or distance (scale beyond %g or "
                         "beyond %g units); clip dropped", clip->name, sk->names[worst], (double)VALIDATE_MAX_SCALE,
                      (double)VALIDATE_MAX_EXTENT);
-            for (int t = 0; t < clip->track_count; t++) joint_track_free(&clip->tracks[t]);
-            free(clip->tracks);
-            for (int t = 0; t < clip->morph_track_count; t++) {
-                free(clip->morph_tracks[t].times);
-                free(clip->morph_tracks[t].weights);
-                free(clip->morph_tracks[t].tangents);
-            }
-            free(clip->morph_tracks);
+            clip_free(clip);
             continue;
         }
         if (kept != c) model->clips[kept] = *clip;

@@ -196,7 +196,7 @@ static void seek_key(Player *player, bool forward)
     if (t >= 0.0f) playback_seek(&player->playback, t, player->durations);
 }
 
-static void on_key(GLFWwindow *window, int key, int scancode, int action, int mods)
+void player_on_key(GLFWwindow *window, int key, int scancode, int action, int mods)
 {
     (void)scancode;
     Player *player = glfwGetWindowUserPointer(window);
@@ -247,7 +247,7 @@ static void on_key(GLFWwindow *window, int key, int scancode, int action, int mo
     }
 }
 
-static void on_char(GLFWwindow *window, unsigned int codepoint)
+void player_on_char(GLFWwindow *window, unsigned int codepoint)
 {
     Player *player = glfwGetWindowUserPointer(window);
     ClipBrowser *browser = &player->browser;
@@ -268,7 +268,7 @@ static void scrub_to(Player *player, float x)
     playback_seek(&player->playback, t, player->durations);
 }
 
-static void on_mouse_button(GLFWwindow *window, int button, int action, int mods)
+void player_on_mouse_button(GLFWwindow *window, int button, int action, int mods)
 {
     (void)mods;
     Player *player = glfwGetWindowUserPointer(window);
@@ -317,7 +317,7 @@ static void on_mouse_button(GLFWwindow *window, int button, int action, int mods
     }
 }
 
-static void on_cursor(GLFWwindow *window, double x, double y)
+void player_on_cursor(GLFWwindow *window, double x, double y)
 {
     Player *player = glfwGetWindowUserPointer(window);
     float dx = (float)(x - player->cursor_x), dy = (float)(y - player->cursor_y);
@@ -339,7 +339,7 @@ static void on_cursor(GLFWwindow *window, double x, double y)
     }
 }
 
-static void on_scroll(GLFWwindow *window, double xoffset, double yoffset)
+void player_on_scroll(GLFWwindow *window, double xoffset, double yoffset)
 {
     (void)xoffset;
     Player *player = glfwGetWindowUserPointer(window);
@@ -355,7 +355,7 @@ static void on_scroll(GLFWwindow *window, double xoffset, double yoffset)
     camera_zoom(&player->camera, (float)yoffset);
 }
 
-static void on_drop(GLFWwindow *window, int count, const char **paths)
+void player_on_drop(GLFWwindow *window, int count, const char **paths)
 {
     Player *player = glfwGetWindowUserPointer(window);
     if (count < 1 || !player->subject->open) return;
@@ -372,12 +372,12 @@ static void on_refresh(GLFWwindow *window)
 static void set_callbacks(GLFWwindow *window, Player *player)
 {
     glfwSetWindowUserPointer(window, player);
-    glfwSetKeyCallback(window, player ? on_key : NULL);
-    glfwSetCharCallback(window, player ? on_char : NULL);
-    glfwSetMouseButtonCallback(window, player ? on_mouse_button : NULL);
-    glfwSetCursorPosCallback(window, player ? on_cursor : NULL);
-    glfwSetScrollCallback(window, player ? on_scroll : NULL);
-    glfwSetDropCallback(window, player ? on_drop : NULL);
+    glfwSetKeyCallback(window, player ? player_on_key : NULL);
+    glfwSetCharCallback(window, player ? player_on_char : NULL);
+    glfwSetMouseButtonCallback(window, player ? player_on_mouse_button : NULL);
+    glfwSetCursorPosCallback(window, player ? player_on_cursor : NULL);
+    glfwSetScrollCallback(window, player ? player_on_scroll : NULL);
+    glfwSetDropCallback(window, player ? player_on_drop : NULL);
     glfwSetWindowRefreshCallback(window, player ? on_refresh : NULL);
 }
 
@@ -427,7 +427,7 @@ static bool player_animating(const Player *player, double now)
     return playing || p->fading || player->drag != PLAYER_DRAG_NONE || player->dirty || now < player->message_until;
 }
 
-static void draw_frame(Player *player, int fb_width, int fb_height)
+void player_draw(Player *player, int fb_width, int fb_height)
 {
     const PlayerSubject *s = player->subject;
     float aspect = (float)fb_width / (float)fb_height;
@@ -487,10 +487,45 @@ static void draw_frame(Player *player, int fb_width, int fb_height)
     hud_draw(&player->text, &info, &player->layout, fb_width, fb_height);
 }
 
+/* One turn of the loop after the events: the subject's tick, reload / drop / fullscreen
+ * requests, playback by dt seconds, the frame. False when the window is minimised (nothing drawn). */
+bool player_frame(Player *player, float dt)
+{
+    const PlayerSubject *s = player->subject;
+    GLFWwindow *window = player->window;
+    if (s->tick) s->tick(s->self, player, glfwGetTime());
+    if (player->reload_requested) {
+        player->reload_requested = false;
+        s->open(s->self, player, NULL, true);
+    }
+    if (player->drop_path[0]) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s", player->drop_path);
+        player->drop_path[0] = '\0';
+        s->open(s->self, player, path, false);
+    }
+    if (player->fullscreen_requested) {
+        player->fullscreen_requested = false;
+        toggle_fullscreen(player);
+    }
+    int fb_width, fb_height;
+    glfwGetFramebufferSize(window, &fb_width, &fb_height);
+    if (fb_width <= 0 || fb_height <= 0) return false;
+    if (player->drag != PLAYER_DRAG_SCRUB) playback_advance(&player->playback, dt, player->durations);
+    player_sync_clip(player);
+    player->dirty = false;
+    player_draw(player, fb_width, fb_height);
+    glfwSwapBuffers(window);
+    gl_debug_check("drawing a frame");   /* --gl-debug without KHR_debug: poll glGetError */
+    return true;
+}
+
 int player_run(Player *player)
 {
     const PlayerSubject *s = player->subject;
     GLFWwindow *window = player->window;
+    const char *monkey = getenv("SKINVIEW_MONKEY");
+    if (monkey && monkey[0]) return player_monkey(player, monkey) + gl_debug_error_count();
     double last_time = glfwGetTime();
     double fps_start = last_time;
     int fps_frames = 0;
@@ -510,43 +545,16 @@ int player_run(Player *player)
         now = glfwGetTime();
         float dt = (float)(now - last_time);
         last_time = now;
-
-        if (s->tick) s->tick(s->self, player, now);
-        if (player->reload_requested) {
-            player->reload_requested = false;
-            s->open(s->self, player, NULL, true);
-        }
-        if (player->drop_path[0]) {
-            char path[4096];
-            snprintf(path, sizeof path, "%s", player->drop_path);
-            player->drop_path[0] = '\0';
-            s->open(s->self, player, path, false);
-        }
-        if (player->fullscreen_requested) {
-            player->fullscreen_requested = false;
-            toggle_fullscreen(player);
-        }
-
-        int fb_width, fb_height;
-        glfwGetFramebufferSize(window, &fb_width, &fb_height);
-        if (fb_width <= 0 || fb_height <= 0) { /* minimised: nothing to draw */
-            glfwWaitEventsTimeout(0.1);
-            last_time = glfwGetTime();
-            continue;
-        }
-        if (player->drag != PLAYER_DRAG_SCRUB) playback_advance(&player->playback, dt, player->durations);
-        player_sync_clip(player);
-        player->dirty = false;
-
         fps_frames++;
         if (now - fps_start >= PLAYER_FPS_WINDOW) {
             player->fps = (float)(fps_frames / (now - fps_start));
             fps_frames = 0;
             fps_start = now;
         }
-        draw_frame(player, fb_width, fb_height);
-        glfwSwapBuffers(window);
-        gl_debug_check("drawing a frame");   /* --gl-debug without KHR_debug: poll glGetError */
+        if (!player_frame(player, dt)) { /* minimised: nothing to draw */
+            glfwWaitEventsTimeout(0.1);
+            last_time = glfwGetTime();
+        }
     }
     return gl_debug_error_count();
 }

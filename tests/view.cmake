@@ -1,0 +1,42 @@
+# The player layer (src/view/) under a virtual X server.
+# view_monkey: a seeded stream of random keys, characters, clicks, drags, wheel turns, resizes,
+# drops and reloads (src/view/monkey.c, SKINVIEW_MONKEY) through both subjects' windows — the
+# skinned viewer on the demo (drops: the demo as FBX and the ../shared GLB models when present)
+# and the VAT player on a bake of the demo — with --gl-debug: no crash, no sanitizer report, no GL
+# error, finite camera and clock after every frame, a non-blank last frame, bounded memory.
+# The seed is printed (SKINVIEW_MONKEY_SEED=N replays a run); default: the time.
+find_program(XVFB_RUN_EXECUTABLE xvfb-run)
+if(XVFB_RUN_EXECUTABLE)
+  if(SKINVIEW_SANITIZE)
+    set(MONKEY_MB 256)   # ASan's shadow and quarantine
+  else()
+    set(MONKEY_MB 64)
+  endif()
+  add_test(NAME view_monkey
+    COMMAND sh -c [=[
+set -e
+bin=$1; xvfb=$2; shared=$3; mb=$4
+dir=$(mktemp -d /tmp/skinview-monkey-XXXXXX); trap 'rm -rf "$dir"' EXIT
+cp "$(dirname "$bin")/assets/demo.glb" "$(dirname "$bin")/assets/demo.fbx" "$dir/"
+drops="$dir/demo.fbx:$dir/demo.glb:$dir/missing.glb"
+for m in threejs-xbot/Xbot.glb khronos-fox/Fox.glb quaternius-wizard/Wizard.glb; do
+  [ -f "$shared/$m" ] && cp "$shared/$m" "$dir/" && drops="$drops:$dir/$(basename "$m")"
+done
+"$bin" "$dir/demo.glb" --bake-vat "$dir/vat" --fps 10 > /dev/null
+seed=${SKINVIEW_MONKEY_SEED:-$(date +%s)}
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=16"
+export SKINVIEW_MONKEY_MB=$mb
+run() {   # run LOG ARGS...: the window under xvfb; the viewer's exit code through a file
+  log=$1; shift
+  "$xvfb" -a -s "-screen 0 1024x768x24" sh -c '"$@" > "$0" 2>&1; echo $? > "$0.rc"' "$log" "$@" || true
+  cat "$log"
+  [ "$(cat "$log.rc" 2>/dev/null)" = 0 ] || { echo "exit code $(cat "$log.rc" 2>/dev/null) (seed $seed)"; exit 1; }
+  grep -q " 0 failed checks" "$log" || { echo "monkey checks failed (seed $seed)"; exit 1; }
+}
+SKINVIEW_MONKEY="$seed:3000" SKINVIEW_MONKEY_DROPS="$drops" run "$dir/skinned.log" "$bin" "$dir/demo.glb" --gl-debug --size 640x480
+SKINVIEW_MONKEY="$((seed + 1)):2000" run "$dir/vat.log" "$bin" --vat "$dir/vat" --instances 4 --gl-debug --size 640x480
+echo "view_monkey: 5000 events on 2 subjects, seed $seed"]=]
+            sh $<TARGET_FILE:skinview> ${XVFB_RUN_EXECUTABLE} ${SKINVIEW_SHARED_MODELS_DIR} ${MONKEY_MB})
+  set_tests_properties(view_monkey PROPERTIES TIMEOUT 300 LABELS "gl;window"
+                       FAIL_REGULAR_EXPRESSION "ERROR: AddressSanitizer|runtime error:|skinview: GL error")
+endif()
