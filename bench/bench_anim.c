@@ -1,7 +1,7 @@
 /* bench_anim.c — what one frame of the animation core costs, job by job.
  *
- *   bench_anim [MODEL] [--clip NAME|INDEX] [--json] [--threads N] [--frames N] [--batches N]
- *              [--joints N] [--vertices N] [--keys N]        (the last three: synthetic model)
+ *   bench_anim [MODEL] [--clip NAME|INDEX] [--optimize-keys [TOL]] [--json] [--threads N] [--frames N]
+ *              [--batches N] [--joints N] [--vertices N] [--keys N]   (the last three: synthetic model)
  *
  * Without MODEL it builds a synthetic character in code (64 joints, every joint a
  * bone with T/R/S tracks of 121 keys at 30 fps, 50000 vertices with 4 influences each), so it
@@ -25,8 +25,12 @@
  *                   online CPUs), and the reference skin_vertices_lbs
  *   naive           the same pose the way the common tutorial computes it (see naive_pose()):
  *                   its time divided by pose_forward is printed as "naive / fast pose".
+ *   optimized       pose_forward, pose_seek and sample_forward again on the same clip after the
+ *                   key-frame optimiser (anim/key_reduce.h; tolerance --optimize-keys TOL, default
+ *                   1e-5 of the bbox diagonal): keys before/after and the measured worst pose change.
  * Not a test: numbers depend on the machine (docs/performance.md). */
 #include "anim/animator.h"
+#include "anim/key_reduce.h"
 #include "io/import.h"
 
 #include <math.h>
@@ -410,7 +414,8 @@ static int compare_double(const void *a, const void *b)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: bench_anim [MODEL] [--clip NAME|INDEX] [--json] [--threads N] [--frames N] [--batches N]\n"
+    fprintf(stderr, "usage: bench_anim [MODEL] [--clip NAME|INDEX] [--optimize-keys [TOL]] [--json] [--threads N]\n"
+                    "                  [--frames N] [--batches N]\n"
                     "                  [--joints N] [--vertices N] [--keys N]   (synthetic model)\n");
 }
 
@@ -445,11 +450,21 @@ int main(int argc, char **argv)
     const char *path = NULL, *clip_arg = NULL;
     int frames = 500, joints = 64, vertices = 50000, keys = 121, batches = 21, threads = 0;
     bool json = false;
+    float tolerance = KEY_REDUCE_DEFAULT_TOLERANCE;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool has_value = i + 1 < argc, ok = true;
         if (strcmp(a, "--clip") == 0 && has_value) clip_arg = argv[++i];
         else if (strcmp(a, "--json") == 0) json = true;
+        else if (strcmp(a, "--optimize-keys") == 0) {   /* optional TOL: the next argument if it is a number */
+            char *end = NULL;
+            float value = has_value ? strtof(argv[i + 1], &end) : 0.0f;
+            if (has_value && end != argv[i + 1] && *end == '\0') {
+                ok = value > 0.0f && value <= 0.1f;
+                tolerance = value;
+                i++;
+            }
+        }
         else if (strcmp(a, "--frames") == 0 && has_value) ok = parse_int(argv[++i], &frames);
         else if (strcmp(a, "--batches") == 0 && has_value) ok = parse_int(argv[++i], &batches);
         else if (strcmp(a, "--threads") == 0 && has_value) ok = parse_int(argv[++i], &threads);
@@ -471,7 +486,8 @@ int main(int argc, char **argv)
     }
     FILE *text = json ? stderr : stdout;   /* --json: stdout holds the JSON object alone */
 
-    Model model;
+    Model model, reduced;
+    unsigned int synthetic_seed = rng_state;
     if (path) {
         char error[512];
         ImportOptions options = {0};
@@ -481,8 +497,20 @@ int main(int argc, char **argv)
             return 1;
         }
         if (!json) fprintf(text, "%s: imported in %.1f ms\n", path, (now_seconds() - t0) * 1e3);
+        ImportOptions optimized = {.optimize_keys = tolerance, .quiet = true};
+        if (!import_model(path, &optimized, &reduced, error, sizeof error)) {
+            fprintf(stderr, "bench_anim: %s: %s\n", path, error);
+            return 1;
+        }
     } else {
         build_synthetic(&model, joints, vertices, keys);
+        rng_state = synthetic_seed;   /* the same character again, then its keys reduced */
+        build_synthetic(&reduced, joints, vertices, keys);
+        KeyReduceStats stats;
+        if (!model_reduce_keys(&reduced, tolerance, &stats)) {
+            fprintf(stderr, "bench_anim: out of memory\n");
+            return 1;
+        }
         if (!json) fprintf(text, "synthetic model (built in bench_anim.c)\n");
     }
 
@@ -604,6 +632,38 @@ int main(int argc, char **argv)
     }
     free(runs);
 
+    /* The same clip after the key-frame optimiser: keys before/after, the measured worst pose
+     * change (joint origins and skinned vertices, 120 Hz and every key time), and its pose timings. */
+    Animator reduced_animator;
+    if (!animator_init(&reduced_animator, &reduced)) {
+        fprintf(stderr, "bench_anim: out of memory\n");
+        return 1;
+    }
+    const Clip *reduced_clip = clip ? &reduced.clips[clip_index] : NULL;
+    int reduced_keys = 0;
+    for (int t = 0; reduced_clip && t < reduced_clip->track_count; t++)
+        reduced_keys += reduced_clip->tracks[t].translation_count + reduced_clip->tracks[t].rotation_count +
+                        reduced_clip->tracks[t].scale_count;
+    double reduced_error = clip ? key_reduce_measure(&model, clip, reduced_clip, 120) / model_bind_diagonal(&model) : 0.0;
+    enum { OPT_FORWARD, OPT_SEEK, OPT_SAMPLE, OPT_COUNT };
+    const Job optimized_jobs[OPT_COUNT] = {JOB_POSE_FORWARD, JOB_POSE_SEEK, JOB_SAMPLE_FORWARD};
+    double optimized_best[OPT_COUNT], optimized_median[OPT_COUNT];
+    {
+        Bench r = b;
+        r.model = &reduced;
+        r.clip = reduced_clip;
+        r.animator = &reduced_animator;
+        double *times = xcalloc((size_t)batches, sizeof(double));
+        for (int job = 0; job < OPT_COUNT; job++) {
+            for (int i = 0; i < batches; i++) times[i] = run_batch(&r, optimized_jobs[job]);
+            qsort(times, (size_t)batches, sizeof(double), compare_double);
+            optimized_best[job] = times[0];
+            optimized_median[job] = times[batches / 2];
+        }
+        b.checksum += r.checksum;
+        free(times);
+    }
+
     double us = 1e6;
     double skin_rate = total_vertices / best[JOB_SKIN], skin_rate_median = total_vertices / median[JOB_SKIN];
     double skin_rate_threads = total_vertices / best[JOB_SKIN_THREADS];
@@ -635,6 +695,13 @@ int main(int argc, char **argv)
                "\"threads\": %d,\n", skin_rate_threads, skin_rate_threads_median, threads);
         printf(" \"skin_vertices_per_second_renormalized\": %.0f, \"skin_vertices_per_second_renormalized_median\": %.0f,\n",
                skin_rate_renormalized, skin_rate_renormalized_median);
+        printf(" \"optimize_keys_tolerance\": %g, \"keys_optimized\": %d, \"optimized_max_error\": %.3g,\n"
+               " \"pose_forward_us_optimized\": %.4f, \"pose_forward_us_optimized_median\": %.4f,\n"
+               " \"pose_seek_us_optimized\": %.4f, \"pose_seek_us_optimized_median\": %.4f,\n"
+               " \"sample_forward_us_optimized\": %.4f, \"simd\": \"%s\",\n",
+               tolerance, reduced_keys, reduced_error, optimized_best[OPT_FORWARD] * us, optimized_median[OPT_FORWARD] * us,
+               optimized_best[OPT_SEEK] * us, optimized_median[OPT_SEEK] * us, optimized_best[OPT_SAMPLE] * us,
+               anim_simd_name(anim_simd_level()));
         printf(" \"naive_pose_us\": %.4f, \"naive_pose_us_median\": %.4f, \"naive_ratio\": %.2f, "
                "\"naive_max_difference\": %.3g, \"checksum\": %.6g}\n",
                best[JOB_NAIVE] * us, median[JOB_NAIVE] * us, naive_ratio, naive_max_difference, b.checksum);
@@ -655,6 +722,13 @@ int main(int argc, char **argv)
                 snprintf(extra, sizeof extra, "  %.1f M vertices/s, %d threads", skin_rate_threads * 1e-6, threads);
             printf("  %-48s %9.3f %9.3f us/frame%s\n", job_names[job], best[job] * us, median[job] * us, extra);
         }
+        printf("  key-reduced clip (--optimize-keys %g): %d -> %d keys, worst pose change %.3g of the diagonal\n",
+               tolerance, keys_total, reduced_keys, reduced_error);
+        const char *optimized_names[OPT_COUNT] = {"  pose, forward playback, key-reduced clip", "  pose, random seeks, key-reduced clip",
+                                                  "  sampling alone, forward, key-reduced clip"};
+        for (int job = 0; job < OPT_COUNT; job++)
+            printf("  %-48s %9.3f %9.3f us/frame\n", optimized_names[job], optimized_best[job] * us, optimized_median[job] * us);
+        printf("  kernels: %s\n", anim_simd_name(anim_simd_level()));
         printf("\n  naive / fast pose: %.1fx (max |difference| %.2g)\n", naive_ratio, naive_max_difference);
         printf("  random seek / forward: %.2fx\n", best[JOB_POSE_SEEK] / best[JOB_POSE_FORWARD]);
         printf("  reference jobs / fast pose: %.1fx; fast / reference skinning: %.1fx\n",
@@ -674,6 +748,8 @@ int main(int argc, char **argv)
     free(b.positions);
     free(b.normals);
     animator_free(&animator);
+    animator_free(&reduced_animator);
     model_free(&model);
+    model_free(&reduced);
     return 0;
 }

@@ -169,7 +169,7 @@ static bool bench_file(const char *label, const char *path, int runs, bool json,
     }
     double *seconds = calloc((size_t)runs, sizeof *seconds);
     int vertices = 0;
-    ImportOptions options = {0, true};
+    ImportOptions options = {.quiet = true};
     for (int run = 0; run < runs; run++) {
         Model model;
         char error[512];

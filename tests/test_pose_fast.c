@@ -420,6 +420,57 @@ static void test_denormal_key_span(void)
     model_free(&holder);
 }
 
+/* Channels whose keys all hold one value pack as one held key; a track made only of such
+ * channels is "held": its local matrix is computed once and copied every frame. Sampled or held,
+ * the result is clip_sample's at every time, and a track that moves is never held. */
+static void test_held_tracks(void)
+{
+    Skeleton skeleton = {0};
+    if (!skeleton_alloc(&skeleton, 2)) exit(1);
+    skeleton.parent[0] = -1, skeleton.parent[1] = 0;
+    for (int j = 0; j < 2; j++) {
+        glm_quat_identity(skeleton.rest_trs[j].rotation);
+        glm_vec3_fill(skeleton.rest_trs[j].scale, 1.0f);
+        joint_transform_to_matrix(&skeleton.rest_trs[j], skeleton.rest_local[j]);
+    }
+    float times[3] = {0.0f, 0.5f, 1.0f};
+    vec3 same_t[3] = {{1, 2, 3}, {1, 2, 3}, {1, 2, 3}}, moving_t[3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}};
+    versor same_r[3], moving_r[3];
+    vec3 same_s[3] = {{2, 2, 2}, {2, 2, 2}, {2, 2, 2}};
+    for (int k = 0; k < 3; k++) {
+        glm_quatv(same_r[k], 0.7f, (vec3){0, 1, 0});
+        glm_quatv(moving_r[k], 0.3f * (float)k, (vec3){1, 0, 0});
+    }
+    JointTrack tracks[2] = {
+        {.joint = 0, .translation_count = 3, .translation_times = times, .translation_values = same_t, .rotation_count = 3,
+         .rotation_times = times, .rotation_values = same_r, .scale_count = 3, .scale_times = times, .scale_values = same_s},
+        {.joint = 1, .translation_count = 3, .translation_times = times, .translation_values = moving_t,
+         .rotation_count = 3, .rotation_times = times, .rotation_values = moving_r, .scale_count = 3,
+         .scale_times = times, .scale_values = same_s},
+    };
+    Clip clip = {.duration = 1.0f, .track_count = 2, .tracks = tracks};
+    PackedClip packed;
+    CHECK(packed_clip_build(&packed, &clip, &skeleton), "packed_clip_build (held tracks)");
+    CHECK(packed.tracks[0].held && !packed.tracks[1].held, "the constant track is held, the moving one is not");
+    CHECK(packed.timelines[packed.tracks[1].scale.timeline].count == 1, "a constant channel of a moving track: one key");
+    TimelineState states[8] = {0};
+    TrackCursor cursors[2] = {0};
+    double worst = 0.0;
+    for (int s = 0; s <= 20; s++) {
+        float t = 0.05f * (float)s;
+        mat4 fast[2], reference[2];
+        pose_set_rest(&skeleton, fast);
+        pose_set_rest(&skeleton, reference);
+        packed_clip_sample(&packed, t, states, fast);
+        clip_sample(&clip, &skeleton, t, cursors, reference);
+        worst = fmax(worst, mat4_difference((const mat4 *)fast, (const mat4 *)reference, 2));
+    }
+    CHECK(worst <= 2e-6, "held and sampled tracks = clip_sample within %.2g", worst);
+    packed_clip_free(&packed);
+    Model holder = {.skeleton = skeleton};
+    model_free(&holder);
+}
+
 int main(void)
 {
     Skeleton skeleton = {0};
@@ -436,6 +487,7 @@ int main(void)
         test_sampling_matches_reference(&clip, &skeleton);
         test_slerp_error_bound();
         test_denormal_key_span();
+        test_held_tracks();
         test_pose_matches_reference(&clip, &skeleton, true);
         test_pose_matches_reference(&clip, &skeleton, false);
     }

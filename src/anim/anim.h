@@ -140,6 +140,8 @@ typedef struct PackedChannel {
 typedef struct PackedTrack {
     int           joint;
     PackedChannel translation, rotation, scale;
+    bool          held;         /* every channel one held key: local = held_local at every time */
+    mat4          held_local;
 } PackedTrack;
 
 typedef struct PackedClip {
@@ -267,6 +269,15 @@ typedef struct SkinRun {
 /* Splits vertices into runs (built once per mesh; runs[] may be NULL to count them first).
  * Returns the number of runs (at most vertex_count). */
 int skin_runs_build(const float (*weights)[SV_MAX_INFLUENCES], int vertex_count, SkinRun *runs);
+
+/* Influence runs of a skinned mesh as stored (skin_runs_build's count; 0 for a static mesh). */
+int mesh_influence_runs(const Mesh *mesh);
+
+/* Reorders a skinned mesh's vertices by influence count, 1 to 4 (stable), so that it has at most
+ * four runs: every per-vertex array (positions, normals, uvs, uvs2, joint indices, weights,
+ * influences_in_file, morph deltas) is permuted and the triangles re-indexed. Static meshes and
+ * meshes with at most 4 runs are left alone. False when out of memory (mesh_layout.c). */
+bool mesh_sort_by_influences(Mesh *mesh);
 
 /* Everything one skinning job reads and writes. The source positions / normals are separate
  * from the mesh so that a morphed copy (morph targets are applied before skinning) can be fed. */

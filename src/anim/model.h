@@ -205,6 +205,13 @@ typedef struct ImportStats {
     int repairs;                   /* absurd data repaired by validation (io/validate.h), one warning each */
     int skins_rebuilt;             /* FBX: meshes whose skin Assimp dropped, rebuilt from the clusters */
     int scale_helpers;             /* FBX: joints added for a parent's unscaled frame (RrSs / Rrs children) */
+    int influence_runs_in_file;    /* runs of equal influence count over the skinned meshes, as stored */
+    int influence_runs;            /* the same after the import sorted the vertices (mesh_layout.c) */
+    int keys_in_file;              /* translation + rotation + scale keys over every clip, as read */
+    int keys;                      /* the same after --optimize-keys (= keys_in_file when off) */
+    float key_tolerance;           /* --optimize-keys tolerance, relative to the bbox diagonal; 0: off */
+    float key_error;               /* measured worst pose change of the optimiser over every clip, relative
+                                      to the diagonal (-1: not measured) */
 } ImportStats;
 
 typedef struct Model {

@@ -131,6 +131,11 @@ static void pack_channel(PackedClip *packed, PackedChannel *out, float **block, 
 {
     memset(out, 0, sizeof *out);
     if (count <= 0) count = 1, times = &time_zero, values = rest, tangents = NULL, kind = INTERPOLATION_STEP;
+    /* every key the same value (not CUBICSPLINE, whose tangents may still move it): one held key,
+     * on the shared time-0 timeline (what the key optimiser makes of a channel that does not move) */
+    bool held = kind != INTERPOLATION_CUBICSPLINE;
+    for (int k = 1; held && k < count; k++) held = memcmp(values, values + width * k, sizeof(float) * (size_t)width) == 0;
+    if (held && count > 1) count = 1, times = &time_zero, tangents = NULL, kind = INTERPOLATION_STEP;
     bool cubic = kind == INTERPOLATION_CUBICSPLINE && tangents;
     out->kind = cubic ? INTERPOLATION_CUBICSPLINE : (kind == INTERPOLATION_STEP ? INTERPOLATION_STEP : INTERPOLATION_LINEAR);
     out->timeline = find_or_add_timeline(packed, block, times, count);
@@ -154,6 +159,8 @@ static void pack_channel(PackedClip *packed, PackedChannel *out, float **block, 
         *block += 8 * count;
     }
 }
+
+static void hold_constant_tracks(PackedClip *packed);
 
 bool packed_clip_build(PackedClip *packed, const Clip *clip, const Skeleton *skeleton)
 {
@@ -190,6 +197,7 @@ bool packed_clip_build(PackedClip *packed, const Clip *clip, const Skeleton *ske
         pack_channel(packed, &p->scale, &next, t->scale_count, t->scale_times, (const float *)t->scale_values,
                      (const float *)t->scale_tangents, t->scale_interpolation, 3, rest->scale);
     }
+    hold_constant_tracks(packed);
     return true;
 }
 
@@ -262,7 +270,7 @@ static inline v4 packed_sample_other(const PackedClip *clip, const PackedChannel
 }
 
 /* A T or S channel: v = v_k + a (v_k+1 - v_k) (v_k+1 = the padding copy after the last key). */
-static inline v4 packed_sample_vec3(const PackedClip *clip, const PackedChannel *channel, const TimelineState *states,
+static inline __attribute__((always_inline)) v4 packed_sample_vec3(const PackedClip *clip, const PackedChannel *channel, const TimelineState *states,
                                     float t)
 {
     const TimelineState *state = &states[channel->timeline];
@@ -353,6 +361,36 @@ static inline __attribute__((always_inline)) void track_sample(const PackedClip 
                    packed_sample_vec3(clip, &track->scale, states, key_time), local);
 }
 
+/* A track whose three channels each hold one key has the same local matrix at every time: it
+ * was computed once (hold_constant_tracks) and is copied; the others are sampled. */
+static inline __attribute__((always_inline)) void track_or_held(const PackedClip *clip, const PackedTrack *track,
+                                                                const TimelineState *states, float key_time, mat4 *local)
+{
+    if (track->held)
+        glm_mat4_copy((vec4 *)track->held_local, local[track->joint]);
+    else
+        track_sample(clip, track, states, key_time, local[track->joint]);
+}
+
+#ifndef POSE_FAST_AVX2
+/* Marks the tracks whose channels are all one held key and stores their local matrix, computed by
+ * the baseline track_sample (what sampling gives every frame; the AVX2 kernel's own sampling would
+ * differ at most in float rounding). */
+static void hold_constant_tracks(PackedClip *packed)
+{
+    /* one key per channel: every timeline these tracks read is at key 0, factor 0 */
+    TimelineState *states = calloc((size_t)(packed->timeline_count > 0 ? packed->timeline_count : 1), sizeof(TimelineState));
+    for (int i = 0; states && i < packed->track_count; i++) {
+        PackedTrack *track = &packed->tracks[i];
+        track->held = packed->timelines[track->translation.timeline].count == 1 &&
+                      packed->timelines[track->rotation.timeline].count == 1 &&
+                      packed->timelines[track->scale.timeline].count == 1;
+        if (track->held) track_sample(packed, track, states, packed->start, track->held_local);
+    }
+    free(states);   /* out of memory: nothing held, every track sampled (still right) */
+}
+#endif
+
 static inline float key_time_of(const PackedClip *packed, float time)
 {
     if (!(time > 0.0f)) time = 0.0f;   /* also catches NaN */
@@ -371,13 +409,32 @@ POSE_KERNEL_LINKAGE void POSE_KERNEL(packed_clip_sample)(const PackedClip *packe
 {
     float key_time = key_time_of(packed, time);
     POSE_KERNEL(packed_clip_find_keys)(packed, key_time, states);
-    for (int i = 0; i < packed->track_count; i++)
-        track_sample(packed, &packed->tracks[i], states, key_time, local[packed->tracks[i].joint]);
+    for (int i = 0; i < packed->track_count; i++) track_or_held(packed, &packed->tracks[i], states, key_time, local);
 }
 
 /* ---- local -> model and palette, fused (every frame) -------------------------------- */
 
 /* out = a * b for affine a, b (last rows 0 0 0 1): column i = a0 b_i.x + a1 b_i.y + a2 b_i.z (+ a3 for i = 3). */
+#ifdef POSE_FAST_AVX2
+#include <immintrin.h>
+/* The same product with 8-float registers (the AVX2 compilation only): two columns of b at a time,
+ *   (out_i | out_i+1) = (a0|a0) (b_i.x | b_i+1.x) + (a1|a1) (b_i.y | ..) + (a2|a2) (b_i.z | ..) [+ (0|a3)],
+ * the columns of a broadcast from memory to both halves, the coordinates of b spread within each
+ * half (vpermilps): 6 permutes and 6 multiply-adds instead of 12 and 12. */
+static inline void affine_mul(const mat4 a, const mat4 b, mat4 out)
+{
+    __m256 a0 = _mm256_broadcast_ps((const __m128 *)a[0]), a1 = _mm256_broadcast_ps((const __m128 *)a[1]);
+    __m256 a2 = _mm256_broadcast_ps((const __m128 *)a[2]);
+    __m256 a3_high = _mm256_insertf128_ps(_mm256_setzero_ps(), _mm_loadu_ps(a[3]), 1);
+    __m256 b01 = _mm256_loadu_ps(b[0]), b23 = _mm256_loadu_ps(b[2]);
+    __m256 out01 = _mm256_fmadd_ps(a2, _mm256_permute_ps(b01, 0xAA),
+                                   _mm256_fmadd_ps(a1, _mm256_permute_ps(b01, 0x55), _mm256_mul_ps(a0, _mm256_permute_ps(b01, 0x00))));
+    __m256 out23 = _mm256_fmadd_ps(a2, _mm256_permute_ps(b23, 0xAA),
+                                   _mm256_fmadd_ps(a1, _mm256_permute_ps(b23, 0x55), _mm256_fmadd_ps(a0, _mm256_permute_ps(b23, 0x00), a3_high)));
+    _mm256_storeu_ps(out[0], out01);
+    _mm256_storeu_ps(out[2], out23);
+}
+#else
 static inline void affine_mul(const mat4 a, const mat4 b, mat4 out)
 {
     v4 a0 = load4(a[0]), a1 = load4(a[1]), a2 = load4(a[2]), a3 = load4(a[3]);
@@ -387,6 +444,7 @@ static inline void affine_mul(const mat4 a, const mat4 b, mat4 out)
     store4(out[2], a0 * SPLAT(b2, 0) + a1 * SPLAT(b2, 1) + a2 * SPLAT(b2, 2));
     store4(out[3], a0 * SPLAT(b3, 0) + a1 * SPLAT(b3, 1) + a2 * SPLAT(b3, 2) + a3);
 }
+#endif
 
 static inline void joint_mul(bool affine, const mat4 a, const mat4 b, mat4 out)
 {
@@ -479,7 +537,7 @@ POSE_KERNEL_LINKAGE void POSE_KERNEL(pose_evaluate_packed)(const PackedClip *cli
      * the joints doing everything measured 25 % slower: a child waited for its parent's
      * sampling chain, and a skeleton is a few long chains.) */
     POSE_KERNEL(packed_clip_find_keys)(clip, key_time, states);
-    for (int i = 0; i < clip->track_count; i++) track_sample(clip, &tracks[i], states, key_time, local[tracks[i].joint]);
+    for (int i = 0; i < clip->track_count; i++) track_or_held(clip, &tracks[i], states, key_time, local);
     /* Pass 2: model_j = model_parent * local_j, then the palette entries joint j drives. */
     POSE_KERNEL(pose_model_and_palettes)(skeleton, targets, (const mat4 *)local, joint_model);
 }

@@ -19,7 +19,7 @@ const char *cli_usage(void)
            "                [--verify] [--max-bones N] [--gl-debug] [--skinning gpu|cpu|dq]\n"
            "                [--show-skeleton] [--show-weights [JOINT]] [--show-influences] [--joint NAME]\n"
            "                [--show-axes [all]] [--show-names] [--joint-values] [--wireframe]\n"
-           "                [--show-normals] [--no-grid]\n"
+           "                [--show-normals] [--no-grid] [--optimize-keys [TOLERANCE]]\n"
            "                [--loop loop|once|ping-pong] [--blend SECONDS] [--watch]\n"
            "                [--show-hud] [--show-browser] [--view VIEW]\n"
            "                [--bake-vat OUTDIR [--fps N] [--clips A,B|all] [--precision 16|float]\n"
@@ -82,6 +82,10 @@ const char *cli_usage(void)
            "  --wireframe        triangle edges over the surface (key X)\n"
            "  --show-normals     skinned normals as short lines (key V)\n"
            "  --no-grid          hide the ground grid and world axes (key G; on by default)\n"
+           "  --optimize-keys [TOLERANCE]  drop the animation keys that interpolation reproduces within\n"
+           "                     TOLERANCE x the model's size (bbox diagonal), measured at the skin\n"
+           "                     (default 1e-5; off unless given: skinview shows the file's keys);\n"
+           "                     --info reports keys before/after and the measured worst pose change\n"
            "  --help, -h         print this help, exit\n"
            "  --version          print the version, exit\n"
            "Keys, exit codes and examples: man skinview\n";
@@ -254,6 +258,18 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
             /* optional JOINT: the next argument, unless it is an option or an existing file (the MODEL) */
             if (value && value[0] != '-' && access(value, F_OK) != 0) {
                 options->aids.joint = value;
+                i++;
+            }
+        } else if (strcmp(arg, "--optimize-keys") == 0) {
+            options->optimize_keys = 1e-5f;   /* KEY_REDUCE_DEFAULT_TOLERANCE (anim/key_reduce.h) */
+            /* optional TOLERANCE: the next argument when it is a number (a MODEL named "0.001" needs ./) */
+            float tolerance;
+            if (value && value[0] != '-' && parse_float(value, &tolerance)) {
+                if (!(tolerance > 0.0f) || tolerance > 0.1f) {
+                    snprintf(error, error_size, "--optimize-keys needs a tolerance in (0, 0.1], got '%s'", value);
+                    return false;
+                }
+                options->optimize_keys = tolerance;
                 i++;
             }
         } else if (strcmp(arg, "--show-influences") == 0) {

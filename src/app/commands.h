@@ -12,6 +12,10 @@
  * "skinview: PATH: cause" on stderr and returns false. */
 bool app_load_model(const char *path, int max_bones, Model *model);
 
+/* The key-frame optimiser for every later app_load_model (--optimize-keys): relative tolerance
+ * (0 = off) and whether to measure its worst pose change (--info does). */
+void app_set_key_optimizer(float tolerance, bool measure);
+
 /* The file descriptor of the real stderr, for signal handlers: while app_load_model() imports,
  * fd 2 is a temporary capture (so a crash inside Assimp stays one line). Async-signal-safe. */
 int app_error_fd(void);

@@ -26,6 +26,10 @@ static int stat_fields(const ImportStats *s, StatField out[16])
     out[n++] = (StatField){"repairs", s->repairs};
     out[n++] = (StatField){"skins_rebuilt", s->skins_rebuilt};
     out[n++] = (StatField){"scale_helpers", s->scale_helpers};
+    out[n++] = (StatField){"influence_runs_in_file", s->influence_runs_in_file};
+    out[n++] = (StatField){"influence_runs", s->influence_runs};
+    out[n++] = (StatField){"keys_in_file", s->keys_in_file};
+    out[n++] = (StatField){"keys", s->keys};
     return n;
 }
 
@@ -187,6 +191,12 @@ static int print_text(const Model *model)
         header = true;
         printf("  %s: %d\n", fields[i].name, fields[i].value);
     }
+    if (model->stats.key_tolerance > 0.0f) {
+        printf("  optimize_keys: %ld -> %ld keys (tolerance %g of the diagonal)", (long)model->stats.keys_in_file,
+               (long)model->stats.keys, model->stats.key_tolerance);
+        if (model->stats.key_error >= 0.0f) printf(", worst pose change %.3g of the diagonal", model->stats.key_error);
+        printf("\n");
+    }
     return 0;
 }
 
@@ -276,6 +286,10 @@ static int print_json(const Model *model)
     StatField fields[16];
     int n = stat_fields(&model->stats, fields);
     for (int i = 0; i < n; i++) cJSON_AddNumberToObject(import, fields[i].name, fields[i].value);
+    /* --optimize-keys: its tolerance and the measured worst pose change, relative to the diagonal */
+    cJSON_AddNumberToObject(import, "key_tolerance", model->stats.key_tolerance);
+    if (model->stats.key_tolerance > 0.0f && model->stats.key_error >= 0.0f)
+        cJSON_AddNumberToObject(import, "key_error", model->stats.key_error);
 
     char *text = cJSON_Print(root);
     cJSON_Delete(root);

@@ -58,6 +58,15 @@ static unsigned import_timeout_seconds(const char *path)
     return (end != text && *end == '\0' && seconds >= 0 && seconds < 86400) ? (unsigned)seconds : by_size;
 }
 
+static float key_tolerance;   /* --optimize-keys, set once by main */
+static bool key_measure;
+
+void app_set_key_optimizer(float tolerance, bool measure)
+{
+    key_tolerance = tolerance;
+    key_measure = measure;
+}
+
 bool app_load_model(const char *path, int max_bones, Model *model)
 {
     char error[512];
@@ -83,7 +92,8 @@ bool app_load_model(const char *path, int max_bones, Model *model)
     if (capture && dup2(fileno(capture), STDERR_FILENO) >= 0) import_stderr = real_stderr;
     alarm(timeout);
 
-    ImportOptions import_options = {.max_bones_per_mesh = max_bones};
+    ImportOptions import_options = {.max_bones_per_mesh = max_bones, .optimize_keys = key_tolerance,
+                                    .measure_key_error = key_measure};
     bool ok = import_model(path, &import_options, model, error, sizeof error);
 
     alarm(0);

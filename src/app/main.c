@@ -14,6 +14,7 @@ int main(int argc, char **argv)
         return 2;
     }
     if (options.gl_debug) gl_debug_request();
+    app_set_key_optimizer(options.optimize_keys, options.info);
     if (options.help) {
         fputs(cli_usage(), stdout);
         return 0;

@@ -8,6 +8,8 @@
 #include "import_internal.h"
 #include "fbx/fbx_apply.h"
 #include "validate.h"
+#include "anim/anim.h"
+#include "anim/key_reduce.h"
 
 #include <assimp/cimport.h>
 
@@ -117,6 +119,110 @@ void import_one_line(char *text)
     while (n > 0 && text[n - 1] == ' ') text[--n] = '\0';
 }
 
+/* ---- the common tail: after validation, for every reader ------------------------ */
+
+/* Skinned meshes laid out for the skinning loop (mesh_layout.c): vertices grouped by influence
+ * count, triangles re-indexed; the runs before and after are counted in the stats. */
+static bool import_finish_layout(Model *model, const ImportOptions *options, char *error, size_t error_size)
+{
+    bool keep_order = options && options->keep_vertex_order;
+    for (int m = 0; m < model->mesh_count; m++) {
+        Mesh *mesh = &model->meshes[m];
+        model->stats.influence_runs_in_file += mesh_influence_runs(mesh);
+        if (!keep_order && !mesh_sort_by_influences(mesh)) {
+            snprintf(error, error_size, "out of memory sorting the vertices of mesh '%s'", mesh->name);
+            return false;
+        }
+        model->stats.influence_runs += mesh_influence_runs(mesh);
+    }
+    return true;
+}
+
+/* A deep copy of a clip's joint tracks (morph tracks left out): what key_reduce_measure compares
+ * the reduced clip with. False when out of memory (the copy is then freed). */
+static bool copy_joint_tracks(const Clip *clip, Clip *copy)
+{
+    *copy = *clip;
+    copy->morph_track_count = 0;
+    copy->morph_tracks = NULL;
+    copy->tracks = calloc((size_t)(clip->track_count > 0 ? clip->track_count : 1), sizeof(JointTrack));
+    if (!copy->tracks) return false;
+    bool ok = true;
+    for (int t = 0; t < clip->track_count; t++) {
+        const JointTrack *in = &clip->tracks[t];
+        JointTrack *out = &copy->tracks[t];
+        *out = *in;
+#define COPY_KEYS(field, count, size)                                                                               \
+    out->field = in->field ? malloc((size_t)(count) * (size) + 1) : NULL;                                           \
+    if (in->field && out->field) memcpy(out->field, in->field, (size_t)(count) * (size));                            \
+    ok = ok && (!in->field || out->field);
+        COPY_KEYS(translation_times, in->translation_count, sizeof(float))
+        COPY_KEYS(translation_values, in->translation_count, sizeof(vec3))
+        COPY_KEYS(translation_tangents, 2 * in->translation_count, sizeof(vec3))
+        COPY_KEYS(rotation_times, in->rotation_count, sizeof(float))
+        COPY_KEYS(rotation_values, in->rotation_count, sizeof(versor))
+        COPY_KEYS(rotation_tangents, 2 * in->rotation_count, sizeof(versor))
+        COPY_KEYS(scale_times, in->scale_count, sizeof(float))
+        COPY_KEYS(scale_values, in->scale_count, sizeof(vec3))
+        COPY_KEYS(scale_tangents, 2 * in->scale_count, sizeof(vec3))
+#undef COPY_KEYS
+    }
+    if (!ok) {
+        for (int t = 0; t < clip->track_count; t++) joint_track_free(&copy->tracks[t]);
+        free(copy->tracks);
+        copy->tracks = NULL;
+    }
+    return ok;
+}
+
+/* The key-frame optimiser (key_reduce.c) when asked for: every clip's T/R/S keys reduced; with
+ * measure_key_error, the worst pose difference over every clip is measured against copies of the
+ * original clips, sampled at 120 Hz and at every key time. */
+static bool import_finish_keys(Model *model, const ImportOptions *options, char *error, size_t error_size)
+{
+    model->stats.keys_in_file = model_key_count(model);
+    model->stats.keys = model->stats.keys_in_file;
+    if (!options || !(options->optimize_keys > 0.0f)) return true;
+    Clip *originals = NULL;
+    if (options->measure_key_error && model->clip_count > 0) {
+        originals = calloc((size_t)model->clip_count, sizeof(Clip));
+        for (int c = 0; originals && c < model->clip_count; c++)
+            if (!copy_joint_tracks(&model->clips[c], &originals[c])) {
+                for (int d = 0; d < c; d++) {
+                    for (int t = 0; t < originals[d].track_count; t++) joint_track_free(&originals[d].tracks[t]);
+                    free(originals[d].tracks);
+                }
+                free(originals);
+                originals = NULL;
+            }
+        if (!originals) {
+            snprintf(error, error_size, "out of memory copying the clips to measure --optimize-keys");
+            return false;
+        }
+    }
+    KeyReduceStats reduced;
+    bool ok = model_reduce_keys(model, options->optimize_keys, &reduced);
+    if (!ok) snprintf(error, error_size, "out of memory reducing keys");
+    model->stats.keys = (int)reduced.keys_after;
+    model->stats.key_tolerance = options->optimize_keys;
+    model->stats.key_error = -1.0f;
+    for (int c = 0; originals && c < model->clip_count; c++) {
+        if (ok) {
+            double worst = key_reduce_measure(model, &originals[c], &model->clips[c], 120);
+            if (worst < 0.0) {
+                snprintf(error, error_size, "out of memory measuring --optimize-keys");
+                ok = false;
+            }
+            float relative = (float)(worst / reduced.diagonal);
+            if (relative > model->stats.key_error) model->stats.key_error = relative;
+        }
+        for (int t = 0; t < originals[c].track_count; t++) joint_track_free(&originals[c].tracks[t]);
+        free(originals[c].tracks);
+    }
+    free(originals);
+    return ok;
+}
+
 /* ---- the pipeline ------------------------------------------------------------ */
 
 /* Stage 9 for an FBX file (by its extension, or the hint of an import from memory): the file's
@@ -208,6 +314,8 @@ static void import_run(void *argument)
                      model->meshes[m].name, model->meshes[m].bone_count, max_bones);
             ok = false;
         }
+    if (ok) ok = import_finish_keys(model, job->options, error, error_size);
+    if (ok) ok = import_finish_layout(model, job->options, error, error_size);
 
     for (int t = 0; t < model->texture_count; t++) free(im.texture_keys[t]);
     free(im.texture_keys);

@@ -9,6 +9,12 @@
 typedef struct ImportOptions {
     int  max_bones_per_mesh;  /* > 0: meshes with more bones are split (Assimp SplitByBoneCount); 0: no limit */
     bool quiet;               /* no warning lines on stderr (repairs still count in stats.repairs) */
+    float optimize_keys;      /* > 0: the key-frame optimiser (anim/key_reduce.h) drops keys within this
+                                 position error, relative to the bind pose's bbox diagonal; 0: off */
+    bool measure_key_error;   /* with optimize_keys: measure the worst pose change over every clip
+                                 (stats.key_error; costs a dense resampling of every clip) */
+    bool keep_vertex_order;   /* skinned meshes keep the file's vertex order (default: sorted by influence
+                                 count for the skinning loop, mesh_layout.c; tests compare the two) */
 } ImportOptions;
 
 /* Reads any file Assimp can read into `model`, then checks it (validate.h): what can be repaired
