@@ -21,3 +21,10 @@ add_dependencies(test_fbx_legacy skinview)
 add_test(NAME io_fbx_legacy_scene COMMAND test_fbx_legacy scene)
 add_test(NAME io_fbx_legacy_files COMMAND test_fbx_legacy files)
 set_tests_properties(io_fbx_legacy_scene io_fbx_legacy_files PROPERTIES LABELS "io;fbx" TIMEOUT 300)
+
+# The FBX reader's own libFuzzer target (clang, -DSKINVIEW_FUZZ=ON; scripts/fuzz.sh runs it).
+if(SKINVIEW_FUZZ)
+  add_executable(fuzz_fbx fuzz/fuzz_fbx.c)
+  target_link_libraries(fuzz_fbx PRIVATE skinview_io)
+  target_link_options(fuzz_fbx PRIVATE -fsanitize=fuzzer,address,undefined)
+endif()

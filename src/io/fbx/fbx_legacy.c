@@ -37,7 +37,7 @@
 #include <string.h>
 #include <strings.h>
 
-#define FBX_LEGACY_MAX_POLYGON_VERTICES (1 << 27)
+#define FBX_LEGACY_MAX_POLYGON_VERTICES (1 << 24)   /* corners of one geometry (16.7 M: memory stays bounded) */
 
 typedef struct Legacy {
     const FbxScene *scene;
