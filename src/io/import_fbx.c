@@ -22,6 +22,7 @@
  */
 #include "import_internal.h"
 
+#include "fbx/fbx_apply.h"
 #include "fbx/fbx_doc.h"
 #include "fbx/fbx_import.h"
 #include "validate.h"
@@ -198,8 +199,8 @@ bool import_fbx_legacy(const char *path, const void *data, size_t size, int max_
     FbxScene scene;
     FbxModelMap map = {0};
     char cause[512] = "";
-    bool ok = fbx_scene_read(&scene, path ? bytes : data, size, cause, sizeof cause);
-    free(bytes);
+    const void *file = path ? bytes : data;
+    bool ok = fbx_scene_read(&scene, file, size, cause, sizeof cause);
     if (ok) {
         ok = fbx_build_model(&scene, model, &map, cause, sizeof cause);
         if (ok) snprintf(model->source_path, sizeof model->source_path, "%s", source);
@@ -212,6 +213,9 @@ bool import_fbx_legacy(const char *path, const void *data, size_t size, int max_
         }
         for (int m = 0; ok && m < model->material_count && m < map.material_count; m++)
             if (map.material_texture[m]) model->materials[m].diffuse_texture = import_load_texture(&im, map.material_texture[m]);
+        /* then the FBX stage, as after Assimp: rest transforms by the FBX formula, clips, skins
+         * (fbx/fbx_apply.c; its joints are matched to the Models by their names) */
+        if (ok) ok = import_fbx_apply(&im, file, size);
         for (int t = 0; t < model->texture_count; t++) free(im.texture_keys[t]);
         free(im.texture_keys);
         for (int i = 0; i < im.failed_count; i++) free(im.failed_textures[i]);
@@ -219,6 +223,7 @@ bool import_fbx_legacy(const char *path, const void *data, size_t size, int max_
         fbx_model_map_free(&map);
         fbx_scene_free(&scene);
     }
+    free(bytes);
     if (!ok) {
         snprintf(error, error_size, "%s", cause);
         import_one_line(error);
