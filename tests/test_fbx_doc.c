@@ -438,7 +438,7 @@ static const char ascii_six[] =
     "Takes:  {\n    Current: \"Take 001\"\n    Take: \"Take 001\" {\n        LocalTime: 1000,46186158000\n"
     "        Model: \"Model::Bone\" {\n            Channel: \"Transform\" {\n                Channel: \"T\" {\n"
     "                    Channel: \"X\" {\n                        Default: 7\n                        KeyCount: 3\n"
-    "                        Key: \n                            0,1,L,23093079000,3,C,n,46186158000,5,C,p\n"
+    "                        Key: \n                            0,1,L,23093079000,3,C,s,46186158000,5,C,n\n"
     "                    }\n"
     "                    Channel: \"Y\" {\n                        Default: 0\n                        KeyCount: 2\n"
     "                        Key: 0,0,U,s,2,-1,a,0.25,0.5,46186158000\n                            ,1,U,s,0,0,n\n"
@@ -487,7 +487,7 @@ static void check_six_scene(const FbxScene *s)
     if (x->key_count == 3) {
         CHECK(x->keys[0].interpolation == FBX_INTERPOLATION_LINEAR && x->keys[1].interpolation == FBX_INTERPOLATION_CONSTANT &&
                   !x->keys[1].constant_next && x->keys[2].constant_next,
-              "%s: L, C n, C p", form);
+              "%s: L, C s (standard), C n (next)", form);
         CHECK(x->keys[1].time == 23093079000 && x->keys[1].value == 3 && x->keys[2].value == 5, "%s: key values", form);
     }
     if (y->key_count == 2) {

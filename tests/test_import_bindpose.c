@@ -24,6 +24,16 @@
  * Files Assimp cannot open without the importer's IO are assumed skinned. */
 static bool file_has_bones(const char *path)
 {
+    if (test_fbx_is_legacy(path)) {   /* Assimp refuses it: does the file hold a skin (a Cluster, FBX 5: a Link)? */
+        FILE *f = fopen(path, "rb");
+        if (!f) return true;
+        static char bytes[1 << 22];
+        size_t n = fread(bytes, 1, sizeof bytes, f);
+        fclose(f);
+        for (size_t i = 0; i + 13 <= n; i++)
+            if (memcmp(bytes + i, "Cluster", 7) == 0 || memcmp(bytes + i, "TransformLink", 13) == 0) return true;
+        return false;
+    }
     const struct aiScene *scene = aiImportFile(path, 0);
     if (!scene) return true;
     bool bones = false;

@@ -233,6 +233,7 @@ int main(void)
     int count = test_present_skinned_models(models, 64);
     double worst = 0.0;
     for (int i = 0; i < count; i++) {
+        if (test_fbx_is_legacy(models[i].path)) continue;   /* Assimp refuses it: no reference */
         check_model(models[i].path, 0, &worst);
         check_model(models[i].path, 13, &worst);  /* SplitByBoneCount (12 + 1 reserved): meshes must still line up */
     }

@@ -253,6 +253,7 @@ int main(void)
     }
     TestModel models[64];
     int count = test_present_skinned_models(models, 64);
-    for (int i = 0; i < count; i++) check_model(models[i].path);
+    for (int i = 0; i < count; i++)
+        if (!test_fbx_is_legacy(models[i].path)) check_model(models[i].path);   /* legacy FBX: no Assimp reference */
     return test_finish();
 }

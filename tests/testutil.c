@@ -146,6 +146,31 @@ static bool has_model_extension(const char *name)
            strcasecmp(dot, ".dae") == 0;
 }
 
+bool test_fbx_is_legacy(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    if (!dot || strcasecmp(dot, ".fbx") != 0) return false;
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    static char head[65536 + 1];
+    size_t n = fread(head, 1, sizeof head - 1, f);
+    fclose(f);
+    head[n] = '\0';
+    int version = 0;
+    if (n >= 27 && memcmp(head, "Kaydara FBX Binary  ", 20) == 0) {
+        const unsigned char *v = (const unsigned char *)head + 23;
+        version = (int)(v[0] | v[1] << 8 | v[2] << 16 | (unsigned)v[3] << 24);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            if (head[i] == '\0') head[i] = ' ';
+        const char *at = strstr(head, "FBXVersion:");
+        int major = 0, minor = 0;
+        if (at) version = atoi(at + 11);
+        else if ((at = strstr(head, "; FBX ")) && sscanf(at, "; FBX %d.%d", &major, &minor) == 2) version = major * 1000 + minor * 100;
+    }
+    return version > 0 && version < 7100;
+}
+
 int test_skinned_models(TestModel *models, int capacity)
 {
     int n = 0;

@@ -34,6 +34,11 @@ void test_naive_mat4_mul(const float a[4][4], const float b[4][4], float out[4][
 
 bool test_file_exists(const char *path);
 
+/* Whether `path` is an FBX older than 7.1 (its binary header or ASCII FBXVersion / banner says so):
+ * Assimp 5.2.5 refuses those and skinview reads them with its own FBX reader (src/io/fbx/), so
+ * tests that take Assimp as their reference skip them (test_fbx_*.c cover them). */
+bool test_fbx_is_legacy(const char *path);
+
 /* N of a skinned mesh, worked out here without the importer's or the Animator's code: the
  * rest scene matrix of the mesh's node (rest_local multiplied from the root down, longhand),
  * the identity for glTF/GLB files (`path`'s extension), and for Collada files the root's rest

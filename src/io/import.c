@@ -267,6 +267,11 @@ static void import_run(void *argument)
     int max_bones = job->options ? job->options->max_bones_per_mesh : 0;
     FILE *warnings = job->options && job->options->quiet ? NULL : stderr;
     InfluenceCuts cuts = {0, NULL};
+    /* FBX older than 7.1, which Assimp refuses ("FBX-DOM unsupported"): skinview's FBX reader */
+    if (import_fbx_is_legacy(job->path, job->data, job->size, job->hint)) {
+        job->ok = import_fbx_legacy(job->path, job->data, job->size, max_bones, model, warnings, error, error_size);
+        return;
+    }
     const struct aiScene *scene =
         job->path ? import_read_scene(job->path, max_bones, &model->stats, &cuts, error, error_size)
                   : import_read_scene_from_memory(job->data, job->size, job->hint, max_bones, &model->stats, &cuts,

@@ -22,9 +22,14 @@
  */
 #include "import_internal.h"
 
+#include "fbx/fbx_apply.h"
 #include "fbx/fbx_doc.h"
+#include "fbx/fbx_import.h"
+#include "validate.h"
 
 #include <stdint.h>
+#include <stdio.h>
+#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,4 +141,109 @@ uint8_t *import_fbx_widen_takes(const void *data, size_t size, int *widened)
     free(takes);
     fbx_document_free(&doc);
     return copy;
+}
+
+/* ---- FBX older than 7.1: read without Assimp --------------------------------------------- */
+
+static bool is_fbx_name(const char *path, const char *hint)
+{
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    return path ? dot && strcasecmp(dot, ".fbx") == 0 : hint && strcasecmp(hint, "fbx") == 0;
+}
+
+bool import_fbx_is_legacy(const char *path, const void *data, size_t size, const char *hint)
+{
+    if (!is_fbx_name(path, hint)) return false;
+    if (!path) {
+        int version = fbx_document_version(data, size);
+        return version > 0 && version < 7100;
+    }
+    FILE *file = fopen(path, "rb");
+    if (!file) return false;   /* Assimp says why */
+    static const size_t probe = 64 << 10;
+    char *head = malloc(probe);
+    size_t n = head ? fread(head, 1, probe, file) : 0;
+    fclose(file);
+    int version = head ? fbx_document_version(head, n) : 0;
+    free(head);
+    return version > 0 && version < 7100;
+}
+
+static uint8_t *read_file_bytes(const char *path, size_t *size)
+{
+    FILE *file = fopen(path, "rb");
+    if (!file) return NULL;
+    uint8_t *bytes = NULL;
+    long length = fseek(file, 0, SEEK_END) == 0 ? ftell(file) : -1;
+    if (length > 0 && fseek(file, 0, SEEK_SET) == 0) bytes = malloc((size_t)length);
+    if (bytes && fread(bytes, 1, (size_t)length, file) != (size_t)length) {
+        free(bytes);
+        bytes = NULL;
+    }
+    fclose(file);
+    *size = bytes ? (size_t)length : 0;
+    return bytes;
+}
+
+bool import_fbx_legacy(const char *path, const void *data, size_t size, int max_bones, Model *model, FILE *warnings,
+                       char *error, size_t error_size)
+{
+    char source[1024];
+    if (path) snprintf(source, sizeof source, "%s", path);
+    else snprintf(source, sizeof source, "(memory).fbx");
+    uint8_t *bytes = path ? read_file_bytes(path, &size) : NULL;
+    if (path && !bytes) {
+        snprintf(error, error_size, "cannot read the file");
+        return false;
+    }
+    FbxScene scene;
+    FbxModelMap map = {0};
+    char cause[512] = "";
+    const void *file = path ? bytes : data;
+    bool ok = fbx_scene_read(&scene, file, size, cause, sizeof cause);
+    if (ok) {
+        ok = fbx_build_model(&scene, model, &map, cause, sizeof cause);
+        if (ok) snprintf(model->source_path, sizeof model->source_path, "%s", source);
+        /* textures: files next to the model, as import_material.c finds them */
+        Importer im = {.path = source, .model = model, .error = cause, .error_size = sizeof cause, .warnings = warnings};
+        const char *slash = path ? strrchr(path, '/') : NULL;
+        if (slash && (size_t)(slash - path + 1) < sizeof im.directory) {
+            memcpy(im.directory, path, (size_t)(slash - path + 1));
+            im.directory[slash - path + 1] = '\0';
+        }
+        for (int m = 0; ok && m < model->material_count && m < map.material_count; m++)
+            if (map.material_texture[m]) model->materials[m].diffuse_texture = import_load_texture(&im, map.material_texture[m]);
+        /* then the FBX stage, as after Assimp: rest transforms by the FBX formula, clips, skins
+         * (fbx/fbx_apply.c; its joints are matched to the Models by their names) */
+        if (ok) ok = import_fbx_apply(&im, file, size);
+        for (int t = 0; t < model->texture_count; t++) free(im.texture_keys[t]);
+        free(im.texture_keys);
+        for (int i = 0; i < im.failed_count; i++) free(im.failed_textures[i]);
+        free(im.failed_textures);
+        fbx_model_map_free(&map);
+        fbx_scene_free(&scene);
+    }
+    free(bytes);
+    if (!ok) {
+        snprintf(error, error_size, "%s", cause);
+        import_one_line(error);
+        model_free(model);
+        return false;
+    }
+    for (int m = 0; m < model->mesh_count; m++)
+        if (max_bones > 0 && model->meshes[m].bone_count > max_bones) {
+            snprintf(error, error_size, "mesh '%s' needs %d bones, more than the limit of %d (FBX older than 7.1 is not split)",
+                     model->meshes[m].name, model->meshes[m].bone_count, max_bones);
+            model_free(model);
+            return false;
+        }
+    /* last, as for every import: the rules on the finished Model (validate.h) */
+    int repairs = 0;
+    ok = model_validate(model, warnings, &repairs, error, error_size);
+    model->stats.repairs += repairs;
+    if (!ok) {
+        import_one_line(error);
+        model_free(model);
+    }
+    return ok;
 }

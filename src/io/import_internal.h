@@ -98,6 +98,13 @@ int  import_influences_before_cut(const InfluenceCuts *cuts, const struct aiVect
  * LocalStart / LocalStop is moved onto the keys that lie on it within 32-bit float seconds but
  * outside Assimp's window; NULL when nothing needs it (or not a binary FBX). *widened counts them. */
 uint8_t *import_fbx_widen_takes(const void *data, size_t size, int *widened);
+
+/* Whether `path` (or `data` with hint "fbx") is an FBX older than 7.1, which Assimp 5.2.5 refuses. */
+bool import_fbx_is_legacy(const char *path, const void *data, size_t size, const char *hint);
+/* Such a file, read by skinview's FBX reader instead of Assimp (fbx/fbx_legacy.c builds the Model),
+ * its textures loaded, then validated as every import is. False with a one-line error. */
+bool import_fbx_legacy(const char *path, const void *data, size_t size, int max_bones, Model *model, FILE *warnings,
+                       char *error, size_t error_size);
 /* Calls run(argument) on a thread with a 1 GiB stack (reserved, not committed) and an
  * alternate signal stack; returns when it is done. Falls back to the calling thread. */
 void import_run_on_big_stack(void (*run)(void *), void *argument);
@@ -116,6 +123,9 @@ bool import_morph_targets(Importer *im, const struct aiMesh *src, Mesh *mesh);
 bool import_morph_channels(Importer *im, const struct aiAnimation *anim, double tps, Clip *clip, float *last_time);
 /* 5. import_material.c */
 bool import_materials(Importer *im);
+/* Loads the texture `source` (embedded "*N" or file name when im->scene has it, else a file next
+ * to the model) once; its index in model->textures, or -1 with one warning. im->scene may be NULL. */
+int import_load_texture(Importer *im, const char *source);
 /* 6. import_clip.c */
 bool import_clips(Importer *im);
 /* 7. import_gltf.c: path = the file read (NULL for an import from memory: nothing to do) */

@@ -114,6 +114,7 @@ static unsigned char *decode_embedded(const struct aiTexture *texture, int *widt
 static const struct aiTexture *find_embedded(const Importer *im, const char *source)
 {
     const struct aiScene *scene = im->scene;
+    if (!scene) return NULL;   /* a Model built without Assimp (legacy FBX): files only */
     if (source[0] == '*') {
         char *end;
         long index = strtol(source + 1, &end, 10);
@@ -135,7 +136,7 @@ static const struct aiTexture *find_embedded(const Importer *im, const char *sou
 
 /* Loads the texture `source` (embedded "*N", an embedded file name, or a file next to
  * the model) once; returns its index in model->textures, or -1 with a warning. */
-static int load_texture(Importer *im, const char *source)
+int import_load_texture(Importer *im, const char *source)
 {
     Model *model = im->model;
     for (int t = 0; t < model->texture_count; t++)
@@ -254,7 +255,7 @@ bool import_materials(Importer *im)
         if (!found)
             found = aiGetMaterialTexture(src, aiTextureType_BASE_COLOR, 0, &path, NULL, NULL, NULL, NULL, NULL,
                                          NULL) == aiReturn_SUCCESS;
-        if (found && path.length > 0) material->diffuse_texture = load_texture(im, path.data);
+        if (found && path.length > 0) material->diffuse_texture = import_load_texture(im, path.data);
     }
     return true;
 }

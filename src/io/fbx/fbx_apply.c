@@ -225,7 +225,8 @@ int fbx_match_joints(const FbxScene *scene, const Importer *im, FbxJointMap *map
     int unmatched = 0;
     for (int j = 0; j < sk->joint_count; j++) {
         int parent = sk->parent[j];
-        const char *name = im->nodes[j]->mName.data;
+        /* Assimp's node name; a Model built by fbx_legacy.c has no nodes: its joints carry the Models' names */
+        const char *name = im->nodes ? im->nodes[j]->mName.data : sk->names[j];
         if (parent < 0) {   /* Assimp's root stands for the scene root */
             map->joint_object[j] = FBX_JOINT_ROOT;
             continue;

@@ -812,6 +812,34 @@ bool fbx_document_read(FbxDocument *doc, const void *bytes, size_t size, char *e
     return true;
 }
 
+int fbx_document_version(const void *bytes, size_t size)
+{
+    static const char magic[] = "Kaydara FBX Binary  ";
+    const char *text = bytes;
+    if (size >= 27 && memcmp(bytes, magic, sizeof magic - 1) == 0) return (int)le_u32((const uint8_t *)bytes + 23);
+    static const char key[] = "FBXVersion:";
+    size_t n = sizeof key - 1;
+    for (size_t i = 0; i + n < size; i++) {
+        if (text[i] != 'F' || memcmp(text + i, key, n) != 0) continue;
+        size_t at = i + n;
+        while (at < size && (text[at] == ' ' || text[at] == '\t')) at++;
+        int version = 0, digits = 0;
+        while (at < size && text[at] >= '0' && text[at] <= '9' && digits < 6) version = version * 10 + (text[at++] - '0'), digits++;
+        if (digits > 0) return version;
+    }
+    char banner[201];
+    size_t b = size < 200 ? size : 200;
+    memcpy(banner, text, b);
+    banner[b] = '\0';
+    for (size_t i = 0; i < b; i++)
+        if (banner[i] == '\0') banner[i] = ' ';
+    const char *at = strstr(banner, "; FBX ");
+    int major = 0, minor = 0, patch = 0;
+    if (at && sscanf(at, "; FBX %d.%d.%d", &major, &minor, &patch) >= 2 && major > 0 && major < 20)
+        return major * 1000 + minor * 100 + patch * 10;
+    return 0;
+}
+
 void fbx_document_free(FbxDocument *doc)
 {
     if (doc->arena) arena_free(doc->arena);

@@ -71,6 +71,11 @@ typedef struct FbxDocument {
 bool fbx_document_read(FbxDocument *doc, const void *bytes, size_t size, char *error, size_t error_size);
 void fbx_document_free(FbxDocument *doc);
 
+/* The FBX version of a file from its first bytes (a prefix is enough: 64 KiB covers every header):
+ * the binary header's, or an ASCII file's FBXHeaderExtension FBXVersion, else its "; FBX 6.1.0"
+ * banner. 0 when it says none (not FBX, or no version in the prefix). */
+int fbx_document_version(const void *bytes, size_t size);
+
 /* `bytes` of memory owned by the document (freed with it), 16-byte aligned; NULL when out of memory. */
 void *fbx_document_alloc(FbxDocument *doc, size_t bytes);
 

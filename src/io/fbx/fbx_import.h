@@ -23,6 +23,13 @@ typedef struct FbxModelMap {
     int **mesh_control_point;    /* [mesh][vertex] the FBX control point (Vertices index) of each
                                     vertex; a mesh's array NULL when unknown */
     int   joint_count, mesh_count;
+    /* filled by fbx_build_model (NULL / 0 when the map comes from the Assimp path): */
+    int **mesh_bone_cluster;     /* [mesh][bone] the Cluster object of each bone of the mesh, -1 for
+                                    the extra bone unweighted vertices follow; a mesh's array NULL
+                                    when the mesh is static */
+    char **material_texture;     /* [material_count] the diffuse texture's file as the FBX names it,
+                                    NULL none (the import loads it next to the model) */
+    int   material_count;
 } FbxModelMap;
 
 /* Frees the map's arrays and zeroes it (safe on a zeroed map). */

@@ -30,10 +30,11 @@
  *         0x02000000 next-left weighted. Packed weights (the float's 32 bits as an integer): low 16
  *         bits = right weight x 9999, high 16 = next-left weight x 9999; an unweighted side is 1/3.
  *         ASCII files write KeyAttrDataFloat as those 32-bit patterns, as integers.
- *   FBX 6 `Key: time, value, mode…` per key, mode: L (linear); C then n|p? (constant; a letter
- *         other than n: constant-next); U (cubic) then a tangent letter (s, b: two slopes follow,
- *         right and next-left, in value per second; other letters: their numbers are skipped) and a
- *         weight letter (a: right and next-left weights follow; r: right; l: next-left; n: none).
+ *   FBX 6 `Key: time, value, mode…` per key, mode: L (linear); C then s (constant, standard) or
+ *         n (constant-next); U (cubic) then a tangent letter (a auto, s user, b break: s and b are
+ *         followed by two slopes, right and next-left, in value per second; t TCB; numbers of other
+ *         letters are skipped) and a weight letter (a: right and next-left weights follow; r: right;
+ *         l: next-left; n: none). The letters become the KeyAttrFlags a 7.x file would carry.
  *         Binary files store the letters as one-byte 'C' values.
  */
 #include "fbx_scene.h"
@@ -644,7 +645,7 @@ static bool decode_curve_legacy(Builder *b, const FbxRecord *channel, FbxCurve *
         if (mode == 'C') {
             k->interpolation = FBX_INTERPOLATION_CONSTANT;
             k->attr_flags = 0x2;
-            if (i < n && t[i].letter) k->constant_next = t[i++].letter != 'n';
+            if (i < n && t[i].letter) k->constant_next = t[i++].letter == 'n';   /* s: standard, n: next */
             if (k->constant_next) k->attr_flags |= 0x100;
         } else if (mode == 'L') {
             k->attr_flags = 0x4;
@@ -652,6 +653,10 @@ static bool decode_curve_legacy(Builder *b, const FbxRecord *channel, FbxCurve *
             k->interpolation = FBX_INTERPOLATION_CUBIC;
             k->attr_flags = 0x8;
             int tangent = i < n && t[i].letter ? t[i++].letter : 0;
+            /* the tangent letter as the KeyAttrFlags a 7.x file of the same scene carries: a auto
+             * (with time-independent, clamp-progressive: 0x6100), s user (0x400), b break (0xC00),
+             * t TCB (0x200) */
+            k->attr_flags |= tangent == 'a' ? 0x6100u : tangent == 's' ? 0x400u : tangent == 'b' ? 0xC00u : tangent == 't' ? 0x200u : 0u;
             if (tangent == 's' || tangent == 'b') {   /* right slope, next-left slope */
                 if (i < n && !t[i].letter) k->right_slope = t[i++].number;
                 if (i < n && !t[i].letter) k->next_left_slope = t[i++].number;
