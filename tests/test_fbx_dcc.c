@@ -40,7 +40,6 @@ typedef struct OpenRow {
 
 static const OpenRow open_rows[] = {
     {"maya_dq_weights:", "SkinningType Blend (per-vertex DQ/LBS) not applied yet"},
-    {"maya_transformed_skin:", "mesh node moved after binding: rule not applied yet"},
     {"maya_extrapolate_cube:maya_extrapolate_cube_noex", "reference made without extrapolation (ufbx_eval=no_extrapolation); skinview applies the file's"},
     {"maya_dual_quaternion", "SkinningType DualQuaternion not applied by default yet"},
     {NULL, NULL},

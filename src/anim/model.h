@@ -167,6 +167,10 @@ typedef struct Mesh {
                                       bind_shape_matrix). Bind pose: stored vertices placed by N, every bone's
                                       joint at N * inverse(inverse_bind[i]) (trap 11 of docs/skinning.md section 10). */
     bool      skinned;
+    bool      skin_follows_node;   /* FBX (Maya): the skinned mesh also follows its node's motion since
+                                      binding (a mesh node moved or animated after binding): every palette
+                                      entry is premultiplied by model[node_joint] * skin_bind_node_inverse */
+    mat4      skin_bind_node_inverse; /* inverse of the mesh node's scene matrix at bind time */
     int       node_joint;          /* joint of the node that holds the mesh (static meshes follow it) */
     int       material;            /* index into Model.materials, or -1 */
     /* morph targets (blend shapes; 0 / NULL when the mesh has none). Applied before skinning,

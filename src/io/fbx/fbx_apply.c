@@ -651,7 +651,7 @@ static int find_cluster(const FbxScene *scene, int mesh_object, int bone_object)
     }
 }
 
-static void apply_skins(Apply *a, const double *rest_scene)
+static void apply_skins(Apply *a, const double *rest_scene, const bool *node_animated)
 {
     Model *model = a->im->model;
     const FbxScene *scene = a->scene;
@@ -661,6 +661,8 @@ static void apply_skins(Apply *a, const double *rest_scene)
         int mesh_node = a->joint_node[mesh->node_joint];
         if (mesh_node < 0) continue;
         int mesh_object = a->nodes[mesh_node].object;
+        double bind_world[16];
+        bool have_bind_world = false;
         for (int b = 0; b < mesh->bone_count; b++) {
             int joint = mesh->bone_joint[b];
             int bone_node = joint >= 0 && joint < model->skeleton.joint_count ? a->joint_node[joint] : -1;
@@ -688,6 +690,25 @@ static void apply_skins(Apply *a, const double *rest_scene)
             /* inverse bind = Transform: the mesh node's space (the geometry, its geometric transform
              * applied by apply_geometric) -> the bone at bind time */
             to_mat4(node_to_bone, mesh->inverse_bind[b]);
+            if (!have_bind_world) {   /* the mesh node's world at bind: TransformLink · Transform */
+                fbx_matrix_mul(bone_bind, node_to_bone, bind_world);
+                have_bind_world = true;
+            }
+        }
+        /* Maya shows a skinned mesh whose node moved (or moves) after binding following that
+         * motion (maya_transformed_skin): palette = M_node(now) · inverse(M_node(bind)) · ... */
+        if (have_bind_world) {
+            double scene_bind[16], inverse[16], largest = 0, worst = 0;
+            fbx_matrix_mul(a->root_matrix, bind_world, scene_bind);
+            for (int i = 0; i < 16; i++) {
+                largest = fmax(largest, fabs(scene_bind[i]));
+                worst = fmax(worst, fabs(scene_bind[i] - rest_scene[16 * mesh->node_joint + i]));
+            }
+            bool animated = node_animated && node_animated[mesh_node];
+            if ((animated || worst > 1e-6 * fmax(largest, 1.0)) && fbx_matrix_invert(scene_bind, inverse)) {
+                mesh->skin_follows_node = true;
+                to_mat4(inverse, mesh->skin_bind_node_inverse);
+            }
         }
         /* N: the mesh node's rest scene matrix (docs/skinning.md: where --clip bind places it) */
         to_mat4(&rest_scene[16 * mesh->node_joint], mesh->bind_matrix);
@@ -1487,7 +1508,11 @@ bool import_fbx_apply(Importer *im, const void *bytes, size_t size)
             memcpy(rest_scene, scene_world, sizeof(double) * 16 * (size_t)joints);
             ok = rebuild_dropped_skins(&a) && apply_blend_shapes(&a);
             apply_geometric(&a);
-            apply_skins(&a, rest_scene);
+            bool *node_animated = calloc((size_t)(a.node_count > 0 ? a.node_count : 1), sizeof(bool));
+            for (int k = 0; node_animated && k < stack_count; k++)
+                for (int c = 0; c < stacks[k].channel_count; c++) node_animated[stacks[k].channels[c].node] = true;
+            apply_skins(&a, rest_scene, node_animated);
+            free(node_animated);
             ok = ok && apply_clips(&a, stacks, stack_count, scene_world);
         }
     }
