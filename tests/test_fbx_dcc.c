@@ -41,7 +41,7 @@ typedef struct OpenRow {
 static const OpenRow open_rows[] = {
     {"maya_dq_weights:", "SkinningType Blend (per-vertex DQ/LBS) not applied yet"},
     {"maya_extrapolate_cube:maya_extrapolate_cube_noex", "reference made without extrapolation (ufbx_eval=no_extrapolation); skinview applies the file's"},
-    {"maya_dual_quaternion", "SkinningType DualQuaternion not applied by default yet"},
+    {"maya_dual_quaternion_scale:", "DQS with a non-uniformly scaled bone: skin_dq.c falls back to LBS"},
     {NULL, NULL},
 };
 

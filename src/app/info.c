@@ -125,6 +125,9 @@ static int print_text(const Model *model)
         printf(": %d vertices, %d triangles, %d bones, %s", mesh->vertex_count, mesh->index_count / 3,
                mesh->bone_count, mesh->skinned ? "skinned" : "static");
         if (mesh->morph_target_count > 0) printf(", %d morph targets", mesh->morph_target_count);
+        if (mesh->skinned && mesh->skinning_in_file != MESH_SKINNING_LINEAR)   /* FBX SkinningType */
+            printf(", the file asks for %s skinning",
+                   mesh->skinning_in_file == MESH_SKINNING_DUAL_QUATERNION ? "dual quaternion" : "blended (LBS/DQ per vertex)");
         putchar('\n');
         for (int t = 0; t < mesh->morph_target_count; t++) {
             printf("      morph target [%d] ", t);
@@ -206,6 +209,8 @@ static int print_json(const Model *model)
         cJSON_AddNumberToObject(item, "bones", mesh->bone_count);
         cJSON_AddBoolToObject(item, "skinned", mesh->skinned);
         cJSON_AddNumberToObject(item, "material", mesh->material);
+        static const char *const file_skinning[] = {"linear", "dual_quaternion", "blend"};
+        cJSON_AddStringToObject(item, "skinning_in_file", file_skinning[mesh->skinning_in_file <= 2 ? mesh->skinning_in_file : 0]);
         cJSON *targets = cJSON_AddArrayToObject(item, "morph_targets");
         for (int t = 0; t < mesh->morph_target_count; t++) {
             cJSON *target = cJSON_CreateObject();

@@ -652,6 +652,25 @@ static int find_cluster(const FbxScene *scene, int mesh_object, int bone_object)
     }
 }
 
+/* The SkinningType the Skin deformer of a mesh Model's geometry names (MESH_SKINNING_*). */
+static int skinning_type(const FbxScene *scene, int mesh_object)
+{
+    int geometry = geometry_of(scene, mesh_object);
+    for (int k = 0; geometry >= 0; k++) {
+        int c = fbx_connection_to(scene, geometry, k);
+        if (c < 0) break;
+        int skin = scene->connections[c].src;
+        if (!is_subclass(scene, skin, "Skin")) continue;
+        const FbxRecord *type = fbx_record_child(scene->objects[skin].record, "SkinningType");
+        const char *name = type && type->value_count > 0 && type->values[0].type == FBX_VALUE_STRING ? type->values[0].string : NULL;
+        if (!name) name = fbx_object_property_string(scene, skin, "SkinningType");
+        if (name && strcmp(name, "DualQuaternion") == 0) return MESH_SKINNING_DUAL_QUATERNION;
+        if (name && strcmp(name, "Blend") == 0) return MESH_SKINNING_BLEND;
+        return MESH_SKINNING_LINEAR;
+    }
+    return MESH_SKINNING_LINEAR;
+}
+
 static void apply_skins(Apply *a, const double *rest_scene, const bool *node_animated)
 {
     Model *model = a->im->model;
@@ -662,6 +681,7 @@ static void apply_skins(Apply *a, const double *rest_scene, const bool *node_ani
         int mesh_node = a->joint_node[mesh->node_joint];
         if (mesh_node < 0) continue;
         int mesh_object = a->nodes[mesh_node].object;
+        mesh->skinning_in_file = (uint8_t)skinning_type(scene, mesh_object);
         double bind_world[16];
         bool have_bind_world = false;
         for (int b = 0; b < mesh->bone_count; b++) {
