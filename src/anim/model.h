@@ -214,6 +214,7 @@ typedef struct ImportStats {
     int repairs;                   /* absurd data repaired by validation (io/validate.h), one warning each */
     int skins_rebuilt;             /* FBX: meshes whose skin Assimp dropped, rebuilt from the clusters */
     int scale_helpers;             /* FBX: joints added for a parent's unscaled frame (RrSs / Rrs children) */
+    int blend_shapes_from_file;    /* FBX: meshes whose morph targets are the file's blend shapes, not Assimp's */
 } ImportStats;
 
 typedef struct Model {

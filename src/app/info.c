@@ -26,6 +26,7 @@ static int stat_fields(const ImportStats *s, StatField out[16])
     out[n++] = (StatField){"repairs", s->repairs};
     out[n++] = (StatField){"skins_rebuilt", s->skins_rebuilt};
     out[n++] = (StatField){"scale_helpers", s->scale_helpers};
+    out[n++] = (StatField){"blend_shapes_from_file", s->blend_shapes_from_file};
     return n;
 }
 

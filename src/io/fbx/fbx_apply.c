@@ -821,6 +821,7 @@ static bool apply_blend_shapes(Apply *a)
         char error[256];
         bool ok = fbx_blend_add_targets(a->scene, geometry, mesh, control_point, &a->blends[m], error, sizeof error);
         free(control_point);
+        if (ok && a->blends[m].channel_count > 0) model->stats.blend_shapes_from_file++;
         if (!ok) {
             import_warn(a->im, "mesh '%s': blend shapes dropped (%s)", mesh->name, error);
             fbx_blend_mesh_free(&a->blends[m]);
