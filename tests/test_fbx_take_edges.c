@@ -10,7 +10,7 @@
  *
  * The test reads the binary FBX itself (its own reader: records, zlib arrays, Connections):
  * LocalStop, the Hips' PreRotation and its Lcl Rotation curves (d|X, d|Y, d|Z: key times and
- * degrees). At the clip's end and at the key nearest 1/3 it interpolates the curves linearly at that file time
+ * degrees). At the clip's end and at 1/3 it interpolates the curves linearly at that file time
  * and compares R = PreRotation * Rz(z) Ry(y) Rx(x) (FBX's default XYZ order) with the Hips'
  * local rotation from the importer + Animator. It also checks the files that need nothing:
  * FBX/huesitos.fbx and FBX/animation_with_skeleton.fbx (assimp-testmodels) come back unchanged
@@ -318,10 +318,6 @@ static bool hips_local(const char *path, float t_fraction, mat4 out, float *file
     CHECK(ok, "%s: no mixamorig:Hips joint or clip", path);
     if (ok) {
         float t = model.clips[0].duration * t_fraction;
-        /* before the end: on a key (mixamo.fbx keys at 30 per second). Between keys the file's
-         * curves are cubic (skinview evaluates them so, src/io/fbx/fbx_curve.c), this test's
-         * curve_at linear */
-        if (t_fraction < 1.0f) t = roundf((model.clips[0].start + t) * 30.0f) / 30.0f - model.clips[0].start;
         animator_evaluate(&animator, 0, t);
         glm_mat4_copy(animator.local[hips], out);
         *file_time = model.clips[0].start + t;

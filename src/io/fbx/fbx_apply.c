@@ -19,10 +19,9 @@
  *     LocalStop (a key a float rounding past an edge widens it: the take-edge rule of
  *     import_fbx.c). The base layer's curve nodes drive the Models' transform properties; the
  *     curves are evaluated exactly (fbx_curve.c: cubic, extrapolation) and every affected joint
- *     gets cubic Hermite keys (glTF's CUBICSPLINE) at every frame of the file's frame rate and at
- *     every key time, the tangents one-sided differences of the exact pose 1e-4 s either side: at
- *     those times the pose is the FBX pose exactly, between them the spline follows it (the error:
- *     docs/accuracy.md). Blend-shape weights come from the channels' DeformPercent curves.
+ *     gets LINEAR keys at every frame of the file's frame rate and at every key time: at those
+ *     times the pose is the FBX pose exactly, between them the TRS is interpolated (why, and the
+ *     error: docs/accuracy.md). Morph tracks Assimp made for a clip of the same name are kept.
  *   - Skins: a bone's inverse bind = the cluster's Transform (the mesh node's space -> the
  *     bone's at bind time; the geometric transform is already in the vertices), the mesh's bind
  *     matrix N = its node's rest scene matrix. A cluster without Transform takes
@@ -1084,21 +1083,6 @@ static void stack_properties(const Apply *a, const Stack *stack, double t, FbxNo
     }
 }
 
-/* The local TRS of every track's joint of `clip` at time t of the stack. */
-static void sample_tracks(const Apply *a, const Stack *stack, double t, const Clip *clip, FbxNodeProperties *props,
-                          FbxNodeWorld *world, double *scene_world, FbxTrs *out)
-{
-    const Skeleton *sk = &a->im->model->skeleton;
-    stack_properties(a, stack, t, props);
-    nodes_world(a, props, world);
-    joints_scene(a, world, scene_world);
-    for (int k = 0; k < clip->track_count; k++) {
-        double local[16];
-        if (!joint_local(sk, scene_world, clip->tracks[k].joint, local)) fbx_matrix_identity(local);
-        fbx_matrix_to_trs(local, &out[k]);
-    }
-}
-
 /* Builds one clip from a stack: samples every joint below an animated Model. */
 static bool build_clip(Apply *a, Stack *stack, Clip *clip, double *scene_world)
 {
@@ -1158,63 +1142,28 @@ static bool build_clip(Apply *a, Stack *stack, Clip *clip, double *scene_world)
         track_of[j] = tracks++;
     }
     clip->track_count = tracks;
-    /* each sample: the pose at t, and just before and after it for the spline's tangents */
-    FbxTrs *center = malloc(sizeof *center * (size_t)(tracks > 0 ? tracks : 1));
-    FbxTrs *before = malloc(sizeof *before * (size_t)(tracks > 0 ? tracks : 1));
-    FbxTrs *after = malloc(sizeof *after * (size_t)(tracks > 0 ? tracks : 1));
-    ok = ok && center && before && after;
-    for (int k = 0; ok && k < tracks; k++) {
-        JointTrack *track = &clip->tracks[k];
-        track->translation_tangents = malloc(sizeof(vec3) * 2 * (size_t)count);
-        track->rotation_tangents = malloc(sizeof(versor) * 2 * (size_t)count);
-        track->scale_tangents = malloc(sizeof(vec3) * 2 * (size_t)count);
-        ok = track->translation_tangents && track->rotation_tangents && track->scale_tangents;
-        track->translation_interpolation = track->rotation_interpolation = track->scale_interpolation = INTERPOLATION_CUBICSPLINE;
-    }
     for (int s = 0; ok && s < count; s++) {
         double t = times[s];
-        double gap = HUGE_VAL;
-        if (s > 0) gap = fmin(gap, t - times[s - 1]);
-        if (s + 1 < count) gap = fmin(gap, times[s + 1] - t);
-        double h = fmin(1e-4, 0.25 * gap);   /* the step of the one-sided differences */
-        if (!(h > 0)) h = 1e-4;
-        sample_tracks(a, stack, t, clip, props, world, scene_world, center);
-        sample_tracks(a, stack, t - h, clip, props, world, scene_world, before);
-        sample_tracks(a, stack, t + h, clip, props, world, scene_world, after);
-        for (int k = 0; k < tracks; k++) {
-            JointTrack *track = &clip->tracks[k];
-            double *q = center[k].rotation;
-            if (s > 0) {   /* stay on one hemisphere */
-                const float *prev = track->rotation_values[s - 1];
-                if (q[0] * prev[0] + q[1] * prev[1] + q[2] * prev[2] + q[3] * prev[3] < 0)
-                    for (int i = 0; i < 4; i++) q[i] = -q[i];
-            }
-            for (int side = 0; side < 2; side++) {   /* the neighbours on the centre's hemisphere */
-                double *n = side ? after[k].rotation : before[k].rotation;
-                if (n[0] * q[0] + n[1] * q[1] + n[2] * q[2] + n[3] * q[3] < 0)
-                    for (int i = 0; i < 4; i++) n[i] = -n[i];
-            }
+        stack_properties(a, stack, t, props);
+        nodes_world(a, props, world);
+        joints_scene(a, world, scene_world);
+        for (int j = 0; j < joints; j++) {
+            if (track_of[j] < 0) continue;
+            JointTrack *track = &clip->tracks[track_of[j]];
+            double local[16];
+            FbxTrs trs;
+            if (!joint_local(sk, scene_world, j, local)) fbx_matrix_identity(local);
+            fbx_matrix_to_trs(local, &trs);
+            JointTransform key;
+            trs_to_joint(&trs, &key);
+            if (s > 0 && glm_vec4_dot(key.rotation, track->rotation_values[s - 1]) < 0)   /* stay on one hemisphere */
+                glm_vec4_negate(key.rotation);
             track->translation_times[s] = track->rotation_times[s] = track->scale_times[s] = (float)t;
-            /* Hermite keys (glTF's cubic spline): value, in-tangent (c - b) / h, out-tangent (a - c) / h,
-             * per second: one-sided, so a kink of a linear or constant curve at a key stays a kink */
-            for (int i = 0; i < 3; i++) {
-                track->translation_values[s][i] = (float)center[k].translation[i];
-                track->translation_tangents[2 * s][i] = (float)((center[k].translation[i] - before[k].translation[i]) / h);
-                track->translation_tangents[2 * s + 1][i] = (float)((after[k].translation[i] - center[k].translation[i]) / h);
-                track->scale_values[s][i] = (float)center[k].scale[i];
-                track->scale_tangents[2 * s][i] = (float)((center[k].scale[i] - before[k].scale[i]) / h);
-                track->scale_tangents[2 * s + 1][i] = (float)((after[k].scale[i] - center[k].scale[i]) / h);
-            }
-            for (int i = 0; i < 4; i++) {
-                track->rotation_values[s][i] = (float)q[i];
-                track->rotation_tangents[2 * s][i] = (float)((q[i] - before[k].rotation[i]) / h);
-                track->rotation_tangents[2 * s + 1][i] = (float)((after[k].rotation[i] - q[i]) / h);
-            }
+            glm_vec3_copy(key.translation, track->translation_values[s]);
+            glm_vec4_copy(key.rotation, track->rotation_values[s]);
+            glm_vec3_copy(key.scale, track->scale_values[s]);
         }
     }
-    free(center);
-    free(before);
-    free(after);
     /* channels that never leave the rest value are dropped (they keep it anyway) */
     for (int k = 0; ok && k < clip->track_count; k++) {
         JointTrack *track = &clip->tracks[k];
@@ -1226,22 +1175,16 @@ static bool build_clip(Apply *a, Stack *stack, Clip *clip, double *scene_world)
             s_rest = s_rest && glm_vec3_eqv_eps(track->scale_values[s], (float *)rest->scale);
         }
         if (t_rest) {
-            free(track->translation_times), free(track->translation_values), free(track->translation_tangents);
-            track->translation_times = NULL, track->translation_values = NULL, track->translation_tangents = NULL;
-            track->translation_count = 0;
-            track->translation_interpolation = INTERPOLATION_LINEAR;
+            free(track->translation_times), free(track->translation_values);
+            track->translation_times = NULL, track->translation_values = NULL, track->translation_count = 0;
         }
         if (r_rest) {
-            free(track->rotation_times), free(track->rotation_values), free(track->rotation_tangents);
-            track->rotation_times = NULL, track->rotation_values = NULL, track->rotation_tangents = NULL;
-            track->rotation_count = 0;
-            track->rotation_interpolation = INTERPOLATION_LINEAR;
+            free(track->rotation_times), free(track->rotation_values);
+            track->rotation_times = NULL, track->rotation_values = NULL, track->rotation_count = 0;
         }
         if (s_rest) {
-            free(track->scale_times), free(track->scale_values), free(track->scale_tangents);
-            track->scale_times = NULL, track->scale_values = NULL, track->scale_tangents = NULL;
-            track->scale_count = 0;
-            track->scale_interpolation = INTERPOLATION_LINEAR;
+            free(track->scale_times), free(track->scale_values);
+            track->scale_times = NULL, track->scale_values = NULL, track->scale_count = 0;
         }
     }
     int kept = 0;

@@ -6,7 +6,7 @@
  *     rotation order and InheritType (fbx_transform.h), in double precision;
  *   - geometric transforms (geometry only: applied to the mesh, never to child joints);
  *   - the clips: one per AnimationStack, its curves evaluated exactly (fbx_curve.h) and resampled
- *     into cubic Hermite keys at every frame of the file's frame rate and at every key time;
+ *     into LINEAR keys at every frame of the file's frame rate and at every key time;
  *   - skin bind matrices from the clusters (TransformLink / Transform), else the bind pose, else
  *     the rest pose.
  * How joints and meshes are matched to the FBX Models is in fbx_apply.c (fbx_match_joints).
