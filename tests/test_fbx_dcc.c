@@ -39,13 +39,9 @@ typedef struct OpenRow {
 } OpenRow;
 
 static const OpenRow open_rows[] = {
-    {"maya_blend_inbetween:", "blend-shape in-betweens not applied yet"},
     {"maya_dq_weights:", "SkinningType Blend (per-vertex DQ/LBS) not applied yet"},
-    {"maya_transformed_skin:", "mesh node moved after binding: rule not applied yet"},
-    {"maya_axes_anim:maya_axes_anim_5", "blend-shape weight curve (cubic) still sampled from Assimp's keys"},
     {"maya_extrapolate_cube:maya_extrapolate_cube_noex", "reference made without extrapolation (ufbx_eval=no_extrapolation); skinview applies the file's"},
-    {"maya_dual_quaternion", "SkinningType DualQuaternion not applied by default yet"},
-    {"blender_331_static_blend_shape:", "a blend shape's stored weight at rest not applied yet"},
+    {"maya_dual_quaternion_scale:", "DQS with a non-uniformly scaled bone: skin_dq.c falls back to LBS"},
     {NULL, NULL},
 };
 

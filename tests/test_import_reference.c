@@ -106,7 +106,8 @@ static void check_model(const char *path, int max_bones, double *worst_relative)
         used |= f;
         if ((f & JOINT_SOURCE_PRE_ROTATION) && (f & JOINT_SOURCE_ROTATION_ORDER)) used |= JOINT_SOURCE_POST_ROTATION;
     }
-    if (used & assimp_misreads) {
+    /* (and where its blend shapes are the file's: in-betweens, full weights, stored weights) */
+    if ((used & assimp_misreads) || model.stats.blend_shapes_from_file > 0) {
         printf("%-70s max bones %2d: FBX node features Assimp misreads: checked by io_fbx_dcc instead\n", path, max_bones);
         model_free(&model);
         aiReleaseImport(scene);

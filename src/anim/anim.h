@@ -247,6 +247,11 @@ void skin_palette(const Mesh *mesh, const mat4 *model, mat4 *palette);
  * (With N = identity this is mesh space, not the bind pose.) */
 void skin_palette_bind(const Mesh *mesh, mat4 *palette);
 
+/* A mesh with skin_follows_node (FBX, a mesh node moved after binding, as Maya shows it):
+ *   palette_i = model[node_joint] * skin_bind_node_inverse * palette_i
+ * for every bone but the extra bone of unweighted vertices (already the node). No-op otherwise. */
+void skin_palette_follow_node(const Mesh *mesh, const mat4 *model, mat4 *palette);
+
 /* Linear blend skinning on the CPU — the reference the GPU shader is checked against:
  *   p' = sum_k w_k * palette[j_k] * (p, 1)
  *   n' = normalize( sum_k w_k * mat3(palette[j_k]) * n )

@@ -242,7 +242,9 @@ static void finish_pose(Animator *animator, int clip, float time)
     update_morphs(animator, clip, time);
     for (int m = 0; m < model->mesh_count; m++) {
         const Mesh *mesh = &model->meshes[m];
-        if (mesh->skinned) skin_palette(mesh, animator->joint_model, animator->palettes[m]);
+        if (!mesh->skinned) continue;
+        skin_palette(mesh, animator->joint_model, animator->palettes[m]);
+        skin_palette_follow_node(mesh, animator->joint_model, animator->palettes[m]);
     }
 }
 
@@ -283,6 +285,9 @@ void animator_evaluate(Animator *animator, int clip, float time)
         else
             skin_palette(mesh, animator->joint_model, animator->palettes[m]);
     }
+    for (int m = 0; clip != ANIMATOR_BIND_POSE && m < model->mesh_count; m++)   /* (every path but the bind pose) */
+        if (model->meshes[m].skinned)
+            skin_palette_follow_node(&model->meshes[m], animator->joint_model, animator->palettes[m]);
 }
 
 /* One side of a cross-fade into out[]: a clip sampled at `time` (its tracks marked in

@@ -46,6 +46,17 @@ const char *interpolation_name(Interpolation kind)
     }
 }
 
+bool model_asks_dual_quaternion(const Model *model)
+{
+    int skinned = 0, dq = 0;
+    for (int m = 0; m < model->mesh_count; m++)
+        if (model->meshes[m].skinned) {
+            skinned++;
+            dq += model->meshes[m].skinning_in_file == MESH_SKINNING_DUAL_QUATERNION;
+        }
+    return skinned > 0 && dq == skinned;
+}
+
 const char *joint_source_feature_name(int index)
 {
     static const char *const names[JOINT_SOURCE_FEATURE_COUNT] = {

@@ -135,6 +135,9 @@ typedef struct Clip {
  * channels included; 0: no keys. */
 unsigned clip_interpolation_kinds(const Clip *clip);
 
+/* A mesh's skinning method as its file names it (FBX Skin SkinningType). */
+enum { MESH_SKINNING_LINEAR = 0, MESH_SKINNING_DUAL_QUATERNION, MESH_SKINNING_BLEND };
+
 /* One drawable mesh: triangles, one material.
  * Skinned: joint_indices index the mesh's OWN bone list (bone_joint / inverse_bind),
  * which is also the order of the palette uploaded for this mesh. */
@@ -167,6 +170,12 @@ typedef struct Mesh {
                                       bind_shape_matrix). Bind pose: stored vertices placed by N, every bone's
                                       joint at N * inverse(inverse_bind[i]) (trap 11 of docs/skinning.md section 10). */
     bool      skinned;
+    uint8_t   skinning_in_file;    /* MESH_SKINNING_*: the method the file asks for (FBX SkinningType);
+                                      the default --skinning when every skinned mesh asks DQ */
+    bool      skin_follows_node;   /* FBX (Maya): the skinned mesh also follows its node's motion since
+                                      binding (a mesh node moved or animated after binding): every palette
+                                      entry is premultiplied by model[node_joint] * skin_bind_node_inverse */
+    mat4      skin_bind_node_inverse; /* inverse of the mesh node's scene matrix at bind time */
     int       node_joint;          /* joint of the node that holds the mesh (static meshes follow it) */
     int       material;            /* index into Model.materials, or -1 */
     /* morph targets (blend shapes; 0 / NULL when the mesh has none). Applied before skinning,
@@ -212,6 +221,7 @@ typedef struct ImportStats {
     float key_tolerance;           /* --optimize-keys tolerance, relative to the bbox diagonal; 0: off */
     float key_error;               /* measured worst pose change of the optimiser over every clip, relative
                                       to the diagonal (-1: not measured) */
+    int blend_shapes_from_file;    /* FBX: meshes whose morph targets are the file's blend shapes, not Assimp's */
 } ImportStats;
 
 typedef struct Model {
@@ -227,6 +237,9 @@ typedef struct Model {
     Clip     *clips;
     ImportStats stats;
 } Model;
+
+/* True if every skinned mesh's file asks for dual quaternion skinning (the default method then). */
+bool model_asks_dual_quaternion(const Model *model);
 
 /* Frees everything a Model owns (safe on a zeroed Model). */
 void model_free(Model *model);

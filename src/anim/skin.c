@@ -1,6 +1,8 @@
 /* skin.c — the skin palette and linear blend skinning on the CPU. */
 #include "anim.h"
 
+#include <string.h>
+
 void skin_palette(const Mesh *mesh, const mat4 *model, mat4 *palette)
 {
     for (int i = 0; i < mesh->bone_count; i++)
@@ -13,6 +15,18 @@ void skin_palette_bind(const Mesh *mesh, mat4 *palette)
     for (int i = 0; i < mesh->bone_count; i++)
         /* palette_i = (N * inverse(B_i^-1)) * B_i^-1 = N: the stored vertices, placed by N */
         glm_mat4_copy((vec4 *)mesh->bind_matrix, palette[i]);
+}
+
+void skin_palette_follow_node(const Mesh *mesh, const mat4 *model, mat4 *palette)
+{
+    if (!mesh->skin_follows_node || mesh->node_joint < 0) return;
+    mat4 follow, identity = GLM_MAT4_IDENTITY_INIT;
+    /* F = M_node(now) * inverse(M_node(bind)): the node's motion since binding */
+    glm_mat4_mul((vec4 *)model[mesh->node_joint], (vec4 *)mesh->skin_bind_node_inverse, follow);
+    for (int i = 0; i < mesh->bone_count; i++) {
+        bool unweighted = mesh->bone_joint[i] == mesh->node_joint && memcmp(mesh->inverse_bind[i], identity, sizeof identity) == 0;
+        if (!unweighted) glm_mat4_mul(follow, palette[i], palette[i]);
+    }
 }
 
 void skin_vertices_lbs(const Mesh *mesh, const mat4 *palette, const mat4 node_model,

@@ -251,6 +251,7 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
                 return false;
             }
             options->aids.skinning = (SkinningMethod)found;
+            options->skinning_given = true;
         } else if (strcmp(arg, "--show-skeleton") == 0) {
             options->aids.show_skeleton = true;
         } else if (strcmp(arg, "--show-weights") == 0) {

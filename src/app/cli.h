@@ -46,6 +46,7 @@ typedef struct Options {
     bool        help;
     bool        version;         /* --version */
     AidOptions  aids;
+    bool        skinning_given;  /* --skinning was on the command line (else the file's method, if it names DQ) */
 } Options;
 
 /* Parses argv. Returns true on success; on bad usage returns false with a

@@ -12,7 +12,7 @@ typedef struct StatField {
 } StatField;
 
 /* The import stats in a fixed order (names = the ImportStats fields). */
-static int stat_fields(const ImportStats *s, StatField out[16])
+static int stat_fields(const ImportStats *s, StatField out[24])
 {
     int n = 0;
     out[n++] = (StatField){"vertices_influences_cut", s->vertices_influences_cut};
@@ -30,6 +30,7 @@ static int stat_fields(const ImportStats *s, StatField out[16])
     out[n++] = (StatField){"influence_runs", s->influence_runs};
     out[n++] = (StatField){"keys_in_file", s->keys_in_file};
     out[n++] = (StatField){"keys", s->keys};
+    out[n++] = (StatField){"blend_shapes_from_file", s->blend_shapes_from_file};
     return n;
 }
 
@@ -129,6 +130,9 @@ static int print_text(const Model *model)
         printf(": %d vertices, %d triangles, %d bones, %s", mesh->vertex_count, mesh->index_count / 3,
                mesh->bone_count, mesh->skinned ? "skinned" : "static");
         if (mesh->morph_target_count > 0) printf(", %d morph targets", mesh->morph_target_count);
+        if (mesh->skinned && mesh->skinning_in_file != MESH_SKINNING_LINEAR)   /* FBX SkinningType */
+            printf(", the file asks for %s skinning",
+                   mesh->skinning_in_file == MESH_SKINNING_DUAL_QUATERNION ? "dual quaternion" : "blended (LBS/DQ per vertex)");
         putchar('\n');
         for (int t = 0; t < mesh->morph_target_count; t++) {
             printf("      morph target [%d] ", t);
@@ -182,7 +186,7 @@ static int print_text(const Model *model)
             printf(": %d keys, %s\n", track->key_count, interpolation_name(track->interpolation));
         }
     }
-    StatField fields[16];
+    StatField fields[24];
     int n = stat_fields(&model->stats, fields);
     bool header = false;
     for (int i = 0; i < n; i++) {
@@ -216,6 +220,8 @@ static int print_json(const Model *model)
         cJSON_AddNumberToObject(item, "bones", mesh->bone_count);
         cJSON_AddBoolToObject(item, "skinned", mesh->skinned);
         cJSON_AddNumberToObject(item, "material", mesh->material);
+        static const char *const file_skinning[] = {"linear", "dual_quaternion", "blend"};
+        cJSON_AddStringToObject(item, "skinning_in_file", file_skinning[mesh->skinning_in_file <= 2 ? mesh->skinning_in_file : 0]);
         cJSON *targets = cJSON_AddArrayToObject(item, "morph_targets");
         for (int t = 0; t < mesh->morph_target_count; t++) {
             cJSON *target = cJSON_CreateObject();
@@ -283,7 +289,7 @@ static int print_json(const Model *model)
     }
 
     cJSON *import = cJSON_AddObjectToObject(root, "import");
-    StatField fields[16];
+    StatField fields[24];
     int n = stat_fields(&model->stats, fields);
     for (int i = 0; i < n; i++) cJSON_AddNumberToObject(import, fields[i].name, fields[i].value);
     /* --optimize-keys: its tolerance and the measured worst pose change, relative to the diagonal */

@@ -49,6 +49,7 @@ int main(int argc, char **argv)
         Model model = {0};
         if (!app_load_model(model_path, options.max_bones, &model)) return 1;
         int status;
+        if (!options.skinning_given && model_asks_dual_quaternion(&model)) options.aids.skinning = SKINNING_GPU_DQ;
         if (options.info) {
             status = command_info(&model, options.json);
         } else {
@@ -69,6 +70,8 @@ int main(int argc, char **argv)
     int clip = 0;
     int status = app_load_checked(&options, model_path, &model, &clip);
     if (status != 0) return status;
+    /* the file's skinning method (FBX SkinningType DualQuaternion) unless --skinning says otherwise */
+    if (!options.skinning_given && model_asks_dual_quaternion(&model)) options.aids.skinning = SKINNING_GPU_DQ;
     if (options.screenshot_path) return command_screenshot(&options, model_path, &model, clip);
     if (options.verify) return command_verify(&options, model_path, &model);
     return command_view(&options, model_path, &model, clip);

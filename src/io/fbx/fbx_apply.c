@@ -29,6 +29,7 @@
  *     mesh's bind world from the bind Pose when the cluster lacks them, else the rest pose.
  */
 #include "fbx_apply.h"
+#include "fbx_blend.h"
 #include "fbx_curve.h"
 #include "fbx_transform.h"
 
@@ -112,8 +113,9 @@ typedef struct Apply {
     int            *joint_node;      /* [joint] -> node index, -1 none (root, unmatched or a helper) */
     int            *helper_node;     /* [joint] -> for a scale helper joint, the node whose unscaled
                                         world it is (insert_scale_helpers); -1 for every other joint */
-    double         *root_world;      /* the scene matrix of the FBX scene root (Assimp's root joint) */
-    double          root_matrix[16];
+    double          root_matrix[16]; /* the scene matrix of the FBX scene root (Assimp's root joint) */
+    FbxBlendMesh   *blends;          /* [mesh_count] the FBX blend shapes that replaced Assimp's morph
+                                        targets of each mesh (channel_count 0: none) */
 } Apply;
 
 static int compare_depth(const void *a, const void *b)
@@ -428,6 +430,42 @@ static int geometry_of(const FbxScene *scene, int model_object)
     }
 }
 
+/* The control point (Vertices index) of each mesh vertex, matched by position bit for bit as
+ * Assimp copied it (the first of equal control points; -1 when none matches). *out malloc'ed. */
+static bool mesh_control_points(const FbxScene *scene, int geometry, const Mesh *mesh, int **out)
+{
+    *out = NULL;
+    size_t point_count = 0;
+    const double *points = fbx_record_reals((FbxDocument *)&scene->doc, fbx_record_child(scene->objects[geometry].record, "Vertices"),
+                                            &point_count);
+    point_count /= 3;
+    int *vertex_point = malloc(sizeof(int) * (size_t)(mesh->vertex_count > 0 ? mesh->vertex_count : 1));
+    PointKey *keys = malloc(sizeof *keys * (point_count > 0 ? point_count : 1));
+    if (!vertex_point || !keys) {
+        free(vertex_point);
+        free(keys);
+        return false;
+    }
+    for (size_t p = 0; p < point_count; p++) {
+        for (int k = 0; k < 3; k++) keys[p].xyz[k] = (float)points[3 * p + (size_t)k];
+        keys[p].index = (int)p;
+    }
+    qsort(keys, point_count, sizeof *keys, compare_point_keys);
+    for (int v = 0; v < mesh->vertex_count; v++) {
+        PointKey probe = {{mesh->positions[v][0], mesh->positions[v][1], mesh->positions[v][2]}, -1};
+        size_t lo = 0, hi = point_count;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (memcmp(keys[mid].xyz, probe.xyz, sizeof probe.xyz) < 0) lo = mid + 1;
+            else hi = mid;
+        }
+        vertex_point[v] = lo < point_count && memcmp(keys[lo].xyz, probe.xyz, sizeof probe.xyz) == 0 ? keys[lo].index : -1;
+    }
+    free(keys);
+    *out = vertex_point;
+    return true;
+}
+
 static bool rebuild_dropped_skin(Apply *a, Mesh *mesh)
 {
     const FbxScene *scene = a->scene;
@@ -474,40 +512,23 @@ static bool rebuild_dropped_skin(Apply *a, Mesh *mesh)
         }
     }
     size_t point_count = 0;
-    const double *points = fbx_record_reals((FbxDocument *)&scene->doc, fbx_record_child(scene->objects[geometry].record, "Vertices"),
-                                            &point_count);
+    fbx_record_reals((FbxDocument *)&scene->doc, fbx_record_child(scene->objects[geometry].record, "Vertices"), &point_count);
     point_count /= 3;
     if (cluster_count == 0 || point_count == 0 || mesh->vertex_count <= 0) {
         free(clusters);
         free(cluster_joint);
         return true;
     }
-    /* vertex -> control point, by position (sorted control points, binary search) */
-    PointKey *keys = malloc(sizeof *keys * point_count);
-    int *vertex_point = malloc(sizeof(int) * (size_t)mesh->vertex_count);
+    int *vertex_point = NULL;
     int *order = malloc(sizeof(int) * (size_t)mesh->vertex_count), *point_start = calloc(point_count + 1, sizeof(int));
     mesh->bone_joint = malloc(sizeof(int) * (size_t)(cluster_count + 1));
     mesh->inverse_bind = malloc(sizeof(mat4) * (size_t)(cluster_count + 1));
     mesh->joint_indices = calloc((size_t)mesh->vertex_count, sizeof *mesh->joint_indices);
     mesh->weights = calloc((size_t)mesh->vertex_count, sizeof *mesh->weights);
-    bool ok = keys && vertex_point && order && point_start && mesh->bone_joint && mesh->inverse_bind && mesh->joint_indices &&
-              mesh->weights;
-    for (size_t p = 0; ok && p < point_count; p++) {
-        for (int k = 0; k < 3; k++) keys[p].xyz[k] = (float)points[3 * p + (size_t)k];
-        keys[p].index = (int)p;
-    }
-    if (ok) qsort(keys, point_count, sizeof *keys, compare_point_keys);
-    for (int v = 0; ok && v < mesh->vertex_count; v++) {
-        PointKey probe = {{mesh->positions[v][0], mesh->positions[v][1], mesh->positions[v][2]}, -1};
-        size_t lo = 0, hi = point_count;
-        while (lo < hi) {
-            size_t mid = (lo + hi) / 2;
-            if (memcmp(keys[mid].xyz, probe.xyz, sizeof probe.xyz) < 0) lo = mid + 1;
-            else hi = mid;
-        }
-        vertex_point[v] = lo < point_count && memcmp(keys[lo].xyz, probe.xyz, sizeof probe.xyz) == 0 ? keys[lo].index : -1;
+    bool ok = mesh_control_points(scene, geometry, mesh, &vertex_point) && order && point_start && mesh->bone_joint &&
+              mesh->inverse_bind && mesh->joint_indices && mesh->weights;
+    for (int v = 0; ok && v < mesh->vertex_count; v++)
         if (vertex_point[v] >= 0) point_start[vertex_point[v] + 1]++;
-    }
     for (size_t p = 0; ok && p < point_count; p++) point_start[p + 1] += point_start[p];
     int *fill = ok ? malloc(sizeof(int) * (point_count + 1)) : NULL;
     ok = ok && fill;
@@ -552,7 +573,6 @@ static bool rebuild_dropped_skin(Apply *a, Mesh *mesh)
         a->im->model->stats.skins_rebuilt++;
     }
     free(fill);
-    free(keys);
     free(vertex_point);
     free(order);
     free(point_start);
@@ -632,7 +652,26 @@ static int find_cluster(const FbxScene *scene, int mesh_object, int bone_object)
     }
 }
 
-static void apply_skins(Apply *a, const double *rest_scene)
+/* The SkinningType the Skin deformer of a mesh Model's geometry names (MESH_SKINNING_*). */
+static int skinning_type(const FbxScene *scene, int mesh_object)
+{
+    int geometry = geometry_of(scene, mesh_object);
+    for (int k = 0; geometry >= 0; k++) {
+        int c = fbx_connection_to(scene, geometry, k);
+        if (c < 0) break;
+        int skin = scene->connections[c].src;
+        if (!is_subclass(scene, skin, "Skin")) continue;
+        const FbxRecord *type = fbx_record_child(scene->objects[skin].record, "SkinningType");
+        const char *name = type && type->value_count > 0 && type->values[0].type == FBX_VALUE_STRING ? type->values[0].string : NULL;
+        if (!name) name = fbx_object_property_string(scene, skin, "SkinningType");
+        if (name && strcmp(name, "DualQuaternion") == 0) return MESH_SKINNING_DUAL_QUATERNION;
+        if (name && strcmp(name, "Blend") == 0) return MESH_SKINNING_BLEND;
+        return MESH_SKINNING_LINEAR;
+    }
+    return MESH_SKINNING_LINEAR;
+}
+
+static void apply_skins(Apply *a, const double *rest_scene, const bool *node_animated)
 {
     Model *model = a->im->model;
     const FbxScene *scene = a->scene;
@@ -642,6 +681,9 @@ static void apply_skins(Apply *a, const double *rest_scene)
         int mesh_node = a->joint_node[mesh->node_joint];
         if (mesh_node < 0) continue;
         int mesh_object = a->nodes[mesh_node].object;
+        mesh->skinning_in_file = (uint8_t)skinning_type(scene, mesh_object);
+        double bind_world[16];
+        bool have_bind_world = false;
         for (int b = 0; b < mesh->bone_count; b++) {
             int joint = mesh->bone_joint[b];
             int bone_node = joint >= 0 && joint < model->skeleton.joint_count ? a->joint_node[joint] : -1;
@@ -669,6 +711,25 @@ static void apply_skins(Apply *a, const double *rest_scene)
             /* inverse bind = Transform: the mesh node's space (the geometry, its geometric transform
              * applied by apply_geometric) -> the bone at bind time */
             to_mat4(node_to_bone, mesh->inverse_bind[b]);
+            if (!have_bind_world) {   /* the mesh node's world at bind: TransformLink · Transform */
+                fbx_matrix_mul(bone_bind, node_to_bone, bind_world);
+                have_bind_world = true;
+            }
+        }
+        /* Maya shows a skinned mesh whose node moved (or moves) after binding following that
+         * motion (maya_transformed_skin): palette = M_node(now) · inverse(M_node(bind)) · ... */
+        if (have_bind_world) {
+            double scene_bind[16], inverse[16], largest = 0, worst = 0;
+            fbx_matrix_mul(a->root_matrix, bind_world, scene_bind);
+            for (int i = 0; i < 16; i++) {
+                largest = fmax(largest, fabs(scene_bind[i]));
+                worst = fmax(worst, fabs(scene_bind[i] - rest_scene[16 * mesh->node_joint + i]));
+            }
+            bool animated = node_animated && node_animated[mesh_node];
+            if ((animated || worst > 1e-6 * fmax(largest, 1.0)) && fbx_matrix_invert(scene_bind, inverse)) {
+                mesh->skin_follows_node = true;
+                to_mat4(inverse, mesh->skin_bind_node_inverse);
+            }
         }
         /* N: the mesh node's rest scene matrix (docs/skinning.md: where --clip bind places it) */
         to_mat4(&rest_scene[16 * mesh->node_joint], mesh->bind_matrix);
@@ -704,15 +765,121 @@ typedef struct Channel {
     double          defaults[3];
 } Channel;
 
+/* A blend shape channel's DeformPercent curve in one stack. */
+typedef struct MorphChannel {
+    int             channel_object;
+    const FbxCurve *curve;
+} MorphChannel;
+
 typedef struct Stack {
     int      object;
     double   start, stop;          /* seconds */
     int      channel_count;
     Channel *channels;
+    int           morph_count;
+    MorphChannel *morphs;
     int      layer_count;
     int      time_count;           /* the sample times (sample_times) */
     double  *times;
 } Stack;
+
+/* ---- blend shapes ---------------------------------------------------------------------------
+ * Assimp 5.2.5 turns a channel's in-between targets into separate full targets driven by the
+ * wrong channel and ignores FullWeights and the stored weight at rest (issue item 7). A mesh whose
+ * Model's geometry has a BlendShape deformer gets its morph targets from the file instead
+ * (fbx_blend.c: one target per Shape, deltas by control point, defaults from DeformPercent), and
+ * every clip its weights: the channel's DeformPercent curve, sampled at the clip's times, mapped to
+ * the targets' weights by fbx_blend_target_weights (piecewise linear: exact at the samples). */
+
+static bool has_blend_shape(const FbxScene *scene, int geometry)
+{
+    for (int k = 0;; k++) {
+        int c = fbx_connection_to(scene, geometry, k);
+        if (c < 0) return false;
+        if (is_subclass(scene, scene->connections[c].src, "BlendShape")) return true;
+    }
+}
+
+static bool apply_blend_shapes(Apply *a)
+{
+    Model *model = a->im->model;
+    a->blends = calloc((size_t)(model->mesh_count > 0 ? model->mesh_count : 1), sizeof *a->blends);
+    if (!a->blends) return false;
+    for (int m = 0; m < model->mesh_count; m++) {
+        Mesh *mesh = &model->meshes[m];
+        if (mesh->node_joint < 0 || mesh->node_joint >= model->skeleton.joint_count || a->joint_node[mesh->node_joint] < 0)
+            continue;
+        int geometry = geometry_of(a->scene, a->nodes[a->joint_node[mesh->node_joint]].object);
+        if (geometry < 0 || !has_blend_shape(a->scene, geometry)) continue;
+        int *control_point = NULL;
+        if (!mesh_control_points(a->scene, geometry, mesh, &control_point)) return false;
+        free(mesh->morph_target_names), mesh->morph_target_names = NULL;
+        free(mesh->morph_position_deltas), mesh->morph_position_deltas = NULL;
+        free(mesh->morph_normal_deltas), mesh->morph_normal_deltas = NULL;
+        free(mesh->morph_default_weights), mesh->morph_default_weights = NULL;
+        mesh->morph_target_count = 0;
+        char error[256];
+        bool ok = fbx_blend_add_targets(a->scene, geometry, mesh, control_point, &a->blends[m], error, sizeof error);
+        free(control_point);
+        if (ok && a->blends[m].channel_count > 0) model->stats.blend_shapes_from_file++;
+        if (!ok) {
+            import_warn(a->im, "mesh '%s': blend shapes dropped (%s)", mesh->name, error);
+            fbx_blend_mesh_free(&a->blends[m]);
+            memset(&a->blends[m], 0, sizeof a->blends[m]);
+        }
+    }
+    return true;
+}
+
+/* The clip's morph tracks from the stack's DeformPercent curves. */
+static bool build_morph_tracks(Apply *a, const Stack *stack, Clip *clip)
+{
+    Model *model = a->im->model;
+    int wanted = 0;
+    for (int c = 0; c < stack->morph_count; c++)
+        for (int m = 0; m < model->mesh_count; m++)
+            for (int k = 0; k < a->blends[m].channel_count; k++)
+                if (a->blends[m].channels[k].channel_object == stack->morphs[c].channel_object)
+                    wanted += a->blends[m].channels[k].target_count;
+    if (wanted == 0 || stack->time_count == 0) return true;
+    clip->morph_tracks = calloc((size_t)wanted, sizeof *clip->morph_tracks);
+    float *weights = malloc(sizeof(float) * (size_t)wanted);
+    if (!clip->morph_tracks || !weights) {
+        free(weights);
+        return false;
+    }
+    int n = 0;
+    bool ok = true;
+    for (int c = 0; ok && c < stack->morph_count; c++)
+        for (int m = 0; ok && m < model->mesh_count; m++)
+            for (int k = 0; ok && k < a->blends[m].channel_count; k++) {
+                const FbxBlendChannel *channel = &a->blends[m].channels[k];
+                if (channel->channel_object != stack->morphs[c].channel_object) continue;
+                int first = n;
+                for (int t = 0; ok && t < channel->target_count; t++) {
+                    MorphTrack *track = &clip->morph_tracks[n++];
+                    track->mesh = m;
+                    track->target = channel->first_target + t;
+                    track->key_count = stack->time_count;
+                    track->interpolation = INTERPOLATION_LINEAR;
+                    track->times = malloc(sizeof(float) * (size_t)stack->time_count);
+                    track->weights = malloc(sizeof(float) * (size_t)stack->time_count);
+                    ok = track->times && track->weights;
+                }
+                for (int s = 0; ok && s < stack->time_count; s++) {
+                    double percent = fbx_curve_evaluate(stack->morphs[c].curve, stack->times[s]);
+                    fbx_blend_target_weights(channel->full_weights, channel->target_count, isfinite(percent) ? percent : 0.0,
+                                             weights);
+                    for (int t = 0; t < channel->target_count; t++) {
+                        clip->morph_tracks[first + t].times[s] = (float)stack->times[s];
+                        clip->morph_tracks[first + t].weights[s] = weights[t];
+                    }
+                }
+            }
+    clip->morph_track_count = n;
+    free(weights);
+    return ok;
+}
 
 static int component_of(const char *property)
 {
@@ -739,6 +906,8 @@ static bool collect_channels(const Apply *a, int stack_object, Stack *stack)
     }
     stack->channel_count = 0;
     stack->channels = NULL;
+    stack->morph_count = 0;
+    stack->morphs = NULL;
     if (base_layer < 0) return true;
     int capacity = 0;
     for (int k = 0;; k++) {
@@ -751,6 +920,21 @@ static bool collect_channels(const Apply *a, int stack_object, Stack *stack)
             if (cd < 0) break;
             const FbxConnection *drive = &scene->connections[cd];
             int node = drive->dst >= 0 && drive->dst < scene->object_count ? a->node_of_object[drive->dst] : -1;
+            if (node < 0 && drive->property && strcmp(drive->property, "DeformPercent") == 0 &&
+                is_subclass(scene, drive->dst, "BlendShapeChannel")) {   /* a blend shape weight */
+                const FbxCurve *curve = NULL;
+                for (int u = 0; !curve; u++) {
+                    int cu = fbx_connection_to(scene, curve_node, u);
+                    if (cu < 0) break;
+                    if (is_kind(scene, scene->connections[cu].src, "AnimationCurve")) curve = &scene->curves[scene->connections[cu].src];
+                }
+                if (!curve || curve->key_count == 0) continue;
+                MorphChannel *grown = realloc(stack->morphs, sizeof *grown * (size_t)(stack->morph_count + 1));
+                if (!grown) return false;
+                stack->morphs = grown;
+                stack->morphs[stack->morph_count++] = (MorphChannel){drive->dst, curve};
+                continue;
+            }
             if (node < 0 || !drive->property) continue;
             int property = -1;
             for (int p = 0; p < ANIMATED_PROPERTY_COUNT && property < 0; p++)
@@ -805,6 +989,7 @@ static int sample_times(const Apply *a, Stack *stack, double **out)
     for (int c = 0; c < stack->channel_count; c++)
         for (int i = 0; i < 3; i++)
             if (stack->channels[c].curves[i]) keys += stack->channels[c].curves[i]->key_count;
+    for (int c = 0; c < stack->morph_count; c++) keys += stack->morphs[c].curve->key_count;
     double span = stack->stop - stack->start;
     double frames = fps > 0 ? span * fps + 3 : 0;      /* no frame rate in the file: key times only */
     if (!(frames < MAX_SAMPLES_PER_CLIP)) frames = 0;   /* too long to sample every frame: key times only */
@@ -824,6 +1009,11 @@ static int sample_times(const Apply *a, Stack *stack, double **out)
                 double t = (double)curve->keys[k].time / FBX_TICKS_PER_SECOND;
                 if (t >= stack->start && t <= stack->stop) times[n++] = t;
             }
+        }
+    for (int c = 0; c < stack->morph_count; c++)
+        for (int k = 0; k < stack->morphs[c].curve->key_count && n < capacity; k++) {
+            double t = (double)stack->morphs[c].curve->keys[k].time / FBX_TICKS_PER_SECOND;
+            if (t >= stack->start && t <= stack->stop) times[n++] = t;
         }
     qsort(times, n, sizeof(double), compare_doubles);
     size_t kept = 0;
@@ -858,6 +1048,12 @@ static void stack_window(const Apply *a, Stack *stack)
                 if ((float)t == (float)stop && t > stop) stop = t;    /* the take-edge rule */
                 if ((float)t == (float)start && t < start) start = t;
             }
+        }
+    for (int c = 0; c < stack->morph_count; c++)
+        for (int k = 0; k < stack->morphs[c].curve->key_count; k++) {
+            double t = (double)stack->morphs[c].curve->keys[k].time / FBX_TICKS_PER_SECOND;
+            first = fmin(first, t);
+            last = fmax(last, t);
         }
     if (!(stop > start) && last >= first) {
         start = first;
@@ -999,6 +1195,7 @@ static bool build_clip(Apply *a, Stack *stack, Clip *clip, double *scene_world)
         clip->tracks[kept++] = *track;
     }
     if (ok) clip->track_count = kept;
+    if (ok && a->blends) ok = build_morph_tracks(a, stack, clip);
     free(track_of);
     free(props);
     free(world);
@@ -1011,6 +1208,7 @@ static void free_stacks(Stack *stacks, int count)
 {
     for (int i = 0; stacks && i < count; i++) {
         free(stacks[i].channels);
+        free(stacks[i].morphs);
         free(stacks[i].times);
     }
     free(stacks);
@@ -1055,9 +1253,9 @@ static bool apply_clips(Apply *a, Stack *stacks, int stack_count, double *scene_
             n++;
             break;
         }
-        /* a stack that moves nothing is no clip (as Assimp has it), unless Assimp gave it morph
-         * tracks (found by name below) */
-        bool has_morph = false;
+        /* a stack that moves nothing is no clip (as Assimp has it), unless it has morph tracks
+         * (from the file, or Assimp's for a mesh whose targets are still Assimp's: found by name below) */
+        bool has_morph = clips[n].morph_track_count > 0;
         for (int old = 0; old < model->clip_count && !has_morph; old++)
             has_morph = model->clips[old].morph_track_count > 0 && strcmp(model->clips[old].name, clips[n].name) == 0;
         if (clips[n].track_count > 0 || has_morph) n++;
@@ -1073,15 +1271,30 @@ static bool apply_clips(Apply *a, Stack *stacks, int stack_count, double *scene_
     }
     if (extra_layers > 0)
         import_warn(a->im, "%d animation layers above the base layer are not applied (only the base layer plays)", extra_layers);
-    /* Assimp's morph tracks go with the clip of the same name */
+    /* Assimp's morph tracks of meshes whose targets are still Assimp's go with the clip of the same name */
     for (int c = 0; c < n; c++)
         for (int old = 0; old < model->clip_count; old++) {
             Clip *from = &model->clips[old];
             if (from->morph_track_count == 0 || strcmp(from->name, clips[c].name) != 0) continue;
-            clips[c].morph_tracks = from->morph_tracks;
-            clips[c].morph_track_count = from->morph_track_count;
-            from->morph_tracks = NULL;
-            from->morph_track_count = 0;
+            int keep = 0;
+            for (int t = 0; t < from->morph_track_count; t++) {
+                MorphTrack *track = &from->morph_tracks[t];
+                bool replaced = track->mesh >= 0 && track->mesh < model->mesh_count && a->blends &&
+                                a->blends[track->mesh].channel_count > 0;
+                if (!replaced) keep++;
+            }
+            if (keep == 0) break;
+            MorphTrack *merged = realloc(clips[c].morph_tracks, sizeof *merged * (size_t)(clips[c].morph_track_count + keep));
+            if (!merged) return false;
+            clips[c].morph_tracks = merged;
+            for (int t = 0; t < from->morph_track_count; t++) {
+                MorphTrack *track = &from->morph_tracks[t];
+                bool replaced = track->mesh >= 0 && track->mesh < model->mesh_count && a->blends &&
+                                a->blends[track->mesh].channel_count > 0;
+                if (replaced) continue;
+                clips[c].morph_tracks[clips[c].morph_track_count++] = *track;
+                memset(track, 0, sizeof *track);   /* moved: the old clip's free sees NULL arrays */
+            }
             break;
         }
     Model old = {.clip_count = model->clip_count, .clips = model->clips};
@@ -1315,9 +1528,13 @@ bool import_fbx_apply(Importer *im, const void *bytes, size_t size)
         ok = scene_world && rest_scene && apply_rest(&a, scene_world) >= 0;
         if (ok) {
             memcpy(rest_scene, scene_world, sizeof(double) * 16 * (size_t)joints);
-            ok = rebuild_dropped_skins(&a);
+            ok = rebuild_dropped_skins(&a) && apply_blend_shapes(&a);
             apply_geometric(&a);
-            apply_skins(&a, rest_scene);
+            bool *node_animated = calloc((size_t)(a.node_count > 0 ? a.node_count : 1), sizeof(bool));
+            for (int k = 0; node_animated && k < stack_count; k++)
+                for (int c = 0; c < stacks[k].channel_count; c++) node_animated[stacks[k].channels[c].node] = true;
+            apply_skins(&a, rest_scene, node_animated);
+            free(node_animated);
             ok = ok && apply_clips(&a, stacks, stack_count, scene_world);
         }
     }
@@ -1329,6 +1546,8 @@ bool import_fbx_apply(Importer *im, const void *bytes, size_t size)
     free(a.helper_node);
     free(a.nodes);
     free(a.node_of_object);
+    for (int m = 0; a.blends && m < im->model->mesh_count; m++) fbx_blend_mesh_free(&a.blends[m]);
+    free(a.blends);
     fbx_joint_map_free(&a.map);
     fbx_scene_free(&scene);
     return ok;
