@@ -40,7 +40,6 @@ static bool finite_vector(const struct aiVector3D *v) { return isfinite(v->x) &&
 
 bool import_morph_targets(Importer *im, const struct aiMesh *src, Mesh *mesh)
 {
-    bool default_weights_from_file = im->is_gltf;
     if (src->mNumAnimMeshes == 0 || !src->mAnimMeshes) return true;
     if (src->mNumAnimMeshes > MAX_MORPH_TARGETS)
         return import_fail(im, "mesh '%s' has %u morph targets (at most %d supported)", mesh->name,
@@ -84,8 +83,7 @@ bool import_morph_targets(Importer *im, const struct aiMesh *src, Mesh *mesh)
             normal_delta[v][1] = n->y - base->y;
             normal_delta[v][2] = n->z - base->z;
         }
-        float weight = target->mWeight;
-        mesh->morph_default_weights[t] = default_weights_from_file && isfinite(weight) ? weight : 0.0f;
+        mesh->morph_default_weights[t] = 0.0f;   /* see the rules above: mWeight is not a default here */
     }
     return true;
 }
