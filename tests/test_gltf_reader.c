@@ -245,7 +245,10 @@ static void check_attributes(int weight_type, int rotation_type)
     CHECK(worst <= 1e-6, "normalized BYTE normals off by %g", worst);
     worst = 0.0;
     for (int v = 0; v < 3; v++)
-        for (int c = 0; c < 2; c++) worst = fmax(worst, fabs(mesh->uvs[v][c] - uvs[2 * v + c] / 65535.0));
+        for (int c = 0; c < 2; c++) {   /* v flipped: skinview's UV origin is bottom-left */
+            double want = uvs[2 * v + c] / 65535.0;
+            worst = fmax(worst, fabs(mesh->uvs[v][c] - (c == 1 ? 1.0 - want : want)));
+        }
     CHECK(worst <= 1e-6, "normalized UNSIGNED_SHORT uvs off by %g", worst);
     /* weights: c / max, then renormalised to sum 1 (they already do, up to rounding) */
     CHECK(mesh->skinned && mesh->bone_count == 2, "skin: %d bones", mesh->bone_count);

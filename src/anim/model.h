@@ -166,8 +166,8 @@ typedef struct Texture {
 typedef struct MaterialMap {
     int   texture;               /* index into Model.textures, or -1: none */
     int   texcoord;              /* which UV set: 0 = Mesh.uvs, 1 = Mesh.uvs2 */
-    /* KHR_texture_transform: uv' = T(offset) * R(-rotation) * S(scale) * uv (the extension's order);
-     * identity when the file has none */
+    /* KHR_texture_transform: uv' = T(offset) * R(-rotation) * S(scale) * uv (the extension's order),
+     * in glTF's UV space (v down: apply it to (u, 1 - v) of Mesh.uvs); identity when the file has none */
     bool  has_transform;
     vec2  offset;
     float rotation;              /* radians, counter-clockwise in UV space */

@@ -20,11 +20,9 @@
  *     FBX only the channels animated at that time, so each target gets its own track with
  *     the keys that mention it. FBX key values are the channel's index in its BlendShape
  *     deformer: the same as the target index for the usual file (one BlendShape deformer per
- *     mesh, one shape per channel), not for in-between shapes, which Assimp flattens. Assimp's glTF importer clamps
- *     negative weights to 0, keeps no sampler interpolation, misreads CUBICSPLINE outputs and
- *     ignores node.weights: for glTF files import_gltf.c (stage 7) replaces the tracks built here
- *     by tracks read from the file itself, and sets a node's `weights` as its meshes' defaults.
- *     Tracks built here are LINEAR (every other format has nothing else).
+ *     mesh, one shape per channel), not for in-between shapes, which Assimp flattens. glTF never
+ *     comes here (src/io/gltf/ reads it). Tracks built here are LINEAR (the other formats have
+ *     nothing else).
  */
 #include "import_internal.h"
 

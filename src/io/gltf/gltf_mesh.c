@@ -10,6 +10,8 @@
  *     v_(i+2-i%2)) and TRIANGLE_FAN (6: v_0, v_(i+1), v_(i+2)) become triangle lists; POINTS and LINES
  *     primitives are dropped. No `indices`: vertices 0, 1, 2, ... in order. A triangle with an index
  *     past the vertex count is dropped (one warning per primitive, a repair).
+ *   - UVs: v' = 1 - v (glTF's origin is the image's top-left corner, skinview's the bottom-left, as
+ *     Assimp delivered every format).
  *   - Attributes: POSITION, NORMAL, TEXCOORD_0, TEXCOORD_1, JOINTS_0/_1, WEIGHTS_0/_1, each read by
  *     gltf_accessor.c, so any component type is read right: KHR_mesh_quantization's integer
  *     positions (their integer values, or normalized) and normalized normals and UVs, and normalized
@@ -430,10 +432,11 @@ static bool build_mesh(Gltf *g, const Primitive *p, const cJSON *mesh_json, cons
         }
         glm_vec3_copy((float *)position, mesh->positions[v]);
         if (p->normals) set_normal(mesh->normals[v], p->normals[3 * s], p->normals[3 * s + 1], p->normals[3 * s + 2]);
+        /* glTF's UV origin is the image's top-left, skinview's (and Assimp's) the bottom-left: v' = 1 - v */
         if (p->uv0 && isfinite(p->uv0[2 * s]) && isfinite(p->uv0[2 * s + 1]))
-            mesh->uvs[v][0] = p->uv0[2 * s], mesh->uvs[v][1] = p->uv0[2 * s + 1];
+            mesh->uvs[v][0] = p->uv0[2 * s], mesh->uvs[v][1] = 1.0f - p->uv0[2 * s + 1];
         if (p->uv1 && isfinite(p->uv1[2 * s]) && isfinite(p->uv1[2 * s + 1]))
-            mesh->uvs2[v][0] = p->uv1[2 * s], mesh->uvs2[v][1] = p->uv1[2 * s + 1];
+            mesh->uvs2[v][0] = p->uv1[2 * s], mesh->uvs2[v][1] = 1.0f - p->uv1[2 * s + 1];
     }
     if (flat)
         for (int t = 0; t < mesh->index_count / 3; t++) {
