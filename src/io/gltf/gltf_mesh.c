@@ -16,9 +16,10 @@
  *     gltf_accessor.c, so any component type is read right: KHR_mesh_quantization's integer
  *     positions (their integer values, or normalized) and normalized normals and UVs, and normalized
  *     UNSIGNED_BYTE / UNSIGNED_SHORT weights.
- *   - No NORMAL: flat normals (the spec), so every triangle gets its own three vertices with the
- *     face normal normalize((b - a) x (c - a)); a degenerate face gets +Y. A zero or non-finite
- *     normal in the file becomes +Y (as before).
+ *   - No NORMAL: each vertex gets the normalised sum of its triangles' (b - a) x (c - a) (area-
+ *     weighted smooth normals, what Assimp's GenSmoothNormals gave before); the vertices stay as the
+ *     file indexes them (the spec's flat normals would need every triangle's corners split apart,
+ *     which renumbers vertices: not done). A zero or non-finite normal becomes +Y (as before).
  *   - Morph targets: each target's POSITION and NORMAL are deltas already (the spec); default
  *     weights are the node's `weights`, else the mesh's `weights`, else 0; names from
  *     mesh.extras.targetNames.
@@ -41,7 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The vertex data of one primitive, as read (before unwelding for flat normals). */
+/* The vertex data of one primitive, as read. */
 typedef struct Primitive {
     int       vertex_count;
     float    *positions;   /* 3 per vertex */
@@ -407,8 +408,7 @@ static bool build_mesh(Gltf *g, const Primitive *p, const cJSON *mesh_json, cons
     mesh->node_joint = node_joint;
     mesh->material = material;
     glm_mat4_identity(mesh->bind_matrix);
-    bool flat = p->normals == NULL;   /* no normals: each triangle its own vertices (flat shading) */
-    int vertex_count = flat ? p->index_count : p->vertex_count;
+    int vertex_count = p->vertex_count;
     mesh->vertex_count = vertex_count;
     mesh->index_count = p->index_count;
     uint32_t *source = malloc(sizeof(uint32_t) * ((size_t)vertex_count + 1));   /* mesh vertex -> primitive vertex */
@@ -421,8 +421,8 @@ static bool build_mesh(Gltf *g, const Primitive *p, const cJSON *mesh_json, cons
         free(source);
         return gltf_fail(g, "out of memory");
     }
-    for (int v = 0; v < vertex_count; v++) source[v] = flat ? p->triangles[v] : (uint32_t)v;
-    for (int i = 0; i < mesh->index_count; i++) mesh->indices[i] = flat ? (uint32_t)i : p->triangles[i];
+    for (int v = 0; v < vertex_count; v++) source[v] = (uint32_t)v;   /* mesh vertex -> primitive vertex (1:1) */
+    for (int i = 0; i < mesh->index_count; i++) mesh->indices[i] = p->triangles[i];
     for (int v = 0; v < vertex_count; v++) {
         size_t s = source[v];
         const float *position = p->positions + 3 * s;
@@ -438,16 +438,22 @@ static bool build_mesh(Gltf *g, const Primitive *p, const cJSON *mesh_json, cons
         if (p->uv1 && isfinite(p->uv1[2 * s]) && isfinite(p->uv1[2 * s + 1]))
             mesh->uvs2[v][0] = p->uv1[2 * s], mesh->uvs2[v][1] = 1.0f - p->uv1[2 * s + 1];
     }
-    if (flat)
+    if (!p->normals) {   /* no normals in the file: area-weighted vertex normals */
+        for (int v = 0; v < vertex_count; v++) glm_vec3_zero(mesh->normals[v]);
         for (int t = 0; t < mesh->index_count / 3; t++) {
+            const uint32_t *corner = mesh->indices + 3 * t;
             vec3 ab, ac, n;
-            glm_vec3_sub(mesh->positions[3 * t + 1], mesh->positions[3 * t], ab);
-            glm_vec3_sub(mesh->positions[3 * t + 2], mesh->positions[3 * t], ac);
-            glm_vec3_cross(ab, ac, n);   /* face normal = normalize((b - a) x (c - a)) */
-            float length = glm_vec3_norm(n);
-            if (length > 0.0f && isfinite(length)) glm_vec3_scale(n, 1.0f / length, n);
-            for (int k = 0; k < 3; k++) set_normal(mesh->normals[3 * t + k], n[0], n[1], n[2]);
+            glm_vec3_sub(mesh->positions[corner[1]], mesh->positions[corner[0]], ab);
+            glm_vec3_sub(mesh->positions[corner[2]], mesh->positions[corner[0]], ac);
+            glm_vec3_cross(ab, ac, n);   /* (b - a) x (c - a): the face normal, its length twice the area */
+            for (int k = 0; k < 3; k++) glm_vec3_add(mesh->normals[corner[k]], n, mesh->normals[corner[k]]);
         }
+        for (int v = 0; v < vertex_count; v++) {
+            float length = glm_vec3_norm(mesh->normals[v]);
+            if (length > 0.0f && isfinite(length)) glm_vec3_scale(mesh->normals[v], 1.0f / length, mesh->normals[v]);
+            set_normal(mesh->normals[v], mesh->normals[v][0], mesh->normals[v][1], mesh->normals[v][2]);
+        }
+    }
 
     /* morph targets: deltas as stored */
     if (p->target_count > 0) {
@@ -486,7 +492,7 @@ static bool build_mesh(Gltf *g, const Primitive *p, const cJSON *mesh_json, cons
                     return gltf_fail(g, "mesh '%s': morph target %zu has a non-finite position", mesh->name, t);
                 }
                 if (dp) glm_vec3_copy((float *)dp, mesh->morph_position_deltas[t * vertices + v]);
-                if (dn && !flat && isfinite(dn[0]) && isfinite(dn[1]) && isfinite(dn[2]))
+                if (dn && isfinite(dn[0]) && isfinite(dn[1]) && isfinite(dn[2]))
                     glm_vec3_copy((float *)dn, mesh->morph_normal_deltas[t * vertices + v]);
             }
         }
