@@ -6,7 +6,7 @@ target_link_libraries(test_same_names PRIVATE skinview_io skinview_testutil)
 add_test(NAME io_same_names COMMAND test_same_names)
 set_tests_properties(io_same_names PROPERTIES LABELS "io" SKIP_RETURN_CODE 77)
 
-# glTF STEP / CUBICSPLINE samplers read from the file next to Assimp (src/io/import_gltf.c),
+# glTF STEP / CUBICSPLINE samplers (src/io/gltf/gltf_anim.c),
 # a clip that starts after 0: a .gltf (data: URI) and a .glb written by the test.
 add_executable(test_gltf_interpolation test_gltf_interpolation.c)
 target_link_libraries(test_gltf_interpolation PRIVATE skinview_io skinview_testutil)

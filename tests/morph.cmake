@@ -13,7 +13,7 @@ add_test(NAME morph_targets COMMAND test_morph)
 set_tests_properties(morph_targets PROPERTIES LABELS "io;gl" SKIP_RETURN_CODE 77 TIMEOUT 300)
 
 # glTF STEP / CUBICSPLINE morph-weight samplers and node.weights, read from the file
-# (src/io/import_gltf.c): sampled weights and positions against hand-computed values.
+# (src/io/gltf/gltf_anim.c): sampled weights and positions against hand-computed values.
 add_executable(test_morph_interpolation test_morph_interpolation.c)
 target_link_libraries(test_morph_interpolation PRIVATE skinview_io skinview_testutil)
 add_dependencies(test_morph_interpolation skinview)   # it runs the real binary

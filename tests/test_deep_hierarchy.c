@@ -5,9 +5,10 @@
  * with a chain of N nested nodes and a triangle on the deepest one, and runs the real binary:
  *   - 60 000 deep: --info and --export-pose succeed (exit 0);
  *   - 100 000 deep: refused with one line (more nodes than skinview accepts), exit 1;
- *   - 60 000 deep with the import stack shrunk to 8 MiB (SKINVIEW_IMPORT_STACK_MB): Assimp runs
- *     off the end of its stack, and the guard (alternate signal stack + handler) still prints
- *     one line and exits 1 — never death by signal.
+ *   - 60 000 deep with the import stack shrunk to 8 MiB (SKINVIEW_IMPORT_STACK_MB): skinview's own
+ *     glTF reader (src/io/gltf/) walks the tree without recursion, so it still succeeds (Assimp, which
+ *     read glTF before, ran off its stack here; the guard that catches that still serves the
+ *     formats Assimp reads).
  * Plus the in-memory path the fuzzer uses, on the 60 000-deep file.
  */
 #include "io/import.h"
@@ -83,7 +84,7 @@ int main(void)
     expect_run("100 000 deep", command, 1, "more than 65536 nodes");
 
     snprintf(command, sizeof command, "SKINVIEW_IMPORT_STACK_MB=8 '%s' '%s' --info", SKINVIEW_BINARY, deep);
-    expect_run("stack overflow inside Assimp", command, 1, "the importer crashed");
+    expect_run("8 MiB import stack: no recursion in the glTF reader", command, 0, NULL);
 
     /* the same file through the in-memory door */
     FILE *f = fopen(deep, "rb");

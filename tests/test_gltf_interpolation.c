@@ -1,4 +1,4 @@
-/* test_gltf_interpolation — glTF STEP and CUBICSPLINE samplers (src/io/import_gltf.c,
+/* test_gltf_interpolation — glTF STEP and CUBICSPLINE samplers (src/io/gltf/gltf_anim.c,
  * src/anim/sample.c; trap 13 of docs/skinning.md section 10) and a clip whose keys start after 0.
  *
  * Assimp 5.2.5 keeps a sampler's keys but not its interpolation, and for CUBICSPLINE it keeps

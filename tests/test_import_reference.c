@@ -78,6 +78,7 @@ static const M4 *find_global(const NodeGlobal *nodes, int count, const char *nam
 
 static void check_model(const char *path, int max_bones, double *worst_relative)
 {
+    if (test_is_gltf(path)) return;   /* read by skinview's own glTF reader: Assimp is no reference (testutil.h) */
     const struct aiScene *scene = assimp_reference_import(path, true, max_bones);
     CHECK(scene != NULL, "%s: Assimp reference import failed: %s", path, aiGetErrorString());
     Model model;

@@ -167,11 +167,15 @@ static void check_model(const char *path)
           cJSON_GetArraySize(meshes), expected_count);
     for (int m = 0; m < expected_count && m < cJSON_GetArraySize(meshes); m++) {
         const cJSON *mesh = cJSON_GetArrayItem(meshes, m);
-        CHECK(number(mesh, "vertices") == expected[m].vertices, "%s mesh %d: %g vertices, Assimp %d", path, m,
-              number(mesh, "vertices"), expected[m].vertices);
+        /* glTF: Assimp welds vertices and keeps bones that weight nothing; skinview's reader does
+         * neither (testutil.h), so only the rest of the structure is compared */
         bool skin_rebuilt = rebuilt > 0 && expected[m].bones == 0;   /* FBX: a skin Assimp dropped */
-        CHECK(skin_rebuilt || number(mesh, "bones") == expected[m].bones, "%s mesh %d: %g bones, expected %d", path, m,
-              number(mesh, "bones"), expected[m].bones);
+        if (!test_is_gltf(path)) {
+            CHECK(number(mesh, "vertices") == expected[m].vertices, "%s mesh %d: %g vertices, Assimp %d", path, m,
+                  number(mesh, "vertices"), expected[m].vertices);
+            CHECK(skin_rebuilt || number(mesh, "bones") == expected[m].bones, "%s mesh %d: %g bones, expected %d",
+                  path, m, number(mesh, "bones"), expected[m].bones);
+        }
         CHECK(cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(mesh, "skinned")) &&
                   (skin_rebuilt || cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(mesh, "skinned")) == expected[m].skinned),
               "%s mesh %d: skinned flag", path, m);

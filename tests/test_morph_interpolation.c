@@ -1,4 +1,4 @@
-/* test_morph_interpolation — glTF morph weights as the file states them (src/io/import_gltf.c):
+/* test_morph_interpolation — glTF morph weights as the file states them (src/io/gltf/gltf_anim.c):
  * STEP and CUBICSPLINE `weights` samplers, and a node's own `weights`.
  *
  * The glTF this test writes: a triangle with 2 morph targets, mesh.weights [0.1, 0.2], on three

@@ -98,6 +98,12 @@ void test_mesh_bind_matrix(const char *path, const Model *model, int mesh, float
     }
 }
 
+bool test_is_gltf(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    return dot && (strcasecmp(dot, ".gltf") == 0 || strcasecmp(dot, ".glb") == 0);
+}
+
 bool test_file_exists(const char *path)
 {
     struct stat st;
@@ -297,4 +303,134 @@ bool test_write_clips_gltf(const char *path, int clip_count)
             "{\"bufferView\":6,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}]}\n",
             at, encoded);
     return fclose(f) == 0;
+}
+
+/* ---- glTF writer ----------------------------------------------------------------------- */
+
+void test_gltf_init(TestGltf *g)
+{
+    memset(g, 0, sizeof *g);
+}
+
+void test_gltf_free(TestGltf *g)
+{
+    free(g->bin);
+    free(g->views);
+    free(g->accessors);
+    memset(g, 0, sizeof *g);
+}
+
+static void append_text(char **text, size_t *length, const char *piece)
+{
+    size_t n = strlen(piece);
+    char *grown = realloc(*text, *length + n + 2);
+    if (!grown) return;
+    *text = grown;
+    if (*length > 0) (*text)[(*length)++] = ',';
+    memcpy(*text + *length, piece, n + 1);
+    *length += n;
+}
+
+int test_gltf_view(TestGltf *g, const void *bytes, size_t size, int byte_stride)
+{
+    size_t offset = g->bin_size;
+    size_t padded = (size + 3) & ~(size_t)3;
+    if (offset + padded > g->bin_capacity) {
+        size_t capacity = 2 * (offset + padded) + 64;
+        unsigned char *grown = realloc(g->bin, capacity);
+        if (!grown) return -1;
+        g->bin = grown;
+        g->bin_capacity = capacity;
+    }
+    memcpy(g->bin + offset, bytes, size);
+    memset(g->bin + offset + size, 0, padded - size);
+    g->bin_size += padded;
+    char json[160];
+    if (byte_stride > 0)
+        snprintf(json, sizeof json, "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu,\"byteStride\":%d}", offset, size,
+                 byte_stride);
+    else snprintf(json, sizeof json, "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu}", offset, size);
+    append_text(&g->views, &g->views_length, json);
+    return g->view_count++;
+}
+
+int test_gltf_accessor(TestGltf *g, int view, size_t byte_offset, int component_type, bool normalized, int count,
+                       const char *type, const char *extra)
+{
+    char json[4096];
+    int n = snprintf(json, sizeof json, "{");
+    if (view >= 0) n += snprintf(json + n, sizeof json - (size_t)n, "\"bufferView\":%d,\"byteOffset\":%zu,", view, byte_offset);
+    n += snprintf(json + n, sizeof json - (size_t)n, "\"componentType\":%d,\"count\":%d,\"type\":\"%s\"%s", component_type,
+                  count, type, normalized ? ",\"normalized\":true" : "");
+    if (extra) n += snprintf(json + n, sizeof json - (size_t)n, ",%s", extra);
+    snprintf(json + n, sizeof json - (size_t)n, "}");
+    append_text(&g->accessors, &g->accessors_length, json);
+    return g->accessor_count++;
+}
+
+static void put_le32(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)v, p[1] = (unsigned char)(v >> 8), p[2] = (unsigned char)(v >> 16), p[3] = (unsigned char)(v >> 24);
+}
+
+size_t test_glb_bytes(const char *json, size_t json_length, const void *bin, size_t bin_size, unsigned char **out)
+{
+    size_t json_padded = (json_length + 3) & ~(size_t)3, bin_padded = (bin_size + 3) & ~(size_t)3;
+    size_t total = 12 + 8 + json_padded + (bin ? 8 + bin_padded : 0);
+    unsigned char *b = calloc(total, 1);
+    if (!b) return 0;
+    memcpy(b, "glTF", 4);
+    put_le32(b + 4, 2);
+    put_le32(b + 8, (uint32_t)total);
+    put_le32(b + 12, (uint32_t)json_padded);
+    memcpy(b + 16, "JSON", 4);
+    memcpy(b + 20, json, json_length);
+    memset(b + 20 + json_length, ' ', json_padded - json_length);   /* JSON chunks pad with spaces */
+    if (bin) {
+        put_le32(b + 20 + json_padded, (uint32_t)bin_padded);
+        memcpy(b + 24 + json_padded, "BIN\0", 4);
+        memcpy(b + 28 + json_padded, bin, bin_size);
+    }
+    *out = b;
+    return total;
+}
+
+bool test_gltf_write(const TestGltf *g, const char *path, const char *members, bool glb)
+{
+    size_t encoded_size = glb ? 1 : 4 * (g->bin_size / 3 + 1) + 1;
+    char *encoded = malloc(encoded_size);
+    size_t json_size = strlen(members) + encoded_size + g->views_length + g->accessors_length + 512;
+    char *json = malloc(json_size);
+    if (!encoded || !json) {
+        free(encoded);
+        free(json);
+        return false;
+    }
+    if (!glb) test_base64(g->bin, g->bin_size, encoded);
+    int n = snprintf(json, json_size, "{\"asset\":{\"version\":\"2.0\",\"generator\":\"skinview tests\"}%s%s", members[0] ? "," : "",
+                     members);
+    if (g->bin_size > 0) {
+        if (glb) n += snprintf(json + n, json_size - (size_t)n, ",\"buffers\":[{\"byteLength\":%zu}]", g->bin_size);
+        else
+            n += snprintf(json + n, json_size - (size_t)n,
+                          ",\"buffers\":[{\"byteLength\":%zu,\"uri\":\"data:application/octet-stream;base64,%s\"}]", g->bin_size,
+                          encoded);
+    }
+    if (g->view_count > 0) n += snprintf(json + n, json_size - (size_t)n, ",\"bufferViews\":[%s]", g->views);
+    if (g->accessor_count > 0) n += snprintf(json + n, json_size - (size_t)n, ",\"accessors\":[%s]", g->accessors);
+    n += snprintf(json + n, json_size - (size_t)n, "}");
+    free(encoded);
+    FILE *f = fopen(path, "wb");
+    bool ok = f != NULL;
+    if (ok && glb) {
+        unsigned char *bytes = NULL;
+        size_t size = test_glb_bytes(json, (size_t)n, g->bin_size > 0 ? g->bin : NULL, g->bin_size, &bytes);
+        ok = size > 0 && fwrite(bytes, 1, size, f) == size;
+        free(bytes);
+    } else if (ok) {
+        ok = fwrite(json, 1, (size_t)n, f) == (size_t)n;
+    }
+    if (f) ok = fclose(f) == 0 && ok;
+    free(json);
+    return ok;
 }

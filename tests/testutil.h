@@ -38,6 +38,10 @@ bool test_file_exists(const char *path);
  * Assimp 5.2.5 refuses those and skinview reads them with its own FBX reader (src/io/fbx/), so
  * tests that take Assimp as their reference skip them (test_fbx_*.c cover them). */
 bool test_fbx_is_legacy(const char *path);
+/* True for a .gltf / .glb path: skinview reads those itself (src/io/gltf/), so Assimp's reading of
+ * them (trap 13 of docs/skinning.md section 10) is no reference; tools/peer_check (three.js) and
+ * the io_gltf_* tests are. */
+bool test_is_gltf(const char *path);
 
 /* N of a skinned mesh, worked out here without the importer's or the Animator's code: the
  * rest scene matrix of the mesh's node (rest_local multiplied from the root down, longhand),
@@ -72,6 +76,37 @@ void test_base64(const unsigned char *in, size_t n, char *out);
 /* Writes a small skinned glTF (one triangle, joints "hip" -> "knee", the knee lifted by each clip)
  * with `clip_count` clips named clip_00, clip_01, ... Returns false if it cannot. */
 bool test_write_clips_gltf(const char *path, int clip_count);
+
+/* A glTF under construction, for tests that write their own files: binary data goes into one
+ * buffer (each view 4-byte aligned), bufferViews and accessors are collected as JSON text, and
+ * test_gltf_write() puts them around the rest of the document.
+ *     TestGltf g; test_gltf_init(&g);
+ *     int view = test_gltf_view(&g, bytes, sizeof bytes, 0);
+ *     int positions = test_gltf_accessor(&g, view, 0, 5126, false, 3, "VEC3", NULL);
+ *     test_gltf_write(&g, "x.glb", "\"meshes\":[...],\"nodes\":[...]", true);
+ *     test_gltf_free(&g); */
+typedef struct TestGltf {
+    unsigned char *bin;
+    size_t         bin_size, bin_capacity;
+    char          *views, *accessors;   /* comma-separated JSON objects */
+    size_t         views_length, accessors_length;
+    int            view_count, accessor_count;
+} TestGltf;
+
+void test_gltf_init(TestGltf *g);
+void test_gltf_free(TestGltf *g);
+/* Appends `size` bytes as a bufferView (byteStride when > 0); returns its index. */
+int  test_gltf_view(TestGltf *g, const void *bytes, size_t size, int byte_stride);
+/* Adds an accessor on `view` (-1: no bufferView) at byte_offset; `extra` is more JSON members
+ * (e.g. "\"sparse\":{...}", "\"min\":[0]") or NULL. Returns its index. */
+int  test_gltf_accessor(TestGltf *g, int view, size_t byte_offset, int component_type, bool normalized, int count,
+                        const char *type, const char *extra);
+/* Writes {"asset":..., <members>, "buffers", "bufferViews", "accessors"} to path: a .gltf with the
+ * buffer as a base64 data: URI, or (glb) a GLB with JSON and BIN chunks. False if it cannot. */
+bool test_gltf_write(const TestGltf *g, const char *path, const char *members, bool glb);
+/* The bytes of a GLB: header, a JSON chunk of json_length bytes, a BIN chunk (bin may be NULL);
+ * into out (malloc), its size returned (0 on failure). Chunks are padded as the spec says. */
+size_t test_glb_bytes(const char *json, size_t json_length, const void *bin, size_t bin_size, unsigned char **out);
 
 /* Relative paths of the required skinned assimp-testmodels. */
 extern const char *const test_required_skinned[];

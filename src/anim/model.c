@@ -103,6 +103,35 @@ bool skeleton_alloc(Skeleton *skeleton, int joint_count)
     return skeleton->names && skeleton->parent && skeleton->rest_local && skeleton->rest_trs && skeleton->is_bone;
 }
 
+static void material_map_init(MaterialMap *map)
+{
+    map->texture = -1;
+    map->texcoord = 0;
+    map->has_transform = false;
+    map->offset[0] = map->offset[1] = 0.0f;
+    map->rotation = 0.0f;
+    map->scale[0] = map->scale[1] = 1.0f;
+}
+
+void material_init(Material *material)
+{
+    memset(material, 0, sizeof *material);
+    glm_vec4_one(material->diffuse_color);
+    material->diffuse_texture = -1;
+    material_map_init(&material->diffuse_map);
+    material->metallic_factor = 1.0f;
+    material->roughness_factor = 1.0f;
+    material_map_init(&material->metallic_roughness_map);
+    material_map_init(&material->normal_map);
+    material->normal_scale = 1.0f;
+    material_map_init(&material->occlusion_map);
+    material->occlusion_strength = 1.0f;
+    material->emissive_strength = 1.0f;
+    material_map_init(&material->emissive_map);
+    material->alpha_mode = MATERIAL_ALPHA_OPAQUE;
+    material->alpha_cutoff = 0.5f;
+}
+
 void model_free(Model *model)
 {
     if (!model) return;

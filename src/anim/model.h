@@ -195,11 +195,49 @@ typedef struct Texture {
     unsigned char *rgba;
 } Texture;
 
+/* One texture a material samples (glTF textureInfo), for the PBR maps below. */
+typedef struct MaterialMap {
+    int   texture;               /* index into Model.textures, or -1: none */
+    int   texcoord;              /* which UV set: 0 = Mesh.uvs, 1 = Mesh.uvs2 */
+    /* KHR_texture_transform: uv' = T(offset) * R(-rotation) * S(scale) * uv (the extension's order),
+     * in glTF's UV space (v down: apply it to (u, 1 - v) of Mesh.uvs); identity when the file has none */
+    bool  has_transform;
+    vec2  offset;
+    float rotation;              /* radians, counter-clockwise in UV space */
+    vec2  scale;
+} MaterialMap;
+
+typedef enum MaterialAlphaMode {
+    MATERIAL_ALPHA_OPAQUE = 0,   /* alpha ignored */
+    MATERIAL_ALPHA_MASK,         /* fragment discarded where alpha < alpha_cutoff */
+    MATERIAL_ALPHA_BLEND,        /* blended */
+} MaterialAlphaMode;
+
 typedef struct Material {
     char  name[SV_NAME_MAX];
-    vec4  diffuse_color;         /* linear RGBA */
-    int   diffuse_texture;       /* index into Model.textures, or -1 */
+    vec4  diffuse_color;         /* linear RGBA (glTF: baseColorFactor) */
+    int   diffuse_texture;       /* index into Model.textures, or -1 (glTF: baseColorTexture) */
+    /* What a PBR renderer needs (glTF metallic-roughness; other formats: the defaults that
+     * material_init() sets, which are glTF's). The renderer of today uses only the two above. */
+    MaterialMap diffuse_map;             /* texcoord / transform of diffuse_texture (.texture == diffuse_texture) */
+    float       metallic_factor;         /* 1 */
+    float       roughness_factor;        /* 1 */
+    MaterialMap metallic_roughness_map;  /* B = metalness, G = roughness */
+    MaterialMap normal_map;              /* tangent-space normals */
+    float       normal_scale;            /* 1: scales the map's X and Y */
+    MaterialMap occlusion_map;           /* R = occlusion */
+    float       occlusion_strength;      /* 1 */
+    vec3        emissive_factor;         /* 0, 0, 0 (linear RGB) */
+    float       emissive_strength;       /* 1 (KHR_materials_emissive_strength) */
+    MaterialMap emissive_map;
+    MaterialAlphaMode alpha_mode;        /* OPAQUE */
+    float       alpha_cutoff;            /* 0.5 (MASK only) */
+    bool        double_sided;            /* false: back faces culled */
+    bool        unlit;                   /* KHR_materials_unlit */
 } Material;
+
+/* A material with the defaults above: white, no textures, metallic = roughness = 1, opaque. */
+void material_init(Material *material);
 
 /* What the importer had to change, reported by --info. */
 typedef struct ImportStats {
@@ -236,6 +274,10 @@ typedef struct Model {
     int       clip_count;
     Clip     *clips;
     ImportStats stats;
+    /* glTF: the file's extensionsUsed / extensionsRequired, comma-separated ("" when none, and for
+     * every other format) */
+    char      extensions_used[512];
+    char      extensions_required[512];
 } Model;
 
 /* True if every skinned mesh's file asks for dual quaternion skinning (the default method then). */

@@ -158,6 +158,9 @@ static int print_text(const Model *model)
             putchar('\n');
         }
     }
+    if (model->extensions_used[0] || model->extensions_required[0])   /* glTF: the file's extensions */
+        printf("glTF extensions: used %s; required %s\n", model->extensions_used[0] ? model->extensions_used : "none",
+               model->extensions_required[0] ? model->extensions_required : "none");
     printf("clips: %d\n", model->clip_count);
     for (int c = 0; c < model->clip_count; c++) {
         const Clip *clip = &model->clips[c];
@@ -252,6 +255,19 @@ static int print_json(const Model *model)
     }
     cJSON_AddNumberToObject(root, "material_count", model->material_count);
     cJSON_AddNumberToObject(root, "texture_count", model->texture_count);
+    /* glTF: extensionsUsed / extensionsRequired (empty arrays for every other format) */
+    const char *lists[2] = {model->extensions_used, model->extensions_required};
+    const char *keys[2] = {"extensions_used", "extensions_required"};
+    for (int l = 0; l < 2; l++) {
+        cJSON *array = cJSON_AddArrayToObject(root, keys[l]);
+        char copy[sizeof model->extensions_used];
+        snprintf(copy, sizeof copy, "%s", lists[l]);
+        for (char *name = copy, *comma; name && *name; name = comma ? comma + 1 : NULL) {
+            comma = strchr(name, ',');
+            if (comma) *comma = '\0';
+            if (*name) cJSON_AddItemToArray(array, cJSON_CreateString(name));
+        }
+    }
 
     cJSON *clips = cJSON_AddArrayToObject(root, "clips");
     for (int c = 0; c < model->clip_count; c++) {

@@ -10,6 +10,7 @@
 #include "validate.h"
 #include "anim/anim.h"
 #include "anim/key_reduce.h"
+#include "gltf/gltf_import.h"
 
 #include <assimp/cimport.h>
 
@@ -258,29 +259,18 @@ typedef struct ImportJob {
     bool                 ok;
 } ImportJob;
 
-static void import_run(void *argument)
+/* Assimp's part of an import (every format but glTF): the scene, then the stages in order. */
+static bool import_with_assimp(ImportJob *job, int max_bones, FILE *warnings)
 {
-    ImportJob *job = argument;
     Model *model = job->model;
     char *error = job->error;
     size_t error_size = job->error_size;
-    int max_bones = job->options ? job->options->max_bones_per_mesh : 0;
-    FILE *warnings = job->options && job->options->quiet ? NULL : stderr;
     InfluenceCuts cuts = {0, NULL};
-    /* FBX older than 7.1, which Assimp refuses ("FBX-DOM unsupported"): skinview's FBX reader */
-    if (import_fbx_is_legacy(job->path, job->data, job->size, job->hint)) {
-        job->ok = import_fbx_legacy(job->path, job->data, job->size, max_bones, model, warnings, error, error_size);
-        return;
-    }
     const struct aiScene *scene =
         job->path ? import_read_scene(job->path, max_bones, &model->stats, &cuts, error, error_size)
                   : import_read_scene_from_memory(job->data, job->size, job->hint, max_bones, &model->stats, &cuts,
                                                   error, error_size);
-    if (!scene) {
-        memset(model, 0, sizeof *model);
-        job->ok = false;
-        return;
-    }
+    if (!scene) return false;
 
     char source[1024];
     if (job->path) snprintf(source, sizeof source, "%s", job->path);
@@ -294,14 +284,53 @@ static void import_run(void *argument)
         memcpy(im.directory, path, (size_t)(slash - path + 1));
         im.directory[slash - path + 1] = '\0';
     }
-    const char *dot = strrchr(path, '.');
-    im.is_gltf = dot && (strcasecmp(dot, ".gltf") == 0 || strcasecmp(dot, ".glb") == 0);
 
     /* the stages, in order (morph targets, import_morph.c, go after the meshes) */
     bool ok = import_skeleton(&im) && import_meshes(&im) && import_materials(&im) && import_clips(&im) &&
-              import_gltf_interpolation(&im, job->path) &&
               import_collada_bind_shape(&im, job->path, job->data, job->size, job->hint) &&
               import_fbx_stage(&im, job->path, job->data, job->size, job->hint);
+    for (int t = 0; t < model->texture_count; t++) free(im.texture_keys[t]);
+    free(im.texture_keys);
+    for (int i = 0; i < im.failed_count; i++) free(im.failed_textures[i]);
+    free(im.failed_textures);
+    free(im.nodes);
+    free(im.by_name);
+    free(im.depth);
+    free(im.channel_taken);
+    import_influence_cuts_free(&im.influence_cuts);
+    aiReleaseImport(scene);   /* recursive over the node tree too: still on the big stack */
+    return ok;
+}
+
+static void import_run(void *argument)
+{
+    ImportJob *job = argument;
+    Model *model = job->model;
+    char *error = job->error;
+    size_t error_size = job->error_size;
+    int max_bones = job->options ? job->options->max_bones_per_mesh : 0;
+    FILE *warnings = job->options && job->options->quiet ? NULL : stderr;
+
+    /* glTF: skinview's own reader (src/io/gltf/); every other format: Assimp */
+    bool gltf = job->path ? gltf_is_gltf_name(job->path) : gltf_is_gltf_name(job->hint);
+    bool version_1 = false;
+    /* FBX older than 7.1, which Assimp refuses ("FBX-DOM unsupported"): skinview's FBX reader */
+    bool legacy_fbx = !gltf && import_fbx_is_legacy(job->path, job->data, job->size, job->hint);
+    bool ok = gltf         ? gltf_import(job->path, job->data, job->size, max_bones, warnings, model, &version_1, error,
+                                         error_size)
+              : legacy_fbx ? import_fbx_legacy(job->path, job->data, job->size, max_bones, model, warnings, error,
+                                               error_size)
+                           : import_with_assimp(job, max_bones, warnings);
+    if (version_1) {   /* glTF 1.0: Assimp's own glTF 1 reader */
+        model_free(model);
+        memset(model, 0, sizeof *model);
+        gltf = false;
+        error[0] = '\0';
+        ok = import_with_assimp(job, max_bones, warnings);
+    }
+    if (gltf && job->path) snprintf(model->source_path, sizeof model->source_path, "%s", job->path);
+    else if (gltf) snprintf(model->source_path, sizeof model->source_path, "(memory).%s", job->hint ? job->hint : "");
+    /* the common tail, for every format */
     for (int m = 0; ok && max_bones > 0 && m < model->mesh_count; m++) {
         if (model->meshes[m].bone_count > max_bones) {   /* a vertex with > limit bones cannot be split */
             snprintf(error, error_size, "mesh '%s' needs %d bones, more than the limit of %d even after splitting",
@@ -322,19 +351,10 @@ static void import_run(void *argument)
     if (ok) ok = import_finish_keys(model, job->options, error, error_size);
     if (ok) ok = import_finish_layout(model, job->options, error, error_size);
 
-    for (int t = 0; t < model->texture_count; t++) free(im.texture_keys[t]);
-    free(im.texture_keys);
-    for (int i = 0; i < im.failed_count; i++) free(im.failed_textures[i]);
-    free(im.failed_textures);
-    free(im.nodes);
-    free(im.by_name);
-    free(im.depth);
-    free(im.channel_taken);
-    import_influence_cuts_free(&im.influence_cuts);
-    aiReleaseImport(scene);   /* recursive over the node tree too: still on the big stack */
     if (!ok) {
         import_one_line(error);
         model_free(model);
+        memset(model, 0, sizeof *model);
     }
     job->ok = ok;
 }

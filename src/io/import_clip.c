@@ -11,8 +11,8 @@
  *     non-finite key or time refuses the file. A channel without keys is dropped.
  *   - A clip is [first key, last key]: keys that start after 0 keep their authored
  *     start (Clip.start), and the clip lasts at least until the file's own duration.
- *   - Every channel is LINEAR here: Assimp 5.2 keeps no interpolation kind (a glTF's STEP
- *     and CUBICSPLINE samplers are read from the file by stage 7, import_gltf.c).
+ *   - Every channel is LINEAR here: Assimp 5.2 keeps no interpolation kind (glTF, whose samplers
+ *     may be STEP or CUBICSPLINE, is read by src/io/gltf/, not by Assimp).
  */
 #include "import_internal.h"
 

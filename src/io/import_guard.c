@@ -12,7 +12,7 @@
  *   - With a bone limit, meshes are split by SplitByBoneCount (one slot kept for the
  *     unweighted-vertices bone), unless a triangle needs more bones than the limit: Assimp
  *     would loop forever, so that is an error.
- *   - glTF files are read through an aiFileIO that retries percent-decoded buffer URIs.
+ *   - glTF files never come here (src/io/gltf/ reads them), but for the fuzzer's probe.
  *   - Binary FBX files: a take's first or last key that lies a float rounding outside the take's
  *     LocalStart..LocalStop, which Assimp would drop, is kept (import_fbx.c).
  *   - Every import runs on a thread with a 1 GiB stack (reserved, not committed) and an
@@ -24,7 +24,6 @@
 #define _DEFAULT_SOURCE
 #include "import_internal.h"
 
-#include <assimp/cfileio.h>
 #include <assimp/cimport.h>
 #include <assimp/config.h>
 #include <assimp/postprocess.h>
@@ -365,98 +364,6 @@ static bool check_file(const char *path, char *error, size_t error_size)
     return plausible;
 }
 
-/* ---- file access for Assimp: stdio, plus percent-decoded glTF URIs ---------- */
-
-/* Assimp 5.2's glTF importer opens a buffer URI such as "My%20Character.bin" as that
- * literal file name and fails the whole import. Assimp reads every file of an import
- * through this aiFileIO: a name that cannot be opened is retried with the part after
- * the model's own folder percent-decoded. */
-static size_t stdio_read(struct aiFile *file, char *buffer, size_t size, size_t count)
-{
-    return fread(buffer, size, count, (FILE *)file->UserData);
-}
-
-static size_t stdio_write(struct aiFile *file, const char *buffer, size_t size, size_t count)
-{
-    return fwrite(buffer, size, count, (FILE *)file->UserData);
-}
-
-static size_t stdio_tell(struct aiFile *file)
-{
-    long position = ftell((FILE *)file->UserData);
-    return position < 0 ? 0 : (size_t)position;
-}
-
-static size_t stdio_size(struct aiFile *file)
-{
-    FILE *f = (FILE *)file->UserData;
-    long position = ftell(f);
-    if (position < 0 || fseek(f, 0, SEEK_END) != 0) return 0;
-    long size = ftell(f);
-    fseek(f, position, SEEK_SET);
-    return size < 0 ? 0 : (size_t)size;
-}
-
-static enum aiReturn stdio_seek(struct aiFile *file, size_t offset, enum aiOrigin origin)
-{
-    int whence = origin == aiOrigin_CUR ? SEEK_CUR : origin == aiOrigin_END ? SEEK_END : SEEK_SET;
-    if (offset > (size_t)LONG_MAX) return aiReturn_FAILURE;
-    return fseek((FILE *)file->UserData, (long)offset, whence) == 0 ? aiReturn_SUCCESS : aiReturn_FAILURE;
-}
-
-static void stdio_flush(struct aiFile *file)
-{
-    fflush((FILE *)file->UserData);
-}
-
-/* What stdio_open needs: the model's folder, and a patched copy of the model file itself
- * (glTF skins without inverseBindMatrices, import_gltf_patch_missing_bind_matrices), if any. */
-typedef struct FileAccess {
-    const char *directory;
-    const char *model_path;
-    char       *patched;        /* NULL: read the model file from disk */
-    size_t      patched_size;
-} FileAccess;
-
-static struct aiFile *stdio_open(struct aiFileIO *io, const char *name, const char *mode)
-{
-    const FileAccess *access = (const FileAccess *)io->UserData;
-    FILE *f = access->patched && strcmp(name, access->model_path) == 0
-                  ? fmemopen(access->patched, access->patched_size, "rb")
-                  : fopen(name, mode);
-    if (!f) {   /* "<model folder>/My%20Character.bin" -> "<model folder>/My Character.bin" */
-        const char *directory = access->directory;
-        size_t skip = strncmp(name, directory, strlen(directory)) == 0 ? strlen(directory) : 0;
-        char decoded[2048];
-        if (skip < sizeof decoded && import_percent_decode(name + skip, decoded + skip, sizeof decoded - skip)) {
-            memcpy(decoded, name, skip);
-            f = fopen(decoded, mode);
-        }
-    }
-    if (!f) return NULL;
-    struct aiFile *file = calloc(1, sizeof *file);
-    if (!file) {
-        fclose(f);
-        return NULL;
-    }
-    file->ReadProc = stdio_read;
-    file->WriteProc = stdio_write;
-    file->TellProc = stdio_tell;
-    file->FileSizeProc = stdio_size;
-    file->SeekProc = stdio_seek;
-    file->FlushProc = stdio_flush;
-    file->UserData = (aiUserData)f;
-    return file;
-}
-
-static void stdio_close(struct aiFileIO *io, struct aiFile *file)
-{
-    (void)io;
-    if (!file) return;
-    fclose((FILE *)file->UserData);
-    free(file);
-}
-
 /* The whole file in memory (NULL if it cannot be read); *size its length. */
 static uint8_t *read_whole_file(const char *path, size_t *size)
 {
@@ -572,20 +479,7 @@ static const struct aiScene *read_scene_unbounded(const char *path, const void *
      * bone (its node, see model.h), and it must still fit the limit. */
     int split_limit = max_bones > 1 ? max_bones - 1 : 1;
     if (max_bones > 0) aiSetImportPropertyInteger(props, AI_CONFIG_PP_SBBC_MAX_BONES, split_limit);
-    /* glTF only (the one format whose references are URIs); the rest keep Assimp's own IO */
     const char *extension = path ? strrchr(path, '.') : NULL;
-    bool uri_references = extension && strcasecmp(extension, ".gltf") == 0;
-    bool glb = extension && strcasecmp(extension, ".glb") == 0;
-    FileAccess access = {NULL, path, NULL, 0};
-    if (uri_references || glb) import_gltf_patch_missing_bind_matrices(path, &access.patched, &access.patched_size);
-    char model_directory[1024] = "";
-    const char *last_slash = path ? strrchr(path, '/') : NULL;
-    if (last_slash && (size_t)(last_slash - path + 1) < sizeof model_directory) {
-        memcpy(model_directory, path, (size_t)(last_slash - path + 1));
-        model_directory[last_slash - path + 1] = '\0';
-    }
-    access.directory = model_directory;
-    struct aiFileIO file_io = {stdio_open, stdio_close, (char *)&access};
     unsigned flags = aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_GenSmoothNormals |
                      aiProcess_SortByPType | aiProcess_ValidateDataStructure;
     /* binary FBX: a take's edge keys that Assimp would drop are brought inside its window (import_fbx.c);
@@ -602,11 +496,10 @@ static const struct aiScene *read_scene_unbounded(const char *path, const void *
     const struct aiScene *scene =
         fbx_widened && fbx_size <= UINT_MAX
             ? aiImportFileFromMemoryWithProperties((const char *)fbx_widened, (unsigned)fbx_size, flags, "fbx", props)
-        : path ? aiImportFileExWithProperties(path, flags, uri_references || access.patched ? &file_io : NULL, props)
+        : path ? aiImportFileExWithProperties(path, flags, NULL, props)
                : aiImportFileFromMemoryWithProperties(data, (unsigned)size, flags, hint ? hint : "", props);
     free(fbx_widened);
     aiReleasePropertyStore(props);
-    free(access.patched);
     if (!scene) {
         const char *why = aiGetErrorString();
         char named[64];   /* a file in memory: its hint stands for the extension */

@@ -1,6 +1,7 @@
-/* import_internal.h — what the import stages share (src/io only; Assimp types inside).
+/* import_internal.h — what the Assimp import stages share (src/io only; Assimp types inside).
  *
- * import_model() (import.c) runs the stages in this order, each in its own file:
+ * glTF files do not come here: skinview reads them itself (src/io/gltf/, gltf_internal.h).
+ * For every other format import_model() (import.c) runs the stages in this order, each in its own file:
  *   1. import_guard.c     the guarded Assimp call: refuse files that would crash or hang
  *                         Assimp, read the scene with skinview's flags, post-process.
  *      import_fbx.c       (before it) binary FBX: a take's edge keys Assimp would drop are kept.
@@ -11,9 +12,7 @@
  *                         clips' morph-weight channels (called from stages 3 and 6).
  *   5. import_material.c  materials and their diffuse textures.
  *   6. import_clip.c      clips: channels -> joint tracks, ticks -> seconds.
- *   7. import_gltf.c      what Assimp drops from a glTF, read from its JSON: each sampler's
- *                         interpolation (STEP, CUBICSPLINE) and the spline tangents.
- *   8. import_collada.c   what Assimp folds away from a Collada skin, read from its XML: the
+ *   7. import_collada.c   what Assimp folds away from a Collada skin, read from its XML: the
  *                         <bind_shape_matrix>, which says where the mesh was bound (its N).
  * Conventions applied on the way in (import.c):
  *   - Assimp matrices are row-major (a1..a4 is the first row, a4/b4/c4 the translation);
@@ -60,7 +59,6 @@ typedef struct Importer {
     const struct aiScene *scene;
     const char           *path;
     char                  directory[1024];   /* the model's folder, with a trailing '/' or "" */
-    bool                  is_gltf;
     FILE                 *warnings;          /* one line per repair / missing texture; NULL: quiet */
     int                   channels_reordered; /* of the clip being read: key times sorted */
     int                   keys_repeated;      /* of the clip being read: keys dropped for a repeated time */
@@ -128,16 +126,7 @@ bool import_materials(Importer *im);
 int import_load_texture(Importer *im, const char *source);
 /* 6. import_clip.c */
 bool import_clips(Importer *im);
-/* 7. import_gltf.c: path = the file read (NULL for an import from memory: nothing to do) */
-bool import_gltf_interpolation(Importer *im, const char *path);
-
-/* Before Assimp (called by import_guard.c): a glTF skin without inverseBindMatrices is valid
- * (the spec: every matrix is then the identity), but Assimp 5.2.5 crashes on it. If the .gltf or
- * .glb at `path` has such a skin, *patched gets (malloc) the same file with identity matrices
- * added as a data: URI buffer and each such skin pointing at them, and true is returned; false
- * (and NULL) when nothing needs patching or the file cannot be read. */
-bool import_gltf_patch_missing_bind_matrices(const char *path, char **patched, size_t *patched_size);
-/* 8. import_collada.c: a Collada file (path ending in .dae, or data/size with hint "dae"): each
+/* 7. import_collada.c: a Collada file (path ending in .dae, or data/size with hint "dae"): each
  *    skinned mesh's bind_matrix N = R * bind_shape_matrix (R: the rest matrix of the root). */
 bool import_collada_bind_shape(Importer *im, const char *path, const void *data, size_t size, const char *hint);
 

@@ -1,8 +1,7 @@
 /* import_material.c — stage 5: materials and their diffuse textures.
  *
  * Rules of this stage:
- *   - Colour: glTF's base colour factor; elsewhere the diffuse colour (base colour as a
- *     last resort). Texture: the first DIFFUSE texture, else the first BASE_COLOR one.
+ *   - Colour: the diffuse colour (base colour as a last resort). Texture: the first DIFFUSE texture, else the first BASE_COLOR one.
  *   - A texture is loaded once per source string: embedded ("*N" or an embedded file
  *     name), else a file next to the model (as written, its file name, then the same
  *     percent-decoded). A texture that cannot be loaded is one warning, and the
@@ -229,18 +228,15 @@ bool import_materials(Importer *im)
     for (unsigned m = 0; m < scene->mNumMaterials; m++) {
         const struct aiMaterial *src = scene->mMaterials[m];
         Material *material = &model->materials[m];
-        glm_vec4_one(material->diffuse_color);
-        material->diffuse_texture = -1;
+        material_init(material);
         if (!src) continue;
 
         struct aiString name;
         if (aiGetMaterialString(src, AI_MATKEY_NAME, &name) == aiReturn_SUCCESS) import_copy_name(material->name, &name);
 
-        /* glTF: the base colour factor is the colour; elsewhere the diffuse colour */
+        /* the diffuse colour, the base colour as a last resort (glTF is read by src/io/gltf/) */
         struct aiColor4D color;
-        bool have = false;
-        if (im->is_gltf) have = aiGetMaterialColor(src, AI_MATKEY_BASE_COLOR, &color) == aiReturn_SUCCESS;
-        if (!have) have = aiGetMaterialColor(src, AI_MATKEY_COLOR_DIFFUSE, &color) == aiReturn_SUCCESS;
+        bool have = aiGetMaterialColor(src, AI_MATKEY_COLOR_DIFFUSE, &color) == aiReturn_SUCCESS;
         if (!have) have = aiGetMaterialColor(src, AI_MATKEY_BASE_COLOR, &color) == aiReturn_SUCCESS;
         if (have && isfinite(color.r) && isfinite(color.g) && isfinite(color.b) && isfinite(color.a)) {
             material->diffuse_color[0] = color.r;

@@ -9,7 +9,7 @@
  *     whose further weights LimitBoneWeights cut are marked in influences_in_file.
  *     Vertices without any weight follow one extra bone: the mesh's own node.
  *   - A mesh whose every bone was dropped is static after all.
- *   - A skinned mesh's bind_matrix N is its node's rest scene matrix (glTF: identity; Collada:
+ *   - A skinned mesh's bind_matrix N is its node's rest scene matrix (Collada:
  *     set again by stage 8 from the skin's bind_shape_matrix, import_collada.c): the bind pose
  *     draws the stored vertices placed by N (trap 11 of docs/skinning.md section 10).
  */
@@ -41,13 +41,12 @@ static void influence_insert(uint16_t index[SV_MAX_INFLUENCES], float weight[SV_
 }
 
 /* N of a skinned mesh: its node's rest scene matrix, the product of the rest transforms from
- * the root down to the node. glTF: identity (the spec: "the transform of the node that holds
- * a skinned mesh is ignored"; the joints alone place the mesh). */
+ * the root down to the node. (glTF, read by src/io/gltf/, has the identity: the spec ignores the
+ * transform of the node that holds a skinned mesh.) */
 static void mesh_bind_matrix(const Importer *im, int node_joint, mat4 out)
 {
     const Skeleton *sk = &im->model->skeleton;
     glm_mat4_identity(out);
-    if (im->is_gltf) return;
     for (int j = node_joint; j >= 0; j = sk->parent[j]) glm_mat4_mul(sk->rest_local[j], out, out);
 }
 

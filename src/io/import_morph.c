@@ -20,11 +20,9 @@
  *     FBX only the channels animated at that time, so each target gets its own track with
  *     the keys that mention it. FBX key values are the channel's index in its BlendShape
  *     deformer: the same as the target index for the usual file (one BlendShape deformer per
- *     mesh, one shape per channel), not for in-between shapes, which Assimp flattens. Assimp's glTF importer clamps
- *     negative weights to 0, keeps no sampler interpolation, misreads CUBICSPLINE outputs and
- *     ignores node.weights: for glTF files import_gltf.c (stage 7) replaces the tracks built here
- *     by tracks read from the file itself, and sets a node's `weights` as its meshes' defaults.
- *     Tracks built here are LINEAR (every other format has nothing else).
+ *     mesh, one shape per channel), not for in-between shapes, which Assimp flattens. glTF never
+ *     comes here (src/io/gltf/ reads it). Tracks built here are LINEAR (the other formats have
+ *     nothing else).
  */
 #include "import_internal.h"
 
@@ -40,7 +38,6 @@ static bool finite_vector(const struct aiVector3D *v) { return isfinite(v->x) &&
 
 bool import_morph_targets(Importer *im, const struct aiMesh *src, Mesh *mesh)
 {
-    bool default_weights_from_file = im->is_gltf;
     if (src->mNumAnimMeshes == 0 || !src->mAnimMeshes) return true;
     if (src->mNumAnimMeshes > MAX_MORPH_TARGETS)
         return import_fail(im, "mesh '%s' has %u morph targets (at most %d supported)", mesh->name,
@@ -84,8 +81,7 @@ bool import_morph_targets(Importer *im, const struct aiMesh *src, Mesh *mesh)
             normal_delta[v][1] = n->y - base->y;
             normal_delta[v][2] = n->z - base->z;
         }
-        float weight = target->mWeight;
-        mesh->morph_default_weights[t] = default_weights_from_file && isfinite(weight) ? weight : 0.0f;
+        mesh->morph_default_weights[t] = 0.0f;   /* see the rules above: mWeight is not a default here */
     }
     return true;
 }

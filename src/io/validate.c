@@ -155,6 +155,12 @@ static bool check_textures_and_materials(Validator *v)
         } else if (t >= 0) {
             material->diffuse_texture = new_index[t];
         }
+        MaterialMap *maps[5] = {&material->diffuse_map, &material->metallic_roughness_map, &material->normal_map,
+                                &material->occlusion_map, &material->emissive_map};
+        for (int k = 0; k < 5; k++) {   /* the PBR maps: the same remapping, silently (-1 when dropped) */
+            int u = maps[k]->texture;
+            maps[k]->texture = u >= 0 && u < old_count ? new_index[u] : -1;
+        }
         if (!finite_n(material->diffuse_color, 4)) {
             glm_vec4_one(material->diffuse_color);
             bad_colours++;

@@ -1,0 +1,10 @@
+# skinview's own glTF 2.0 reader (src/io/gltf/): files the test writes (every accessor form,
+# extensionsRequired refusals, damaged GLB / JSON, reads per import, skins per node and the
+# --max-bones split) and the three conformance models of ../shared/models/gltf-asset-generator.
+add_executable(test_gltf_reader test_gltf_reader.c)
+target_link_libraries(test_gltf_reader PRIVATE skinview_io skinview_testutil PkgConfig::CJSON)
+add_dependencies(test_gltf_reader skinview)   # the refusals and damaged files also run the binary
+foreach(part accessors refusals damaged once skins conformance)
+  add_test(NAME io_gltf_${part} COMMAND test_gltf_reader ${part})
+  set_tests_properties(io_gltf_${part} PROPERTIES LABELS "io" SKIP_RETURN_CODE 77 TIMEOUT 120)
+endforeach()
