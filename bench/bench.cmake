@@ -14,7 +14,7 @@ add_dependencies(bench_vat skinview_data)
 
 # bench_import: import time of the largest glTF/GLB files at hand and of a generated 1 M-vertex
 # GLB, median of N runs (not a test: prints numbers; docs/performance.md "Import").
-#   build/bench_import [MODEL ...] [--runs N] [--vertices N] [--no-generated] [--json]
+#   build/bench_import [MODEL ...] [--runs N] [--vertices N] [--no-generated | --generated-only] [--json]
 add_executable(bench_import ${CMAKE_CURRENT_LIST_DIR}/bench_import.c)
 target_link_libraries(bench_import PRIVATE skinview_io)
 target_compile_definitions(bench_import PRIVATE SKINVIEW_SOURCE_DIR="${CMAKE_SOURCE_DIR}")

@@ -1,15 +1,16 @@
 /* bench_import.c — how long importing a glTF/GLB takes (src/io/import.c: import_model()).
  *
- *   bench_import [MODEL ...] [--runs N] [--vertices N] [--no-generated] [--json]
+ *   bench_import [MODEL ...] [--runs N] [--vertices N] [--no-generated | --generated-only] [--json]
  *
  * Without MODEL it times the largest glTF/GLB files at hand: the bundled demo (assets/demo.glb)
  * and, when ../shared/models is there, Xbot, Fox, CesiumMan and RiggedFigure; then a GLB it
  * writes itself into $TMPDIR (default /tmp): one skinned grid of --vertices vertices (default
- * 1 000 000: 1000 x 1000, float positions and normals, 4 joints and weights per vertex, 32-bit
+ * 1 000 000: 1000 x 1000, a gently waved sheet, float positions and normals, 4 joints and weights per vertex, 32-bit
  * indices), two joints and one 31-key rotation clip. Each file is imported --runs times (default
  * 7, the first run is not counted apart: the file is in the page cache after the bench's own
  * warm-up read) with import_model() and freed; the figure is the median wall time (CLOCK_MONOTONIC),
- * with the fastest run and the file's size and vertex count beside it.
+ * with the fastest and slowest run, the median CPU time of the process (all threads: less
+ * disturbed than wall time on a loaded machine), the file's size and its vertex count beside it.
  * Not a test: numbers depend on the machine and its load (docs/performance.md). */
 #include "io/import.h"
 
@@ -26,17 +27,26 @@
 #define SKINVIEW_SOURCE_DIR "."
 #endif
 
-static double now_seconds(void)
+static double clock_seconds(clockid_t clock)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clock, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+static double now_seconds(void) { return clock_seconds(CLOCK_MONOTONIC); }
+/* CPU time of the whole process (every thread: the import runs on its own big-stack thread). */
+static double cpu_seconds(void) { return clock_seconds(CLOCK_PROCESS_CPUTIME_ID); }
 
 static int compare_doubles(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+static double median_of(double *values, int count)
+{
+    qsort(values, (size_t)count, sizeof *values, compare_doubles);
+    return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
 }
 
 static bool write_all(FILE *file, const void *data, size_t size) { return fwrite(data, 1, size, file) == size; }
@@ -69,9 +79,18 @@ static bool write_grid_glb(const char *path, int side)
         for (int x = 0; x < side; x++) {
             size_t v = (size_t)y * side + x;
             float u = (float)x / (float)(side - 1);
+            float w = (float)y / (float)(side - 1);
+            /* A gentle wave in z, so that no two vertices share a position or a plane (importers
+             * sort vertices by position: a flat grid would be their worst case, not a real mesh). */
+            float phase = 7.0f * u + 5.0f * w, height = 0.05f * sinf(phase);
             position[v * 3 + 0] = u;
-            position[v * 3 + 1] = (float)y / (float)(side - 1);
-            normal[v * 3 + 2] = 1.0f;
+            position[v * 3 + 1] = w;
+            position[v * 3 + 2] = height;
+            /* normal of z = 0.05 sin(7u + 5w): (-dz/du, -dz/dw, 1) normalised */
+            float du = 0.35f * cosf(phase), dw = 0.25f * cosf(phase), length = sqrtf(du * du + dw * dw + 1.0f);
+            normal[v * 3 + 0] = -du / length;
+            normal[v * 3 + 1] = -dw / length;
+            normal[v * 3 + 2] = 1.0f / length;
             joint[v * 4 + 1] = 1;
             weight[v * 4 + 0] = 1.0f - u;   /* root's weight fades out across the grid, bend's fades in */
             weight[v * 4 + 1] = u;
@@ -108,7 +127,7 @@ static bool write_grid_glb(const char *path, int side)
         "\"animations\":[{\"name\":\"bend\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"rotation\"}}],"
         "\"samplers\":[{\"input\":6,\"output\":7}]}],"
         "\"accessors\":["
-        "{\"bufferView\":0,\"componentType\":5126,\"count\":%zu,\"type\":\"VEC3\",\"min\":[0,0,0],\"max\":[1,1,0]},"
+        "{\"bufferView\":0,\"componentType\":5126,\"count\":%zu,\"type\":\"VEC3\",\"min\":[0,0,-0.05],\"max\":[1,1,0.05]},"
         "{\"bufferView\":1,\"componentType\":5126,\"count\":%zu,\"type\":\"VEC3\"},"
         "{\"bufferView\":2,\"componentType\":5123,\"count\":%zu,\"type\":\"VEC4\"},"
         "{\"bufferView\":3,\"componentType\":5126,\"count\":%zu,\"type\":\"VEC4\"},"
@@ -167,45 +186,47 @@ static bool bench_file(const char *label, const char *path, int runs, bool json,
         fprintf(stderr, "bench_import: %s: cannot read %s (skipped)\n", label, path);
         return false;
     }
-    double *seconds = calloc((size_t)runs, sizeof *seconds);
+    double *seconds = calloc((size_t)runs, sizeof *seconds), *cpu = calloc((size_t)runs, sizeof *cpu);
     int vertices = 0;
     ImportOptions options = {.quiet = true};
     for (int run = 0; run < runs; run++) {
         Model model;
         char error[512];
-        double start = now_seconds();
+        double start = now_seconds(), cpu_start = cpu_seconds();
         bool ok = import_model(path, &options, &model, error, sizeof error);
         seconds[run] = now_seconds() - start;
+        cpu[run] = cpu_seconds() - cpu_start;
         if (!ok) {
             fprintf(stderr, "bench_import: %s: %s\n", path, error);
             free(seconds);
+            free(cpu);
             return false;
         }
         vertices = model_total_vertices(&model);
         model_free(&model);
     }
-    qsort(seconds, (size_t)runs, sizeof *seconds, compare_doubles);
-    double median = runs % 2 ? seconds[runs / 2] : 0.5 * (seconds[runs / 2 - 1] + seconds[runs / 2]);
+    double median = median_of(seconds, runs), cpu_median = median_of(cpu, runs);
     if (json) {
         printf("%s{\"model\":\"%s\",\"path\":\"%s\",\"bytes\":%lld,\"vertices\":%d,\"runs\":%d,\"median_ms\":%.3f,\"min_ms\":%.3f,"
-               "\"max_ms\":%.3f}",
+               "\"max_ms\":%.3f,\"cpu_median_ms\":%.3f}",
                *first_json ? "" : ",\n", label, path, bytes, vertices, runs, median * 1e3, seconds[0] * 1e3,
-               seconds[runs - 1] * 1e3);
+               seconds[runs - 1] * 1e3, cpu_median * 1e3);
         *first_json = false;
     } else {
-        printf("%-22s %10.2f MB %9d vertices  median %9.2f ms  min %9.2f ms  max %9.2f ms  (%.1f MB/s)\n", label,
-               (double)bytes / 1e6, vertices, median * 1e3, seconds[0] * 1e3, seconds[runs - 1] * 1e3,
-               (double)bytes / 1e6 / median);
+        printf("%-20s %7.2f MB %8d vertices  median %9.2f ms  min %9.2f ms  max %9.2f ms  cpu %9.2f ms  (%.1f MB/s)\n",
+               label, (double)bytes / 1e6, vertices, median * 1e3, seconds[0] * 1e3, seconds[runs - 1] * 1e3,
+               cpu_median * 1e3, (double)bytes / 1e6 / median);
     }
     fflush(stdout);
     free(seconds);
+    free(cpu);
     return true;
 }
 
 int main(int argc, char **argv)
 {
     int runs = 7, grid_vertices = 1000000;
-    bool json = false, generated = true;
+    bool json = false, generated = true, models = true;
     const char *paths[64];
     int path_count = 0;
     for (int i = 1; i < argc; i++) {
@@ -215,10 +236,12 @@ int main(int argc, char **argv)
             grid_vertices = atoi(argv[++i]);
         else if (strcmp(argv[i], "--no-generated") == 0)
             generated = false;
+        else if (strcmp(argv[i], "--generated-only") == 0)
+            models = false;
         else if (strcmp(argv[i], "--json") == 0)
             json = true;
         else if (argv[i][0] == '-') {
-            fprintf(stderr, "usage: bench_import [MODEL ...] [--runs N] [--vertices N] [--no-generated] [--json]\n");
+            fprintf(stderr, "usage: bench_import [MODEL ...] [--runs N] [--vertices N] [--no-generated | --generated-only] [--json]\n");
             return 2;
         } else if (path_count < 64)
             paths[path_count++] = argv[i];
@@ -231,12 +254,12 @@ int main(int argc, char **argv)
     if (json)
         printf("[");
     else
-        printf("import_model(), median of %d runs per file (page cache warm)\n", runs);
+        printf("import_model(), median of %d runs per file (page cache warm); cpu: the process's CPU time\n", runs);
     int failures = 0;
     if (path_count > 0) {
         for (int i = 0; i < path_count; i++)
             failures += !bench_file(paths[i], paths[i], runs, json, &first_json);
-    } else {
+    } else if (models) {
         static const char *const defaults[][2] = {
             {"demo.glb", SKINVIEW_SOURCE_DIR "/assets/demo.glb"},
             {"Xbot.glb", SKINVIEW_SOURCE_DIR "/../shared/models/threejs-xbot/Xbot.glb"},
