@@ -20,3 +20,19 @@ target_link_libraries(test_gltf_webp PRIVATE skinview_io skinview_testutil PkgCo
 add_test(NAME io_gltf_webp COMMAND test_gltf_webp)
 
 set_tests_properties(io_gltf_meshopt io_gltf_draco io_gltf_webp PROPERTIES LABELS "io" TIMEOUT 120)
+
+# io_gltf_web: web-optimised variants (tests/data/web/, and of ../shared models when the npm tools
+# of tools/web are installed) open and pose like the original, through --export-pose, --verify and
+# --screenshot (test_gltf_web.c). Runs the binary, so it needs a GL context (xvfb-run or EGL).
+add_executable(test_gltf_web test_gltf_web.c)
+target_include_directories(test_gltf_web PRIVATE /usr/include/stb)
+target_link_libraries(test_gltf_web PRIVATE skinview_testutil PkgConfig::CJSON ${MATH_LIBRARY})
+target_compile_definitions(test_gltf_web PRIVATE
+  SKINVIEW_WEB_TOOLS_BIN="${CMAKE_SOURCE_DIR}/tools/web/node_modules/.bin"
+  SKINVIEW_WEB_CACHE="${CMAKE_CURRENT_BINARY_DIR}/web-variants")
+add_dependencies(test_gltf_web skinview)
+add_test(NAME io_gltf_web COMMAND test_gltf_web demo)
+# The same for ../shared models (skipped, exit 77, without the npm tools or ../shared): minutes.
+add_test(NAME io_gltf_web_shared COMMAND test_gltf_web shared)
+set_tests_properties(io_gltf_web PROPERTIES LABELS "io;gl" TIMEOUT 600)
+set_tests_properties(io_gltf_web_shared PROPERTIES LABELS "io;gl" TIMEOUT 1500 SKIP_RETURN_CODE 77)
