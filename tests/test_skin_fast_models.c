@@ -240,9 +240,22 @@ static void check_model(const char *path, SkinThreads *pool, double *worst_posit
                 const Mesh *mesh = &model.meshes[m];
                 if (!mesh->skinned) continue;
                 skin_palette(mesh, (const mat4 *)joint_model, palette);
+                skin_palette_follow_node(mesh, (const mat4 *)joint_model, palette);
+                /* FBX skin_follows_node: F = M_node(now) * inverse(M_node(bind)) before every bone but
+                 * the unweighted vertices' own (anim.h), here in double */
+                bool follows = mesh->skin_follows_node && mesh->node_joint >= 0;
+                D4 follow = {0};
+                if (follows) {
+                    D4 bind_node_inverse = d4_from(mesh->skin_bind_node_inverse);
+                    follow = d4_mul(&exact_model[mesh->node_joint], &bind_node_inverse);
+                }
+                mat4 identity = GLM_MAT4_IDENTITY_INIT;
                 for (int b = 0; b < mesh->bone_count; b++) {
                     D4 inverse_bind = d4_from(mesh->inverse_bind[b]);
                     exact_palette[b] = d4_mul(&exact_model[mesh->bone_joint[b]], &inverse_bind);
+                    bool unweighted = mesh->bone_joint[b] == mesh->node_joint &&
+                                      memcmp(mesh->inverse_bind[b], identity, sizeof identity) == 0;
+                    if (follows && !unweighted) exact_palette[b] = d4_mul(&follow, &exact_palette[b]);
                 }
                 double worst_fast = 0.0, worst_reference = 0.0, diagonal = 0.0;
                 double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};

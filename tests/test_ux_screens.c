@@ -85,6 +85,10 @@ static void test_framing(void)
     const int width = 1280, height = 720;   /* the window's default size */
     double worst = 1.0;
     for (int i = 0; i < count; i++) {
+        /* ufbx-dcc holds transform test scenes (a cube on a path, pivoted boxes), not characters:
+         * a small object travelling the whole clip need not fill the frame (io_fbx_dcc checks
+         * their poses) */
+        if (strstr(models[i].path, "/ufbx-dcc/")) continue;
         char name[32];
         snprintf(name, sizeof name, "frame%02d", i);
         Image image = shoot(models[i].path, "--no-grid", name, width, height);
