@@ -5,16 +5,18 @@
 # group from the test models (assimp-testmodels, ../shared/models, assets/: files <= 256 KiB
 # that need no other file), and fuzzes each group for its share of SECONDS (default 180) with the
 # token dictionary tests/fuzz/skinview.dict; then the FBX reader's own target tests/fuzz/fuzz_fbx.c
-# (no Assimp) on the FBX seeds for one more share. Exits non-zero on any crash, leak, timeout, memory
+# (no Assimp) on the FBX seeds and the glTF reader's tests/fuzz/fuzz_gltf.c on the JSON and GLB
+# seeds, one more share each. Exits non-zero on any crash, leak, timeout, memory
 # blow-up or sanitizer report; the input that caused it is left in build-fuzz/artifacts/.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 total="${1:-180}"
 build="$root/build-fuzz"
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSKINVIEW_FUZZ=ON -DBUILD_TESTING=ON >/dev/null
-cmake --build "$build" -j"$(nproc)" --target fuzz_import fuzz_fbx
+cmake --build "$build" -j"$(nproc)" --target fuzz_import fuzz_fbx fuzz_gltf
 fuzzer="$build/tests/fuzz_import"
 fbx_fuzzer="$build/tests/fuzz_fbx"
+gltf_fuzzer="$build/tests/fuzz_gltf"
 mkdir -p "$build/artifacts"
 assimp_crashes="$build/assimp-crashes"
 rm -rf "$assimp_crashes"
@@ -57,8 +59,8 @@ for group in "${groups[@]}"; do
   echo "== fuzz: $group: $(ls "$seeds/$group" | wc -l) seed files"
 done
 
-# 3. fuzz each group for its share of the time (the FBX reader's target takes one share more)
-share=$(( total / (${#groups[@]} + 1) ))
+# 3. fuzz each group for its share of the time (the FBX and glTF readers' targets take one share each)
+share=$(( total / (${#groups[@]} + 2) ))
 [ "$share" -ge 5 ] || share=5
 for group in "${groups[@]}"; do
   corpus="$build/corpus/$group"
@@ -73,19 +75,24 @@ for group in "${groups[@]}"; do
     exit 1
   fi
 done
-# 3b. skinview's FBX reader alone (src/io/fbx/: records, graph, legacy builder, blend shapes),
-#     seeded with the binary and ASCII FBX files (ufbx-dcc: FBX 5.0 to 7.7)
-corpus="$build/corpus/fbx-reader"
-mkdir -p "$corpus"
-echo "== fuzz: fbx-reader for $share s"
-status=0
-"$fbx_fuzzer" "${common[@]}" -max_total_time="$share" "$corpus" "$seeds/fbx" >"$build/fbx-reader.log" 2>&1 || status=$?
-grep -E "^#[0-9]+ +DONE|stat::number_of_executed_units|stat::new_units_added" "$build/fbx-reader.log" || true
-if [ "$status" -ne 0 ]; then
-  tail -n 60 "$build/fbx-reader.log" >&2
-  echo "fuzz: fbx-reader: the fuzzer stopped with status $status (reproducer in $build/artifacts/)" >&2
-  exit 1
-fi
+# 3b. skinview's own readers alone, no Assimp: the FBX reader (src/io/fbx/: records, graph,
+#     legacy builder, blend shapes) seeded with the binary and ASCII FBX files (ufbx-dcc: FBX 5.0
+#     to 7.7), and the glTF reader (src/io/gltf/) seeded with the JSON and GLB files
+reader_share() {   # NAME FUZZER SEEDS
+  local name="$1" target="$2" seed_dir="$3" status=0
+  local corpus="$build/corpus/$name"
+  mkdir -p "$corpus"
+  echo "== fuzz: $name for $share s"
+  "$target" "${common[@]}" -max_total_time="$share" "$corpus" "$seed_dir" >"$build/$name.log" 2>&1 || status=$?
+  grep -E "^#[0-9]+ +DONE|stat::number_of_executed_units|stat::new_units_added" "$build/$name.log" || true
+  if [ "$status" -ne 0 ]; then
+    tail -n 60 "$build/$name.log" >&2
+    echo "fuzz: $name: the fuzzer stopped with status $status (reproducer in $build/artifacts/)" >&2
+    exit 1
+  fi
+}
+reader_share fbx-reader "$fbx_fuzzer" "$seeds/fbx"
+reader_share gltf-reader "$gltf_fuzzer" "$seeds/gltf"
 # 4. inputs on which Assimp itself died, hung or flooded memory (probed in a child, see
 #    fuzz_import.c): skinview must end each with exit 1 and one line on stderr, never by a signal,
 #    or load it (exit 0, nothing on stderr). Loading is right where the probe's failure does not

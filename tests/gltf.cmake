@@ -8,3 +8,11 @@ foreach(part accessors refusals damaged once skins conformance)
   add_test(NAME io_gltf_${part} COMMAND test_gltf_reader ${part})
   set_tests_properties(io_gltf_${part} PROPERTIES LABELS "io" SKIP_RETURN_CODE 77 TIMEOUT 120)
 endforeach()
+
+# The glTF reader's own libFuzzer target (clang, -DSKINVIEW_FUZZ=ON; scripts/fuzz.sh runs it on
+# the JSON and GLB seeds for one share of the fuzz stage).
+if(SKINVIEW_FUZZ)
+  add_executable(fuzz_gltf fuzz/fuzz_gltf.c)
+  target_link_libraries(fuzz_gltf PRIVATE skinview_io)
+  target_link_options(fuzz_gltf PRIVATE -fsanitize=fuzzer,address,undefined)
+endif()

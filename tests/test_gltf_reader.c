@@ -161,6 +161,61 @@ static void check_position_form(int type, bool normalized, Form form, bool glb)
     model_free(&model);
 }
 
+/* No NORMAL: the spec's flat normals. A bent quad (two triangles sharing an edge, at 90 degrees)
+ * with UVs: 6 vertices (one per corner), each corner with its triangle's own normal (+Z for the
+ * first, +X for the second: shared corners differ), its UV and position from its source vertex. */
+static void check_flat_normals(void)
+{
+    /* vertices 0..3: triangle 0 = (0, 1, 2) in the z = 0 plane, triangle 1 = (1, 3, 2) in the x = 1 plane */
+    float positions[12] = {0, 0, 0, 1, 0, 0, 1, 1, 0, 1, 0, -1};
+    float uvs[8] = {0.0f, 0.0f, 0.25f, 0.0f, 0.25f, 0.5f, 1.0f, 0.0f};
+    uint16_t indices[6] = {0, 1, 2, 1, 3, 2};
+    TestGltf g;
+    test_gltf_init(&g);
+    int pos = test_gltf_accessor(&g, test_gltf_view(&g, positions, sizeof positions, 0), 0, FLOAT, false, 4, "VEC3", NULL);
+    int uv = test_gltf_accessor(&g, test_gltf_view(&g, uvs, sizeof uvs, 0), 0, FLOAT, false, 4, "VEC2", NULL);
+    int idx = test_gltf_accessor(&g, test_gltf_view(&g, indices, sizeof indices, 0), 0, UNSIGNED_SHORT, false, 6, "SCALAR",
+                                 NULL);
+    char members[512];
+    snprintf(members, sizeof members,
+             "\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"name\":\"fold\",\"mesh\":0}],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":%d,\"TEXCOORD_0\":%d},\"indices\":%d}]}]",
+             pos, uv, idx);
+    char path[512];
+    snprintf(path, sizeof path, "%s/flat.gltf", temp_dir);
+    CHECK(test_gltf_write(&g, path, members, false), "write %s", path);
+    test_gltf_free(&g);
+    Model model;
+    char error[512];
+    bool ok = import_quiet(path, &model, error, sizeof error, 0);
+    CHECK(ok, "no NORMAL: import failed: %s", error);
+    if (!ok) return;
+    const Mesh *mesh = model.mesh_count == 1 ? &model.meshes[0] : NULL;
+    CHECK(mesh && mesh->vertex_count == 6 && mesh->index_count == 6, "no NORMAL: %d vertices (6 corners wanted)",
+          mesh ? mesh->vertex_count : -1);
+    if (mesh && mesh->vertex_count == 6 && mesh->index_count == 6) {
+        const float face[2][3] = {{0, 0, 1}, {1, 0, 0}};   /* (b - a) x (c - a) of each triangle, normalised */
+        for (int corner = 0; corner < 6; corner++) {
+            int source = indices[corner], t = corner / 3;
+            uint32_t v = mesh->indices[corner];
+            CHECK(v < 6, "no NORMAL: index %u", v);
+            if (v >= 6) continue;
+            float dn = 0, dp = 0;
+            for (int c = 0; c < 3; c++) {
+                dn = fmaxf(dn, fabsf(mesh->normals[v][c] - face[t][c]));
+                dp = fmaxf(dp, fabsf(mesh->positions[v][c] - positions[3 * source + c]));
+            }
+            CHECK(dn < 1e-6f, "no NORMAL: corner %d of triangle %d has normal (%g %g %g)", corner, t, mesh->normals[v][0],
+                  mesh->normals[v][1], mesh->normals[v][2]);
+            CHECK(dp == 0.0f, "no NORMAL: corner %d is not at its source vertex %d", corner, source);
+            /* glTF v runs down the image, skinview's up: v' = 1 - v */
+            CHECK(mesh->uvs[v][0] == uvs[2 * source] && mesh->uvs[v][1] == 1.0f - uvs[2 * source + 1],
+                  "no NORMAL: corner %d lost its UV", corner);
+        }
+    }
+    model_free(&model);
+}
+
 /* Normalized NORMAL (BYTE) and TEXCOORD_0 (UNSIGNED_SHORT), WEIGHTS_0 (UNSIGNED_BYTE or SHORT),
  * rotation keys (BYTE or SHORT), sparse morph deltas: one skinned, animated, morphing triangle. */
 static void check_attributes(int weight_type, int rotation_type)
@@ -296,6 +351,7 @@ static void test_accessors(void)
         }
     check_attributes(UNSIGNED_BYTE, BYTE);
     check_attributes(UNSIGNED_SHORT, SHORT);
+    check_flat_normals();
 }
 
 /* ---- refusals ------------------------------------------------------------------------------ */

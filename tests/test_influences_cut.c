@@ -70,7 +70,7 @@ static void base64_encode(const uint8_t *in, size_t n, char *out)
 
 static bool write_model(const char *path)
 {
-    static float positions[VERTICES][3];
+    static float positions[VERTICES][3], normals[VERTICES][3];   /* normals given: one vertex per grid point */
     static uint16_t joints[2][VERTICES][4];
     static float weights[2][VERTICES][4];
     static uint16_t indices[(COLUMNS - 1) * (ROWS - 1) * 6];
@@ -85,6 +85,7 @@ static bool write_model(const char *path)
             positions[v][0] = (float)c;
             positions[v][1] = (float)r;
             positions[v][2] = 0.0f;
+            normals[v][0] = normals[v][1] = 0.0f, normals[v][2] = 1.0f;
             /* weights n, n-1, ..., 1 over n consecutive bones, normalised: all distinct, so the
              * 4 that LimitBoneWeights keeps are the first 4 */
             float total = 0.5f * (float)(n * (n + 1));
@@ -103,10 +104,10 @@ static bool write_model(const char *path)
             i += 6;
         }
     Blob blob = {.size = 0};
-    size_t off[7], len[7] = {sizeof positions, sizeof joints[0], sizeof joints[1], sizeof weights[0],
-                             sizeof weights[1], sizeof indices, sizeof inverse_binds};
-    const void *data[7] = {positions, joints[0], joints[1], weights[0], weights[1], indices, inverse_binds};
-    for (int k = 0; k < 7; k++) off[k] = blob_add(&blob, data[k], len[k]);
+    size_t off[8], len[8] = {sizeof positions, sizeof joints[0], sizeof joints[1], sizeof weights[0],
+                             sizeof weights[1], sizeof indices, sizeof inverse_binds, sizeof normals};
+    const void *data[8] = {positions, joints[0], joints[1], weights[0], weights[1], indices, inverse_binds, normals};
+    for (int k = 0; k < 8; k++) off[k] = blob_add(&blob, data[k], len[k]);
     static char encoded[24000], json[40000];
     base64_encode(blob.bytes, blob.size, encoded);
     int n = snprintf(json, sizeof json,
@@ -114,7 +115,7 @@ static bool write_model(const char *path)
                      "\"buffers\": [{\"byteLength\": %zu, \"uri\": \"data:application/octet-stream;base64,%s\"}],\n"
                      "\"bufferViews\": [",
                      blob.size, encoded);
-    for (int k = 0; k < 7; k++)
+    for (int k = 0; k < 8; k++)
         n += snprintf(json + n, sizeof json - (size_t)n, "%s{\"buffer\": 0, \"byteOffset\": %zu, \"byteLength\": %zu}",
                       k ? ", " : "", off[k], len[k]);
     n += snprintf(json + n, sizeof json - (size_t)n,
@@ -126,11 +127,12 @@ static bool write_model(const char *path)
                   "{\"bufferView\": 3, \"componentType\": 5126, \"count\": %d, \"type\": \"VEC4\"},\n"
                   "{\"bufferView\": 4, \"componentType\": 5126, \"count\": %d, \"type\": \"VEC4\"},\n"
                   "{\"bufferView\": 5, \"componentType\": 5123, \"count\": %d, \"type\": \"SCALAR\"},\n"
-                  "{\"bufferView\": 6, \"componentType\": 5126, \"count\": %d, \"type\": \"MAT4\"}\n],\n"
+                  "{\"bufferView\": 6, \"componentType\": 5126, \"count\": %d, \"type\": \"MAT4\"},\n"
+                  "{\"bufferView\": 7, \"componentType\": 5126, \"count\": %d, \"type\": \"VEC3\"}\n],\n"
                   "\"meshes\": [{\"name\": \"Sheet\", \"primitives\": [{\"attributes\": {\"POSITION\": 0, "
-                  "\"JOINTS_0\": 1, \"JOINTS_1\": 2, \"WEIGHTS_0\": 3, \"WEIGHTS_1\": 4}, \"indices\": 5}]}],\n"
+                  "\"NORMAL\": 7, \"JOINTS_0\": 1, \"JOINTS_1\": 2, \"WEIGHTS_0\": 3, \"WEIGHTS_1\": 4}, \"indices\": 5}]}],\n"
                   "\"skins\": [{\"joints\": [",
-                  VERTICES, COLUMNS - 1, ROWS - 1, VERTICES, VERTICES, VERTICES, VERTICES, i, BONES);
+                  VERTICES, COLUMNS - 1, ROWS - 1, VERTICES, VERTICES, VERTICES, VERTICES, i, BONES, VERTICES);
     for (int b = 0; b < BONES; b++) n += snprintf(json + n, sizeof json - (size_t)n, "%s%d", b ? ", " : "", b + 1);
     n += snprintf(json + n, sizeof json - (size_t)n, "], \"inverseBindMatrices\": 6, \"skeleton\": 0}],\n\"nodes\": [{\"name\": \"Root\", \"children\": [");
     for (int b = 0; b <= BONES; b++) n += snprintf(json + n, sizeof json - (size_t)n, "%s%d", b ? ", " : "", b + 1);

@@ -1,5 +1,6 @@
 /* model.c — freeing and small queries on the in-memory Model. */
 #include "model.h"
+#include <stdio.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -207,4 +208,36 @@ size_t utf8_copy_valid(char *dst, size_t dst_size, const char *src, size_t src_l
     }
     dst[out] = '\0';
     return out;
+}
+
+void model_name_clip(Model *model, int c, const char *source, size_t src_length)
+{
+    Clip *clip = &model->clips[c];
+    utf8_copy_valid(clip->name, SV_NAME_MAX, source, src_length);
+    if (clip->name[0] == '\0' || model_find_clip(model, clip->name) == c) return;   /* no earlier clip has it */
+    char base[SV_NAME_MAX];
+    snprintf(base, sizeof base, "%s", clip->name);
+    for (int n = 2;; n++) {
+        char suffix[24];
+        snprintf(suffix, sizeof suffix, " (%d)", n);
+        size_t room = SV_NAME_MAX - strlen(suffix);   /* base cut between characters, then the suffix */
+        size_t kept = utf8_copy_valid(clip->name, room, base, strlen(base));
+        memcpy(clip->name + kept, suffix, strlen(suffix) + 1);
+        if (model_find_clip(model, clip->name) == c) break;
+    }
+    model->stats.clips_renamed++;
+}
+
+void influence_keep_largest(uint16_t joint_index[SV_MAX_INFLUENCES], float weight[SV_MAX_INFLUENCES], int joint,
+                            float w)
+{
+    int k = SV_MAX_INFLUENCES - 1;
+    if (w <= weight[k]) return;
+    while (k > 0 && weight[k - 1] < w) {   /* insertion step: shift the smaller ones down */
+        weight[k] = weight[k - 1];
+        joint_index[k] = joint_index[k - 1];
+        k--;
+    }
+    weight[k] = w;
+    joint_index[k] = (uint16_t)joint;
 }

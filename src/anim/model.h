@@ -301,6 +301,17 @@ void clip_free(Clip *clip);
 /* Index of the clip with this exact name, or -1. (Used once, at start-up.) */
 int model_find_clip(const Model *model, const char *name);
 
+/* Names clip c from `source` (src_length bytes at most, made valid UTF-8) so that it repeats no
+ * earlier clip's name: "Walk", "Walk (2)", "Walk (3)", ... (counted in stats.clips_renamed).
+ * An empty name stays "". Every reader names its clips through this, in clip order. */
+void model_name_clip(Model *model, int c, const char *source, size_t src_length);
+
+/* Adds (joint, w) to one vertex's influence slots, keeping the SV_MAX_INFLUENCES largest
+ * weights sorted descending; a weight no larger than the smallest kept one is dropped. Slots
+ * start as weight 0. Every reader fills its vertices' bone0info..bone3info through this. */
+void influence_keep_largest(uint16_t joint_index[SV_MAX_INFLUENCES], float weight[SV_MAX_INFLUENCES], int joint,
+                            float w);
+
 /* Total vertex / triangle counts over all meshes. */
 int model_total_vertices(const Model *model);
 

@@ -22,16 +22,30 @@ static void grow_by_pose(const Model *model, const Animator *animator, vec3 *scr
     }
 }
 
+/* Room for the posed vertices of the largest mesh (NULL when there are none). */
+static vec3 *pose_scratch(const Model *model)
+{
+    int max_vertices = 0;
+    for (int m = 0; m < model->mesh_count; m++)
+        if (model->meshes[m].vertex_count > max_vertices) max_vertices = model->meshes[m].vertex_count;
+    return max_vertices > 0 ? malloc(sizeof(vec3) * (size_t)max_vertices) : NULL;
+}
+
+/* min, max = the box grown to lo..hi; false when nothing grew it (every vertex was NaN / inf). */
+static bool box_found(const vec3 lo, const vec3 hi, vec3 min, vec3 max)
+{
+    if (lo[0] > hi[0]) return false;
+    glm_vec3_copy((float *)lo, min);
+    glm_vec3_copy((float *)hi, max);
+    return true;
+}
+
 /* Box over clip `first`..`last` (inclusive), or the pose `pose` when first > last. */
 static bool bounds_over(const Model *model, Animator *animator, int first, int last, int pose, vec3 min, vec3 max)
 {
     glm_vec3_zero(min);
     glm_vec3_zero(max);
-    int max_vertices = 0;
-    for (int m = 0; m < model->mesh_count; m++)
-        if (model->meshes[m].vertex_count > max_vertices) max_vertices = model->meshes[m].vertex_count;
-    if (max_vertices == 0) return false;
-    vec3 *scratch = malloc(sizeof(vec3) * (size_t)max_vertices);
+    vec3 *scratch = pose_scratch(model);
     if (!scratch) return false;
 
     vec3 lo = {FLT_MAX, FLT_MAX, FLT_MAX}, hi = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
@@ -50,29 +64,19 @@ static bool bounds_over(const Model *model, Animator *animator, int first, int l
     animator_evaluate(animator, ANIMATOR_BIND_POSE, 0.0f);
     grow_by_pose(model, animator, scratch, lo, hi);
     free(scratch);
-    if (lo[0] > hi[0]) return false;   /* every vertex was NaN / inf */
-    glm_vec3_copy(lo, min);
-    glm_vec3_copy(hi, max);
-    return true;
+    return box_found(lo, hi, min, max);
 }
 
 bool app_pose_bounds(const Model *model, const Animator *animator, vec3 min, vec3 max)
 {
     glm_vec3_zero(min);
     glm_vec3_zero(max);
-    int max_vertices = 0;
-    for (int m = 0; m < model->mesh_count; m++)
-        if (model->meshes[m].vertex_count > max_vertices) max_vertices = model->meshes[m].vertex_count;
-    if (max_vertices == 0) return false;
-    vec3 *scratch = malloc(sizeof(vec3) * (size_t)max_vertices);
+    vec3 *scratch = pose_scratch(model);
     if (!scratch) return false;
     vec3 lo = {FLT_MAX, FLT_MAX, FLT_MAX}, hi = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
     grow_by_pose(model, animator, scratch, lo, hi);
     free(scratch);
-    if (lo[0] > hi[0]) return false;
-    glm_vec3_copy(lo, min);
-    glm_vec3_copy(hi, max);
-    return true;
+    return box_found(lo, hi, min, max);
 }
 
 bool app_pose_screen_bounds(const Model *model, const Animator *animator, const mat4 view_projection, vec2 min,

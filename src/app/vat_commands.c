@@ -45,20 +45,28 @@ static void bake_points(void *user, AppFit *fit)
         }
 }
 
+/* An off-screen GL context and the bake's renderer in it (false: said why on stderr, nothing left open). */
+static bool offscreen_start(const char *dir, const LoadedBake *bake, GlContext *context, VatRenderer *renderer)
+{
+    char error[1024];
+    if (!glcontext_create_offscreen(context, error, sizeof error)) {
+        fprintf(stderr, "skinview: %s: no OpenGL context: %s\n", dir, error);
+        return false;
+    }
+    if (!app_vat_renderer_start(renderer, bake, dir)) {
+        glcontext_destroy(context);
+        return false;
+    }
+    return true;
+}
+
 static int vat_screenshot(const Options *options, const LoadedBake *bake, int clip)
 {
     const char *dir = options->vat_dir;
     GlContext context = {0};
-    char error[1024];
-    if (!glcontext_create_offscreen(&context, error, sizeof error)) {
-        fprintf(stderr, "skinview: %s: no OpenGL context: %s\n", dir, error);
-        return 1;
-    }
     VatRenderer renderer;
-    if (!app_vat_renderer_start(&renderer, bake, dir)) {
-        glcontext_destroy(&context);
-        return 1;
-    }
+    if (!offscreen_start(dir, bake, &context, &renderer)) return 1;
+    char error[1024];
     int status = 1;
     vec3 grid_min, grid_max;
     VatInstance *instances = app_vat_instances(bake, options->instances, clip, grid_min, grid_max);
@@ -175,16 +183,9 @@ static int vat_verify(const Options *options, const LoadedBake *bake)
 {
     const char *dir = options->vat_dir;
     GlContext context = {0};
-    char error[1024];
-    if (!glcontext_create_offscreen(&context, error, sizeof error)) {
-        fprintf(stderr, "skinview: %s: no OpenGL context: %s\n", dir, error);
-        return 1;
-    }
     VatRenderer renderer;
-    if (!app_vat_renderer_start(&renderer, bake, dir)) {
-        glcontext_destroy(&context);
-        return 1;
-    }
+    if (!offscreen_start(dir, bake, &context, &renderer)) return 1;
+    char error[1024];
     const Model *model = &bake->mesh_model;
     const VatManifest *manifest = &bake->manifest;
     int max_vertices = 1;

@@ -1,5 +1,6 @@
 /* shader.c — GLSL compile and link with one-line errors (see shader.h). */
 #include "shader.h"
+#include "base/whole_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,32 +91,15 @@ GLuint gfx_program_from_sources(const char *label, const char *vertex, const cha
     return program;
 }
 
-static char *read_text_file(const char *path, char *error, size_t error_size)
-{
-    FILE *file = fopen(path, "rb");
-    if (!file) {
-        snprintf(error, error_size, "cannot open shader %s", path);
-        return NULL;
-    }
-    fseek(file, 0, SEEK_END);
-    long size = ftell(file);
-    fseek(file, 0, SEEK_SET);
-    char *text = size >= 0 ? malloc((size_t)size + 1) : NULL;
-    if (!text || fread(text, 1, (size_t)size, file) != (size_t)size) {
-        snprintf(error, error_size, "cannot read shader %s", path);
-        free(text);
-        fclose(file);
-        return NULL;
-    }
-    text[size] = '\0';
-    fclose(file);
-    return text;
-}
-
 GLuint gfx_compile_stage_file(GLenum stage, const char *path, const char *define, char *error, size_t error_size)
 {
-    char *source = read_text_file(path, error, error_size);
-    if (!source) return 0;
+    size_t source_size = 0;
+    int error_number = 0;
+    char *source = whole_file_read(path, 16u << 20, &source_size, &error_number);
+    if (!source) {
+        snprintf(error, error_size, "cannot read shader %s: %s", path, strerror(error_number));
+        return 0;
+    }
     /* Split after the #version line (GLSL requires it first), so the #define follows it. */
     const char *head = source, *body = "";
     GLint head_length = 0;

@@ -1,5 +1,6 @@
 /* text.c — stb_truetype glyph atlas (or stb_easy_font fallback) drawn as textured quads. */
 #include "text.h"
+#include "base/whole_file.h"
 #include "gl.h"
 #include "shader.h"
 
@@ -77,26 +78,6 @@ bool text_find_font(char *path, size_t path_size)
             return true;
         }
     return false;
-}
-
-/* The whole file, or NULL. */
-static unsigned char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    unsigned char *data = NULL;
-    if (fseek(f, 0, SEEK_END) == 0) {
-        long size = ftell(f);
-        if (size > 0 && size < (64L << 20) && fseek(f, 0, SEEK_SET) == 0) {
-            data = malloc((size_t)size);
-            if (data && fread(data, 1, (size_t)size, f) != (size_t)size) {
-                free(data);
-                data = NULL;
-            }
-        }
-    }
-    fclose(f);
-    return data;
 }
 
 /* Bakes the glyphs at text->pixel_height into the atlas and uploads it. */
@@ -185,7 +166,9 @@ bool text_init(Text *text, char *error, size_t error_size)
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
     glBindTexture(GL_TEXTURE_2D, 0);
 
-    if (text_find_font(text->font_path, sizeof text->font_path)) text->font_data = read_file(text->font_path);
+    size_t font_size = 0;
+    if (text_find_font(text->font_path, sizeof text->font_path))
+        text->font_data = whole_file_read(text->font_path, 64u << 20, &font_size, NULL);
     if (!text->font_data) text->font_path[0] = '\0';
     text->pixel_height = 16.0f;
     bake(text);

@@ -172,27 +172,6 @@ static bool build_track(Importer *im, const struct aiNodeAnim *channel, double t
     return ok;
 }
 
-/* Gives a clip name that repeats an earlier one a suffix: "Walk", "Walk (2)", ... Empty names stay "". */
-static void unique_clip_name(Model *model, int c, const struct aiString *source)
-{
-    Clip *clip = &model->clips[c];
-    import_copy_name(clip->name, source);
-    if (clip->name[0] == '\0' || model_find_clip(model, clip->name) < c) {
-        if (clip->name[0] == '\0') return;
-        char base[SV_NAME_MAX];
-        snprintf(base, sizeof base, "%s", clip->name);
-        for (int n = 2;; n++) {
-            char suffix[24];
-            snprintf(suffix, sizeof suffix, " (%d)", n);
-            size_t room = SV_NAME_MAX - strlen(suffix);   /* base cut between characters, then the suffix */
-            size_t kept = utf8_copy_valid(clip->name, room, base, strlen(base));
-            memcpy(clip->name + kept, suffix, strlen(suffix) + 1);
-            if (model_find_clip(model, clip->name) == c) break;   /* no earlier clip has it */
-        }
-        model->stats.clips_renamed++;
-    }
-}
-
 bool import_clips(Importer *im)
 {
     const struct aiScene *scene = im->scene;
@@ -205,7 +184,7 @@ bool import_clips(Importer *im)
         const struct aiAnimation *anim = scene->mAnimations[a];
         Clip *clip = &model->clips[model->clip_count++];
         if (!anim) continue;
-        unique_clip_name(model, (int)a, &anim->mName);
+        model_name_clip(model, (int)a, anim->mName.data, anim->mName.length < MAXLEN ? anim->mName.length : MAXLEN);
         im->channels_reordered = im->keys_repeated = 0;
 
         double tps = anim->mTicksPerSecond;

@@ -21,6 +21,7 @@
  *     reader refuses is handed to Assimp unchanged.
  */
 #include "import_internal.h"
+#include "base/whole_file.h"
 
 #include "fbx/fbx_apply.h"
 #include "fbx/fbx_doc.h"
@@ -169,31 +170,16 @@ bool import_fbx_is_legacy(const char *path, const void *data, size_t size, const
     return version > 0 && version < 7100;
 }
 
-static uint8_t *read_file_bytes(const char *path, size_t *size)
-{
-    FILE *file = fopen(path, "rb");
-    if (!file) return NULL;
-    uint8_t *bytes = NULL;
-    long length = fseek(file, 0, SEEK_END) == 0 ? ftell(file) : -1;
-    if (length > 0 && fseek(file, 0, SEEK_SET) == 0) bytes = malloc((size_t)length);
-    if (bytes && fread(bytes, 1, (size_t)length, file) != (size_t)length) {
-        free(bytes);
-        bytes = NULL;
-    }
-    fclose(file);
-    *size = bytes ? (size_t)length : 0;
-    return bytes;
-}
-
 bool import_fbx_legacy(const char *path, const void *data, size_t size, int max_bones, Model *model, FILE *warnings,
                        char *error, size_t error_size)
 {
     char source[1024];
     if (path) snprintf(source, sizeof source, "%s", path);
     else snprintf(source, sizeof source, "(memory).fbx");
-    uint8_t *bytes = path ? read_file_bytes(path, &size) : NULL;
+    int error_number = 0;
+    uint8_t *bytes = path ? whole_file_read(path, (size_t)-1 / 2, &size, &error_number) : NULL;
     if (path && !bytes) {
-        snprintf(error, error_size, "cannot read the file");
+        snprintf(error, error_size, "cannot read the file: %s", strerror(error_number));
         return false;
     }
     FbxScene scene;

@@ -23,6 +23,7 @@
 /* MAP_NORESERVE, MAP_STACK, sigaltstack: Linux / XSI beyond POSIX.1-2008 base */
 #define _DEFAULT_SOURCE
 #include "import_internal.h"
+#include "base/whole_file.h"
 
 #include <assimp/cimport.h>
 #include <assimp/config.h>
@@ -364,27 +365,6 @@ static bool check_file(const char *path, char *error, size_t error_size)
     return plausible;
 }
 
-/* The whole file in memory (NULL if it cannot be read); *size its length. */
-static uint8_t *read_whole_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    uint8_t *bytes = NULL;
-    if (fseek(f, 0, SEEK_END) == 0) {
-        long n = ftell(f);
-        if (n > 0 && fseek(f, 0, SEEK_SET) == 0 && (bytes = malloc((size_t)n)) != NULL) {
-            if (fread(bytes, 1, (size_t)n, f) == (size_t)n) {
-                *size = (size_t)n;
-            } else {
-                free(bytes);
-                bytes = NULL;
-            }
-        }
-    }
-    fclose(f);
-    return bytes;
-}
-
 /* ---- a memory budget for Assimp -------------------------------------------------------
  * A few bytes can make Assimp allocate gigabytes: a 9 KiB bzip-compressed X file from the fuzzer
  * declares faces with ~190 000 indices each, and Assimp 5.2's X reader reserves them all before it
@@ -486,7 +466,7 @@ static const struct aiScene *read_scene_unbounded(const char *path, const void *
      * Assimp then reads that copy of the bytes */
     bool fbx = path ? extension && strcasecmp(extension, ".fbx") == 0 : hint && strcasecmp(hint, "fbx") == 0;
     size_t fbx_size = 0;
-    uint8_t *fbx_file = fbx && path ? read_whole_file(path, &fbx_size) : NULL;
+    uint8_t *fbx_file = fbx && path ? whole_file_read(path, (size_t)-1 / 2, &fbx_size, NULL) : NULL;
     int takes_widened = 0;
     uint8_t *fbx_widened = !fbx ? NULL
                            : path ? (fbx_file ? import_fbx_widen_takes(fbx_file, fbx_size, &takes_widened) : NULL)

@@ -26,20 +26,6 @@ static bool mesh_has_triangles(const struct aiMesh *mesh)
     return false;
 }
 
-/* Keeps the SV_MAX_INFLUENCES largest weights of one vertex, sorted descending. */
-static void influence_insert(uint16_t index[SV_MAX_INFLUENCES], float weight[SV_MAX_INFLUENCES], int bone, float w)
-{
-    int k = SV_MAX_INFLUENCES - 1;
-    if (w <= weight[k]) return;
-    while (k > 0 && weight[k - 1] < w) {
-        weight[k] = weight[k - 1];
-        index[k] = index[k - 1];
-        k--;
-    }
-    weight[k] = w;
-    index[k] = (uint16_t)bone;
-}
-
 /* N of a skinned mesh: its node's rest scene matrix, the product of the rest transforms from
  * the root down to the node. (glTF, read by src/io/gltf/, has the identity: the spec ignores the
  * transform of the node that holds a skinned mesh.) */
@@ -112,7 +98,7 @@ static bool build_skin(Importer *im, const struct aiMesh *src, Mesh *mesh, const
                 return import_fail(im, "bone '%.100s' has a non-finite weight", bone->mName.data);
             }
             if (bone_of_src[b] < 0 || weight <= 0.0f) continue;
-            influence_insert(mesh->joint_indices[v], mesh->weights[v], bone_of_src[b], weight);
+            influence_keep_largest(mesh->joint_indices[v], mesh->weights[v], bone_of_src[b], weight);
         }
     }
     free(bone_of_src);

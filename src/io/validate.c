@@ -1,28 +1,18 @@
 /* validate.c — repair-or-reject rules on an imported Model (see validate.h and docs/robustness.md).
  *
  * Order: skeleton first (meshes and tracks point into it), then textures and materials
- * (meshes point at materials), meshes, clips. Each rule aggregates over one mesh / clip so
+ * (meshes point at materials), meshes, clips (validate_clips.c), magnitudes. Each rule aggregates over one mesh / clip so
  * a broken file gives a few warning lines, not one per vertex.
  */
-#include "validate.h"
+#include "validate_internal.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct Validator {
-    Model  *model;
-    int    *mesh_index;   /* [mesh_count before check_meshes]: new index of each mesh, -1 if dropped */
-    int     old_mesh_count;
-    FILE   *warnings;
-    int     repairs;
-    char   *error;
-    size_t  error_size;
-} Validator;
-
 /* One warning line: "skinview: warning: SOURCE: <what was repaired>". */
-static void repaired(Validator *v, const char *format, ...)
+void validate_repaired(Validator *v, const char *format, ...)
 {
     v->repairs++;
     if (!v->warnings) return;
@@ -35,7 +25,7 @@ static void repaired(Validator *v, const char *format, ...)
     fputc('\n', v->warnings);
 }
 
-static bool reject(Validator *v, const char *format, ...)
+bool validate_reject(Validator *v, const char *format, ...)
 {
     va_list args;
     va_start(args, format);
@@ -44,12 +34,13 @@ static bool reject(Validator *v, const char *format, ...)
     return false;
 }
 
-static bool finite_n(const float *f, int n)
+bool validate_finite(const float *f, int n)
 {
     for (int i = 0; i < n; i++)
         if (!isfinite(f[i])) return false;
     return true;
 }
+
 
 /* ---- skeleton ------------------------------------------------------------------ */
 
@@ -58,9 +49,9 @@ static bool check_skeleton(Validator *v)
     Skeleton *sk = &v->model->skeleton;
     int count = sk->joint_count;
     if (count < 1 || !sk->names || !sk->parent || !sk->rest_local || !sk->rest_trs || !sk->is_bone)
-        return reject(v, "the model has no node hierarchy (not even a root node)");
+        return validate_reject(v, "the model has no node hierarchy (not even a root node)");
     if (count > VALIDATE_MAX_JOINTS)
-        return reject(v, "the node hierarchy has %d nodes, more than the %d skinview accepts", count,
+        return validate_reject(v, "the node hierarchy has %d nodes, more than the %d skinview accepts", count,
                       VALIDATE_MAX_JOINTS);
 
     /* parents stored before children is what makes model space one forward loop; a parent index
@@ -69,12 +60,12 @@ static bool check_skeleton(Validator *v)
     for (int j = 0; j < count; j++) {
         sk->names[j][SV_NAME_MAX - 1] = '\0';
         int parent = sk->parent[j];
-        if (parent == j) return reject(v, "node '%s' is its own parent", sk->names[j]);
+        if (parent == j) return validate_reject(v, "node '%s' is its own parent", sk->names[j]);
         if (parent < -1 || parent >= count)
-            return reject(v, "node '%s' has parent %d, outside the %d nodes", sk->names[j], parent, count);
+            return validate_reject(v, "node '%s' has parent %d, outside the %d nodes", sk->names[j], parent, count);
     }
     unsigned char *state = calloc((size_t)count, 1);
-    if (!state) return reject(v, "out of memory");
+    if (!state) return validate_reject(v, "out of memory");
     bool ordered = true;
     for (int j = 0; j < count; j++) {
         if (sk->parent[j] > j) ordered = false;
@@ -86,28 +77,28 @@ static bool check_skeleton(Validator *v)
         if (k >= 0 && state[k] == 1) {
             int in_cycle = k;
             free(state);
-            return reject(v, "the node hierarchy has a cycle through node '%s'", sk->names[in_cycle]);
+            return validate_reject(v, "the node hierarchy has a cycle through node '%s'", sk->names[in_cycle]);
         }
         for (k = j; k >= 0 && state[k] == 1; k = sk->parent[k]) state[k] = 2;
     }
     free(state);
-    if (!ordered) return reject(v, "the node hierarchy is not stored parents before children");
+    if (!ordered) return validate_reject(v, "the node hierarchy is not stored parents before children");
 
     int bad_trs = 0;
     for (int j = 0; j < count; j++) {
-        if (!finite_n(&sk->rest_local[j][0][0], 16))
-            return reject(v, "node '%s' has a NaN or infinite transform", sk->names[j]);
+        if (!validate_finite(&sk->rest_local[j][0][0], 16))
+            return validate_reject(v, "node '%s' has a NaN or infinite transform", sk->names[j]);
         JointTransform *trs = &sk->rest_trs[j];
         bool bad = false;
-        if (!finite_n(trs->translation, 3)) { glm_vec3_zero(trs->translation); bad = true; }
-        if (!finite_n(trs->scale, 3)) { glm_vec3_one(trs->scale); bad = true; }
+        if (!validate_finite(trs->translation, 3)) { glm_vec3_zero(trs->translation); bad = true; }
+        if (!validate_finite(trs->scale, 3)) { glm_vec3_one(trs->scale); bad = true; }
         float length = sqrtf(glm_vec4_norm2(trs->rotation));
         if (!isfinite(length) || length < 1e-12f) { glm_quat_identity(trs->rotation); bad = true; }
         else if (fabsf(length - 1.0f) > 1e-3f) { glm_vec4_scale(trs->rotation, 1.0f / length, trs->rotation); bad = true; }
         if (bad) bad_trs++;
     }
     if (bad_trs)
-        repaired(v, "%d node rest transforms had NaN/infinite parts or a non-unit rotation; replaced by identity "
+        validate_repaired(v, "%d node rest transforms had NaN/infinite parts or a non-unit rotation; replaced by identity "
                     "parts / normalised", bad_trs);
     return true;
 }
@@ -118,20 +109,20 @@ static bool check_textures_and_materials(Validator *v)
 {
     Model *model = v->model;
     if (model->texture_count < 0 || (model->texture_count > 0 && !model->textures))
-        return reject(v, "the texture list is corrupt");
+        return validate_reject(v, "the texture list is corrupt");
     if (model->material_count < 0 || (model->material_count > 0 && !model->materials))
-        return reject(v, "the material list is corrupt");
+        return validate_reject(v, "the material list is corrupt");
 
     /* unusable textures are dropped; materials that used them fall back to their colour */
     int *new_index = malloc(sizeof(int) * (size_t)(model->texture_count + 1));
-    if (!new_index) return reject(v, "out of memory");
+    if (!new_index) return validate_reject(v, "out of memory");
     int kept = 0;
     for (int t = 0; t < model->texture_count; t++) {
         Texture *texture = &model->textures[t];
         texture->source[SV_NAME_MAX - 1] = '\0';
         if (!texture->rgba || texture->width <= 0 || texture->height <= 0 ||
             texture->width > VALIDATE_MAX_TEXTURE_SIDE || texture->height > VALIDATE_MAX_TEXTURE_SIDE) {
-            repaired(v, "texture '%s' (%d x %d) is empty or larger than %d pixels a side; dropped, its materials "
+            validate_repaired(v, "texture '%s' (%d x %d) is empty or larger than %d pixels a side; dropped, its materials "
                         "use their colour", texture->source, texture->width, texture->height, VALIDATE_MAX_TEXTURE_SIDE);
             free(texture->rgba);
             new_index[t] = -1;
@@ -161,14 +152,14 @@ static bool check_textures_and_materials(Validator *v)
             int u = maps[k]->texture;
             maps[k]->texture = u >= 0 && u < old_count ? new_index[u] : -1;
         }
-        if (!finite_n(material->diffuse_color, 4)) {
+        if (!validate_finite(material->diffuse_color, 4)) {
             glm_vec4_one(material->diffuse_color);
             bad_colours++;
         }
     }
     free(new_index);
-    if (bad_texture_refs) repaired(v, "%d materials referred to textures that do not exist; they use their colour", bad_texture_refs);
-    if (bad_colours) repaired(v, "%d materials had a NaN/infinite colour; set to white", bad_colours);
+    if (bad_texture_refs) validate_repaired(v, "%d materials referred to textures that do not exist; they use their colour", bad_texture_refs);
+    if (bad_colours) validate_repaired(v, "%d materials had a NaN/infinite colour; set to white", bad_colours);
     return true;
 }
 
@@ -216,17 +207,17 @@ static bool check_skin(Validator *v, Mesh *mesh)
     Skeleton *sk = &v->model->skeleton;
     if (mesh->bone_count < 1 || mesh->bone_count > VALIDATE_MAX_BONES || !mesh->bone_joint || !mesh->inverse_bind ||
         !mesh->joint_indices || !mesh->weights)
-        return reject(v, "skinned mesh '%s' has %d bones or lacks its bone / weight arrays", mesh->name,
+        return validate_reject(v, "skinned mesh '%s' has %d bones or lacks its bone / weight arrays", mesh->name,
                       mesh->bone_count);
     int non_affine = 0;
     for (int b = 0; b < mesh->bone_count; b++) {
         int joint = mesh->bone_joint[b];
         if (joint < 0 || joint >= sk->joint_count)
-            return reject(v, "bone %d of mesh '%s' refers to node %d, outside the %d nodes", b, mesh->name, joint,
+            return validate_reject(v, "bone %d of mesh '%s' refers to node %d, outside the %d nodes", b, mesh->name, joint,
                           sk->joint_count);
         float (*m)[4] = mesh->inverse_bind[b];
-        if (!finite_n(&m[0][0], 16))
-            return reject(v, "bone '%s' of mesh '%s' has a NaN or infinite inverse bind matrix", sk->names[joint],
+        if (!validate_finite(&m[0][0], 16))
+            return validate_reject(v, "bone '%s' of mesh '%s' has a NaN or infinite inverse bind matrix", sk->names[joint],
                           mesh->name);
         /* affine = last row (0, 0, 0, 1); cglm is column-major, so the last row is m[c][3] */
         if (fabsf(m[0][3]) > 1e-6f || fabsf(m[1][3]) > 1e-6f || fabsf(m[2][3]) > 1e-6f || fabsf(m[3][3] - 1.0f) > 1e-5f) {
@@ -240,21 +231,21 @@ static bool check_skin(Validator *v, Mesh *mesh)
         for (int c = 0; c < 4; c++)
             for (int r = 0; r < 4; r++)
                 if (fabsf(m[c][r]) > VALIDATE_MAX_COORDINATE)
-                    return reject(v, "bone '%s' of mesh '%s' has an absurd inverse bind matrix (an entry beyond %g)",
+                    return validate_reject(v, "bone '%s' of mesh '%s' has an absurd inverse bind matrix (an entry beyond %g)",
                                   sk->names[joint], mesh->name, (double)VALIDATE_MAX_COORDINATE);
         for (int c = 0; c < 3; c++) {
             float axis = glm_vec3_norm(m[c]);
             if (axis > 0.0f && (axis < VALIDATE_MIN_BIND_SCALE || axis > 1.0f / VALIDATE_MIN_BIND_SCALE))
-                return reject(v, "bone '%s' of mesh '%s' has an absurd scale in its inverse bind matrix (axis length %g)",
+                return validate_reject(v, "bone '%s' of mesh '%s' has an absurd scale in its inverse bind matrix (axis length %g)",
                               sk->names[joint], mesh->name, (double)axis);
         }
         if (matrix_flatness(m) < 1e-6f)
-            return reject(v, "bone '%s' of mesh '%s' has a singular inverse bind matrix (it squashes space flat)",
+            return validate_reject(v, "bone '%s' of mesh '%s' has a singular inverse bind matrix (it squashes space flat)",
                           sk->names[joint], mesh->name);
         sk->is_bone[joint] = true;
     }
     if (non_affine)
-        repaired(v, "mesh '%s': %d inverse bind matrices were not affine (last row not 0 0 0 1); made affine",
+        validate_repaired(v, "mesh '%s': %d inverse bind matrices were not affine (last row not 0 0 0 1); made affine",
                  mesh->name, non_affine);
 
     int bad_weights = 0, bad_indices = 0, zero_sums = 0, renormalised = 0;
@@ -276,7 +267,7 @@ static bool check_skin(Validator *v, Mesh *mesh)
         }
         if (!(sum > 0.0f) || !isfinite(sum)) {   /* nothing left: the vertex follows its mesh's node */
             int rigid = rigid_bone(mesh, sk->is_bone);
-            if (rigid < 0) return reject(v, "mesh '%s': no room for the bone unweighted vertices follow", mesh->name);
+            if (rigid < 0) return validate_reject(v, "mesh '%s': no room for the bone unweighted vertices follow", mesh->name);
             memset(w, 0, sizeof(float) * SV_MAX_INFLUENCES);
             memset(index, 0, sizeof(uint16_t) * SV_MAX_INFLUENCES);
             index[0] = (uint16_t)rigid;
@@ -287,14 +278,14 @@ static bool check_skin(Validator *v, Mesh *mesh)
         if (fabsf(sum - 1.0f) > 1e-3f) renormalised++;
         for (int k = 0; k < SV_MAX_INFLUENCES; k++) w[k] /= sum;   /* w_k / sum: the weights sum to 1 */
     }
-    if (bad_weights) repaired(v, "mesh '%s': %d negative or NaN weights set to 0", mesh->name, bad_weights);
+    if (bad_weights) validate_repaired(v, "mesh '%s': %d negative or NaN weights set to 0", mesh->name, bad_weights);
     if (bad_indices)
-        repaired(v, "mesh '%s': %d weights named a bone past the mesh's %d bones; dropped", mesh->name, bad_indices,
+        validate_repaired(v, "mesh '%s': %d weights named a bone past the mesh's %d bones; dropped", mesh->name, bad_indices,
                  mesh->bone_count);
     if (zero_sums)
-        repaired(v, "mesh '%s': %d vertices had weights summing to 0; bound rigidly to the mesh's node", mesh->name,
+        validate_repaired(v, "mesh '%s': %d vertices had weights summing to 0; bound rigidly to the mesh's node", mesh->name,
                  zero_sums);
-    if (renormalised) repaired(v, "mesh '%s': %d vertices' weights did not sum to 1; renormalised", mesh->name, renormalised);
+    if (renormalised) validate_repaired(v, "mesh '%s': %d vertices' weights did not sum to 1; renormalised", mesh->name, renormalised);
     return true;
 }
 
@@ -304,16 +295,16 @@ static bool check_morph_targets(Validator *v, Mesh *mesh)
     int targets = mesh->morph_target_count;
     if (targets == 0) return true;
     if (targets < 0 || !mesh->morph_position_deltas || !mesh->morph_default_weights || !mesh->morph_target_names)
-        return reject(v, "mesh '%s' has %d morph targets but lacks their arrays", mesh->name, targets);
+        return validate_reject(v, "mesh '%s' has %d morph targets but lacks their arrays", mesh->name, targets);
     int bad_deltas = 0, bad_weights = 0;
     size_t deltas = (size_t)targets * (size_t)mesh->vertex_count;
     for (size_t i = 0; i < deltas; i++) {
-        if (!finite_n(mesh->morph_position_deltas[i], 3) ||
+        if (!validate_finite(mesh->morph_position_deltas[i], 3) ||
             glm_vec3_norm(mesh->morph_position_deltas[i]) > VALIDATE_MAX_COORDINATE) {
             glm_vec3_zero(mesh->morph_position_deltas[i]);
             bad_deltas++;
         }
-        if (mesh->morph_normal_deltas && (!finite_n(mesh->morph_normal_deltas[i], 3) ||
+        if (mesh->morph_normal_deltas && (!validate_finite(mesh->morph_normal_deltas[i], 3) ||
                                           glm_vec3_norm(mesh->morph_normal_deltas[i]) > VALIDATE_MAX_NORMAL_DELTA)) {
             glm_vec3_zero(mesh->morph_normal_deltas[i]);
             bad_deltas++;
@@ -326,8 +317,8 @@ static bool check_morph_targets(Validator *v, Mesh *mesh)
             bad_weights++;
         }
     }
-    if (bad_deltas) repaired(v, "mesh '%s': %d NaN, infinite or absurd morph target deltas set to 0", mesh->name, bad_deltas);
-    if (bad_weights) repaired(v, "mesh '%s': %d NaN, infinite or absurd default morph weights set to 0", mesh->name, bad_weights);
+    if (bad_deltas) validate_repaired(v, "mesh '%s': %d NaN, infinite or absurd morph target deltas set to 0", mesh->name, bad_deltas);
+    if (bad_weights) validate_repaired(v, "mesh '%s': %d NaN, infinite or absurd default morph weights set to 0", mesh->name, bad_weights);
     return true;
 }
 
@@ -337,37 +328,37 @@ static int check_mesh(Validator *v, Mesh *mesh)
     Model *model = v->model;
     mesh->name[SV_NAME_MAX - 1] = '\0';
     if (mesh->vertex_count < 0 || mesh->index_count < 0)
-        return reject(v, "mesh '%s' has a negative vertex or index count", mesh->name), -1;
+        return validate_reject(v, "mesh '%s' has a negative vertex or index count", mesh->name), -1;
     if (mesh->vertex_count == 0 || mesh->index_count < 3) {
-        repaired(v, "mesh '%s' has %d vertices and %d triangles; dropped", mesh->name, mesh->vertex_count,
+        validate_repaired(v, "mesh '%s' has %d vertices and %d triangles; dropped", mesh->name, mesh->vertex_count,
                  mesh->index_count / 3);
         return 0;
     }
     if (!mesh->positions || !mesh->normals || !mesh->uvs || !mesh->indices)
-        return reject(v, "mesh '%s' lacks its vertex or index arrays", mesh->name), -1;
+        return validate_reject(v, "mesh '%s' lacks its vertex or index arrays", mesh->name), -1;
     if (mesh->node_joint < 0 || mesh->node_joint >= model->skeleton.joint_count)
-        return reject(v, "mesh '%s' hangs under node %d, outside the %d nodes", mesh->name, mesh->node_joint,
+        return validate_reject(v, "mesh '%s' hangs under node %d, outside the %d nodes", mesh->name, mesh->node_joint,
                       model->skeleton.joint_count), -1;
     if (mesh->index_count % 3) {
-        repaired(v, "mesh '%s': %d indices is not whole triangles; the last %d dropped", mesh->name,
+        validate_repaired(v, "mesh '%s': %d indices is not whole triangles; the last %d dropped", mesh->name,
                  mesh->index_count, mesh->index_count % 3);
         mesh->index_count -= mesh->index_count % 3;
     }
 
     int bad_normals = 0, scaled_normals = 0, bad_uvs = 0;
     for (int i = 0; i < mesh->vertex_count; i++) {
-        if (!finite_n(mesh->positions[i], 3))
-            return reject(v, "mesh '%s' has a NaN or infinite vertex position (vertex %d)", mesh->name, i), -1;
+        if (!validate_finite(mesh->positions[i], 3))
+            return validate_reject(v, "mesh '%s' has a NaN or infinite vertex position (vertex %d)", mesh->name, i), -1;
         if (fabsf(mesh->positions[i][0]) > VALIDATE_MAX_COORDINATE || fabsf(mesh->positions[i][1]) > VALIDATE_MAX_COORDINATE ||
             fabsf(mesh->positions[i][2]) > VALIDATE_MAX_COORDINATE)
-            return reject(v, "mesh '%s' has an absurd vertex position (vertex %d, beyond %g units)", mesh->name, i,
+            return validate_reject(v, "mesh '%s' has an absurd vertex position (vertex %d, beyond %g units)", mesh->name, i,
                           (double)VALIDATE_MAX_COORDINATE), -1;
         /* |n| without overflow: the largest component times the length of n / it */
         float *n = mesh->normals[i];
         float largest = fmaxf(fabsf(n[0]), fmaxf(fabsf(n[1]), fabsf(n[2])));
         float length = largest > 0.0f && isfinite(largest) ? largest * glm_vec3_norm((vec3){n[0] / largest, n[1] / largest, n[2] / largest})
                                                            : largest;
-        if (!finite_n(n, 3) || !isfinite(length) || length == 0.0f) {
+        if (!validate_finite(n, 3) || !isfinite(length) || length == 0.0f) {
             glm_vec3_copy((vec3){0.0f, 1.0f, 0.0f}, mesh->normals[i]);
             bad_normals++;
         } else if (length > 1e6f || length < 1e-6f) {   /* would overflow (or vanish) once skinned */
@@ -375,15 +366,15 @@ static int check_mesh(Validator *v, Mesh *mesh)
             glm_vec3_normalize(n);
             scaled_normals++;
         }
-        if (!finite_n(mesh->uvs[i], 2)) {
+        if (!validate_finite(mesh->uvs[i], 2)) {
             glm_vec2_zero(mesh->uvs[i]);
             bad_uvs++;
         }
     }
-    if (bad_normals) repaired(v, "mesh '%s': %d NaN, infinite or zero normals set to +Y", mesh->name, bad_normals);
+    if (bad_normals) validate_repaired(v, "mesh '%s': %d NaN, infinite or zero normals set to +Y", mesh->name, bad_normals);
     if (scaled_normals)
-        repaired(v, "mesh '%s': %d normals longer than 1e6 or shorter than 1e-6; normalised", mesh->name, scaled_normals);
-    if (bad_uvs) repaired(v, "mesh '%s': %d NaN or infinite texture coordinates set to 0", mesh->name, bad_uvs);
+        validate_repaired(v, "mesh '%s': %d normals longer than 1e6 or shorter than 1e-6; normalised", mesh->name, scaled_normals);
+    if (bad_uvs) validate_repaired(v, "mesh '%s': %d NaN or infinite texture coordinates set to 0", mesh->name, bad_uvs);
 
     /* triangles with an index past the vertices are dropped (compacted in place) */
     int kept = 0, bad_triangles = 0;
@@ -398,16 +389,16 @@ static int check_mesh(Validator *v, Mesh *mesh)
         kept += 3;
     }
     if (bad_triangles) {
-        repaired(v, "mesh '%s': %d triangles used vertex indices past its %d vertices; dropped", mesh->name,
+        validate_repaired(v, "mesh '%s': %d triangles used vertex indices past its %d vertices; dropped", mesh->name,
                  bad_triangles, mesh->vertex_count);
         mesh->index_count = kept;
         if (kept == 0) {
-            repaired(v, "mesh '%s' has no triangles left; dropped", mesh->name);
+            validate_repaired(v, "mesh '%s' has no triangles left; dropped", mesh->name);
             return 0;
         }
     }
     if (mesh->material < -1 || mesh->material >= model->material_count) {
-        repaired(v, "mesh '%s' refers to material %d of %d; drawn with the default colour", mesh->name,
+        validate_repaired(v, "mesh '%s' refers to material %d of %d; drawn with the default colour", mesh->name,
                  mesh->material, model->material_count);
         mesh->material = -1;
     }
@@ -418,11 +409,11 @@ static int check_mesh(Validator *v, Mesh *mesh)
 static bool check_meshes(Validator *v)
 {
     Model *model = v->model;
-    if (model->mesh_count < 0 || (model->mesh_count > 0 && !model->meshes)) return reject(v, "the mesh list is corrupt");
+    if (model->mesh_count < 0 || (model->mesh_count > 0 && !model->meshes)) return validate_reject(v, "the mesh list is corrupt");
     /* morph tracks name meshes by index: remember where each mesh went */
     v->old_mesh_count = model->mesh_count;
     v->mesh_index = malloc(sizeof(int) * (size_t)(model->mesh_count + 1));
-    if (!v->mesh_index) return reject(v, "out of memory");
+    if (!v->mesh_index) return validate_reject(v, "out of memory");
     for (int m = 0; m < model->mesh_count; m++) v->mesh_index[m] = -1;
     int kept = 0;
     for (int m = 0; m < model->mesh_count; m++) {
@@ -443,349 +434,8 @@ static bool check_meshes(Validator *v)
         v->mesh_index[m] = kept++;
     }
     model->mesh_count = kept;
-    if (kept == 0) return reject(v, "no mesh with triangles is left to draw");
+    if (kept == 0) return validate_reject(v, "no mesh with triangles is left to draw");
     return true;
-}
-
-/* ---- clips ----------------------------------------------------------------------- */
-
-typedef struct KeyOrder {
-    float time;
-    int   index;
-} KeyOrder;
-
-static int compare_key_order(const void *a, const void *b)
-{
-    const KeyOrder *x = a, *y = b;
-    if (x->time != y->time) return x->time < y->time ? -1 : 1;
-    return (x->index > y->index) - (x->index < y->index);   /* stable: file order among equal times */
-}
-
-typedef struct ChannelRepairs {
-    int dropped;        /* keys with a NaN/infinite time or value */
-    int reordered;      /* channels whose times were not increasing */
-    int duplicates;     /* keys at a time another key already had (the later one kept) */
-    int renormalised;   /* rotation keys that were not unit quaternions */
-    int tangents;       /* NaN/infinite spline tangents set to 0 */
-    int interpolation;  /* unknown interpolation, or a spline without tangents: made linear */
-} ChannelRepairs;
-
-/* One channel of a track, seen as arrays of floats: key k is times[k], `width` floats of
- * values (3: vec3, 4: quaternion) and, for splines, 2 * width floats of tangents (in, out). */
-typedef struct Channel {
-    int           *count;
-    float         *times;
-    float         *values;
-    float        **tangents;     /* *tangents may be NULL */
-    Interpolation *interpolation;
-    int            width;
-} Channel;
-
-/* Moves key `from` to slot `to` (values and tangents). */
-static void move_key(const Channel *c, const float *values, const float *tangents, int from, int to)
-{
-    int w = c->width;
-    memmove(&c->values[to * w], &values[from * w], sizeof(float) * (size_t)w);
-    if (*c->tangents) memmove(&(*c->tangents)[to * 2 * w], &tangents[from * 2 * w], sizeof(float) * (size_t)(2 * w));
-}
-
-/* Keeps a channel's usable keys in place: finite time and value, ordered by time, one key per
- * time (the later one in the file wins, as the importer does); rotations unit length; spline
- * tangents finite. Returns false when out of memory. */
-static bool clean_channel(const Channel *c, ChannelRepairs *r)
-{
-    int w = c->width;
-    int count = *c->count;
-    if ((unsigned)*c->interpolation >= INTERPOLATION_KINDS ||
-        (*c->interpolation == INTERPOLATION_CUBICSPLINE && !*c->tangents)) {
-        *c->interpolation = INTERPOLATION_LINEAR;
-        r->interpolation++;
-    }
-    if (*c->interpolation != INTERPOLATION_CUBICSPLINE && *c->tangents) {   /* tangents nobody reads */
-        free(*c->tangents);
-        *c->tangents = NULL;
-    }
-    float *tangents = *c->tangents;
-    int kept = 0;
-    for (int k = 0; k < count; k++) {
-        float *value = &c->values[k * w];
-        if (!isfinite(c->times[k]) || !finite_n(value, w)) {
-            r->dropped++;
-            continue;
-        }
-        if (w == 4) {   /* rotations: unit quaternions; a zero one becomes the identity */
-            float length = sqrtf(glm_vec4_norm2(value));
-            if (!isfinite(length) || length < 1e-12f) {
-                glm_quat_identity(value);
-                r->renormalised++;
-            } else if (fabsf(length - 1.0f) > 1e-3f) {
-                glm_vec4_scale(value, 1.0f / length, value);
-                r->renormalised++;
-            }
-        }
-        if (tangents) {
-            float *tangent = &tangents[k * 2 * w];
-            for (int i = 0; i < 2 * w; i++)
-                if (!isfinite(tangent[i])) {
-                    tangent[i] = 0.0f;
-                    r->tangents++;
-                }
-        }
-        c->times[kept] = c->times[k];
-        move_key(c, c->values, tangents, k, kept);
-        kept++;
-    }
-    *c->count = kept;
-    bool increasing = true;
-    for (int k = 1; k < kept && increasing; k++) increasing = c->times[k - 1] < c->times[k];
-    if (increasing) return true;
-
-    /* sort by time (stable), then keep one key per time */
-    KeyOrder *order = malloc(sizeof *order * (size_t)kept);
-    float *values_copy = malloc(sizeof(float) * (size_t)kept * (size_t)w);
-    float *tangents_copy = tangents ? malloc(sizeof(float) * (size_t)kept * (size_t)(2 * w)) : NULL;
-    if (!order || !values_copy || (tangents && !tangents_copy)) {
-        free(order);
-        free(values_copy);
-        free(tangents_copy);
-        return false;
-    }
-    bool sorted = true;
-    for (int k = 0; k < kept; k++) {
-        order[k].time = c->times[k];
-        order[k].index = k;
-        if (k > 0 && c->times[k - 1] > c->times[k]) sorted = false;
-    }
-    if (!sorted) {
-        qsort(order, (size_t)kept, sizeof *order, compare_key_order);
-        r->reordered++;
-    }
-    memcpy(values_copy, c->values, sizeof(float) * (size_t)kept * (size_t)w);
-    if (tangents) memcpy(tangents_copy, tangents, sizeof(float) * (size_t)kept * (size_t)(2 * w));
-    int unique = 0;
-    for (int k = 0; k < kept; k++) {
-        if (unique > 0 && c->times[unique - 1] == order[k].time) {   /* repeated time: the later key wins */
-            move_key(c, values_copy, tangents_copy, order[k].index, unique - 1);
-            r->duplicates++;
-            continue;
-        }
-        c->times[unique] = order[k].time;
-        move_key(c, values_copy, tangents_copy, order[k].index, unique);
-        unique++;
-    }
-    *c->count = unique;
-    free(order);
-    free(values_copy);
-    free(tangents_copy);
-    return true;
-}
-
-/* The three channels of a track. */
-static void track_channels(JointTrack *track, Channel out[3])
-{
-    out[0] = (Channel){&track->translation_count, track->translation_times, (float *)track->translation_values,
-                       (float **)&track->translation_tangents, &track->translation_interpolation, 3};
-    out[1] = (Channel){&track->rotation_count, track->rotation_times, (float *)track->rotation_values,
-                       (float **)&track->rotation_tangents, &track->rotation_interpolation, 4};
-    out[2] = (Channel){&track->scale_count, track->scale_times, (float *)track->scale_values,
-                       (float **)&track->scale_tangents, &track->scale_interpolation, 3};
-}
-
-/* 1: keep the clip, 0: drop it (with a warning), -1: reject (error set). */
-static int check_clip(Validator *v, Clip *clip, bool *joint_taken)
-{
-    Skeleton *sk = &v->model->skeleton;
-    clip->name[SV_NAME_MAX - 1] = '\0';
-    const char *name = clip->name;
-    if (clip->track_count < 0 || (clip->track_count > 0 && !clip->tracks))
-        return reject(v, "clip '%s' has a corrupt track list", name), -1;
-
-    ChannelRepairs r = {0};
-    int bad_joint = 0, repeated_joint = 0, empty = 0, kept = 0;
-    float first_key = INFINITY, last_key = -INFINITY;
-    for (int t = 0; t < clip->track_count; t++) {
-        JointTrack *track = &clip->tracks[t];
-        if (track->joint < 0 || track->joint >= sk->joint_count || joint_taken[track->joint]) {
-            if (track->joint < 0 || track->joint >= sk->joint_count) bad_joint++;
-            else repeated_joint++;
-            joint_track_free(track);
-            continue;
-        }
-        Channel channels[3];
-        track_channels(track, channels);
-        for (int c = 0; c < 3; c++) {
-            int count = *channels[c].count;
-            if (count < 0 || (count > 0 && (!channels[c].times || !channels[c].values)))
-                return reject(v, "clip '%s', node '%s': a channel has %d keys but no key arrays", name,
-                              sk->names[track->joint], count), -1;
-            if (count == 0) continue;
-            if (!clean_channel(&channels[c], &r)) return reject(v, "out of memory"), -1;
-            count = *channels[c].count;
-            if (count > 0) {
-                first_key = fminf(first_key, channels[c].times[0]);
-                last_key = fmaxf(last_key, channels[c].times[count - 1]);
-            }
-        }
-        if (track->translation_count + track->rotation_count + track->scale_count == 0) {   /* changes nothing */
-            empty++;
-            joint_track_free(track);
-            continue;
-        }
-        joint_taken[track->joint] = true;
-        if (kept != t) {
-            clip->tracks[kept] = *track;
-            memset(track, 0, sizeof *track);
-        }
-        kept++;
-    }
-    clip->track_count = kept;
-    for (int t = 0; t < kept; t++) joint_taken[clip->tracks[t].joint] = false;
-
-    /* morph weight tracks: a mesh (after dropped meshes moved the rest down) and one of its
-     * targets, one track per target, keys cleaned like the joint channels */
-    int bad_morph = 0, repeated_morph = 0, empty_morph = 0, kept_morph = 0, morph_clamped = 0;
-    if (clip->morph_track_count < 0 || (clip->morph_track_count > 0 && !clip->morph_tracks))
-        return reject(v, "clip '%s' has a corrupt morph track list", name), -1;
-    for (int t = 0; t < clip->morph_track_count; t++) {
-        MorphTrack *track = &clip->morph_tracks[t];
-        int mesh = track->mesh >= 0 && track->mesh < v->old_mesh_count ? v->mesh_index[track->mesh] : -1;
-        bool valid = mesh >= 0 && track->target >= 0 && track->target < v->model->meshes[mesh].morph_target_count;
-        bool repeated = false;
-        for (int u = 0; valid && u < kept_morph; u++)
-            repeated = repeated || (clip->morph_tracks[u].mesh == mesh && clip->morph_tracks[u].target == track->target);
-        if (valid && !repeated && track->key_count > 0 && (!track->times || !track->weights))
-            return reject(v, "clip '%s': a morph track has %d keys but no key arrays", name, track->key_count), -1;
-        if (valid && !repeated && track->key_count > 0) {
-            Channel channel = {&track->key_count, track->times, track->weights, &track->tangents,
-                               &track->interpolation, 1};
-            if (!clean_channel(&channel, &r)) return reject(v, "out of memory"), -1;
-            for (int k = 0; k < track->key_count; k++)
-                if (fabsf(track->weights[k]) > VALIDATE_MAX_MORPH_WEIGHT) {
-                    track->weights[k] = copysignf(VALIDATE_MAX_MORPH_WEIGHT, track->weights[k]);
-                    morph_clamped++;
-                }
-            /* a spline's tangent moves the weight by at most dt * |tangent| over its interval:
-             * bounded like the weights (in-tangent of key k: the interval before it, out: after) */
-            for (int k = 0; track->tangents && k < track->key_count; k++)
-                for (int side = 0; side < 2; side++) {
-                    int other = side == 0 ? k - 1 : k + 1;
-                    if (other < 0 || other >= track->key_count) continue;
-                    float dt = fabsf(track->times[k] - track->times[other]);
-                    float *tangent = &track->tangents[2 * k + side];
-                    if (dt * fabsf(*tangent) > VALIDATE_MAX_MORPH_WEIGHT) {
-                        *tangent = copysignf(VALIDATE_MAX_MORPH_WEIGHT / dt, *tangent);
-                        morph_clamped++;
-                    }
-                }
-        }
-        if (!valid || repeated || track->key_count <= 0) {
-            if (!valid) bad_morph++;
-            else if (repeated) repeated_morph++;
-            else empty_morph++;
-            free(track->times);
-            free(track->weights);
-            free(track->tangents);
-            memset(track, 0, sizeof *track);
-            continue;
-        }
-        track->mesh = mesh;
-        first_key = fminf(first_key, track->times[0]);
-        last_key = fmaxf(last_key, track->times[track->key_count - 1]);
-        if (kept_morph != t) {
-            clip->morph_tracks[kept_morph] = *track;
-            memset(track, 0, sizeof *track);
-        }
-        kept_morph++;
-    }
-    clip->morph_track_count = kept_morph;
-    if (bad_morph) repaired(v, "clip '%s': %d morph tracks name a mesh or target that does not exist; dropped", name, bad_morph);
-    if (repeated_morph) repaired(v, "clip '%s': %d morph tracks drive a target another track drives; dropped", name, repeated_morph);
-    if (empty_morph) repaired(v, "clip '%s': %d morph tracks have no usable keys; dropped", name, empty_morph);
-    if (morph_clamped)
-        repaired(v, "clip '%s': %d morph weight keys or tangents beyond +-%g clamped", name, morph_clamped,
-                 (double)VALIDATE_MAX_MORPH_WEIGHT);
-
-    if (bad_joint) repaired(v, "clip '%s': %d tracks drive nodes that do not exist; dropped", name, bad_joint);
-    if (repeated_joint) repaired(v, "clip '%s': %d tracks drive a node another track already drives; dropped", name, repeated_joint);
-    if (empty) repaired(v, "clip '%s': %d tracks have no usable keys; dropped", name, empty);
-    if (r.dropped) repaired(v, "clip '%s': %d keys with a NaN or infinite time or value; dropped", name, r.dropped);
-    if (r.reordered) repaired(v, "clip '%s': %d channels had key times out of order; sorted", name, r.reordered);
-    if (r.duplicates) repaired(v, "clip '%s': %d keys repeated an earlier key's time; the later one kept", name, r.duplicates);
-    if (r.renormalised) repaired(v, "clip '%s': %d rotation keys were not unit quaternions; normalised", name, r.renormalised);
-    if (r.tangents) repaired(v, "clip '%s': %d NaN or infinite spline tangent components set to 0", name, r.tangents);
-    if (r.interpolation)
-        repaired(v, "clip '%s': %d channels had an unknown interpolation or a spline without tangents; made linear",
-                 name, r.interpolation);
-
-    if (kept == 0 && kept_morph == 0) {   /* no keys at all: a clip of the rest pose, lasting what the file says */
-        first_key = last_key = 0.0f;
-    }
-    /* negative key times: the whole clip moves so that its first key is at 0. Playback time is
-     * measured from the clip's start, so what plays does not change. */
-    if (first_key < 0.0f) {
-        float shift = -first_key;
-        for (int t = 0; t < kept; t++) {
-            Channel channels[3];
-            track_channels(&clip->tracks[t], channels);
-            for (int c = 0; c < 3; c++)
-                for (int k = 0; k < *channels[c].count; k++) channels[c].times[k] += shift;
-        }
-        for (int t = 0; t < kept_morph; t++)
-            for (int k = 0; k < clip->morph_tracks[t].key_count; k++) clip->morph_tracks[t].times[k] += shift;
-        repaired(v, "clip '%s': keys start at a negative time (%.6g s); the clip moved to start at 0", name, first_key);
-        if (isfinite(clip->start)) clip->start += shift;
-        last_key += shift;
-        first_key = 0.0f;
-    }
-    /* the clip spans [start, start + duration] of the keys' time line: start at or before the
-     * first key (keys before it could never play), the end at or after the last key (it must be
-     * reachable), the length at most a day */
-    if (last_key - first_key > VALIDATE_MAX_CLIP_SECONDS) {
-        repaired(v, "clip '%s': keys span %.6g s, more than a day (a unit error?); clip dropped", name,
-                 last_key - first_key);
-        return 0;
-    }
-    if (!isfinite(clip->start) || clip->start < 0.0f || clip->start > first_key) {
-        repaired(v, "clip '%s': start %.6g s is NaN, negative or after the first key; set to %.6g s", name,
-                 clip->start, first_key);
-        clip->start = first_key;
-    }
-    float needed = last_key - clip->start;
-    if (!isfinite(clip->duration) || clip->duration < 0.0f || clip->duration > VALIDATE_MAX_CLIP_SECONDS) {
-        repaired(v, "clip '%s': duration %.6g s is negative, NaN or more than a day; set to the last key, %.6g s",
-                 name, clip->duration, needed);
-        clip->duration = needed;
-    } else if (clip->duration < needed) {
-        repaired(v, "clip '%s': duration %.6g s ends before the last key; extended to %.6g s", name, clip->duration,
-                 needed);
-        clip->duration = needed;
-    }
-    /* a duration of 0 (one key, or every key at one time) is a pose (trap 8 of docs/skinning.md section 10): kept */
-    return 1;
-}
-
-static bool check_clips(Validator *v)
-{
-    Model *model = v->model;
-    if (model->clip_count < 0 || (model->clip_count > 0 && !model->clips)) return reject(v, "the clip list is corrupt");
-    bool *joint_taken = calloc((size_t)model->skeleton.joint_count, sizeof *joint_taken);
-    if (!joint_taken) return reject(v, "out of memory");
-    int kept = 0;
-    bool ok = true;
-    for (int c = 0; c < model->clip_count; c++) {
-        Clip *clip = &model->clips[c];
-        int verdict = ok ? check_clip(v, clip, joint_taken) : 1;
-        if (verdict < 0) ok = false;
-        if (verdict == 0) {
-            clip_free(clip);
-            continue;
-        }
-        if (kept != c) model->clips[kept] = *clip;
-        kept++;
-    }
-    model->clip_count = kept;
-    free(joint_taken);
-    return ok;
 }
 
 /* ---- magnitudes: how far a joint can get ----------------------------------------------
@@ -844,7 +494,7 @@ static bool check_magnitudes(Validator *v)
     Skeleton *sk = &model->skeleton;
     int n = sk->joint_count;
     float *scale = malloc(sizeof(float) * (size_t)n * 4);
-    if (!scale) return reject(v, "out of memory");
+    if (!scale) return validate_reject(v, "out of memory");
     float *reach = scale + n, *world_scale = scale + 2 * n, *world_reach = scale + 3 * n;
     for (int j = 0; j < n; j++) {
         scale[j] = fmaxf(matrix_max_scale(sk->rest_local[j]),
@@ -854,7 +504,7 @@ static bool check_magnitudes(Validator *v)
     int worst = 0;
     if (!joints_in_bounds(sk, scale, reach, world_scale, world_reach, &worst)) {
         free(scale);
-        return reject(v, "the node transforms multiply to absurd sizes (node '%s': scale beyond %g or beyond %g "
+        return validate_reject(v, "the node transforms multiply to absurd sizes (node '%s': scale beyond %g or beyond %g "
                          "units from the origin)", sk->names[worst], (double)VALIDATE_MAX_SCALE,
                       (double)VALIDATE_MAX_EXTENT);
     }
@@ -863,7 +513,7 @@ static bool check_magnitudes(Validator *v)
     float *clip_scale = malloc(sizeof(float) * (size_t)n * 2);
     if (!clip_scale) {
         free(scale);
-        return reject(v, "out of memory");
+        return validate_reject(v, "out of memory");
     }
     float *clip_reach = clip_scale + n;
     int kept = 0;
@@ -885,7 +535,7 @@ static bool check_magnitudes(Validator *v)
                                                                    track->translation_count, true));
         }
         if (!joints_in_bounds(sk, clip_scale, clip_reach, world_scale, world_reach, &worst)) {
-            repaired(v, "clip '%s': its keys could carry node '%s' to an absurd size or distance (scale beyond %g or "
+            validate_repaired(v, "clip '%s': its keys could carry node '%s' to an absurd size or distance (scale beyond %g or "
                         "beyond %g units); clip dropped", clip->name, sk->names[worst], (double)VALIDATE_MAX_SCALE,
                      (double)VALIDATE_MAX_EXTENT);
             clip_free(clip);
@@ -905,7 +555,7 @@ bool model_validate(Model *model, FILE *warnings, int *repairs, char *error, siz
     Validator v = {.model = model, .warnings = warnings, .error = error, .error_size = error_size};
     if (error_size > 0) error[0] = '\0';
     model->source_path[sizeof model->source_path - 1] = '\0';
-    bool ok = check_skeleton(&v) && check_textures_and_materials(&v) && check_meshes(&v) && check_clips(&v) &&
+    bool ok = check_skeleton(&v) && check_textures_and_materials(&v) && check_meshes(&v) && validate_clips(&v) &&
               check_magnitudes(&v);
     free(v.mesh_index);
     if (repairs) *repairs = v.repairs;

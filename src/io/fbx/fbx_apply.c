@@ -1301,6 +1301,12 @@ static bool apply_clips(Apply *a, Stack *stacks, int stack_count, double *scene_
     model_free(&old);
     model->clips = clips;
     model->clip_count = n;
+    for (int c = 0; c < n; c++) {   /* stack names as every reader gives them: valid UTF-8, no repeats */
+        char stack_name[SV_NAME_MAX];
+        memcpy(stack_name, clips[c].name, sizeof stack_name);
+        clips[c].name[0] = '\0';
+        model_name_clip(model, c, stack_name, strlen(stack_name));
+    }
     return true;
 }
 

@@ -27,24 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void gltf_unique_clip_name(Model *model, int c, const char *source)
-{
-    Clip *clip = &model->clips[c];
-    utf8_copy_valid(clip->name, SV_NAME_MAX, source, strlen(source));
-    if (clip->name[0] == '\0' || model_find_clip(model, clip->name) == c) return;
-    char base[SV_NAME_MAX];
-    snprintf(base, sizeof base, "%s", clip->name);
-    for (int n = 2;; n++) {
-        char suffix[24];
-        snprintf(suffix, sizeof suffix, " (%d)", n);
-        size_t room = SV_NAME_MAX - strlen(suffix);   /* base cut between characters, then the suffix */
-        size_t kept = utf8_copy_valid(clip->name, room, base, strlen(base));
-        memcpy(clip->name + kept, suffix, strlen(suffix) + 1);
-        if (model_find_clip(model, clip->name) == c) break;   /* no earlier clip has it */
-    }
-    model->stats.clips_renamed++;
-}
-
 static Interpolation interpolation_of(const cJSON *sampler)
 {
     const char *kind = gltf_string(sampler, "interpolation");
@@ -289,7 +271,7 @@ bool gltf_animations(Gltf *g)
         animation = a == 0 ? g->animations->child : animation->next;
         Clip *clip = &model->clips[model->clip_count++];
         const char *name = gltf_string(animation, "name");
-        gltf_unique_clip_name(model, a, name ? name : "");
+        model_name_clip(model, a, name ? name : "", name ? strlen(name) : 0);
         const cJSON *channels = gltf_item(animation, "channels"), *channel;
         int channel_count = cJSON_IsArray(channels) ? cJSON_GetArraySize(channels) : 0;
         if (channel_count > 0) {

@@ -22,6 +22,7 @@
  *     only the fallback for readers without the extension.
  */
 #include "gltf_internal.h"
+#include "base/whole_file.h"
 #include "gltf_meshopt.h"
 
 #include <errno.h>
@@ -89,42 +90,16 @@ int gltf_numbers(const cJSON *object, const char *key, float *out, int n)
 
 /* ---- reading files ----------------------------------------------------------------------------- */
 
-static uint8_t *read_file(const char *path, size_t *size, int *error_number)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        *error_number = errno;
-        return NULL;
-    }
-    uint8_t *bytes = NULL;
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (unsigned long long)st.st_size <= GLTF_MAX_FILE_BYTES) {
-        size_t n = (size_t)st.st_size;
-        bytes = malloc(n + 1);
-        if (bytes && fread(bytes, 1, n, f) != n) {
-            free(bytes);
-            bytes = NULL;
-        }
-        if (bytes) {
-            bytes[n] = 0;
-            *size = n;
-        }
-    }
-    *error_number = bytes ? 0 : EIO;
-    fclose(f);
-    return bytes;
-}
-
 uint8_t *gltf_read_external(Gltf *g, const char *uri, size_t *size)
 {
     if (!g->path || !uri[0]) return NULL;   /* from memory: files next to the model are not read */
     char path[2300], decoded[1024];
     int error_number = 0;
     snprintf(path, sizeof path, "%s%s", uri[0] == '/' ? "" : g->directory, uri);
-    uint8_t *bytes = read_file(path, size, &error_number);
+    uint8_t *bytes = whole_file_read(path, GLTF_MAX_FILE_BYTES, size, &error_number);
     if (!bytes && import_percent_decode(uri, decoded, sizeof decoded)) {   /* "My%20Character.bin" */
         snprintf(path, sizeof path, "%s%s", decoded[0] == '/' ? "" : g->directory, decoded);
-        bytes = read_file(path, size, &error_number);
+        bytes = whole_file_read(path, GLTF_MAX_FILE_BYTES, size, &error_number);
     }
     return bytes;
 }
@@ -258,7 +233,7 @@ bool gltf_open(Gltf *g)
         if ((unsigned long long)st.st_size > GLTF_MAX_FILE_BYTES) return gltf_fail(g, "the file is larger than 2 GiB");
         int error_number = 0;
         file_reads++;
-        g->file_bytes = read_file(g->path, &g->file_size, &error_number);
+        g->file_bytes = whole_file_read(g->path, GLTF_MAX_FILE_BYTES, &g->file_size, &error_number);
         if (!g->file_bytes) return gltf_fail(g, "cannot open: %s", strerror(error_number ? error_number : EIO));
         g->file_data = g->file_bytes;
     }

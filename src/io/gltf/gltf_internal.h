@@ -165,6 +165,5 @@ bool gltf_materials(Gltf *g);
 bool gltf_animations(Gltf *g);
 
 /* Deduplicating clip names, shared with the Assimp path (import_clip.c rule). */
-void gltf_unique_clip_name(Model *model, int c, const char *name);
 
 #endif

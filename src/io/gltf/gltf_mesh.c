@@ -16,10 +16,12 @@
  *     gltf_accessor.c, so any component type is read right: KHR_mesh_quantization's integer
  *     positions (their integer values, or normalized) and normalized normals and UVs, and normalized
  *     UNSIGNED_BYTE / UNSIGNED_SHORT weights.
- *   - No NORMAL: each vertex gets the normalised sum of its triangles' (b - a) x (c - a) (area-
- *     weighted smooth normals, what Assimp's GenSmoothNormals gave before); the vertices stay as the
- *     file indexes them (the spec's flat normals would need every triangle's corners split apart,
- *     which renumbers vertices: not done). A zero or non-finite normal becomes +Y (as before).
+ *   - No NORMAL: flat normals, as the spec asks ("client implementations MUST calculate flat
+ *     normals"): every triangle corner becomes its own vertex (mesh vertex 3t + k = the primitive
+ *     vertex of corner k of triangle t, so a mesh of T triangles has 3T vertices and indices
+ *     0, 1, 2, ...), and the three share the triangle's normal, normalize((b - a) x (c - a)). Skin
+ *     weights, UVs and morph deltas follow each corner's source vertex. A zero (degenerate
+ *     triangle) or non-finite normal becomes +Y.
  *   - Morph targets: each target's POSITION and NORMAL are deltas already (the spec); default
  *     weights are the node's `weights`, else the mesh's `weights`, else 0; names from
  *     mesh.extras.targetNames.
@@ -228,20 +230,6 @@ static bool read_primitive(Gltf *g, const cJSON *primitive, Primitive *p, int mo
     return build_triangles(g, primitive, p, mode, mesh_name);
 }
 
-/* Keeps the SV_MAX_INFLUENCES largest weights of one vertex, sorted descending. */
-static void influence_insert(uint16_t index[SV_MAX_INFLUENCES], float weight[SV_MAX_INFLUENCES], int bone, float w)
-{
-    int k = SV_MAX_INFLUENCES - 1;
-    if (w <= weight[k]) return;
-    while (k > 0 && weight[k - 1] < w) {
-        weight[k] = weight[k - 1];
-        index[k] = index[k - 1];
-        k--;
-    }
-    weight[k] = w;
-    index[k] = (uint16_t)bone;
-}
-
 /* The skin of node `node_json` applied to mesh (vertex v of the mesh = vertex source[v] of p). */
 static bool build_skin(Gltf *g, const Primitive *p, const uint32_t *source, int skin_index, Mesh *mesh)
 {
@@ -345,7 +333,7 @@ static bool build_skin(Gltf *g, const Primitive *p, const uint32_t *source, int 
                 if (!(w > 0.0f)) continue;
                 influences++;
                 int bone = bone_of[(int)p->joints[set][4 * s + (size_t)i]];
-                if (bone >= 0) influence_insert(mesh->joint_indices[v], mesh->weights[v], bone, w);
+                if (bone >= 0) influence_keep_largest(mesh->joint_indices[v], mesh->weights[v], bone, w);
             }
         }
         float *w = mesh->weights[v];
@@ -408,7 +396,8 @@ static bool build_mesh(Gltf *g, const Primitive *p, const cJSON *mesh_json, cons
     mesh->node_joint = node_joint;
     mesh->material = material;
     glm_mat4_identity(mesh->bind_matrix);
-    int vertex_count = p->vertex_count;
+    bool flat = !p->normals;   /* no NORMAL: one vertex per triangle corner (flat normals) */
+    int vertex_count = flat ? p->index_count : p->vertex_count;
     mesh->vertex_count = vertex_count;
     mesh->index_count = p->index_count;
     uint32_t *source = malloc(sizeof(uint32_t) * ((size_t)vertex_count + 1));   /* mesh vertex -> primitive vertex */
@@ -421,8 +410,9 @@ static bool build_mesh(Gltf *g, const Primitive *p, const cJSON *mesh_json, cons
         free(source);
         return gltf_fail(g, "out of memory");
     }
-    for (int v = 0; v < vertex_count; v++) source[v] = (uint32_t)v;   /* mesh vertex -> primitive vertex (1:1) */
-    for (int i = 0; i < mesh->index_count; i++) mesh->indices[i] = p->triangles[i];
+    for (int v = 0; v < vertex_count; v++)   /* mesh vertex -> primitive vertex: 1:1, or corner v's vertex */
+        source[v] = flat ? p->triangles[v] : (uint32_t)v;
+    for (int i = 0; i < mesh->index_count; i++) mesh->indices[i] = flat ? (uint32_t)i : p->triangles[i];
     for (int v = 0; v < vertex_count; v++) {
         size_t s = source[v];
         const float *position = p->positions + 3 * s;
@@ -438,20 +428,16 @@ static bool build_mesh(Gltf *g, const Primitive *p, const cJSON *mesh_json, cons
         if (p->uv1 && isfinite(p->uv1[2 * s]) && isfinite(p->uv1[2 * s + 1]))
             mesh->uvs2[v][0] = p->uv1[2 * s], mesh->uvs2[v][1] = 1.0f - p->uv1[2 * s + 1];
     }
-    if (!p->normals) {   /* no normals in the file: area-weighted vertex normals */
-        for (int v = 0; v < vertex_count; v++) glm_vec3_zero(mesh->normals[v]);
+    if (flat) {   /* no normals in the file: each corner gets its triangle's normal */
         for (int t = 0; t < mesh->index_count / 3; t++) {
-            const uint32_t *corner = mesh->indices + 3 * t;
+            float *a = mesh->positions[3 * t], *b = mesh->positions[3 * t + 1], *c = mesh->positions[3 * t + 2];
             vec3 ab, ac, n;
-            glm_vec3_sub(mesh->positions[corner[1]], mesh->positions[corner[0]], ab);
-            glm_vec3_sub(mesh->positions[corner[2]], mesh->positions[corner[0]], ac);
-            glm_vec3_cross(ab, ac, n);   /* (b - a) x (c - a): the face normal, its length twice the area */
-            for (int k = 0; k < 3; k++) glm_vec3_add(mesh->normals[corner[k]], n, mesh->normals[corner[k]]);
-        }
-        for (int v = 0; v < vertex_count; v++) {
-            float length = glm_vec3_norm(mesh->normals[v]);
-            if (length > 0.0f && isfinite(length)) glm_vec3_scale(mesh->normals[v], 1.0f / length, mesh->normals[v]);
-            set_normal(mesh->normals[v], mesh->normals[v][0], mesh->normals[v][1], mesh->normals[v][2]);
+            glm_vec3_sub(b, a, ab);
+            glm_vec3_sub(c, a, ac);
+            glm_vec3_cross(ab, ac, n);   /* (b - a) x (c - a): counter-clockwise front face, as glTF winds */
+            float length = glm_vec3_norm(n);
+            if (length > 0.0f && isfinite(length)) glm_vec3_scale(n, 1.0f / length, n);
+            for (int k = 0; k < 3; k++) set_normal(mesh->normals[3 * t + k], n[0], n[1], n[2]);
         }
     }
 

@@ -1,0 +1,32 @@
+/* validate_internal.h — what the rule files of model_validate() share (validate.c: skeleton,
+ * materials, meshes, magnitudes; validate_clips.c: clips). Not for use outside src/io/validate*. */
+#ifndef SKINVIEW_VALIDATE_INTERNAL_H
+#define SKINVIEW_VALIDATE_INTERNAL_H
+
+#include "validate.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef struct Validator {
+    Model  *model;
+    int    *mesh_index;   /* [mesh_count before check_meshes]: new index of each mesh, -1 if dropped */
+    int     old_mesh_count;
+    FILE   *warnings;
+    int     repairs;
+    char   *error;
+    size_t  error_size;
+} Validator;
+
+/* One warning line "skinview: warning: SOURCE: <what was repaired>", counted in v->repairs. */
+void validate_repaired(Validator *v, const char *format, ...) __attribute__((format(printf, 2, 3)));
+/* The one-line reason the model is refused, into v->error; returns false. */
+bool validate_reject(Validator *v, const char *format, ...) __attribute__((format(printf, 2, 3)));
+/* True when all n floats are finite. */
+bool validate_finite(const float *f, int n);
+
+/* The clip rules (validate_clips.c): keys sorted and de-duplicated, tracks on real joints, empty
+ * clips dropped. False (with v->error) when the model must be refused. */
+bool validate_clips(Validator *v);
+
+#endif
