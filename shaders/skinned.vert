@@ -22,6 +22,10 @@ layout(location = 6) in vec2 bone3info;
 // Not part of the 16 floats: how many weights the file gave this vertex when the import cut
 // some (Mesh.influences_in_file, > 4); 0 (the attribute left unset) when it lost none.
 layout(location = 7) in float influencesInFile;
+// The difference view (--compare A,B, key D): per vertex |p_A - p_B| / legend maximum, uploaded by
+// the CPU (renderer_set_vertex_heat); shown through the weight heat-map's colours when showHeat.
+layout(location = 8) in float heatValue;
+uniform bool showHeat;
 
 uniform mat4 bonesMatrices[MAX_BONES];   // the mesh's palette: model[joint] * inverse_bind
 uniform bool skinned;                    // false: static mesh, the palette is not used
@@ -34,6 +38,7 @@ uniform int morphVertexCount;
 uniform int morphActiveCount;            // 0: no morph in this draw
 uniform vec4 morphActive[MAX_MORPH_ACTIVE / 2];
 uniform bool cpuSkinned;                 // --skinning cpu: position and normal arrive skinned
+uniform bool rigidSkinning;              // --skinning rigid: only the heaviest influence (CPU: skin_vertices_rigid)
 uniform mat4 model;                      // identity for skinned meshes (palette is in scene space)
 uniform mat4 view;
 uniform mat4 projection;
@@ -67,6 +72,15 @@ void main()
                   + bone1info.y * bonesMatrices[int(bone1info.x)]
                   + bone2info.y * bonesMatrices[int(bone2info.x)]
                   + bone3info.y * bonesMatrices[int(bone3info.x)];
+        if (rigidSkinning) {
+            // rigid: p' = bonesMatrices[i_h] * (p, 1), h = the slot with the largest weight (the first
+            // of equal weights): each vertex follows one joint, so the surface cracks at the joints
+            vec2 heaviest = bone0info;
+            if (bone1info.y > heaviest.y) heaviest = bone1info;
+            if (bone2info.y > heaviest.y) heaviest = bone2info;
+            if (bone3info.y > heaviest.y) heaviest = bone3info;
+            skin = bonesMatrices[int(heaviest.x)];
+        }
         skinnedPosition = skin * skinnedPosition;
         skinnedNormal = skin * skinnedNormal;
     }
@@ -80,6 +94,7 @@ void main()
         influenceCount += 1.0;
     }
     if (skinned && influencesInFile > 4.0) influenceCount = 5.0;   // lost its 5th+ influences at import
+    if (showHeat) selectedWeight = heatValue;   // the difference view reuses the heat-map colours
     vec4 sceneSpace = model * skinnedPosition;
     scenePosition = sceneSpace.xyz;
     // Normals use the same matrices (exact for rotation + uniform scale; under non-uniform

@@ -20,6 +20,9 @@ layout(location = 6) in vec2 bone3info;
 // Not part of the 16 floats: how many weights the file gave this vertex when the import cut
 // some (Mesh.influences_in_file, > 4); 0 (the attribute left unset) when it lost none.
 layout(location = 7) in float influencesInFile;
+// The difference view (--compare A,B): as in skinned.vert.
+layout(location = 8) in float heatValue;
+uniform bool showHeat;
 
 // The mesh's palette as unit dual quaternions (skin_palette_to_dq): palette_i = D_i * S(meshScale).
 // Bone i: boneDualQuats[2i] = rotation r_i (x, y, z, w), boneDualQuats[2i+1] = d_i = 1/2 (t_i, 0) r_i
@@ -89,6 +92,7 @@ void main()
         n = morphedNormal + 2.0 * cross(real.xyz, cross(real.xyz, morphedNormal) + real.w * morphedNormal);
         if (influencesInFile > 4.0) influenceCount = 5.0;   // lost its 5th+ influences at import
     }
+    if (showHeat) selectedWeight = heatValue;   // the difference view reuses the heat-map colours
     vec4 sceneSpace = model * vec4(p, 1.0);
     scenePosition = sceneSpace.xyz;
     sceneNormal = (model * vec4(n, 0.0)).xyz;

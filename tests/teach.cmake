@@ -48,3 +48,10 @@ add_executable(test_name_labels test_name_labels.c)
 target_link_libraries(test_name_labels PRIVATE skinview_app skinview_testutil)
 add_test(NAME teach_name_labels COMMAND test_name_labels)
 set_tests_properties(teach_name_labels PROPERTIES LABELS "gl" SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# Issue 19: the vertex inspector (every number recomputed in double), rigid mode, the difference
+# view, the three spaces, morph weights by hand (src/anim/inspect.c, morph_override.c).
+add_executable(test_inspect test_inspect.c)
+target_link_libraries(test_inspect PRIVATE skinview_io skinview_testutil)
+add_test(NAME teach_inspect COMMAND test_inspect)
+set_tests_properties(teach_inspect PROPERTIES LABELS "anim" TIMEOUT 300)

@@ -266,6 +266,8 @@ static void test_teaching_keys(void)
     aids_apply(&aids, k);
     CHECK(aids.skinning == SKINNING_GPU_DQ, "K: GPU DQS");
     aids_apply(&aids, k);
+    CHECK(aids.skinning == SKINNING_RIGID, "K: rigid (the heaviest joint only)");
+    aids_apply(&aids, k);
     CHECK(aids.skinning == SKINNING_GPU_LBS, "K: back to GPU LBS");
     aids_apply(&aids, a);
     aids_apply(&aids, a);

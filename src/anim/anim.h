@@ -260,6 +260,13 @@ void skin_palette_follow_node(const Mesh *mesh, const mat4 *model, mat4 *palette
 void skin_vertices_lbs(const Mesh *mesh, const mat4 *palette, const mat4 node_model,
                        vec3 *out_positions, vec3 *out_normals);
 
+/* Rigid mode (the rigid hierarchical animation skinning replaced): every vertex follows only its
+ * heaviest influence h (the largest weight, the first of equal weights):
+ *   p' = palette[j_h] * (p, 1),  n' = normalize(mat3(palette[j_h]) * n)
+ * so the surface tears open at the joints. Static meshes as skin_vertices_lbs. */
+void skin_vertices_rigid(const Mesh *mesh, const mat4 *palette, const mat4 node_model, vec3 *out_positions,
+                         vec3 *out_normals);
+
 /* ---- fast skinning (skin_fast.c) and its threads (skin_threads.c) ------------
  * The same formula as skin_vertices_lbs, at SIMD speed: the four matrices are blended first,
  * then one position and one normal transform per vertex (SSE2 on x86-64, plain C elsewhere).

@@ -97,4 +97,27 @@ bool animator_morph_mesh(const Animator *animator, int mesh);
 SkinJob animator_skin_job(const Animator *animator, int mesh, const vec3 *positions, const vec3 *normals,
                           vec3 *out_positions, vec3 *out_normals);
 
+/* ---- morph weights by hand (morph_override.c): the viewer's sliders, --morph NAME=W,... ----- */
+
+/* Per mesh and target: whether a weight is set by hand, and which. Allocated once per model. */
+typedef struct MorphOverride {
+    int     mesh_count;
+    bool  **set;       /* [mesh][morph_target_count] (NULL for a mesh without targets) */
+    float **weight;    /* [mesh][morph_target_count] */
+    int     count;     /* entries set */
+} MorphOverride;
+
+bool morph_override_init(MorphOverride *o, const Model *model);
+void morph_override_free(MorphOverride *o);   /* safe on a zeroed one */
+void morph_override_set(MorphOverride *o, int mesh, int target, float weight);
+void morph_override_clear(MorphOverride *o, int mesh, int target);   /* back to the clip's weight */
+
+/* morph_override_init, then "NAME=W,NAME=W": NAME is a target name (set on every mesh that has
+ * it) or a target index; spec NULL or "" sets nothing. False with a one-line message. */
+bool morph_override_parse(const Model *model, const char *spec, MorphOverride *o, char *error, size_t error_size);
+
+/* After animator_evaluate(): every set weight replaces the clip's, and the meshes' active-target
+ * lists follow (weights[m][t] = w). Nothing else changes; no allocation. */
+void morph_override_apply(const MorphOverride *o, Animator *animator);
+
 #endif

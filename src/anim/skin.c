@@ -66,3 +66,24 @@ void skin_vertices_lbs(const Mesh *mesh, const mat4 *palette, const mat4 node_mo
         }
     }
 }
+
+void skin_vertices_rigid(const Mesh *mesh, const mat4 *palette, const mat4 node_model, vec3 *out_positions,
+                         vec3 *out_normals)
+{
+    if (!mesh->skinned) {   /* a static mesh is rigid already: its node moves it */
+        skin_vertices_lbs(mesh, palette, node_model, out_positions, out_normals);
+        return;
+    }
+    for (int v = 0; v < mesh->vertex_count; v++) {
+        /* rigid: p' = palette[j_h] * (p, 1), h = the slot with the largest weight (the first of equals) */
+        int h = 0;
+        for (int k = 1; k < SV_MAX_INFLUENCES; k++)
+            if (mesh->weights[v][k] > mesh->weights[v][h]) h = k;
+        const vec4 *m = palette[mesh->joint_indices[v][h]];
+        glm_mat4_mulv3((vec4 *)m, mesh->positions[v], 1.0f, out_positions[v]);
+        if (out_normals) {
+            glm_mat4_mulv3((vec4 *)m, mesh->normals[v], 0.0f, out_normals[v]);
+            glm_vec3_normalize(out_normals[v]);
+        }
+    }
+}

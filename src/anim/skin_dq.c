@@ -13,6 +13,7 @@ const char *skinning_method_label(SkinningMethod method)
     case SKINNING_GPU_LBS: return "GPU LBS";
     case SKINNING_CPU_LBS: return "CPU LBS";
     case SKINNING_GPU_DQ: return "GPU DQS";
+    case SKINNING_RIGID: return "GPU rigid";
     case SKINNING_METHOD_COUNT: break;
     }
     return "?";
@@ -263,4 +264,36 @@ void skin_dq_pose_skin_mesh(const SkinDqPose *pose, const Animator *animator, in
         morphed.normals = animator->morphs[mesh].normals;
     }
     skin_vertices_dq(&morphed, pose->dq[mesh], pose->scale[mesh], node_model, out_positions, out_normals);
+}
+
+void skin_mesh_by_method(SkinningMethod method, const SkinDqPose *pose, const Animator *animator, int mesh,
+                         vec3 *out_positions, vec3 *out_normals)
+{
+    if (method == SKINNING_GPU_DQ && pose) {
+        skin_dq_pose_skin_mesh(pose, animator, mesh, out_positions, out_normals);
+    } else if (method == SKINNING_RIGID) {
+        mat4 node_model;
+        animator_mesh_matrix(animator, mesh, node_model);
+        Mesh morphed = animator->model->meshes[mesh];   /* morph targets first, in mesh space (no allocation) */
+        if (animator_morph_mesh(animator, mesh)) {
+            morphed.positions = animator->morphs[mesh].positions;
+            morphed.normals = animator->morphs[mesh].normals;
+        }
+        skin_vertices_rigid(&morphed, (const mat4 *)animator->palettes[mesh], node_model, out_positions, out_normals);
+    } else {
+        animator_skin_mesh(animator, mesh, out_positions, out_normals);
+    }
+}
+
+float skin_compare_mesh(SkinningMethod a, SkinningMethod b, const SkinDqPose *pose, const Animator *animator, int mesh,
+                        vec3 *scratch_a, vec3 *scratch_b, float *distance)
+{
+    skin_mesh_by_method(a, pose, animator, mesh, scratch_a, NULL);
+    skin_mesh_by_method(b, pose, animator, mesh, scratch_b, NULL);
+    float largest = 0.0f;
+    for (int v = 0; v < animator->model->meshes[mesh].vertex_count; v++) {
+        distance[v] = glm_vec3_distance(scratch_a[v], scratch_b[v]);   /* |p_A - p_B|, scene units */
+        if (distance[v] > largest) largest = distance[v];
+    }
+    return largest;
 }

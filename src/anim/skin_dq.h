@@ -24,15 +24,17 @@
 
 #include "animator.h"
 
-/* How vertices are skinned (`--skinning gpu|cpu|dq`, the viewer's key K). */
+/* How vertices are skinned (`--skinning gpu|cpu|dq|rigid`, the viewer's key K). */
 typedef enum SkinningMethod {
     SKINNING_GPU_LBS = 0,   /* shaders/skinned.vert: linear blend skinning on the GPU */
     SKINNING_CPU_LBS,       /* skin_vertices_lbs() each frame, positions + normals uploaded */
     SKINNING_GPU_DQ,        /* shaders/skinned_dq.vert: dual quaternion skinning on the GPU */
+    SKINNING_RIGID,         /* shaders/skinned.vert with rigidSkinning: each vertex follows its heaviest
+                               joint only (CPU reference skin_vertices_rigid) */
     SKINNING_METHOD_COUNT
 } SkinningMethod;
 
-/* "GPU LBS", "CPU LBS", "GPU DQS". */
+/* "GPU LBS", "CPU LBS", "GPU DQS", "GPU rigid". */
 const char *skinning_method_label(SkinningMethod method);
 
 /* Relative tolerance of "uniform": column lengths of mat3(palette_i) within 1e-3 of the
@@ -103,5 +105,17 @@ int skin_dq_pose_update(SkinDqPose *pose, const Animator *animator);
  * (animator_skin_mesh) when that mesh falls back. */
 void skin_dq_pose_skin_mesh(const SkinDqPose *pose, const Animator *animator, int mesh, vec3 *out_positions,
                             vec3 *out_normals);
+
+/* Posed vertices of mesh m by the CPU reference of `method`: DQS (skin_dq_pose_skin_mesh, `pose`
+ * updated), rigid (skin_vertices_rigid from the morphed vertices), else LBS (animator_skin_mesh).
+ * pose may be NULL for the other methods. No allocation. */
+void skin_mesh_by_method(SkinningMethod method, const SkinDqPose *pose, const Animator *animator, int mesh,
+                         vec3 *out_positions, vec3 *out_normals);
+
+/* The difference view (--compare A,B): distance[v] = |p_A(v) - p_B(v)| for every vertex of mesh m,
+ * both by their CPU references (skin_mesh_by_method) into scratch_a / scratch_b (vertex_count
+ * each). Returns the largest distance of the mesh. No allocation. */
+float skin_compare_mesh(SkinningMethod a, SkinningMethod b, const SkinDqPose *pose, const Animator *animator, int mesh,
+                        vec3 *scratch_a, vec3 *scratch_b, float *distance);
 
 #endif

@@ -16,7 +16,8 @@ const char *cli_usage(void)
            "                [--info] [--json]\n"
            "                [--screenshot OUT.png] [--size WxH]\n"
            "                [--export-pose OUT.obj]\n"
-           "                [--verify] [--max-bones N] [--gl-debug] [--skinning gpu|cpu|dq]\n"
+           "                [--verify] [--max-bones N] [--gl-debug] [--skinning gpu|cpu|dq|rigid]\n"
+           "                [--inspect-vertex MESH:INDEX [--json]] [--morph NAME=W,...]\n"
            "                [--show-skeleton] [--show-weights [JOINT]] [--show-influences] [--joint NAME]\n"
            "                [--show-axes [all]] [--show-names] [--joint-values] [--wireframe]\n"
            "                [--show-normals] [--no-grid] [--optimize-keys [TOLERANCE]]\n"
@@ -69,7 +70,15 @@ const char *cli_usage(void)
            "  --instances N      with --vat: N copies on a grid, one draw call per mesh\n"
            "  --skinning METHOD  gpu: linear blend skinning in the shader (default); cpu: linear\n"
            "                     blend skinning on the CPU, uploaded each frame; dq: dual quaternion\n"
-           "                     skinning in the shader. --screenshot, --export-pose and --verify follow it\n"
+           "                     skinning in the shader; rigid: each vertex follows its heaviest joint\n"
+           "                     only (the joints crack). --screenshot, --export-pose and --verify follow it\n"
+           "  --inspect-vertex MESH:INDEX  print one vertex through the skinning formula at --clip/--time\n"
+           "                     (MESH: index or name; INDEX as --export-pose orders the vertices): stored\n"
+           "                     position, morph steps, bone<k>info with joint names, each joint's\n"
+           "                     model-space, offset and palette matrix, each weighted term, the sum,\n"
+           "                     bone-space coordinates; with --json one object (keys: influences [joint,\n"
+           "                     weight, joint_model, offset, palette, bone_space, term], sum, final, ...)\n"
+           "  --morph NAME=W,... set morph target weights (target name or index) over the clip's\n"
            "  --show-skeleton    bones as lines, joints as dots (key B)\n"
            "  --show-weights [JOINT]  colour each vertex by its weight on the selected joint (key W)\n"
            "                     (JOINT: a joint name; an argument naming an existing file is the MODEL)\n"
@@ -116,6 +125,24 @@ static bool parse_int(const char *text, int *out)
     return true;
 }
 
+bool cli_parse_compare(const char *text, SkinningMethod *a, SkinningMethod *b)
+{
+    static const char *const names[3] = {"lbs", "dq", "rigid"};
+    static const SkinningMethod methods[3] = {SKINNING_GPU_LBS, SKINNING_GPU_DQ, SKINNING_RIGID};
+    const char *comma = strchr(text, ',');
+    if (!comma) return false;
+    int found[2] = {-1, -1};
+    for (int i = 0; i < 3; i++) {
+        size_t length = strlen(names[i]);
+        if ((size_t)(comma - text) == length && strncmp(text, names[i], length) == 0) found[0] = i;
+        if (strcmp(comma + 1, names[i]) == 0) found[1] = i;
+    }
+    if (found[0] < 0 || found[1] < 0) return false;
+    *a = methods[found[0]];
+    *b = methods[found[1]];
+    return true;
+}
+
 bool cli_parse(int argc, char **argv, Options *options, char *error, size_t error_size)
 {
     memset(options, 0, sizeof *options);
@@ -130,6 +157,8 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
     options->instances = 1;
     bool instances_set = false;
     options->aids.grid = true;
+    options->aids.compare_a = SKINNING_GPU_LBS;
+    options->aids.compare_b = SKINNING_GPU_DQ;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value = (i + 1 < argc) ? argv[i + 1] : NULL;
@@ -242,16 +271,29 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
             }
         } else if (strcmp(arg, "--skinning") == 0) {
             NEED_VALUE();
-            static const char *const methods[SKINNING_METHOD_COUNT] = {"gpu", "cpu", "dq"};
+            static const char *const methods[SKINNING_METHOD_COUNT] = {"gpu", "cpu", "dq", "rigid"};
             int found = -1;
             for (int m = 0; m < SKINNING_METHOD_COUNT; m++)
                 if (strcmp(value, methods[m]) == 0) found = m;
             if (found < 0) {
-                snprintf(error, error_size, "--skinning needs gpu, cpu or dq, got '%s'", value);
+                snprintf(error, error_size, "--skinning needs gpu, cpu, dq or rigid, got '%s'", value);
                 return false;
             }
             options->aids.skinning = (SkinningMethod)found;
             options->skinning_given = true;
+        } else if (strcmp(arg, "--inspect-vertex") == 0) {
+            NEED_VALUE();
+            options->inspect_vertex = value;
+        } else if (strcmp(arg, "--morph") == 0) {
+            NEED_VALUE();
+            options->morph = value;
+        } else if (strcmp(arg, "--compare") == 0) {
+            NEED_VALUE();
+            if (!cli_parse_compare(value, &options->aids.compare_a, &options->aids.compare_b)) {
+                snprintf(error, error_size, "--compare needs two of lbs, dq, rigid separated by a comma, got '%s'", value);
+                return false;
+            }
+            options->aids.compare = true;
         } else if (strcmp(arg, "--show-skeleton") == 0) {
             options->aids.show_skeleton = true;
         } else if (strcmp(arg, "--show-weights") == 0) {
@@ -371,8 +413,8 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
         snprintf(error, error_size, "--thumbnail names its model itself (IN); drop '%s'", options->model_path);
         return false;
     }
-    if (options->json && !options->info) {
-        snprintf(error, error_size, "--json only goes with --info");
+    if (options->json && !options->info && !options->inspect_vertex) {
+        snprintf(error, error_size, "--json only goes with --info or --inspect-vertex");
         return false;
     }
     if (options->bake_option_set && !options->bake_vat_dir) {

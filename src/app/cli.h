@@ -45,6 +45,8 @@ typedef struct Options {
     bool        bake_option_set; /* one of --fps/--clips/--precision/--max-texture/--quiet was given */
     bool        help;
     bool        version;         /* --version */
+    const char *inspect_vertex;  /* --inspect-vertex MESH:INDEX: one vertex through the formula, printed (a mode) */
+    const char *morph;           /* --morph NAME=W,...: morph target weights over the clip's */
     AidOptions  aids;
     bool        skinning_given;  /* --skinning was on the command line (else the file's method, if it names DQ) */
 } Options;
@@ -52,6 +54,9 @@ typedef struct Options {
 /* Parses argv. Returns true on success; on bad usage returns false with a
  * one-line message in error. */
 bool cli_parse(int argc, char **argv, Options *options, char *error, size_t error_size);
+
+/* "lbs,dq" (two of lbs, dq, rigid) -> the two methods of --compare; false when malformed. */
+bool cli_parse_compare(const char *text, SkinningMethod *a, SkinningMethod *b);
 
 /* The usage text (several lines). */
 const char *cli_usage(void);

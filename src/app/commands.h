@@ -51,9 +51,16 @@ bool app_next_screenshot_path(const char *model_path, char *out, size_t out_size
 /* --info [--json] (info.c) */
 int command_info(const Model *model, bool json);
 
+/* --inspect-vertex MESH:INDEX [--json] (inspect_cmd.c): the vertex through the formula at clip/time,
+ * morph weights of --morph (morph_spec, may be NULL) over the clip's; exit 2 for a bad MESH:INDEX. */
+int command_inspect_vertex(const Model *model, int clip, float time, SkinningMethod method, const char *spec, bool json,
+                           const char *morph_spec);
+/* MESH:INDEX -> mesh (index or name; the last ':' splits) and vertex; false with a one-line message. */
+bool app_parse_vertex_spec(const Model *model, const char *spec, int *mesh, int *vertex, char *error, size_t error_size);
+
 /* --export-pose (export_cmd.c) */
-/* Skinned by `method`: SKINNING_GPU_DQ writes the CPU DQS reference (skin_dq_pose_skin_mesh),
- * the other two the CPU LBS reference (they draw the same picture). */
+/* Skinned by `method`'s CPU reference (skin_mesh_by_method): DQS for SKINNING_GPU_DQ, rigid for
+ * SKINNING_RIGID, LBS for the other two (they draw the same picture). */
 int command_export_pose(const Model *model, int clip, float time, SkinningMethod method, const char *out_path);
 
 /* GL commands: the model is imported first (errors before any window), then the context

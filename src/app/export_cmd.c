@@ -38,10 +38,7 @@ int command_export_pose(const Model *model, int clip, float time, SkinningMethod
         for (int m = 0; m < mesh_count; m++) {
             const Mesh *mesh = &model->meshes[m];
             vec3 *mesh_normals = mesh->normals ? normals + offset : NULL;
-            if (method == SKINNING_GPU_DQ)
-                skin_dq_pose_skin_mesh(&dq_pose, &animator, m, positions + offset, mesh_normals);
-            else
-                animator_skin_mesh(&animator, m, positions + offset, mesh_normals);
+            skin_mesh_by_method(method, &dq_pose, &animator, m, positions + offset, mesh_normals);
             out[m] = (ExportMesh){
                 .name = mesh->name,
                 .vertex_count = mesh->vertex_count,

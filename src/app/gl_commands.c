@@ -236,11 +236,8 @@ static PoseError compare_pose(Renderer *renderer, const Animator *animator, cons
     bool broken = false;
     for (int m = 0; m < model->mesh_count; m++) {
         int count = model->meshes[m].vertex_count;
-        /* the CPU reference of the method being checked: DQS for dq, LBS otherwise */
-        if (renderer->method == SKINNING_GPU_DQ)
-            skin_dq_pose_skin_mesh(&renderer->dq_pose, animator, m, b->cpu, b->cpu_normals);
-        else
-            animator_skin_mesh(animator, m, b->cpu, b->cpu_normals);
+        /* the CPU reference of the method being checked: DQS for dq, rigid for rigid, LBS otherwise */
+        skin_mesh_by_method(renderer->method, &renderer->dq_pose, animator, m, b->cpu, b->cpu_normals);
         if (!renderer_capture_mesh(renderer, animator, m, b->gpu, b->gpu_normals)) broken = true;
         for (int v = 0; v < count && !broken; v++) {
             double distance = glm_vec3_distance(b->cpu[v], b->gpu[v]);

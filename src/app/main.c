@@ -25,10 +25,11 @@ int main(int argc, char **argv)
     }
 
     int modes = (options.info ? 1 : 0) + (options.export_pose_path ? 1 : 0) +
-                (options.screenshot_path ? 1 : 0) + (options.verify ? 1 : 0) + (options.thumbnail_in ? 1 : 0);
+                (options.screenshot_path ? 1 : 0) + (options.verify ? 1 : 0) + (options.thumbnail_in ? 1 : 0) +
+                (options.inspect_vertex ? 1 : 0);
     if (modes > 1) {
-        fprintf(stderr, "skinview: --info, --export-pose, --screenshot, --verify and --thumbnail are separate modes; "
-                        "give one\n");
+        fprintf(stderr, "skinview: --info, --export-pose, --screenshot, --verify, --thumbnail and --inspect-vertex are "
+                        "separate modes; give one\n");
         return 2;
     }
     if (options.vat_dir) return command_vat(&options);
@@ -45,7 +46,7 @@ int main(int argc, char **argv)
     }
 
     if (options.bake_vat_dir) return command_bake_vat(&options, model_path);
-    if (options.info || options.export_pose_path) {
+    if (options.info || options.export_pose_path || options.inspect_vertex) {
         Model model = {0};
         if (!app_load_model(model_path, options.max_bones, &model)) return 1;
         int status;
@@ -59,7 +60,11 @@ int main(int argc, char **argv)
                 model_free(&model);
                 return 2;
             }
-            status = command_export_pose(&model, clip, options.time, options.aids.skinning, options.export_pose_path);
+            if (options.inspect_vertex)
+                status = command_inspect_vertex(&model, clip, options.time, options.aids.skinning, options.inspect_vertex,
+                                                options.json, options.morph);
+            else
+                status = command_export_pose(&model, clip, options.time, options.aids.skinning, options.export_pose_path);
         }
         model_free(&model);
         return status;

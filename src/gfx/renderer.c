@@ -52,12 +52,13 @@ static bool load_skin_program(SkinShader *shader, const char *vert_path, const c
     }
     /* The design card's attribute order = the VAO's locations (also set by layout qualifiers). */
     static const char *const attributes[] = {"position",  "normal",    "uv",        "bone0info",
-                                             "bone1info", "bone2info", "bone3info", "influencesInFile"};
+                                             "bone1info", "bone2info", "bone3info", "influencesInFile",
+                                             "heatValue"};
     /* Recorded before linking: --verify reads these back (renderer_capture_mesh). */
     static const char *const varyings[] = {"scenePosition", "sceneNormal"};
     char line[512];
     GLuint program = geom ? gfx_link_program_geometry(vert, geom, frag, line, sizeof line)
-                          : gfx_link_program(vert, frag, attributes, 8, varyings, 2, line, sizeof line);
+                          : gfx_link_program(vert, frag, attributes, 9, varyings, 2, line, sizeof line);
     if (!program) {
         snprintf(error, error_size, "shaders %s + %s do not link: %s", vert_path, frag_path, line);
         return false;
@@ -72,6 +73,8 @@ static bool load_skin_program(SkinShader *shader, const char *vert_path, const c
     shader->mesh_scale = glGetUniformLocation(program, "meshScale");
     shader->skinned = glGetUniformLocation(program, "skinned");
     shader->cpu_skinned = glGetUniformLocation(program, "cpuSkinned");
+    shader->rigid_skinning = glGetUniformLocation(program, "rigidSkinning");
+    shader->show_heat = glGetUniformLocation(program, "showHeat");
     shader->selected_bone = glGetUniformLocation(program, "selectedBone");
     shader->light_direction = glGetUniformLocation(program, "lightDirection");
     shader->light_color = glGetUniformLocation(program, "lightColor");
@@ -249,6 +252,25 @@ static bool upload_mesh(const Mesh *mesh, int mesh_index, int max_bones, GpuMesh
         }
         glBindVertexArray(0);
     }
+    if (mesh->skinned) {
+        /* location 8: the difference view's per-vertex value (renderer_set_vertex_heat), 0 until set */
+        float *zeros = calloc((size_t)(mesh->vertex_count > 0 ? mesh->vertex_count : 1), sizeof(float));
+        if (!zeros) {
+            snprintf(error, error_size, "out of memory for mesh %d", mesh_index);
+            return false;
+        }
+        glGenBuffers(1, &gpu->heat_vbo);
+        glBindBuffer(GL_ARRAY_BUFFER, gpu->heat_vbo);
+        glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(float) * (size_t)mesh->vertex_count), zeros, GL_DYNAMIC_DRAW);
+        free(zeros);
+        GLuint vaos[2] = {gpu->vao, gpu->cpu_vao};
+        for (int i = 0; i < 2; i++) {
+            glBindVertexArray(vaos[i]);
+            glEnableVertexAttribArray(8);
+            glVertexAttribPointer(8, 1, GL_FLOAT, GL_FALSE, sizeof(float), (const void *)0);
+        }
+        glBindVertexArray(0);
+    }
     if (mesh->skinned && mesh->influences_in_file) {
         /* location 7, outside the 16 floats: the file's influence count of vertices that lost
          * some (> 4). Meshes without such vertices leave it unset: it reads 0 there. */
@@ -413,6 +435,7 @@ void renderer_free(Renderer *renderer)
         if (gpu->cpu_vao) glDeleteVertexArrays(1, &gpu->cpu_vao);
         if (gpu->cpu_vbo) glDeleteBuffers(1, &gpu->cpu_vbo);
         if (gpu->influences_vbo) glDeleteBuffers(1, &gpu->influences_vbo);
+        if (gpu->heat_vbo) glDeleteBuffers(1, &gpu->heat_vbo);
     }
     if (renderer->color_map) glDeleteTextures(1, &renderer->color_map);
     skin_shader_free(&renderer->dq_shader);
@@ -525,6 +548,15 @@ void renderer_select_joint(Renderer *renderer, int joint)
     }
 }
 
+void renderer_set_vertex_heat(Renderer *renderer, int mesh, const float *values)
+{
+    const GpuMesh *gpu = &renderer->meshes[mesh];
+    if (!gpu->heat_vbo || gpu->vertex_count == 0) return;
+    glBindBuffer(GL_ARRAY_BUFFER, gpu->heat_vbo);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(sizeof(float) * (size_t)gpu->vertex_count), values);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
 void renderer_prepare(Renderer *renderer, const Animator *animator)
 {
     renderer->dq_fallback_meshes = 0;
@@ -573,6 +605,8 @@ static void set_mesh_uniforms(Renderer *renderer, const SkinShader *shader, cons
     glUniform1i(shader->selected_bone, renderer->selected_bone[m]);
     if (shader->skinned_mesh >= 0) glUniform1i(shader->skinned_mesh, gpu->skinned ? 1 : 0);
     if (shader->cpu_skinned >= 0) glUniform1i(shader->cpu_skinned, renderer->method == SKINNING_CPU_LBS);
+    if (shader->rigid_skinning >= 0) glUniform1i(shader->rigid_skinning, renderer->method == SKINNING_RIGID);
+    if (shader->show_heat >= 0) glUniform1i(shader->show_heat, renderer->show_heat && gpu->heat_vbo);
     set_morph_uniforms(renderer, shader, animator, m);   /* morph targets first, in mesh space */
     if (!gpu->skinned || gpu->bone_count == 0 || renderer->method == SKINNING_CPU_LBS) return;
     if (shader->bones >= 0)   /* the whole palette in one call (cglm is column-major) */

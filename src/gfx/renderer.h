@@ -57,6 +57,8 @@ typedef struct SkinShader {
     GLint  mesh_scale;                /* float meshScale (DQ) */
     GLint  skinned;                   /* bool: 0 = static mesh, palette unused */
     GLint  cpu_skinned;               /* bool: vertices arrive skinned by the CPU (LBS shader) */
+    GLint  rigid_skinning;            /* bool: --skinning rigid, the heaviest influence only (LBS shader) */
+    GLint  show_heat;                 /* bool: selectedWeight = heatValue (the difference view) */
     GLint  selected_bone;             /* int: palette index of the selected joint, -1 none */
     GLint  display_mode, color_map, skinned_mesh; /* skinned.frag: RenderMode */
     GLint  normal_length, line_color; /* normals.geom / normals.frag */
@@ -75,6 +77,7 @@ typedef struct GpuMesh {
     GLuint vao, vbo, ebo;
     GLuint cpu_vao, cpu_vbo;          /* --skinning cpu: positions + normals uploaded each frame */
     GLuint influences_vbo;            /* location 7: Mesh.influences_in_file as floats; 0 when NULL */
+    GLuint heat_vbo;                  /* location 8 (skinned meshes): the difference view's value per vertex */
     int    vertex_count;
     int    index_count;
     int    bone_count;
@@ -121,6 +124,7 @@ typedef struct Renderer {
     GLuint       feedback_buffer;     /* transform-feedback capture (verify), grown on demand */
     size_t       feedback_size;       /* bytes */
     bool         cull_back_faces;     /* false (default): both sides drawn, for open meshes */
+    bool         show_heat;           /* RENDER_WEIGHTS colours come from renderer_set_vertex_heat, not a joint */
     const bool  *mesh_visible;        /* [mesh_count], false = not drawn (viewer's U list); NULL = all */
 } Renderer;
 
@@ -159,6 +163,10 @@ bool renderer_target_is_srgb(void);
  * with non-uniform scale are counted in dq_fallback_meshes and drawn with LBS);
  * SKINNING_GPU_LBS does nothing (the palette is uploaded by renderer_draw). No allocation. */
 void renderer_prepare(Renderer *renderer, const Animator *animator);
+
+/* The difference view: values[vertex_count] in [0, 1] for skinned mesh `mesh` (glBufferSubData into
+ * its heat buffer, no allocation); drawn in RENDER_WEIGHTS colours while show_heat is set. */
+void renderer_set_vertex_heat(Renderer *renderer, int mesh, const float *values);
 
 /* Selects the joint the weight heat-map shows (-1: none): finds its palette index in every
  * mesh's bone list once, so drawing looks nothing up. */

@@ -59,7 +59,7 @@ static const KeyRow table[] = {
     {"A", "joint axes: selected -> all -> off", "A", SKINNED, {PLAIN(GLFW_KEY_A, ACTION_CYCLE_AXES)}},
     {"J", "joint names", "J", SKINNED, {PLAIN(GLFW_KEY_J, ACTION_TOGGLE_NAMES)}},
     {"T", "pose: clip -> bind -> rest", "T", SKINNED, {PLAIN(GLFW_KEY_T, ACTION_CYCLE_POSE_SOURCE)}},
-    {"K", "skinning: GPU LBS -> CPU LBS -> GPU DQS", "K", SKINNED, {PLAIN(GLFW_KEY_K, ACTION_CYCLE_SKINNING)}},
+    {"K", "skinning: GPU LBS -> CPU LBS -> GPU DQS -> rigid", "K", SKINNED, {PLAIN(GLFW_KEY_K, ACTION_CYCLE_SKINNING)}},
     {"X / G / V", "wireframe / ground grid / normals", "X G V", SKINNED,
      {PLAIN(GLFW_KEY_X, ACTION_TOGGLE_WIREFRAME), PLAIN(GLFW_KEY_G, ACTION_TOGGLE_GRID),
       PLAIN(GLFW_KEY_V, ACTION_TOGGLE_NORMALS)}},
