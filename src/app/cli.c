@@ -286,7 +286,7 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
             options->inspect_vertex = value;
         } else if (strcmp(arg, "--morph") == 0) {
             NEED_VALUE();
-            options->morph = value;
+            options->aids.morph = value;
         } else if (strcmp(arg, "--compare") == 0) {
             NEED_VALUE();
             if (!cli_parse_compare(value, &options->aids.compare_a, &options->aids.compare_b)) {

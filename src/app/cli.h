@@ -46,7 +46,6 @@ typedef struct Options {
     bool        help;
     bool        version;         /* --version */
     const char *inspect_vertex;  /* --inspect-vertex MESH:INDEX: one vertex through the formula, printed (a mode) */
-    const char *morph;           /* --morph NAME=W,...: morph target weights over the clip's */
     AidOptions  aids;
     bool        skinning_given;  /* --skinning was on the command line (else the file's method, if it names DQ) */
 } Options;

@@ -62,7 +62,7 @@ int main(int argc, char **argv)
             }
             if (options.inspect_vertex)
                 status = command_inspect_vertex(&model, clip, options.time, options.aids.skinning, options.inspect_vertex,
-                                                options.json, options.morph);
+                                                options.json, options.aids.morph);
             else
                 status = command_export_pose(&model, clip, options.time, options.aids.skinning, options.export_pose_path);
         }

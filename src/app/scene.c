@@ -125,6 +125,10 @@ bool scene_init(Scene *scene, const Model *model, Renderer *renderer, Animator *
         glm_vec3_copy((float *)max, bind_hi);
     }
     ground_grid_fit(bind_lo, bind_hi, min, max, &scene->grid);
+    if (!morph_override_parse(model, aids->morph, &scene->morph_override, error, error_size)) {
+        scene_free(scene);
+        return false;
+    }
     renderer->method = aids->skinning;
     if (aids->joint) {
         int found = -1;
@@ -151,6 +155,7 @@ void scene_free(Scene *scene)
     free(scene->labels);
     free(scene->label_order);
     free(scene->vertices);
+    morph_override_free(&scene->morph_override);
     memset(scene, 0, sizeof *scene);
     scene->selected_joint = -1;
 }
@@ -235,6 +240,7 @@ void scene_evaluate(Scene *scene, Animator *animator, int clip, float time)
 {
     double start = now_us();
     animator_evaluate(animator, clip, time);
+    morph_override_apply(&scene->morph_override, animator);
     double evaluated = now_us();
     scene->renderer->method = scene->aids.skinning;
     renderer_prepare(scene->renderer, animator);

@@ -71,6 +71,7 @@ typedef struct Scene {
     double         anim_us, skin_us; /* CPU time of the last scene_evaluate: animator, method */
     NameLabel     *labels;         /* [joint_count] scratch of scene_place_names */
     int           *label_order;    /* [joint_count] scratch: dots in placement order */
+    MorphOverride  morph_override; /* hand-set morph weights (--morph, the sliders) over the clip's */
     int            name_prefix;    /* length of a "namespace:" every dot joint's name starts with (e.g.
                                       "mixamorig:"), left out of the labels (the panel shows it); 0: none */
 } Scene;
@@ -123,7 +124,8 @@ int scene_place_names(Scene *scene, const Animator *animator, const mat4 view, c
 bool scene_project_joint(const Animator *animator, int joint, const mat4 view, const mat4 projection, int fb_width,
                          int fb_height, float *x, float *y);
 
-/* animator_evaluate(clip, time) and renderer_prepare(), each timed into anim_us / skin_us. */
+/* animator_evaluate(clip, time) (+ the hand-set morph weights) and renderer_prepare(), each timed
+ * into anim_us / skin_us. */
 void scene_evaluate(Scene *scene, Animator *animator, int clip, float time);
 
 /* Draws the model and every aid that is on into the bound framebuffer (fb_width x fb_height),

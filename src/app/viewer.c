@@ -127,6 +127,7 @@ static void skinned_evaluate(void *self, const Playback *p)
     scene->renderer.cull_back_faces = p->cull_back_faces;
     if (p->fading) {   /* the cross-fade, then the skinning method's CPU work (scene_evaluate does both otherwise) */
         animator_evaluate_blend(&scene->animator, p->fade_clip, p->fade_time, p->clip, p->time, playback_fade_weight(p));
+        morph_override_apply(&scene->aids.morph_override, &scene->animator);
         scene->renderer.method = scene->aids.aids.skinning;
         renderer_prepare(&scene->renderer, &scene->animator);
     } else {
@@ -231,6 +232,7 @@ static void skinned_open(void *self, Player *player, const char *path, bool keep
     Loaded *fresh = malloc(sizeof *fresh);
     AidOptions aids = viewer->scene->aids.aids;
     aids.joint = NULL;   /* the joint the aids follow is looked up again only when it still exists */
+    aids.morph = NULL;   /* --morph names the first file's targets */
     if (!fresh || !loaded_open(fresh, &model, viewer->max_bones, &aids, error, sizeof error)) {
         if (!fresh) model_free(&model);
         free(fresh);
@@ -329,7 +331,7 @@ int command_view(const Options *options, const char *model_path, Model *loaded, 
     viewer.scene = malloc(sizeof *viewer.scene);
     if (!viewer.scene || !loaded_open(viewer.scene, loaded, viewer.max_bones, &options->aids, error, sizeof error)) {
         fprintf(stderr, "skinview: %s: %s\n", model_path, viewer.scene ? error : "out of memory");
-        if (viewer.scene && strncmp(error, "no joint", 8) == 0) status = 2;
+        if (viewer.scene && (strncmp(error, "no joint", 8) == 0 || strncmp(error, "--morph", 7) == 0)) status = 2;
         free(viewer.scene);
         viewer.scene = NULL;
         goto done;

@@ -27,6 +27,7 @@ typedef struct AidOptions {
     bool        wireframe;       /* --wireframe (X) */
     bool        grid;            /* ground grid + world axes (G); --no-grid turns it off */
     bool        show_normals;    /* --show-normals (V) */
+    const char *morph;           /* --morph NAME=W,...: morph target weights over the clip's (the sliders' start) */
 } AidOptions;
 
 /* Applies a teaching-aid action to `aids` (W, A, J, I, K, X, G, V, B). Returns true if it was
