@@ -55,3 +55,13 @@ add_executable(test_inspect test_inspect.c)
 target_link_libraries(test_inspect PRIVATE skinview_io skinview_testutil)
 add_test(NAME teach_inspect COMMAND test_inspect)
 set_tests_properties(teach_inspect PROPERTIES LABELS "anim" TIMEOUT 300)
+
+# Issue 19 in the window layer and the binary: each aid from its key and its flag (D E Y Z /
+# Backspace; --compare, --skinning rigid, --inspect-vertex, --show-bone-space, --show-morphs,
+# --morph, --isolate-joint, --hide-joints), a click inspecting the vertex under it, the morph sliders.
+add_executable(test_teach_formula test_teach_formula.c)
+target_link_libraries(test_teach_formula PRIVATE skinview_app skinview_testutil)
+target_include_directories(test_teach_formula SYSTEM PRIVATE /usr/include/stb)
+add_dependencies(test_teach_formula skinview)
+add_test(NAME teach_formula COMMAND test_teach_formula)
+set_tests_properties(teach_formula PROPERTIES LABELS "gl" TIMEOUT 300)

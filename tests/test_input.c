@@ -36,7 +36,12 @@ static void test_key_table(void)
     CHECK(action_for_key(GLFW_KEY_B, GLFW_MOD_CONTROL).kind == ACTION_NONE, "Ctrl+B is not ours");
     CHECK(key(GLFW_KEY_F).kind == ACTION_FRAME_CAMERA, "F");
     CHECK(key(GLFW_KEY_ESCAPE).kind == ACTION_QUIT && key(GLFW_KEY_Q).kind == ACTION_QUIT, "Esc/Q");
-    CHECK(key(GLFW_KEY_Z).kind == ACTION_NONE && key(GLFW_KEY_UNKNOWN).kind == ACTION_NONE, "unbound keys");
+    CHECK(key(GLFW_KEY_SEMICOLON).kind == ACTION_NONE && key(GLFW_KEY_UNKNOWN).kind == ACTION_NONE, "unbound keys");
+    /* issue 19 keys: the aids that teach the formula */
+    CHECK(key(GLFW_KEY_D).kind == ACTION_TOGGLE_COMPARE && key(GLFW_KEY_E).kind == ACTION_TOGGLE_INSPECTOR &&
+              key(GLFW_KEY_Y).kind == ACTION_TOGGLE_BONE_SPACE && key(GLFW_KEY_Z).kind == ACTION_TOGGLE_MORPHS &&
+              key(GLFW_KEY_SLASH).kind == ACTION_TOGGLE_ISOLATE && key(GLFW_KEY_BACKSPACE).kind == ACTION_TOGGLE_HIDE_JOINT,
+          "D E Y Z / Backspace");
     /* issue 11 keys */
     CHECK(key(GLFW_KEY_L).kind == ACTION_TOGGLE_BROWSER && key(GLFW_KEY_TAB).kind == ACTION_TOGGLE_BROWSER, "L / Tab");
     CHECK(key(GLFW_KEY_HOME).kind == ACTION_FIRST_FRAME && key(GLFW_KEY_END).kind == ACTION_LAST_FRAME, "Home / End");

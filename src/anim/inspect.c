@@ -1,6 +1,7 @@
 /* inspect.c — one vertex through the skinning formula, every number kept (see inspect.h). */
 #include "inspect.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +21,15 @@ const char *vertex_inspect_formula(void)
            "p_bone_k  = B_k^-1 * p                          (offset matrix: mesh -> bone space)\n"
            "palette_k = M_j(k) * B_k^-1                     (skin matrix; M_j = joint's model-space matrix now)\n"
            "p'        = sum_k w_k * (palette_k * p)         (linear blend skinning, scene space)";
+}
+
+const char *vertex_inspect_formula_short(void)
+{
+    return "column vectors: p' = M p (right to left)\n"
+           "p = p_stored + sum_t w_t delta_t   (morph)\n"
+           "p_bone_k = B_k^-1 p   (bone space)\n"
+           "palette_k = M_j(k) B_k^-1   (skin matrix)\n"
+           "p' = sum_k w_k palette_k p   (LBS)";
 }
 
 bool vertex_inspect(const Animator *animator, const SkinDqPose *dq, int mesh_index, int vertex, VertexInspection *out)
@@ -142,21 +152,42 @@ static void append(char *out, size_t out_size, int *length, const char *format, 
     if ((size_t)*length >= out_size) *length = (int)out_size - 1;
 }
 
+/* For reading: a float-rounding remnant below 5e-7 prints as 0 (the JSON keeps every digit). */
+static double shown(float value)
+{
+    return fabsf(value) < 5e-7f ? 0.0 : (double)value;
+}
+
 static void append_matrix(char *out, size_t out_size, int *length, const char *name, const mat4 m)
 {
     /* row r, column c = m[c][r] (cglm stores columns) */
     for (int r = 0; r < 4; r++)
-        append(out, out_size, length, "    %-9s [% 11.6g % 11.6g % 11.6g % 11.6g]\n", r == 0 ? name : "", m[0][r],
-               m[1][r], m[2][r], m[3][r]);
+        append(out, out_size, length, "    %-9s [% 11.6g % 11.6g % 11.6g % 11.6g]\n", r == 0 ? name : "", shown(m[0][r]),
+               shown(m[1][r]), shown(m[2][r]), shown(m[3][r]));
 }
 
-int vertex_inspect_format(const VertexInspection *info, bool matrices, char *out, size_t out_size)
+/* Rows 0..2 of three matrices next to each other (row 3 of an affine matrix is 0 0 0 1). */
+static void append_matrices(char *out, size_t out_size, int *length, const mat4 a, const mat4 b, const mat4 c)
+{
+    const vec4 *m[3] = {a, b, c};
+    static const char *const names[3] = {"M_j", "B^-1", "palette"};
+    for (int r = 0; r < 3; r++) {
+        append(out, out_size, length, "   ");
+        for (int i = 0; i < 3; i++)
+            append(out, out_size, length, " %-7s[%6.3g %6.3g %6.3g %6.3g]", r == 0 ? names[i] : "", shown(m[i][0][r]),
+                   shown(m[i][1][r]), shown(m[i][2][r]), shown(m[i][3][r]));
+        append(out, out_size, length, "\n");
+    }
+}
+
+int vertex_inspect_format(const VertexInspection *info, InspectTextLayout layout, char *out, size_t out_size)
 {
     int length = 0;
     if (out_size == 0) return 0;
     out[0] = '\0';
     append(out, out_size, &length, "vertex %d of mesh %d \"%s\"%s\n%s\n", info->vertex, info->mesh, info->mesh_name,
-           info->skinned ? "" : " (static: p' = M_node * p)", vertex_inspect_formula());
+           info->skinned ? "" : " (static: p' = M_node * p)",
+           layout == INSPECT_TEXT_STACKED ? vertex_inspect_formula() : vertex_inspect_formula_short());
     append(out, out_size, &length, "p_stored  (% .5f, % .5f, % .5f)   n (% .3f, % .3f, % .3f)\n",
            info->stored_position[0], info->stored_position[1], info->stored_position[2], info->stored_normal[0],
            info->stored_normal[1], info->stored_normal[2]);
@@ -171,17 +202,18 @@ int vertex_inspect_format(const VertexInspection *info, bool matrices, char *out
     if (info->morph_count > 0)
         append(out, out_size, &length, "p         (% .5f, % .5f, % .5f)   (morphed)\n", info->position[0],
                info->position[1], info->position[2]);
-    if (!info->skinned) {
-        if (matrices) append_matrix(out, out_size, &length, "M_node", info->node_model);
-    }
+    if (!info->skinned && layout != INSPECT_TEXT_NO_MATRICES)
+        append_matrix(out, out_size, &length, "M_node", info->node_model);
     for (int i = 0; i < info->influence_count; i++) {
         const InspectInfluence *k = &info->influences[i];
         append(out, out_size, &length, "bone%dinfo = (%d, %.4f): joint %d \"%s\"%s\n", k->slot, k->bone, k->weight,
                k->joint, k->joint_name, i == info->heaviest ? "  (heaviest)" : "");
-        if (matrices) {
+        if (layout == INSPECT_TEXT_STACKED) {
             append_matrix(out, out_size, &length, "M_j", k->joint_model);
             append_matrix(out, out_size, &length, "B^-1", k->offset);
             append_matrix(out, out_size, &length, info->follows_node ? "F*M*B^-1" : "palette", k->palette);
+        } else if (layout == INSPECT_TEXT_SIDE_BY_SIDE) {
+            append_matrices(out, out_size, &length, k->joint_model, k->offset, k->palette);
         }
         append(out, out_size, &length, "    p_bone (% .5f, % .5f, % .5f)   palette*p (% .5f, % .5f, % .5f)\n",
                k->bone_space[0], k->bone_space[1], k->bone_space[2], k->moved[0], k->moved[1], k->moved[2]);

@@ -83,8 +83,18 @@ bool vertex_inspect(const Animator *animator, const SkinDqPose *dq, int mesh, in
 /* "p' = sum_k w_k * (M_j(k) * B_k^-1) * p ..." — the formula block, several lines. */
 const char *vertex_inspect_formula(void);
 
+/* How vertex_inspect_format writes the matrices. */
+typedef enum InspectTextLayout {
+    INSPECT_TEXT_NO_MATRICES = 0,
+    INSPECT_TEXT_STACKED,          /* M_j, B^-1, palette one under the other (--inspect-vertex) */
+    INSPECT_TEXT_SIDE_BY_SIDE      /* the three next to each other, 3 rows (the last, 0 0 0 1, said once): the panel */
+} InspectTextLayout;
+
+/* The same, short, for the viewer's panel. */
+const char *vertex_inspect_formula_short(void);
+
 /* The inspection as text (the viewer's panel, `--inspect-vertex` without --json): the formula,
- * then the numbers, matrices row by row. Returns the length written (truncated to out_size). */
-int vertex_inspect_format(const VertexInspection *info, bool matrices, char *out, size_t out_size);
+ * then the numbers. Returns the length written (truncated to out_size). */
+int vertex_inspect_format(const VertexInspection *info, InspectTextLayout layout, char *out, size_t out_size);
 
 #endif

@@ -17,7 +17,8 @@ const char *cli_usage(void)
            "                [--screenshot OUT.png] [--size WxH]\n"
            "                [--export-pose OUT.obj]\n"
            "                [--verify] [--max-bones N] [--gl-debug] [--skinning gpu|cpu|dq|rigid]\n"
-           "                [--inspect-vertex MESH:INDEX [--json]] [--morph NAME=W,...]\n"
+           "                [--inspect-vertex MESH:INDEX [--json]] [--compare A,B] [--morph NAME=W,...]\n"
+           "                [--show-bone-space] [--show-morphs] [--isolate-joint] [--hide-joints A,B]\n"
            "                [--show-skeleton] [--show-weights [JOINT]] [--show-influences] [--joint NAME]\n"
            "                [--show-axes [all]] [--show-names] [--joint-values] [--wireframe]\n"
            "                [--show-normals] [--no-grid] [--optimize-keys [TOLERANCE]]\n"
@@ -78,7 +79,17 @@ const char *cli_usage(void)
            "                     model-space, offset and palette matrix, each weighted term, the sum,\n"
            "                     bone-space coordinates; with --json one object (keys: influences [joint,\n"
            "                     weight, joint_model, offset, palette, bone_space, term], sum, final, ...)\n"
+           "                     With --screenshot: the inspector panel in the picture (key E, click a vertex)\n"
+           "  --compare A,B      colour each vertex by the distance between methods A and B (lbs, dq,\n"
+           "                     rigid), surface drawn by A, legend in scene units (key D)\n"
            "  --morph NAME=W,... set morph target weights (target name or index) over the clip's\n"
+           "  --show-morphs      morph target sliders of the selected mesh (key Z; drag a bar,\n"
+           "                     release: back to the clip's weight)\n"
+           "  --show-bone-space  the selected joint's bone space: its axes now and at bind time, and\n"
+           "                     the vertices it moves coloured by weight (key Y)\n"
+           "  --isolate-joint    the skeleton overlay shows only the selected joint's chain, the\n"
+           "                     influence view only its vertices (key /)\n"
+           "  --hide-joints A,B  hide these joints and their descendants in the overlay (key Backspace)\n"
            "  --show-skeleton    bones as lines, joints as dots (key B)\n"
            "  --show-weights [JOINT]  colour each vertex by its weight on the selected joint (key W)\n"
            "                     (JOINT: a joint name; an argument naming an existing file is the MODEL)\n"
@@ -294,6 +305,15 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
                 return false;
             }
             options->aids.compare = true;
+        } else if (strcmp(arg, "--show-bone-space") == 0) {
+            options->aids.show_bone_space = true;
+        } else if (strcmp(arg, "--show-morphs") == 0) {
+            options->aids.show_morphs = true;
+        } else if (strcmp(arg, "--isolate-joint") == 0) {
+            options->aids.isolate_joint = true;
+        } else if (strcmp(arg, "--hide-joints") == 0) {
+            NEED_VALUE();
+            options->aids.hide_joints = value;
         } else if (strcmp(arg, "--show-skeleton") == 0) {
             options->aids.show_skeleton = true;
         } else if (strcmp(arg, "--show-weights") == 0) {
@@ -412,6 +432,11 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
     if (options->thumbnail_in && options->model_path) {
         snprintf(error, error_size, "--thumbnail names its model itself (IN); drop '%s'", options->model_path);
         return false;
+    }
+    if (options->inspect_vertex && options->screenshot_path) {   /* the panel in the picture */
+        options->aids.inspect_vertex = options->inspect_vertex;
+        options->aids.inspector = true;
+        options->inspect_vertex = NULL;
     }
     if (options->json && !options->info && !options->inspect_vertex) {
         snprintf(error, error_size, "--json only goes with --info or --inspect-vertex");

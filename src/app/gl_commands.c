@@ -149,7 +149,7 @@ int command_screenshot(const Options *options, const char *model_path, Model *lo
     if (!scene_init(&scene, model, &session.renderer, &animator, &options->aids, min, max, error, sizeof error)) {
         fprintf(stderr, "skinview: %s: %s\n", model_path, error);
         animator_free(&animator);
-        return session_end(&session, strncmp(error, "no joint", 8) == 0 || strncmp(error, "--morph", 7) == 0 ? 2 : 1, model_path);
+        return session_end(&session, strncmp(error, "no joint", 8) == 0 || strncmp(error, "--", 2) == 0 ? 2 : 1, model_path);
     }
     scene_evaluate(&scene, &animator, clip, options->time);
 

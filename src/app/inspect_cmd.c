@@ -193,7 +193,7 @@ int command_inspect_vertex(const Model *model, int clip, float time, SkinningMet
             print_json(model, clip, time, method, &info);
         } else {
             static char text[1 << 16];
-            vertex_inspect_format(&info, true, text, sizeof text);
+            vertex_inspect_format(&info, INSPECT_TEXT_STACKED, text, sizeof text);
             fputs(text, stdout);
         }
     }

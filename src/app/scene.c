@@ -125,7 +125,8 @@ bool scene_init(Scene *scene, const Model *model, Renderer *renderer, Animator *
         glm_vec3_copy((float *)max, bind_hi);
     }
     ground_grid_fit(bind_lo, bind_hi, min, max, &scene->grid);
-    if (!morph_override_parse(model, aids->morph, &scene->morph_override, error, error_size)) {
+    if (!morph_override_parse(model, aids->morph, &scene->morph_override, error, error_size) ||
+        !scene_teach_init(scene, aids, error, error_size)) {
         scene_free(scene);
         return false;
     }
@@ -156,6 +157,7 @@ void scene_free(Scene *scene)
     free(scene->label_order);
     free(scene->vertices);
     morph_override_free(&scene->morph_override);
+    scene_teach_free(scene);
     memset(scene, 0, sizeof *scene);
     scene->selected_joint = -1;
 }
@@ -242,9 +244,10 @@ void scene_evaluate(Scene *scene, Animator *animator, int clip, float time)
     animator_evaluate(animator, clip, time);
     morph_override_apply(&scene->morph_override, animator);
     double evaluated = now_us();
-    scene->renderer->method = scene->aids.skinning;
+    scene->renderer->method = scene_drawn_method(scene);
     renderer_prepare(scene->renderer, animator);
     double prepared = now_us();
+    scene_teach_evaluate(scene, animator);
     scene->anim_us = evaluated - start;
     scene->skin_us = prepared - evaluated;
 }
@@ -342,15 +345,17 @@ static void draw_skeleton(Scene *scene, const Animator *animator, const mat4 vie
     if (scene->aids.show_skeleton)
         for (int s = 0; s < scene->segment_count; s++) {
             int joint = scene->line_joints[s];
+            if (!scene_joint_visible(scene, joint) || !scene_joint_visible(scene, skeleton->parent[joint])) continue;
             bool bone = skeleton->is_bone[joint];
             push_segment(scene, &count, animator->joint_model[skeleton->parent[joint]][3],
                          animator->joint_model[joint][3], bone ? bone_color : helper_color);
         }
     float axis_length = 0.1f * scene->size;
-    if (scene->aids.axes == AXES_ALL)
+    if (scene->aids.axes == AXES_ALL) {
         for (int d = 0; d < scene->dot_count; d++)
-            push_axes(scene, &count, animator, scene->dot_joints[d], 0.5f * axis_length);
-    else if (scene->aids.axes == AXES_SELECTED && scene->selected_joint >= 0)
+            if (scene_joint_visible(scene, scene->dot_joints[d]))
+                push_axes(scene, &count, animator, scene->dot_joints[d], 0.5f * axis_length);
+    } else if (scene->aids.axes == AXES_SELECTED && scene->selected_joint >= 0)
         push_axes(scene, &count, animator, scene->selected_joint, axis_length);
     if (count > 0 && count <= scene->vertex_capacity / 4) {
         LineStyle bones = *style;
@@ -365,7 +370,7 @@ static void draw_skeleton(Scene *scene, const Animator *animator, const mat4 vie
         for (int d = 0; d < scene->dot_count; d++) {
             int joint = scene->dot_joints[d];
             bool selected = joint == scene->selected_joint;
-            if (!scene->aids.show_skeleton && !selected) continue;
+            if ((!scene->aids.show_skeleton || !scene_joint_visible(scene, joint)) && !selected) continue;
             int kind = scene->dot_kinds[d];
             const float *fill = selected ? selected_color
                                 : kind == JOINT_DOT_ROOT ? root_color
@@ -476,6 +481,7 @@ int scene_place_names(Scene *scene, const Animator *animator, const mat4 view, c
     int placed = 0;
     for (int i = 0; i < scene->dot_count; i++) {
         int joint = order[i];
+        if (!scene_joint_visible(scene, joint)) continue;
         float x, y;
         if (!scene_project_joint(animator, joint, view, projection, fb_width, fb_height, &x, &y)) continue;
         x /= scale;
@@ -524,7 +530,7 @@ void scene_draw(Scene *scene, const Animator *animator, const mat4 view, const m
 {
     Renderer *renderer = scene->renderer;
     float scale = overlay_scale_for(fb_width, fb_height);
-    renderer->mode = scene->aids.show_weights ? RENDER_WEIGHTS : scene->aids.show_influences ? RENDER_INFLUENCES
+    renderer->mode = scene->aids.compare || scene->aids.show_weights ? RENDER_WEIGHTS : scene->aids.show_influences ? RENDER_INFLUENCES
                                                                                               : RENDER_LIT;
     renderer_draw(renderer, animator, view, projection, light);
     if (scene->aids.wireframe) renderer_draw_wireframe(renderer, animator, view, projection, light);
@@ -534,11 +540,13 @@ void scene_draw(Scene *scene, const Animator *animator, const mat4 view, const m
     if (scene->aids.grid) draw_grid(scene, view, projection, &style);
     style.depth_test = false;
     draw_skeleton(scene, animator, view, projection, &style, scale);
+    scene_teach_draw(scene, animator, view, projection, fb_width, fb_height, scale);
 
     if (!overlay) return;
     overlay_begin(overlay);
     if (scene->aids.show_names) draw_names(scene, animator, view, projection, overlay, fb_width, fb_height, scale);
-    if (renderer->mode != RENDER_LIT) draw_legend(scene, overlay, fb_width, fb_height, scale);
+    if (renderer->mode != RENDER_LIT && !scene->aids.compare) draw_legend(scene, overlay, fb_width, fb_height, scale);
+    scene_teach_overlay(scene, animator, overlay, fb_width, fb_height, scale);
     if (scene->hud || scene->aids.joint_values) {
         static char panel[4096];
         char method[512], shown[512], joint[2048];
@@ -552,6 +560,7 @@ void scene_draw(Scene *scene, const Animator *animator, const mat4 view, const m
         overlay_text(overlay, 10.0f, (float)fb_height / scale - h - 10.0f, panel, (const unsigned char[4]){255, 255, 255, 255});
     }
     overlay_draw(overlay, fb_width, fb_height, scale);
+    scene_teach_finish(scene, fb_width, fb_height);
 }
 
 /* ---- text --------------------------------------------------------------- */
@@ -583,6 +592,14 @@ void scene_format_shown(const Scene *scene, char *out, size_t out_size)
              a->axes == AXES_ALL ? ", axes (all)" : a->axes == AXES_SELECTED ? ", axes (selected)" : "",
              a->show_names ? ", names" : "", a->wireframe ? ", wireframe" : "", a->show_normals ? ", normals" : "",
              a->grid ? ", grid" : "", scene->dot_count == 0 && a->show_skeleton ? " (no skeleton)" : "");
+    static const char *const method_names[SKINNING_METHOD_COUNT] = {"lbs", "lbs", "dq", "rigid"};
+    size_t length = strlen(out);
+    if (length + 1 < out_size)
+        snprintf(out + length, out_size - length, "%s%s%s%s%s%s%s%s", a->compare ? ", difference " : "",
+                 a->compare ? method_names[a->compare_a] : "", a->compare ? "-" : "",
+                 a->compare ? method_names[a->compare_b] : "", a->inspector ? ", inspector" : "",
+                 a->show_bone_space ? ", bone space" : "", a->show_morphs ? ", morph sliders" : "",
+                 a->isolate_joint ? ", joint chain only" : "");
 }
 
 void scene_format_joint(const Scene *scene, const Animator *animator, bool values, char *out, size_t out_size)

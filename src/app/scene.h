@@ -72,6 +72,26 @@ typedef struct Scene {
     NameLabel     *labels;         /* [joint_count] scratch of scene_place_names */
     int           *label_order;    /* [joint_count] scratch: dots in placement order */
     MorphOverride  morph_override; /* hand-set morph weights (--morph, the sliders) over the clip's */
+    /* the aids that teach the formula (scene_teach.c), all allocated in scene_init */
+    SkinDqPose     teach_dq;       /* dual quaternions for the CPU references (difference view, inspector) */
+    bool           teach_dq_ready;
+    vec3          *scratch_a, *scratch_b; /* [largest mesh] CPU-skinned positions */
+    float         *distances;      /* [all vertices, mesh after mesh] the difference view's |p_A - p_B| */
+    float         *heat;           /* [largest mesh] distances / compare_legend, uploaded */
+    int           *mesh_offset;    /* [mesh_count] first entry of each mesh in distances */
+    float          compare_max, compare_legend; /* largest distance this frame; the legend's end (1, 2, 5 x 10^k) */
+    int            inspect_mesh, inspect_vertex; /* the inspected vertex, -1: none */
+    struct VertexInspection *inspection; /* this frame's numbers of it (anim/inspect.h) */
+    bool          *joint_hidden;   /* [joint_count] hidden in the skeleton overlay, with its descendants */
+    bool          *joint_visible;  /* [joint_count] this frame: not hidden and (isolate) on the selected chain */
+    Lines          teach_lines;    /* room for a point per vertex (bone-space view) */
+    LineVertex    *space_points;   /* [all vertices] the vertices the selected joint moves */
+    int            space_point_count, space_full;
+    int            slider_mesh, slider_target, slider_rows; /* morph sliders: mesh, the one dragged (-1), rows drawn */
+    float          slider_x, slider_y, slider_w, slider_h;   /* the bars' box as last drawn, framebuffer pixels */
+    float          slider_scale;
+    int            slider_segments; /* bar segments scene_teach_overlay left in vertices[] for scene_teach_finish */
+    bool           inspector_compact; /* E's second press: the inspector without the matrices */
     int            name_prefix;    /* length of a "namespace:" every dot joint's name starts with (e.g.
                                       "mixamorig:"), left out of the labels (the panel shows it); 0: none */
 } Scene;
@@ -123,6 +143,36 @@ int scene_place_names(Scene *scene, const Animator *animator, const mat4 view, c
 /* Where joint j's origin lands on screen (framebuffer pixels, y down); false behind the eye. */
 bool scene_project_joint(const Animator *animator, int joint, const mat4 view, const mat4 projection, int fb_width,
                          int fb_height, float *x, float *y);
+
+/* ---- the aids that teach the formula (scene_teach.c) ---- */
+bool scene_teach_init(Scene *scene, const AidOptions *aids, char *error, size_t error_size);
+void scene_teach_free(Scene *scene);
+/* The method the surface is drawn with (the difference view draws its first method). */
+SkinningMethod scene_drawn_method(const Scene *scene);
+/* After renderer_prepare: joint visibility, the difference view's distances (uploaded), the
+ * inspected vertex's numbers, the bone-space view's points. No allocation. */
+void scene_teach_evaluate(Scene *scene, const Animator *animator);
+void scene_teach_draw(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection, int fb_width,
+                      int fb_height, float scale);
+void scene_teach_overlay(Scene *scene, const Animator *animator, Overlay *overlay, int fb_width, int fb_height,
+                         float scale);
+/* After overlay_draw: the morph sliders' bars (drawn over their panel). */
+void scene_teach_finish(Scene *scene, int fb_width, int fb_height);
+/* The vertex nearest the eye among those whose CPU-posed position (the drawn method) projects within
+ * `radius` pixels of (x, y) (framebuffer pixels, y down); -1 if none. *mesh: its mesh. */
+int scene_pick_vertex(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection, int fb_width,
+                      int fb_height, float x, float y, float radius, int *mesh);
+/* A click at (x, y) window units: inspects the vertex under it (scene_pick_vertex with the joint
+ * pick radius); false when there is none (the inspection stays). */
+bool scene_click_vertex(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection, int window_width,
+                        int window_height, int fb_width, int fb_height, double x, double y);
+/* Is joint j drawn in the skeleton overlay (isolate, hide)? */
+bool scene_joint_visible(const Scene *scene, int joint);
+/* Backspace: hides / shows the selected joint and its descendants in the overlay. */
+void scene_toggle_hide_joint(Scene *scene);
+/* The morph sliders' mouse: phase 0 press (true: on a bar, the drag is the slider's), 1 moved,
+ * 2 released (the target goes back to the clip's weight); framebuffer pixels. */
+bool scene_slider_grab(Scene *scene, int phase, float x, float y);
 
 /* animator_evaluate(clip, time) (+ the hand-set morph weights) and renderer_prepare(), each timed
  * into anim_us / skin_us. */

@@ -16,6 +16,7 @@
 #include "gfx/overlay.h"
 #include "gfx/renderer.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,8 +129,9 @@ static void skinned_evaluate(void *self, const Playback *p)
     if (p->fading) {   /* the cross-fade, then the skinning method's CPU work (scene_evaluate does both otherwise) */
         animator_evaluate_blend(&scene->animator, p->fade_clip, p->fade_time, p->clip, p->time, playback_fade_weight(p));
         morph_override_apply(&scene->aids.morph_override, &scene->animator);
-        scene->renderer.method = scene->aids.aids.skinning;
+        scene->renderer.method = scene_drawn_method(&scene->aids);
         renderer_prepare(&scene->renderer, &scene->animator);
+        scene_teach_evaluate(&scene->aids, &scene->animator);
     } else {
         scene_evaluate(&scene->aids, &scene->animator, p->clip, p->time);
     }
@@ -166,11 +168,20 @@ static bool skinned_action(void *self, Player *player, Action a)
     switch (a.kind) {
     case ACTION_JOINT_NEXT: scene_step_joint(aids, 1); return true;
     case ACTION_JOINT_PREV: scene_step_joint(aids, -1); return true;
+    case ACTION_TOGGLE_HIDE_JOINT: scene_toggle_hide_joint(aids); return true;
+    case ACTION_TOGGLE_INSPECTOR:   /* E: with the matrices -> without -> off */
+        if (aids->aids.inspector && !aids->inspector_compact) {
+            aids->inspector_compact = true;
+            return true;
+        }
+        aids->inspector_compact = false;
+        break;
     default: break;
     }
     if (!aids_apply(&aids->aids, a)) return false;   /* a teaching aid (scene.h) */
     /* an aid about one joint with none selected: start at the skeleton's root */
-    bool wants_joint = aids->aids.show_weights || aids->aids.axes == AXES_SELECTED || aids->aids.joint_values;
+    bool wants_joint = aids->aids.show_weights || aids->aids.axes == AXES_SELECTED || aids->aids.joint_values ||
+                       aids->aids.show_bone_space || aids->aids.isolate_joint;
     if (wants_joint && aids->selected_joint < 0) scene_step_joint(aids, 1);
     return true;
 }
@@ -182,8 +193,18 @@ static void skinned_click(void *self, Player *player, double press_x, double pre
     int ww, wh, fw, fh;
     glfwGetWindowSize(player->window, &ww, &wh);
     glfwGetFramebufferSize(player->window, &fw, &fh);
-    scene_click_joint(&scene->aids, &scene->animator, player->view, player->projection, ww, wh, fw, fh, press_x,
-                      press_y, x, y);
+    int joint = scene_click_joint(&scene->aids, &scene->animator, player->view, player->projection, ww, wh, fw, fh,
+                                  press_x, press_y, x, y);
+    bool click = fabs(x - press_x) < SCENE_CLICK_PIXELS && fabs(y - press_y) < SCENE_CLICK_PIXELS;
+    if (joint < 0 && click)   /* not a joint dot: the vertex under the cursor goes to the inspector */
+        scene_click_vertex(&scene->aids, &scene->animator, player->view, player->projection, ww, wh, fw, fh, x, y);
+}
+
+/* The morph sliders take a press on their bars (scene_slider_grab). */
+static bool skinned_grab(void *self, Player *player, int phase, float x, float y)
+{
+    (void)player;
+    return scene_slider_grab(&((Viewer *)self)->scene->aids, phase, x, y);
 }
 
 static void skinned_status(void *self, const Player *player, HudInfo *info)
@@ -331,7 +352,7 @@ int command_view(const Options *options, const char *model_path, Model *loaded, 
     viewer.scene = malloc(sizeof *viewer.scene);
     if (!viewer.scene || !loaded_open(viewer.scene, loaded, viewer.max_bones, &options->aids, error, sizeof error)) {
         fprintf(stderr, "skinview: %s: %s\n", model_path, viewer.scene ? error : "out of memory");
-        if (viewer.scene && (strncmp(error, "no joint", 8) == 0 || strncmp(error, "--morph", 7) == 0)) status = 2;
+        if (viewer.scene && (strncmp(error, "no joint", 8) == 0 || strncmp(error, "--", 2) == 0)) status = 2;
         free(viewer.scene);
         viewer.scene = NULL;
         goto done;
@@ -350,6 +371,7 @@ int command_view(const Options *options, const char *model_path, Model *loaded, 
         .root_position = skinned_root_position,
         .action = skinned_action,
         .click = skinned_click,
+        .grab = skinned_grab,
         .status = skinned_status,
         .tick = skinned_tick,
         .open = skinned_open,

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define OVERLAY_MAX_QUADS 8192       /* ~4 quads per glyph on average: room for ~2000 glyphs */
+#define OVERLAY_MAX_QUADS 32768      /* ~4 quads per glyph on average: room for ~8000 glyphs (the vertex inspector) */
 #define OVERLAY_MAX_TEXT 2048        /* longest text one overlay_text() call draws */
 #define OVERLAY_LINE_HEIGHT 12.0f    /* stb_easy_font line advance, in overlay pixels */
 #define OVERLAY_PANEL_PAD 4.0f       /* panel margin around text, in overlay pixels */

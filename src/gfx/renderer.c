@@ -75,6 +75,7 @@ static bool load_skin_program(SkinShader *shader, const char *vert_path, const c
     shader->cpu_skinned = glGetUniformLocation(program, "cpuSkinned");
     shader->rigid_skinning = glGetUniformLocation(program, "rigidSkinning");
     shader->show_heat = glGetUniformLocation(program, "showHeat");
+    shader->only_selected = glGetUniformLocation(program, "onlySelected");
     shader->selected_bone = glGetUniformLocation(program, "selectedBone");
     shader->light_direction = glGetUniformLocation(program, "lightDirection");
     shader->light_color = glGetUniformLocation(program, "lightColor");
@@ -607,6 +608,7 @@ static void set_mesh_uniforms(Renderer *renderer, const SkinShader *shader, cons
     if (shader->cpu_skinned >= 0) glUniform1i(shader->cpu_skinned, renderer->method == SKINNING_CPU_LBS);
     if (shader->rigid_skinning >= 0) glUniform1i(shader->rigid_skinning, renderer->method == SKINNING_RIGID);
     if (shader->show_heat >= 0) glUniform1i(shader->show_heat, renderer->show_heat && gpu->heat_vbo);
+    if (shader->only_selected >= 0) glUniform1i(shader->only_selected, renderer->only_selected);
     set_morph_uniforms(renderer, shader, animator, m);   /* morph targets first, in mesh space */
     if (!gpu->skinned || gpu->bone_count == 0 || renderer->method == SKINNING_CPU_LBS) return;
     if (shader->bones >= 0)   /* the whole palette in one call (cglm is column-major) */

@@ -59,6 +59,7 @@ typedef struct SkinShader {
     GLint  cpu_skinned;               /* bool: vertices arrive skinned by the CPU (LBS shader) */
     GLint  rigid_skinning;            /* bool: --skinning rigid, the heaviest influence only (LBS shader) */
     GLint  show_heat;                 /* bool: selectedWeight = heatValue (the difference view) */
+    GLint  only_selected;             /* bool: RENDER_INFLUENCES greys vertices the selected joint does not move */
     GLint  selected_bone;             /* int: palette index of the selected joint, -1 none */
     GLint  display_mode, color_map, skinned_mesh; /* skinned.frag: RenderMode */
     GLint  normal_length, line_color; /* normals.geom / normals.frag */
@@ -125,6 +126,7 @@ typedef struct Renderer {
     size_t       feedback_size;       /* bytes */
     bool         cull_back_faces;     /* false (default): both sides drawn, for open meshes */
     bool         show_heat;           /* RENDER_WEIGHTS colours come from renderer_set_vertex_heat, not a joint */
+    bool         only_selected;       /* RENDER_INFLUENCES: only the selected joint's vertices in colour */
     const bool  *mesh_visible;        /* [mesh_count], false = not drawn (viewer's U list); NULL = all */
 } Renderer;
 

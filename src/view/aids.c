@@ -24,6 +24,11 @@ bool aids_apply(AidOptions *aids, Action action)
     case ACTION_TOGGLE_WIREFRAME: aids->wireframe = !aids->wireframe; return true;
     case ACTION_TOGGLE_GRID: aids->grid = !aids->grid; return true;
     case ACTION_TOGGLE_NORMALS: aids->show_normals = !aids->show_normals; return true;
+    case ACTION_TOGGLE_COMPARE: aids->compare = !aids->compare; return true;
+    case ACTION_TOGGLE_INSPECTOR: aids->inspector = !aids->inspector; return true;
+    case ACTION_TOGGLE_BONE_SPACE: aids->show_bone_space = !aids->show_bone_space; return true;
+    case ACTION_TOGGLE_MORPHS: aids->show_morphs = !aids->show_morphs; return true;
+    case ACTION_TOGGLE_ISOLATE: aids->isolate_joint = !aids->isolate_joint; return true;
     default: return false;
     }
 }

@@ -28,9 +28,17 @@ typedef struct AidOptions {
     bool        grid;            /* ground grid + world axes (G); --no-grid turns it off */
     bool        show_normals;    /* --show-normals (V) */
     const char *morph;           /* --morph NAME=W,...: morph target weights over the clip's (the sliders' start) */
+    bool        inspector;       /* E (a click on a vertex, --inspect-vertex with --screenshot): the vertex
+                                    inspector panel */
+    const char *inspect_vertex;  /* MESH:INDEX the panel starts on (--inspect-vertex with --screenshot), or NULL */
+    bool        show_bone_space; /* --show-bone-space (Y): the selected joint's bone space and its vertices */
+    bool        show_morphs;     /* --show-morphs (Z): the morph target sliders of the selected mesh */
+    bool        isolate_joint;   /* --isolate-joint (/): the skeleton overlay shows only the selected joint's
+                                    chain, the influence view only its vertices */
+    const char *hide_joints;     /* --hide-joints A,B: joints hidden (with their descendants) in the overlay */
 } AidOptions;
 
-/* Applies a teaching-aid action to `aids` (W, A, J, I, K, X, G, V, B). Returns true if it was
+/* Applies a teaching-aid action to `aids` (W, A, J, I, K, X, G, V, B, D, E, Y, Z, /). Returns true if it was
  * one. Joint selection ([ ]) is the teaching-aids layer's (scene_step_joint). */
 bool aids_apply(AidOptions *aids, Action action);
 

@@ -64,6 +64,12 @@ typedef enum ActionKind {
     ACTION_TOGGLE_WIREFRAME, /* X */
     ACTION_TOGGLE_GRID,   /* G */
     ACTION_TOGGLE_NORMALS, /* V */
+    ACTION_TOGGLE_COMPARE, /* D: the difference view of two skinning methods */
+    ACTION_TOGGLE_INSPECTOR, /* E: the vertex inspector panel */
+    ACTION_TOGGLE_BONE_SPACE, /* Y: the selected joint's bone space */
+    ACTION_TOGGLE_MORPHS, /* Z: morph target sliders */
+    ACTION_TOGGLE_ISOLATE, /* /: only the selected joint's chain in the skeleton overlay */
+    ACTION_TOGGLE_HIDE_JOINT, /* Backspace: hide / show the selected joint and its descendants (the viewer's scene) */
     /* handled by the viewer: */
     ACTION_NEXT_KEY,
     ACTION_PREV_KEY,

@@ -278,6 +278,11 @@ void player_on_mouse_button(GLFWwindow *window, int button, int action, int mods
         double cx, cy;
         glfwGetCursorPos(window, &cx, &cy);
         if (player->drag == PLAYER_DRAG_ORBIT && s->click) s->click(s->self, player, player->press_x, player->press_y, cx, cy);
+        if (player->drag == PLAYER_DRAG_SUBJECT && s->grab) {
+            float px, py;
+            cursor_to_pixels(window, cx, cy, &px, &py);
+            s->grab(s->self, player, 2, px, py);
+        }
         player->drag = PLAYER_DRAG_NONE;
         return;
     }
@@ -311,6 +316,10 @@ void player_on_mouse_button(GLFWwindow *window, int button, int action, int mods
             scrub_to(player, x);
             return;
         }
+        if (s->grab && s->grab(s->self, player, 0, x, y)) {   /* the subject's own control (a slider) */
+            player->drag = PLAYER_DRAG_SUBJECT;
+            return;
+        }
         player->drag = PLAYER_DRAG_ORBIT;
     } else if (button == GLFW_MOUSE_BUTTON_RIGHT || button == GLFW_MOUSE_BUTTON_MIDDLE) {
         player->drag = PLAYER_DRAG_PAN;
@@ -336,6 +345,10 @@ void player_on_cursor(GLFWwindow *window, double x, double y)
         float px, py;
         cursor_to_pixels(window, x, y, &px, &py);
         scrub_to(player, px);
+    } else if (player->drag == PLAYER_DRAG_SUBJECT && player->subject->grab) {
+        float px, py;
+        cursor_to_pixels(window, x, y, &px, &py);
+        player->subject->grab(player->subject->self, player, 1, px, py);
     }
 }
 

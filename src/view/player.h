@@ -52,6 +52,9 @@ typedef struct PlayerSubject {
     bool (*action)(void *self, struct Player *player, Action action);
     /* Optional: a left click (released where it was pressed, window units). */
     void (*click)(void *self, struct Player *player, double press_x, double press_y, double x, double y);
+    /* Optional: a left press the subject takes for itself (a slider): phase 0 press (return true to
+     * take the drag), 1 the cursor moved while held, 2 released; x, y in framebuffer pixels, y down. */
+    bool (*grab)(void *self, struct Player *player, int phase, float x, float y);
     /* Optional: fills the subject's part of the HUD (extra lines, no_skeleton...). */
     void (*status)(void *self, const struct Player *player, HudInfo *info);
     /* Optional: once per loop turn, before the frame (reload requests, --watch). */
@@ -64,7 +67,7 @@ typedef struct PlayerSubject {
     double wake_seconds;
 } PlayerSubject;
 
-typedef enum PlayerDrag { PLAYER_DRAG_NONE, PLAYER_DRAG_ORBIT, PLAYER_DRAG_PAN, PLAYER_DRAG_SCRUB } PlayerDrag;
+typedef enum PlayerDrag { PLAYER_DRAG_NONE, PLAYER_DRAG_ORBIT, PLAYER_DRAG_PAN, PLAYER_DRAG_SCRUB, PLAYER_DRAG_SUBJECT } PlayerDrag;
 
 typedef struct Player {
     GLFWwindow          *window;

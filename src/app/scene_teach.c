@@ -1,0 +1,602 @@
+/* scene_teach.c — the aids that teach the formula (issue 19), part of the Scene (scene.h):
+ *   the vertex inspector panel (E, a click on a vertex, --inspect-vertex with --screenshot),
+ *   the difference view of two skinning methods (D, --compare A,B),
+ *   the three spaces: the selected joint's bone space and the vertices it moves (Y, --show-bone-space),
+ *   morph target sliders (Z, --show-morphs; --morph sets their start),
+ *   per-joint isolate and hide in the skeleton overlay (/, Backspace; --isolate-joint, --hide-joints).
+ * Every buffer is allocated in scene_teach_init; nothing per frame, no name looked up per frame. */
+#include "commands.h"
+#include "scene.h"
+#include "anim/inspect.h"
+#include "gfx/colormap.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LEGEND_STEPS 64
+#define SLIDER_ROWS_MAX 24
+static const unsigned char white[4] = {255, 255, 255, 255};
+static const unsigned char dim[4] = {170, 175, 185, 255};
+static const float halo[4] = {0.0f, 0.0f, 0.0f, 0.85f};
+static const float marker_color[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+static const float axis_colors[3][4] = {{1.0f, 0.22f, 0.2f, 1.0f}, {0.25f, 1.0f, 0.25f, 1.0f}, {0.3f, 0.55f, 1.0f, 1.0f}};
+static const float bind_axis_colors[3][4] = {{0.6f, 0.3f, 0.3f, 0.8f}, {0.3f, 0.6f, 0.3f, 0.8f}, {0.3f, 0.4f, 0.7f, 0.8f}};
+
+/* ---- set-up ---------------------------------------------------------------------------- */
+
+/* --hide-joints A,B: the joints named (each with its descendants). */
+static bool hide_named_joints(Scene *scene, const char *list, char *error, size_t error_size)
+{
+    const Skeleton *skeleton = &scene->model->skeleton;
+    for (const char *item = list; item && *item;) {
+        size_t length = strcspn(item, ",");
+        int found = -1;
+        for (int j = 0; j < skeleton->joint_count && found < 0; j++)
+            if (strlen(skeleton->names[j]) == length && strncmp(skeleton->names[j], item, length) == 0) found = j;
+        if (found < 0) {
+            snprintf(error, error_size, "--hide-joints: no joint named '%.*s' (see --info)", (int)length, item);
+            return false;
+        }
+        scene->joint_hidden[found] = true;
+        item += length;
+        if (*item == ',') item++;
+    }
+    return true;
+}
+
+bool scene_teach_init(Scene *scene, const AidOptions *aids, char *error, size_t error_size)
+{
+    const Model *model = scene->model;
+    int largest = 1, total = 1;
+    for (int m = 0; m < model->mesh_count; m++) {
+        if (model->meshes[m].vertex_count > largest) largest = model->meshes[m].vertex_count;
+        total += model->meshes[m].vertex_count;
+    }
+    size_t joints = (size_t)(model->skeleton.joint_count > 0 ? model->skeleton.joint_count : 1);
+    size_t meshes = (size_t)(model->mesh_count > 0 ? model->mesh_count : 1);
+    scene->scratch_a = malloc(sizeof(vec3) * (size_t)largest);
+    scene->scratch_b = malloc(sizeof(vec3) * (size_t)largest);
+    scene->distances = malloc(sizeof(float) * (size_t)total);
+    scene->heat = malloc(sizeof(float) * (size_t)largest);
+    scene->mesh_offset = malloc(sizeof(int) * meshes);
+    scene->joint_hidden = calloc(joints, sizeof(bool));
+    scene->joint_visible = malloc(sizeof(bool) * joints);
+    scene->space_points = malloc(sizeof(LineVertex) * (size_t)total);
+    scene->inspection = malloc(sizeof(VertexInspection));
+    scene->inspect_mesh = scene->inspect_vertex = -1;
+    scene->slider_target = -1;
+    if (!scene->scratch_a || !scene->scratch_b || !scene->distances || !scene->heat || !scene->mesh_offset ||
+        !scene->joint_hidden || !scene->joint_visible || !scene->space_points || !scene->inspection ||
+        !skin_dq_pose_init(&scene->teach_dq, model)) {
+        snprintf(error, error_size, "out of memory");
+        return false;
+    }
+    scene->teach_dq_ready = true;
+    for (size_t j = 0; j < joints; j++) scene->joint_visible[j] = true;
+    for (int m = 0, offset = 0; m < model->mesh_count; m++) {
+        scene->mesh_offset[m] = offset;
+        offset += model->meshes[m].vertex_count;
+    }
+    if (!lines_init(&scene->teach_lines, total, error, error_size)) return false;
+    if (!hide_named_joints(scene, aids->hide_joints, error, error_size)) return false;
+    if (aids->inspect_vertex &&
+        !app_parse_vertex_spec(model, aids->inspect_vertex, &scene->inspect_mesh, &scene->inspect_vertex, error,
+                               error_size))
+        return false;
+    if (scene->inspect_mesh >= 0) scene->aids.inspector = true;
+    return true;
+}
+
+void scene_teach_free(Scene *scene)
+{
+    if (scene->teach_lines.line_program) lines_free(&scene->teach_lines);
+    if (scene->teach_dq_ready) skin_dq_pose_free(&scene->teach_dq);
+    free(scene->scratch_a);
+    free(scene->scratch_b);
+    free(scene->distances);
+    free(scene->heat);
+    free(scene->mesh_offset);
+    free(scene->joint_hidden);
+    free(scene->joint_visible);
+    free(scene->space_points);
+    free(scene->inspection);
+}
+
+/* ---- joints: isolate / hide -------------------------------------------------------------- */
+
+static bool descends_from(const Skeleton *skeleton, int joint, int ancestor)
+{
+    for (int j = joint; j >= 0; j = skeleton->parent[j])
+        if (j == ancestor) return true;
+    return false;
+}
+
+void scene_toggle_hide_joint(Scene *scene)
+{
+    if (scene->selected_joint >= 0) scene->joint_hidden[scene->selected_joint] = !scene->joint_hidden[scene->selected_joint];
+}
+
+/* joint_visible[j]: not below a hidden joint, and (isolate) on the selected joint's chain. */
+static void update_joint_visibility(Scene *scene)
+{
+    const Skeleton *skeleton = &scene->model->skeleton;
+    int selected = scene->selected_joint;
+    for (int j = 0; j < skeleton->joint_count; j++) {
+        bool visible = !scene->joint_hidden[j];
+        /* hidden with its descendants: a hidden ancestor hides it too */
+        for (int a = skeleton->parent[j]; a >= 0 && visible; a = skeleton->parent[a])
+            if (scene->joint_hidden[a]) visible = false;
+        if (visible && scene->aids.isolate_joint && selected >= 0)   /* the chain: ancestors and descendants */
+            visible = descends_from(skeleton, j, selected) || descends_from(skeleton, selected, j);
+        scene->joint_visible[j] = visible;
+    }
+}
+
+bool scene_joint_visible(const Scene *scene, int joint)
+{
+    return joint < 0 || !scene->joint_visible || scene->joint_visible[joint];
+}
+
+/* ---- per frame ------------------------------------------------------------------------- */
+
+/* The difference view's legend end: the "nice" number 1, 2 or 5 x 10^k at or above `value`. */
+static float nice_ceiling(float value)
+{
+    if (!(value > 0.0f)) return 0.0f;
+    float power = powf(10.0f, floorf(log10f(value)));
+    return value <= power ? power : value <= 2.0f * power ? 2.0f * power : value <= 5.0f * power ? 5.0f * power
+                                                                                                 : 10.0f * power;
+}
+
+/* The method the surface is drawn with: the difference view draws its first method. */
+SkinningMethod scene_drawn_method(const Scene *scene)
+{
+    return scene->aids.compare ? scene->aids.compare_a : scene->aids.skinning;
+}
+
+void scene_teach_evaluate(Scene *scene, const Animator *animator)
+{
+    const Model *model = scene->model;
+    Renderer *renderer = scene->renderer;
+    update_joint_visibility(scene);
+    renderer->only_selected = scene->aids.isolate_joint && scene->selected_joint >= 0;
+    bool need_dq = scene->aids.compare || scene->aids.inspector || scene->aids.show_bone_space;
+    if (need_dq) skin_dq_pose_update(&scene->teach_dq, animator);
+    renderer->show_heat = scene->aids.compare;
+    if (scene->aids.compare) {
+        /* |p_A(v) - p_B(v)| by the CPU references, then scaled to the legend's end for the colours */
+        float largest = 0.0f;
+        for (int m = 0; m < model->mesh_count; m++) {
+            if (!model->meshes[m].skinned) continue;
+            float d = skin_compare_mesh(scene->aids.compare_a, scene->aids.compare_b, &scene->teach_dq, animator, m,
+                                        scene->scratch_a, scene->scratch_b, scene->distances + scene->mesh_offset[m]);
+            if (d > largest) largest = d;
+        }
+        scene->compare_max = largest;
+        scene->compare_legend = nice_ceiling(largest);
+        for (int m = 0; m < model->mesh_count; m++) {
+            const Mesh *mesh = &model->meshes[m];
+            if (!mesh->skinned) continue;
+            const float *d = scene->distances + scene->mesh_offset[m];
+            for (int v = 0; v < mesh->vertex_count; v++)
+                scene->heat[v] = scene->compare_legend > 0.0f ? d[v] / scene->compare_legend : 0.0f;
+            renderer_set_vertex_heat(renderer, m, scene->heat);
+        }
+    }
+    if (scene->aids.inspector && scene->inspect_mesh >= 0)
+        vertex_inspect(animator, &scene->teach_dq, scene->inspect_mesh, scene->inspect_vertex, scene->inspection);
+    scene->space_point_count = 0;
+    int joint = scene->selected_joint;
+    if (scene->aids.show_bone_space && joint >= 0) {
+        /* the vertices the joint moves, where the drawn method puts them, coloured by their weight on it */
+        scene->space_full = 0;
+        for (int m = 0; m < model->mesh_count; m++) {
+            const Mesh *mesh = &model->meshes[m];
+            if (!mesh->skinned || (renderer->mesh_visible && !renderer->mesh_visible[m])) continue;
+            int bone = renderer->selected_bone[m];
+            if (bone < 0) continue;
+            skin_mesh_by_method(scene_drawn_method(scene), &scene->teach_dq, animator, m, scene->scratch_a, NULL);
+            for (int v = 0; v < mesh->vertex_count; v++) {
+                float w = 0.0f;
+                for (int k = 0; k < SV_MAX_INFLUENCES; k++)
+                    if (mesh->joint_indices[v][k] == bone) w += mesh->weights[v][k];
+                if (w <= 0.0f) continue;
+                if (w >= 1.0f - 1e-6f) scene->space_full++;
+                LineVertex *p = &scene->space_points[scene->space_point_count++];
+                memcpy(p->position, scene->scratch_a[v], sizeof p->position);
+                unsigned char rgb[3];
+                colormap_viridis_srgb8(w, rgb);
+                for (int c = 0; c < 3; c++) p->color[c] = rgb[c] / 255.0f;
+                p->color[3] = 1.0f;
+            }
+        }
+    }
+}
+
+/* ---- picking a vertex ------------------------------------------------------------------- */
+
+int scene_pick_vertex(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection, int fb_width,
+                      int fb_height, float x, float y, float radius, int *out_mesh)
+{
+    const Model *model = scene->model;
+    const Renderer *renderer = scene->renderer;
+    mat4 view_projection;
+    glm_mat4_mul((vec4 *)projection, (vec4 *)view, view_projection);
+    int best = -1;
+    float best_depth = FLT_MAX;
+    *out_mesh = -1;
+    skin_dq_pose_update(&scene->teach_dq, animator);
+    for (int m = 0; m < model->mesh_count; m++) {
+        const Mesh *mesh = &model->meshes[m];
+        if (renderer->mesh_visible && !renderer->mesh_visible[m]) continue;
+        /* the CPU pose of the drawn method: what is on screen */
+        skin_mesh_by_method(scene_drawn_method(scene), &scene->teach_dq, animator, m, scene->scratch_a, NULL);
+        for (int v = 0; v < mesh->vertex_count; v++) {
+            vec4 point = {scene->scratch_a[v][0], scene->scratch_a[v][1], scene->scratch_a[v][2], 1.0f}, clip;
+            glm_mat4_mulv(view_projection, point, clip);
+            if (clip[3] <= 0.0f) continue;
+            float px = (clip[0] / clip[3] * 0.5f + 0.5f) * (float)fb_width;
+            float py = (0.5f - clip[1] / clip[3] * 0.5f) * (float)fb_height;
+            float depth = clip[2] / clip[3];
+            /* within the radius of the cursor, the one nearest the eye (the surface the user sees) */
+            if (hypotf(px - x, py - y) <= radius && depth < best_depth) {
+                best_depth = depth;
+                best = v;
+                *out_mesh = m;
+            }
+        }
+    }
+    return best;
+}
+
+bool scene_click_vertex(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection, int window_width,
+                        int window_height, int fb_width, int fb_height, double x, double y)
+{
+    float px = (float)(window_width > 0 ? x * fb_width / window_width : x);
+    float py = (float)(window_height > 0 ? y * fb_height / window_height : y);
+    int mesh;
+    int vertex = scene_pick_vertex(scene, animator, view, projection, fb_width, fb_height, px, py,
+                                   SCENE_PICK_RADIUS * overlay_scale_for(fb_width, fb_height), &mesh);
+    if (vertex < 0) return false;
+    scene->inspect_mesh = mesh;
+    scene->inspect_vertex = vertex;
+    scene->aids.inspector = true;
+    vertex_inspect(animator, &scene->teach_dq, mesh, vertex, scene->inspection);
+    return true;
+}
+
+/* ---- drawing: 3D ------------------------------------------------------------------------- */
+
+static void push(LineVertex *vertices, int *count, int capacity, const float a[3], const float b[3], const float color[4])
+{
+    if (2 * (*count + 1) > capacity) return;
+    LineVertex *v = vertices + 2 * *count;
+    memcpy(v[0].position, a, sizeof v[0].position);
+    memcpy(v[1].position, b, sizeof v[1].position);
+    memcpy(v[0].color, color, sizeof v[0].color);
+    memcpy(v[1].color, color, sizeof v[1].color);
+    (*count)++;
+}
+
+/* The inspected vertex where the drawn method puts it. */
+static const float *inspected_position(const Scene *scene)
+{
+    const VertexInspection *info = scene->inspection;
+    SkinningMethod method = scene_drawn_method(scene);
+    return method == SKINNING_GPU_DQ ? info->dq : method == SKINNING_RIGID ? info->rigid : info->lbs;
+}
+
+void scene_teach_draw(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection, int fb_width,
+                      int fb_height, float scale)
+{
+    LineStyle style = {2.0f * scale, false, {fb_width, fb_height}};
+    LineVertex *scratch = scene->vertices;
+    int capacity = scene->vertex_capacity / 2, count = 0;
+    int joint = scene->selected_joint;
+    if (scene->aids.show_bone_space && joint >= 0) {
+        /* the bone's frame now (bright) and at bind time (dim): the axes its vertices are fixed in */
+        float length = 0.18f * scene->size;
+        const vec4 *now = animator->joint_model[joint], *bind = animator->bind_model[joint];
+        for (int axis = 0; axis < 3; axis++) {
+            vec3 d;
+            glm_vec3_normalize_to((float *)bind[axis], d);
+            float tip[3] = {bind[3][0] + 0.7f * length * d[0], bind[3][1] + 0.7f * length * d[1], bind[3][2] + 0.7f * length * d[2]};
+            push(scratch, &count, capacity, bind[3], tip, bind_axis_colors[axis]);
+        }
+        for (int axis = 0; axis < 3; axis++) {
+            vec3 d;
+            glm_vec3_normalize_to((float *)now[axis], d);
+            float tip[3] = {now[3][0] + length * d[0], now[3][1] + length * d[1], now[3][2] + length * d[2]};
+            push(scratch, &count, capacity, now[3], tip, axis_colors[axis]);
+        }
+        LineStyle thick = style;
+        thick.width = 3.0f * scale;
+        lines_draw(&scene->lines, scratch, count, view, projection, &thick);
+        count = 0;
+        if (scene->space_point_count > 0)
+            lines_draw_points(&scene->teach_lines, scene->space_points, scene->space_point_count, view, projection,
+                              &style, 3.0f * scale);
+    }
+    if (scene->aids.inspector && scene->inspect_mesh >= 0) {
+        /* the inspected vertex, and a line to each joint that moves it (brighter = heavier) */
+        const VertexInspection *info = scene->inspection;
+        const float *p = inspected_position(scene);
+        for (int i = 0; i < info->influence_count; i++) {
+            float w = info->influences[i].weight, color[4] = {1.0f, 0.85f, 0.2f, 0.35f + 0.65f * w};
+            push(scratch, &count, capacity, p, animator->joint_model[info->influences[i].joint][3], color);
+        }
+        lines_draw(&scene->lines, scratch, count, view, projection, &style);
+        LineVertex dot;
+        memcpy(dot.position, p, sizeof dot.position);
+        memcpy(dot.color, halo, sizeof dot.color);
+        lines_draw_points(&scene->lines, &dot, 1, view, projection, &style, 12.0f * scale);
+        memcpy(dot.color, marker_color, sizeof dot.color);
+        lines_draw_points(&scene->lines, &dot, 1, view, projection, &style, 8.0f * scale);
+    }
+}
+
+/* ---- drawing: panels ---------------------------------------------------------------------- */
+
+/* The difference view's legend, top right: "|lbs - dq| in scene units", the bar, 0 and its end. */
+static void draw_compare_legend(Scene *scene, Overlay *overlay, int fb_width, int fb_height, float scale)
+{
+    static const char *const names[SKINNING_METHOD_COUNT] = {"lbs", "lbs", "dq", "rigid"};
+    mat4 identity, pixels;
+    glm_mat4_identity(identity);
+    glm_ortho(0.0f, (float)fb_width, (float)fb_height, 0.0f, -1.0f, 1.0f, pixels);
+    float bar_width = fminf(220.0f * scale, 0.4f * (float)fb_width), bar_height = 12.0f * scale;
+    float right = (float)fb_width - 14.0f * scale, top = 30.0f * scale;
+    float left = right - bar_width, y = top + 0.5f * bar_height, bottom = top + bar_height;
+    int count = 0;
+    for (int i = 0; i < LEGEND_STEPS; i++) {
+        float color[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+        unsigned char rgb[3];
+        colormap_viridis_srgb8(((float)i + 0.5f) / LEGEND_STEPS, rgb);
+        for (int c = 0; c < 3; c++) color[c] = rgb[c] / 255.0f;
+        float x0 = left + bar_width * (float)i / LEGEND_STEPS, x1 = left + bar_width * (float)(i + 1) / LEGEND_STEPS;
+        push(scene->vertices, &count, scene->vertex_capacity / 2, (float[3]){x0, y, 0.0f}, (float[3]){x1, y, 0.0f}, color);
+    }
+    LineStyle style = {bar_height, false, {fb_width, fb_height}};
+    lines_draw(&scene->lines, scene->vertices, count, identity, pixels, &style);
+    char text[160];
+    float w, h;
+    snprintf(text, sizeof text, "distance p_%s to p_%s (scene units; surface: %s)", names[scene->aids.compare_a],
+             names[scene->aids.compare_b], names[scene->aids.compare_a]);
+    overlay_measure(text, &w, &h);
+    overlay_text(overlay, fminf(left / scale, (float)fb_width / scale - w - 12.0f), top / scale - h - 6.0f, text, white);
+    float ly = (bottom + 6.0f * scale) / scale;
+    overlay_text(overlay, left / scale, ly, "0", white);
+    snprintf(text, sizeof text, "%.3g", scene->compare_legend);
+    overlay_measure(text, &w, &h);
+    overlay_text(overlay, right / scale - w - 4.0f, ly, text, white);
+    snprintf(text, sizeof text, "largest %.3g", scene->compare_max);
+    overlay_measure(text, &w, &h);
+    overlay_text(overlay, right / scale - w - 4.0f, ly + h + 10.0f, text, dim);
+}
+
+static char panel_text[1 << 15];
+
+/* Matrix entries as the panel shows them (a float-rounding remnant below 5e-7 is 0). */
+static void format_entry(float value, char *out, size_t size)
+{
+    snprintf(out, size, "%.3g", fabsf(value) < 5e-7f ? 0.0 : (double)value);
+}
+
+/* Width of the widest entry of rows 0..2 in column c of m. */
+static float column_width(const mat4 m, int c)
+{
+    float widest = 0.0f;
+    for (int r = 0; r < 3; r++) {
+        char text[32];
+        float w, h;
+        format_entry(m[c][r], text, sizeof text);
+        overlay_measure(text, &w, &h);
+        widest = fmaxf(widest, w);
+    }
+    return widest;
+}
+
+/* The three matrices of one influence next to each other, rows 0..2 (row 3 of each is 0 0 0 1),
+ * columns aligned (each entry right-aligned in its column). Returns the width; draws when `draw`. */
+static float matrix_block(Overlay *overlay, float x, float y, const InspectInfluence *k, bool draw)
+{
+    static const char *const names[3] = {"M_j", "B^-1", "palette"};
+    const vec4 *m[3] = {k->joint_model, k->offset, k->palette};
+    float at = x;
+    for (int i = 0; i < 3; i++) {
+        float w, h;
+        overlay_measure(names[i], &w, &h);
+        if (draw) overlay_label(overlay, at, y + OVERLAY_LINE_HEIGHT, names[i], dim);
+        at += w + 6.0f;
+        for (int c = 0; c < 4; c++) {
+            float column = column_width(m[i], c);
+            for (int r = 0; r < 3 && draw; r++) {
+                char text[32];
+                format_entry(m[i][c][r], text, sizeof text);
+                overlay_measure(text, &w, &h);
+                overlay_label(overlay, at + column - w, y + OVERLAY_LINE_HEIGHT * (float)r, text, white);
+            }
+            at += column + 8.0f;
+        }
+        at += 10.0f;
+    }
+    return at - x;
+}
+
+/* The inspector panel at the right edge from y: the text of vertex_inspect_format, with each
+ * influence's matrices after its bone<k>info line when `matrices`. Returns its height. */
+static float draw_inspector(Scene *scene, Overlay *overlay, float screen_w, float y)
+{
+    const VertexInspection *info = scene->inspection;
+    if (scene->inspect_mesh < 0) {
+        snprintf(panel_text, sizeof panel_text, "vertex inspector (E): click a vertex\n%s", vertex_inspect_formula_short());
+        float w, h;
+        overlay_measure(panel_text, &w, &h);
+        return overlay_text(overlay, screen_w - w - 14.0f, y, panel_text, white);
+    }
+    bool matrices = !scene->inspector_compact && info->skinned;
+    vertex_inspect_format(info, INSPECT_TEXT_NO_MATRICES, panel_text, sizeof panel_text);
+    /* measure: the lines, plus a 3-line matrix block after each influence line */
+    float width = 0.0f, height = 0.0f;
+    for (int pass = 0; pass < 2; pass++) {
+        float x = screen_w - width - 14.0f, at = y;
+        if (x < 8.0f) x = 8.0f;
+        if (pass == 1) overlay_panel(overlay, x, y, width, height);
+        int influence = 0;
+        for (const char *line = panel_text; *line;) {
+            size_t length = strcspn(line, "\n");
+            char text[512];
+            snprintf(text, sizeof text, "%.*s", (int)(length < sizeof text ? length : sizeof text - 1), line);
+            float w, h;
+            overlay_measure(text, &w, &h);
+            if (pass == 0) width = fmaxf(width, w);
+            else overlay_label(overlay, x, at, text, strncmp(text, "bone", 4) == 0 ? (const unsigned char[4]){255, 215, 120, 255} : white);
+            at += OVERLAY_LINE_HEIGHT;
+            if (matrices && strncmp(text, "bone", 4) == 0 && strstr(text, "info =") && influence < info->influence_count) {
+                float block = matrix_block(overlay, x + 12.0f, at, &info->influences[influence], pass == 1);
+                if (pass == 0) width = fmaxf(width, block + 12.0f);
+                at += 3.0f * OVERLAY_LINE_HEIGHT + 2.0f;
+                influence++;
+            }
+            line += length + (line[length] == '\n');
+        }
+        height = at - y;
+    }
+    return height + 2.0f * OVERLAY_PANEL_PAD;
+}
+
+void scene_teach_overlay(Scene *scene, const Animator *animator, Overlay *overlay, int fb_width, int fb_height,
+                         float scale)
+{
+    float screen_w = (float)fb_width / scale, screen_h = (float)fb_height / scale;
+    if (scene->aids.compare) draw_compare_legend(scene, overlay, fb_width, fb_height, scale);
+    float right_top = scene->aids.compare || scene->renderer->mode != RENDER_LIT ? 80.0f : 34.0f;
+    const Skeleton *skeleton = &scene->model->skeleton;
+    if (scene->aids.inspector) right_top += draw_inspector(scene, overlay, screen_w, right_top) + 10.0f;
+    int joint = scene->selected_joint;
+    if (scene->aids.show_bone_space) {
+        int length;
+        if (joint < 0) {
+            length = snprintf(panel_text, sizeof panel_text, "bone space (Y): select a joint ([ ], click a dot)");
+        } else {
+            const vec4 *m = animator->joint_model[joint];
+            length = snprintf(panel_text, sizeof panel_text,
+                              "bone space of \"%s\" (Y)\n"
+                              "axes now: M_j's columns (bright); at bind: dim\n"
+                              "origin now (%.4g, %.4g, %.4g)\n"
+                              "%d vertices move with it (colour: weight), %d only with it:\n"
+                              "those keep p_bone = B^-1 p in every frame; p' = M_j p_bone",
+                              skeleton->names[joint], m[3][0], m[3][1], m[3][2], scene->space_point_count,
+                              scene->space_full);
+            const VertexInspection *info = scene->inspection;
+            for (int i = 0; scene->aids.inspector && scene->inspect_mesh >= 0 && i < info->influence_count; i++) {
+                if (info->influences[i].joint != joint) continue;
+                const float *p = info->influences[i].bone_space, *q = inspected_position(scene);
+                snprintf(panel_text + length, sizeof panel_text - (size_t)length,
+                         "\nvertex %d: model (scene) p' (%.4g, %.4g, %.4g)\n           bone space  (%.4g, %.4g, %.4g)",
+                         info->vertex, q[0], q[1], q[2], p[0], p[1], p[2]);
+            }
+        }
+        float w, h;
+        overlay_measure(panel_text, &w, &h);
+        float x = screen_w - w - 14.0f;
+        if (x < 8.0f) x = 8.0f;
+        overlay_text(overlay, x, right_top, panel_text, white);
+        right_top += h + 14.0f;
+    }
+    scene->slider_rows = 0;
+    scene->slider_segments = 0;
+    if (scene->aids.show_morphs) {
+        /* the mesh: the inspected vertex's if it has targets, else the first with targets */
+        int mesh = scene->inspect_mesh >= 0 && scene->model->meshes[scene->inspect_mesh].morph_target_count > 0
+                       ? scene->inspect_mesh
+                       : -1;
+        for (int m = 0; m < scene->model->mesh_count && mesh < 0; m++)
+            if (scene->model->meshes[m].morph_target_count > 0) mesh = m;
+        scene->slider_mesh = mesh;
+        float x = 10.0f, y = 0.30f * screen_h;
+        if (mesh < 0) {
+            overlay_text(overlay, x, y, "morph targets (Z): this model has none", white);
+            return;
+        }
+        const Mesh *m = &scene->model->meshes[mesh];
+        int rows = m->morph_target_count < SLIDER_ROWS_MAX ? m->morph_target_count : SLIDER_ROWS_MAX;
+        const float row_h = 16.0f, name_w = 130.0f, bar_w = 140.0f;
+        char title[SV_NAME_MAX + 80];
+        snprintf(title, sizeof title, "morph targets of \"%s\" (Z): drag; release = the clip's weight%s", m->name,
+                 m->morph_target_count > rows ? " (first 24)" : "");
+        float title_w, title_h;
+        overlay_measure(title, &title_w, &title_h);
+        overlay_panel(overlay, x, y, fmaxf(name_w + bar_w + 60.0f, title_w), row_h * (float)(rows + 1));
+        overlay_label(overlay, x, y, title, white);
+        scene->slider_x = (x + name_w) * scale;
+        scene->slider_y = (y + row_h) * scale;
+        scene->slider_w = bar_w * scale;
+        scene->slider_h = row_h * scale;
+        scene->slider_rows = rows;
+        int count = 0;
+        static const float track[4] = {0.35f, 0.37f, 0.42f, 1.0f}, fill[4] = {0.95f, 0.62f, 0.2f, 1.0f},
+                           clip_fill[4] = {0.55f, 0.75f, 0.95f, 1.0f};
+        for (int t = 0; t < rows; t++) {
+            float weight = animator->morph_weights[mesh][t];
+            bool set = scene->morph_override.set && scene->morph_override.set[mesh] && scene->morph_override.set[mesh][t];
+            char label[SV_NAME_MAX + 40];
+            snprintf(label, sizeof label, "%.20s", m->morph_target_names && m->morph_target_names[t][0]
+                                                       ? m->morph_target_names[t] : "(unnamed)");
+            float ry = y + row_h * (float)(t + 1);
+            char number[32];
+            snprintf(label + strlen(label), sizeof label - strlen(label), " [%d]", t);
+            overlay_label(overlay, x, ry + 2.0f, label, set ? (const unsigned char[4]){255, 190, 90, 255} : white);
+            snprintf(number, sizeof number, "%.3f", weight);
+            overlay_label(overlay, x + name_w + bar_w + 8.0f, ry + 2.0f, number, white);
+            float bx = (x + name_w) * scale, by = (ry + 0.5f * row_h) * scale, bw = bar_w * scale;
+            float clamped = weight < 0.0f ? 0.0f : weight > 1.0f ? 1.0f : weight;
+            push(scene->vertices, &count, scene->vertex_capacity / 2, (float[3]){bx, by, 0.0f},
+                 (float[3]){bx + bw, by, 0.0f}, track);
+            if (clamped > 0.0f)
+                push(scene->vertices, &count, scene->vertex_capacity / 2, (float[3]){bx, by, 0.0f},
+                     (float[3]){bx + bw * clamped, by, 0.0f}, set ? fill : clip_fill);
+        }
+        scene->slider_segments = count;   /* drawn by scene_teach_finish, over the panel */
+        scene->slider_scale = scale;
+    }
+}
+
+void scene_teach_finish(Scene *scene, int fb_width, int fb_height)
+{
+    if (scene->slider_segments <= 0) return;
+    mat4 identity, pixels;
+    glm_mat4_identity(identity);
+    glm_ortho(0.0f, (float)fb_width, (float)fb_height, 0.0f, -1.0f, 1.0f, pixels);
+    LineStyle style = {6.0f * scene->slider_scale, false, {fb_width, fb_height}};
+    lines_draw(&scene->lines, scene->vertices, scene->slider_segments, identity, pixels, &style);
+    scene->slider_segments = 0;
+}
+
+/* ---- sliders ---------------------------------------------------------------------------- */
+
+bool scene_slider_grab(Scene *scene, int phase, float x, float y)
+{
+    if (phase == 2) {   /* released: back to the clip's weight */
+        if (scene->slider_target >= 0) morph_override_clear(&scene->morph_override, scene->slider_mesh, scene->slider_target);
+        scene->slider_target = -1;
+        return true;
+    }
+    if (phase == 0) {
+        scene->slider_target = -1;
+        if (!scene->aids.show_morphs || scene->slider_rows <= 0 || scene->slider_mesh < 0) return false;
+        int row = (int)floorf((y - scene->slider_y) / scene->slider_h);
+        if (row < 0 || row >= scene->slider_rows || x < scene->slider_x - 4.0f ||
+            x > scene->slider_x + scene->slider_w + 4.0f)
+            return false;
+        scene->slider_target = row;
+    }
+    if (scene->slider_target < 0) return false;
+    float weight = (x - scene->slider_x) / scene->slider_w;   /* w = the cursor's place on the bar, 0..1 */
+    weight = weight < 0.0f ? 0.0f : weight > 1.0f ? 1.0f : weight;
+    morph_override_set(&scene->morph_override, scene->slider_mesh, scene->slider_target, weight);
+    return true;
+}
