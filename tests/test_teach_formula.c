@@ -334,6 +334,12 @@ static void test_flags(void)
     CHECK(only_blue < all_blue / 2 && only_blue > 20, "influence view of one joint: %d blue pixels of %d", only_blue, all_blue);
 
     char output[4096], command[2048];
+    /* the GPU rigid path (skinned.vert rigidSkinning) against its CPU reference, every clip of the demo */
+    snprintf(command, sizeof command, "'%s' '%s' --verify --skinning rigid 2>&1", SKINVIEW_BINARY, demo);
+    CHECK(test_run_capture(command, output, sizeof output) == 0 && strstr(output, "verify passed"),
+          "--verify --skinning rigid: %s", output);
+    const char *verdict = strstr(output, "verify ");
+    printf("%s", verdict ? verdict : output);
     snprintf(command, sizeof command, "'%s' '%s' --compare lbs,xx --screenshot %s/x.png 2>&1", SKINVIEW_BINARY, demo, folder);
     CHECK(test_run_capture(command, output, sizeof output) == 2, "--compare lbs,xx: exit 2");
     snprintf(command, sizeof command, "'%s' '%s' --hide-joints nosuch --screenshot %s/x.png 2>&1", SKINVIEW_BINARY, demo,

@@ -253,7 +253,9 @@ static void skinned_open(void *self, Player *player, const char *path, bool keep
     Loaded *fresh = malloc(sizeof *fresh);
     AidOptions aids = viewer->scene->aids.aids;
     aids.joint = NULL;   /* the joint the aids follow is looked up again only when it still exists */
-    aids.morph = NULL;   /* --morph names the first file's targets */
+    aids.morph = NULL;   /* --morph, --inspect-vertex and --hide-joints name the first file's targets, vertices, joints */
+    aids.inspect_vertex = NULL;
+    aids.hide_joints = NULL;
     if (!fresh || !loaded_open(fresh, &model, viewer->max_bones, &aids, error, sizeof error)) {
         if (!fresh) model_free(&model);
         free(fresh);
