@@ -18,6 +18,7 @@
  * Turning the short way (or not at all) is off by up to 180° per box and fails both. */
 #include "anim/animator.h"
 #include "io/import.h"
+#include "testmath.h"
 #include "testutil.h"
 
 #include <math.h>
@@ -130,67 +131,6 @@ static double authored_degrees(const AngleChannel *c, double t)
             return c->degrees[k] + (c->degrees[k + 1] - c->degrees[k]) * f;
         }
     return c->degrees[c->key_count - 1];
-}
-
-/* Column-major 4x4 in double, written out longhand. */
-typedef struct M4 {
-    double m[4][4];
-} M4;
-
-static M4 m4_identity(void)
-{
-    M4 r = {{{0}}};
-    for (int i = 0; i < 4; i++) r.m[i][i] = 1.0;
-    return r;
-}
-
-static M4 m4_mul(M4 a, M4 b)
-{
-    M4 r;
-    for (int c = 0; c < 4; c++)
-        for (int row = 0; row < 4; row++) {
-            double s = 0.0;
-            for (int k = 0; k < 4; k++) s += a.m[k][row] * b.m[c][k];
-            r.m[c][row] = s;
-        }
-    return r;
-}
-
-/* Rotation by `degrees` about axis 0 = X, 1 = Y, 2 = Z (right-handed, as Collada's <rotate>). */
-static M4 m4_rotate(int axis, double degrees)
-{
-    double r = degrees * PI / 180.0, c = cos(r), s = sin(r);
-    M4 m = m4_identity();
-    int i = (axis + 1) % 3, j = (axis + 2) % 3;   /* the plane turned: X: (y, z), Y: (z, x), Z: (x, y) */
-    m.m[i][i] = c;
-    m.m[i][j] = s;
-    m.m[j][i] = -s;
-    m.m[j][j] = c;
-    return m;
-}
-
-static M4 m4_from_mat4(const mat4 a)
-{
-    M4 r;
-    for (int c = 0; c < 4; c++)
-        for (int row = 0; row < 4; row++) r.m[c][row] = a[c][row];
-    return r;
-}
-
-/* Largest difference of the rotation parts (upper 3x3), and of the translations scaled by 1/scale. */
-static double m4_rotation_difference(M4 a, M4 b)
-{
-    double worst = 0.0;
-    for (int c = 0; c < 3; c++)
-        for (int row = 0; row < 3; row++) worst = fmax(worst, fabs(a.m[c][row] - b.m[c][row]));
-    return worst;
-}
-
-static double m4_translation_difference(M4 a, M4 b)
-{
-    double worst = 0.0;
-    for (int row = 0; row < 3; row++) worst = fmax(worst, fabs(a.m[3][row] - b.m[3][row]));
-    return worst;
 }
 
 /* The box's local matrix as authored: <rotate sid="rotateZ"> <rotate sid="rotateY"> <rotate sid="rotateX">,

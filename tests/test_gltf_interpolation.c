@@ -49,20 +49,6 @@ static size_t blob_add(Blob *blob, const void *data, size_t size)
     return offset;
 }
 
-static void base64_encode(const uint8_t *in, size_t n, char *out)
-{
-    static const char *table = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t o = 0;
-    for (size_t i = 0; i < n; i += 3) {
-        uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < n ? (uint32_t)in[i + 1] << 8 : 0) | (i + 2 < n ? in[i + 2] : 0);
-        out[o++] = table[v >> 18 & 63];
-        out[o++] = table[v >> 12 & 63];
-        out[o++] = i + 1 < n ? table[v >> 6 & 63] : '=';
-        out[o++] = i + 2 < n ? table[v & 63] : '=';
-    }
-    out[o] = '\0';
-}
-
 /* The JSON, with `buffer` the buffers array's one entry. */
 static int write_json(char *out, size_t size, const char *buffer, const size_t off[8], const size_t len[8])
 {
@@ -109,7 +95,7 @@ static bool write_files(const char *gltf_path, const char *glb_path)
     for (int i = 0; i < 8; i++) off[i] = blob_add(&blob, data[i], len[i]);
 
     static char json[16384], buffer[4096], encoded[2048];
-    base64_encode(blob.bytes, blob.size, encoded);
+    test_base64(blob.bytes, blob.size, encoded);
     snprintf(buffer, sizeof buffer, "{\"byteLength\": %zu, \"uri\": \"data:application/octet-stream;base64,%s\"}", blob.size,
              encoded);
     write_json(json, sizeof json, buffer, off, len);

@@ -16,21 +16,6 @@
 
 static char temp_dir[256];
 
-static void base64(const unsigned char *data, size_t size, char *out)
-{
-    static const char table[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t o = 0;
-    for (size_t i = 0; i < size; i += 3) {
-        unsigned v = (unsigned)data[i] << 16 | (i + 1 < size ? (unsigned)data[i + 1] << 8 : 0) |
-                     (i + 2 < size ? data[i + 2] : 0);
-        out[o++] = table[(v >> 18) & 63];
-        out[o++] = table[(v >> 12) & 63];
-        out[o++] = i + 1 < size ? table[(v >> 6) & 63] : '=';
-        out[o++] = i + 2 < size ? table[v & 63] : '=';
-    }
-    out[o] = '\0';
-}
-
 static bool write_text(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -55,7 +40,7 @@ static bool write_gltf(const char *path, bool poison)
     memcpy(buffer + 26, rotation_b, 16);
     if (poison) buffer[13 + 4] = NAN;
     char encoded[256];
-    base64((const unsigned char *)buffer, 120, encoded);
+    test_base64((const unsigned char *)buffer, 120, encoded);
 
     char json[4096];
     snprintf(json, sizeof json,

@@ -16,6 +16,7 @@
 #include "anim/animator.h"
 #include "assimp_reference.h"
 #include "io/import.h"
+#include "testmath.h"
 #include "testutil.h"
 
 #include <assimp/cimport.h>
@@ -25,31 +26,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct { double m[4][4]; } M4;   /* row-major, p' = M p (Assimp's convention) */
-
+/* Assimp's matrices are written row by row (a1 a2 a3 a4 = the first row), p' = M p. */
 static M4 m4_from_ai(const struct aiMatrix4x4 *a)
 {
-    const float *f = &a->a1;
-    M4 r;
-    for (int i = 0; i < 16; i++) r.m[i / 4][i % 4] = f[i];
-    return r;
-}
-
-static M4 m4_mul(M4 a, M4 b)
-{
-    M4 r;
-    for (int i = 0; i < 4; i++)
-        for (int j = 0; j < 4; j++) {
-            double s = 0.0;
-            for (int k = 0; k < 4; k++) s += a.m[i][k] * b.m[k][j];
-            r.m[i][j] = s;
-        }
-    return r;
+    const float rows[16] = {a->a1, a->a2, a->a3, a->a4, a->b1, a->b2, a->b3, a->b4,
+                            a->c1, a->c2, a->c3, a->c4, a->d1, a->d2, a->d3, a->d4};
+    return m4_rows_float(rows);
 }
 
 static void m4_apply(const M4 *a, const struct aiVector3D *v, double out[3])
 {
-    for (int i = 0; i < 3; i++) out[i] = a->m[i][0] * v->x + a->m[i][1] * v->y + a->m[i][2] * v->z + a->m[i][3];
+    const double p[3] = {v->x, v->y, v->z};
+    m4_point(*a, p, out);
 }
 
 /* node -> global transform, in the order the nodes are met (pre-order) */

@@ -54,20 +54,6 @@ static size_t blob_add(Blob *blob, const void *data, size_t size)
     return offset;
 }
 
-static void base64_encode(const uint8_t *in, size_t n, char *out)
-{
-    static const char *table = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t o = 0;
-    for (size_t i = 0; i < n; i += 3) {
-        uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < n ? (uint32_t)in[i + 1] << 8 : 0) | (i + 2 < n ? in[i + 2] : 0);
-        out[o++] = table[v >> 18 & 63];
-        out[o++] = table[v >> 12 & 63];
-        out[o++] = i + 1 < n ? table[v >> 6 & 63] : '=';
-        out[o++] = i + 2 < n ? table[v & 63] : '=';
-    }
-    out[o] = '\0';
-}
-
 static bool write_model(const char *path)
 {
     static float positions[VERTICES][3], normals[VERTICES][3];   /* normals given: one vertex per grid point */
@@ -109,7 +95,7 @@ static bool write_model(const char *path)
     const void *data[8] = {positions, joints[0], joints[1], weights[0], weights[1], indices, inverse_binds, normals};
     for (int k = 0; k < 8; k++) off[k] = blob_add(&blob, data[k], len[k]);
     static char encoded[24000], json[40000];
-    base64_encode(blob.bytes, blob.size, encoded);
+    test_base64(blob.bytes, blob.size, encoded);
     int n = snprintf(json, sizeof json,
                      "{\"asset\": {\"version\": \"2.0\", \"generator\": \"skinview test_influences_cut\"},\n"
                      "\"buffers\": [{\"byteLength\": %zu, \"uri\": \"data:application/octet-stream;base64,%s\"}],\n"
