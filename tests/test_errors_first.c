@@ -57,30 +57,27 @@ int main(void)
     char demo[1024], args[3000], truncated[600], garbage[600];
     snprintf(demo, sizeof demo, "'%s/assets/demo.fbx'", SKINVIEW_SOURCE_DIR);
 
-    /* bad usage: exit 2 */
-    snprintf(args, sizeof args, "%s --speed 1000", demo);
-    expect(args, 2, "--speed");
-    snprintf(args, sizeof args, "%s --speed 0", demo);
-    expect(args, 2, "--speed");
-    snprintf(args, sizeof args, "%s --loop sometimes", demo);
-    expect(args, 2, "--loop");
-    snprintf(args, sizeof args, "%s --blend -1", demo);
-    expect(args, 2, "--blend");
-    snprintf(args, sizeof args, "%s --show-browser", demo);
-    expect(args, 2, "--screenshot");
-    snprintf(args, sizeof args, "%s --view sideways --screenshot x.png", demo);
-    expect(args, 2, "--view");
-    snprintf(args, sizeof args, "%s --time -1", demo);
-    expect(args, 2, "--time");
-    snprintf(args, sizeof args, "%s --size 0x0", demo);
-    expect(args, 2, "--size");
-    /* clips checked against the file before any window */
-    snprintf(args, sizeof args, "%s --clip 999", demo);
-    expect(args, 2, "clip index 999 out of range (the model has 4 clips)");
-    snprintf(args, sizeof args, "%s --clip NoSuchClip", demo);
-    expect(args, 2, "no clip named 'NoSuchClip'");
-    snprintf(args, sizeof args, "%s --clip 999 --screenshot '%s/x.png'", demo, folder);
-    expect(args, 2, "clip index 999");
+    /* bad usage: exit 2; clips are checked against the file before any window. Each row: the
+     * arguments after the demo model (%s: the temp folder), the line's expected words. */
+    static const struct { const char *arguments, *expect; } usage[] = {
+        {"--speed 1000", "--speed"},
+        {"--speed 0", "--speed"},
+        {"--loop sometimes", "--loop"},
+        {"--blend -1", "--blend"},
+        {"--show-browser", "--screenshot"},
+        {"--view sideways --screenshot x.png", "--view"},
+        {"--time -1", "--time"},
+        {"--size 0x0", "--size"},
+        {"--clip 999", "clip index 999 out of range (the model has 4 clips)"},
+        {"--clip NoSuchClip", "no clip named 'NoSuchClip'"},
+        {"--clip 999 --screenshot '%s/x.png'", "clip index 999"},
+    };
+    for (size_t u = 0; u < sizeof usage / sizeof usage[0]; u++) {
+        char tail[512];
+        snprintf(tail, sizeof tail, usage[u].arguments, folder);   /* rows without %s ignore it */
+        snprintf(args, sizeof args, "%s %s", demo, tail);
+        expect(args, 2, usage[u].expect);
+    }
 
     /* unusable files: exit 1, named as such */
     snprintf(args, sizeof args, "'%s/no-such-file.glb'", folder);
