@@ -36,19 +36,6 @@ static const float spline_rotation[6][4] = {{0, 0, 0, 0}, {0, 0, 0, 1}, {0, 0, 0
 static const float linear_values[2][3] = {{0, 0, 0}, {2, 0, 0}};
 static const float triangle[3][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
 
-typedef struct Blob {
-    uint8_t bytes[1024];
-    size_t  size;
-} Blob;
-
-static size_t blob_add(Blob *blob, const void *data, size_t size)
-{
-    size_t offset = blob->size;
-    memcpy(blob->bytes + offset, data, size);
-    blob->size += (size + 3) & ~(size_t)3;
-    return offset;
-}
-
 /* The JSON, with `buffer` the buffers array's one entry. */
 static int write_json(char *out, size_t size, const char *buffer, const size_t off[8], const size_t len[8])
 {
@@ -86,13 +73,13 @@ static int write_json(char *out, size_t size, const char *buffer, const size_t o
 
 static bool write_files(const char *gltf_path, const char *glb_path)
 {
-    Blob blob = {.size = 0};
+    TestBlob blob = {.size = 0};
     uint16_t indices[3] = {0, 1, 2};
     size_t off[8], len[8] = {sizeof step_times, sizeof step_values, sizeof spline_times, sizeof spline_translation,
                              sizeof spline_rotation, sizeof linear_values, sizeof triangle, sizeof indices};
     const void *data[8] = {step_times, step_values, spline_times, spline_translation, spline_rotation, linear_values,
                            triangle, indices};
-    for (int i = 0; i < 8; i++) off[i] = blob_add(&blob, data[i], len[i]);
+    for (int i = 0; i < 8; i++) off[i] = test_blob_add(&blob, data[i], len[i]);
 
     static char json[16384], buffer[4096], encoded[2048];
     test_base64(blob.bytes, blob.size, encoded);

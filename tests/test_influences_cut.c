@@ -41,19 +41,6 @@ static char folder[] = "/tmp/skinview-test-influences-XXXXXX";
 
 /* ---- the glTF ------------------------------------------------------------------ */
 
-typedef struct Blob {
-    uint8_t bytes[16384];
-    size_t  size;
-} Blob;
-
-static size_t blob_add(Blob *blob, const void *data, size_t size)
-{
-    size_t offset = blob->size;
-    memcpy(blob->bytes + offset, data, size);
-    blob->size += (size + 3) & ~(size_t)3;
-    return offset;
-}
-
 static bool write_model(const char *path)
 {
     static float positions[VERTICES][3], normals[VERTICES][3];   /* normals given: one vertex per grid point */
@@ -89,11 +76,11 @@ static bool write_model(const char *path)
             memcpy(indices + i, quad, sizeof quad);
             i += 6;
         }
-    Blob blob = {.size = 0};
+    TestBlob blob = {.size = 0};
     size_t off[8], len[8] = {sizeof positions, sizeof joints[0], sizeof joints[1], sizeof weights[0],
                              sizeof weights[1], sizeof indices, sizeof inverse_binds, sizeof normals};
     const void *data[8] = {positions, joints[0], joints[1], weights[0], weights[1], indices, inverse_binds, normals};
-    for (int k = 0; k < 8; k++) off[k] = blob_add(&blob, data[k], len[k]);
+    for (int k = 0; k < 8; k++) off[k] = test_blob_add(&blob, data[k], len[k]);
     static char encoded[24000], json[40000];
     test_base64(blob.bytes, blob.size, encoded);
     int n = snprintf(json, sizeof json,

@@ -44,19 +44,6 @@ static const uint16_t hat_indices[3] = {0, 1, 2};
 static const float key_times[3] = {0.0f, 0.5f, 1.0f};
 static const float torso_translations[3][3] = {{0.3f, 0, 0}, {0.3f, 0.4f, 0}, {0.0f, 1.0f, 0.2f}};
 
-typedef struct Blob {
-    unsigned char bytes[2048];
-    size_t        size;
-} Blob;
-
-static size_t blob_add(Blob *blob, const void *data, size_t size)
-{
-    size_t offset = blob->size;
-    memcpy(blob->bytes + offset, data, size);
-    blob->size += (size + 3) & ~(size_t)3;
-    return offset;
-}
-
 static void quat_axis_angle(float angle, float x, float y, float z, float out[4])
 {
     float s = sinf(angle / 2.0f);
@@ -81,22 +68,22 @@ static bool write_file(const char *gltf_path, const char *bin_name, const char *
         quat_axis_angle(-0.8f * (float)k, 1, 0, 0, head_rotations[k]);
     }
 
-    Blob blob = {.size = 0};
+    TestBlob blob = {.size = 0};
     size_t off[10];
     size_t len[10] = {sizeof body_positions, sizeof body_joints, sizeof body_weights, sizeof body_indices,
                       sizeof hat_positions, sizeof hat_indices, sizeof key_times, sizeof torso_translations,
                       sizeof torso_rotations, sizeof inverse_binds};
-    off[0] = blob_add(&blob, body_positions, len[0]);
-    off[1] = blob_add(&blob, body_joints, len[1]);
-    off[2] = blob_add(&blob, body_weights, len[2]);
-    off[3] = blob_add(&blob, body_indices, len[3]);
-    off[4] = blob_add(&blob, hat_positions, len[4]);
-    off[5] = blob_add(&blob, hat_indices, len[5]);
-    off[6] = blob_add(&blob, key_times, len[6]);
-    off[7] = blob_add(&blob, torso_translations, len[7]);
-    off[8] = blob_add(&blob, torso_rotations, len[8]);
-    off[9] = blob_add(&blob, inverse_binds, len[9]);
-    size_t head_offset = blob_add(&blob, head_rotations, sizeof head_rotations);
+    off[0] = test_blob_add(&blob, body_positions, len[0]);
+    off[1] = test_blob_add(&blob, body_joints, len[1]);
+    off[2] = test_blob_add(&blob, body_weights, len[2]);
+    off[3] = test_blob_add(&blob, body_indices, len[3]);
+    off[4] = test_blob_add(&blob, hat_positions, len[4]);
+    off[5] = test_blob_add(&blob, hat_indices, len[5]);
+    off[6] = test_blob_add(&blob, key_times, len[6]);
+    off[7] = test_blob_add(&blob, torso_translations, len[7]);
+    off[8] = test_blob_add(&blob, torso_rotations, len[8]);
+    off[9] = test_blob_add(&blob, inverse_binds, len[9]);
+    size_t head_offset = test_blob_add(&blob, head_rotations, sizeof head_rotations);
 
     FILE *bin = fopen(bin_path, "wb");
     if (!bin) return false;

@@ -238,6 +238,17 @@ int test_run_capture(const char *command, char *out, size_t out_size)
     return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+size_t test_blob_add(TestBlob *blob, const void *data, size_t size)
+{
+    size_t offset = blob->size;
+    CHECK(offset + size <= TEST_BLOB_BYTES, "test_blob_add: %zu bytes more than TEST_BLOB_BYTES", offset + size - TEST_BLOB_BYTES);
+    if (offset + size > TEST_BLOB_BYTES) return offset;
+    memcpy(blob->bytes + offset, data, size);
+    blob->size += (size + 3) & ~(size_t)3;   /* the next piece 4-byte aligned */
+    if (blob->size > TEST_BLOB_BYTES) blob->size = TEST_BLOB_BYTES;
+    return offset;
+}
+
 void test_base64(const unsigned char *in, size_t n, char *out)
 {
     static const char table[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

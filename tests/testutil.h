@@ -70,6 +70,16 @@ int test_present_skinned_models(TestModel *models, int capacity);
 int test_run_status(const char *command, char *out, size_t out_size);
 int test_run_capture(const char *command, char *out, size_t out_size);
 
+/* Bytes of a glTF buffer that a test writes by hand: each test_blob_add() appends at a 4-byte
+ * aligned offset (what accessors need) and returns that offset; more than TEST_BLOB_BYTES in all
+ * is a failed CHECK (the data is cut). */
+#define TEST_BLOB_BYTES 16384
+typedef struct TestBlob {
+    unsigned char bytes[TEST_BLOB_BYTES];
+    size_t        size;
+} TestBlob;
+size_t test_blob_add(TestBlob *blob, const void *data, size_t size);
+
 /* Base64 of n bytes into out (4 * ceil(n / 3) + 1 bytes): data: URIs of the glTF files tests write. */
 void test_base64(const unsigned char *in, size_t n, char *out);
 

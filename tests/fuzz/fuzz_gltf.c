@@ -14,7 +14,7 @@
  *
  * Built only with clang (cmake -DSKINVIEW_FUZZ=ON; scripts/fuzz.sh builds and runs it).
  */
-#include "anim/animator.h"
+#include "fuzz_animate.h"
 #include "io/gltf/gltf_import.h"
 #include "io/validate.h"
 
@@ -29,11 +29,6 @@ static void check(bool promise, const char *what)
     if (promise) return;
     fprintf(stderr, "fuzz_gltf: broken promise: %s\n", what);
     abort();
-}
-
-static void require_finite(const float *values, size_t count, const char *what)
-{
-    for (size_t i = 0; i < count; i++) check(isfinite(values[i]), what);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -53,33 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         model_free(&model);
         return 0;
     }
-    Animator animator;
-    if (!animator_init(&animator, &model)) {
-        model_free(&model);
-        return 0;
-    }
-    int most_vertices = 1;
-    for (int m = 0; m < model.mesh_count; m++)
-        if (model.meshes[m].vertex_count > most_vertices) most_vertices = model.meshes[m].vertex_count;
-    vec3 *positions = malloc(sizeof(vec3) * (size_t)most_vertices);
-    vec3 *normals = malloc(sizeof(vec3) * (size_t)most_vertices);
-    int clips = model.clip_count < 8 ? model.clip_count : 8;
-    for (int c = ANIMATOR_BIND_POSE; positions && normals && c < clips; c++) {   /* bind, rest, then clips */
-        float duration = c >= 0 ? model.clips[c].duration : 0.0f;
-        const float times[4] = {0.0f, duration / 3.0f, duration, duration + 1.0f};
-        for (int t = 0; t < (c >= 0 ? 4 : 1); t++) {
-            animator_evaluate(&animator, c, times[t]);
-            require_finite(&animator.joint_model[0][0][0], (size_t)model.skeleton.joint_count * 16, "joint matrix");
-            for (int m = 0; m < model.mesh_count; m++) {
-                animator_skin_mesh(&animator, m, positions, normals);
-                require_finite(&positions[0][0], (size_t)model.meshes[m].vertex_count * 3, "skinned position");
-                require_finite(&normals[0][0], (size_t)model.meshes[m].vertex_count * 3, "skinned normal");
-            }
-        }
-    }
-    free(positions);
-    free(normals);
-    animator_free(&animator);
+    fuzz_animate(&model);
     model_free(&model);
     return 0;
 }

@@ -15,7 +15,7 @@
  * Built only with clang (cmake -DSKINVIEW_FUZZ=ON, see tests/robust.cmake and scripts/fuzz.sh):
  *   clang -fsanitize=fuzzer,address,undefined
  */
-#include "anim/animator.h"
+#include "fuzz_animate.h"
 #include "io/import.h"
 
 #include <errno.h>
@@ -152,15 +152,6 @@ static const char *format_hint(const uint8_t *data, size_t size)
     return "";
 }
 
-static void require_finite(const float *values, size_t count, const char *what)
-{
-    for (size_t i = 0; i < count; i++)
-        if (!isfinite(values[i])) {
-            fprintf(stderr, "fuzz_import: non-finite %s after validation\n", what);
-            abort();
-        }
-}
-
 /* glTF 2.0 never reaches Assimp: skinview's own reader (src/io/gltf/) takes it, so a crash there is
  * ours and must not be skipped by the probe. (glTF 1.0 files are handed to Assimp: probed.) */
 static bool read_by_skinview(const uint8_t *data, size_t size, const char *hint)
@@ -182,33 +173,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!import_model_from_memory(data, size, hint, &options, &model, error, sizeof error))
         return 0;   /* rejected with a message: fine */
 
-    Animator animator;
-    if (!animator_init(&animator, &model)) {
-        model_free(&model);
-        return 0;
-    }
-    int most_vertices = 1;
-    for (int m = 0; m < model.mesh_count; m++)
-        if (model.meshes[m].vertex_count > most_vertices) most_vertices = model.meshes[m].vertex_count;
-    vec3 *positions = malloc(sizeof(vec3) * (size_t)most_vertices);
-    vec3 *normals = malloc(sizeof(vec3) * (size_t)most_vertices);
-    int clips = model.clip_count < 8 ? model.clip_count : 8;
-    for (int c = -2; positions && normals && c < clips; c++) {   /* -2 bind pose, -1 rest pose, then clips */
-        float duration = c >= 0 ? model.clips[c].duration : 0.0f;
-        const float times[4] = {0.0f, duration / 3.0f, duration, duration + 1.0f};
-        for (int t = 0; t < (c >= 0 ? 4 : 1); t++) {
-            animator_evaluate(&animator, c, times[t]);
-            require_finite(&animator.joint_model[0][0][0], (size_t)model.skeleton.joint_count * 16, "joint matrix");
-            for (int m = 0; m < model.mesh_count; m++) {
-                animator_skin_mesh(&animator, m, positions, normals);
-                require_finite(&positions[0][0], (size_t)model.meshes[m].vertex_count * 3, "skinned position");
-                require_finite(&normals[0][0], (size_t)model.meshes[m].vertex_count * 3, "skinned normal");
-            }
-        }
-    }
-    free(positions);
-    free(normals);
-    animator_free(&animator);
+    fuzz_animate(&model);
     model_free(&model);
     return 0;
 }

@@ -1,0 +1,52 @@
+/* fuzz_animate.h — what every fuzz target does with a model that validation let through: the
+ * animation path must only ever see usable data, so a NaN here is a validation bug and aborts
+ * (a crash for libFuzzer). Included by fuzz_import.c and fuzz_gltf.c (one translation unit each). */
+#ifndef SKINVIEW_FUZZ_ANIMATE_H
+#define SKINVIEW_FUZZ_ANIMATE_H
+
+#include "anim/animator.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static void fuzz_require_finite(const float *values, size_t count, const char *what)
+{
+    for (size_t i = 0; i < count; i++)
+        if (!isfinite(values[i])) {
+            fprintf(stderr, "fuzz: non-finite %s after validation\n", what);
+            abort();
+        }
+}
+
+/* Every clip (at most 8) at 0, 1/3, its end and past it, plus the bind and rest poses; every
+ * mesh CPU-skinned at each; joints and vertices must stay finite. Frees nothing of the model. */
+static void fuzz_animate(const Model *model)
+{
+    Animator animator;
+    if (!animator_init(&animator, model)) return;
+    int most_vertices = 1;
+    for (int m = 0; m < model->mesh_count; m++)
+        if (model->meshes[m].vertex_count > most_vertices) most_vertices = model->meshes[m].vertex_count;
+    vec3 *positions = malloc(sizeof(vec3) * (size_t)most_vertices);
+    vec3 *normals = malloc(sizeof(vec3) * (size_t)most_vertices);
+    int clips = model->clip_count < 8 ? model->clip_count : 8;
+    for (int c = ANIMATOR_BIND_POSE; positions && normals && c < clips; c++) {   /* bind, rest, then clips */
+        float duration = c >= 0 ? model->clips[c].duration : 0.0f;
+        const float times[4] = {0.0f, duration / 3.0f, duration, duration + 1.0f};
+        for (int t = 0; t < (c >= 0 ? 4 : 1); t++) {
+            animator_evaluate(&animator, c, times[t]);
+            fuzz_require_finite(&animator.joint_model[0][0][0], (size_t)model->skeleton.joint_count * 16, "joint matrix");
+            for (int m = 0; m < model->mesh_count; m++) {
+                animator_skin_mesh(&animator, m, positions, normals);
+                fuzz_require_finite(&positions[0][0], (size_t)model->meshes[m].vertex_count * 3, "skinned position");
+                fuzz_require_finite(&normals[0][0], (size_t)model->meshes[m].vertex_count * 3, "skinned normal");
+            }
+        }
+    }
+    free(positions);
+    free(normals);
+    animator_free(&animator);
+}
+
+#endif
