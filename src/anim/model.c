@@ -1,7 +1,9 @@
-/* model.c — freeing and small queries on the in-memory Model. */
+/* model.c — freeing, small queries and the rules every reader shares on the in-memory Model
+ * (clip names, the 4 largest influences, renormalised weights). */
 #include "model.h"
-#include <stdio.h>
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -240,4 +242,31 @@ void influence_keep_largest(uint16_t joint_index[SV_MAX_INFLUENCES], float weigh
     }
     weight[k] = w;
     joint_index[k] = (uint16_t)joint;
+}
+
+int mesh_normalize_weights(Mesh *mesh, int bone_count, ImportStats *stats)
+{
+    int extra_bone = -1;
+    for (int v = 0; v < mesh->vertex_count; v++) {
+        float *w = mesh->weights[v];
+        float sum = w[0] + w[1] + w[2] + w[3];
+        if (!(sum > 0.0f)) {   /* unweighted: rigidly on the mesh's node */
+            if (extra_bone < 0) {
+                extra_bone = bone_count++;
+                mesh->bone_joint[extra_bone] = mesh->node_joint;
+                glm_mat4_identity(mesh->inverse_bind[extra_bone]);
+            }
+            mesh->joint_indices[v][0] = (uint16_t)extra_bone;
+            w[0] = 1.0f;
+            if (stats) stats->vertices_unweighted++;
+            continue;
+        }
+        bool cut = mesh->influences_in_file && mesh->influences_in_file[v] > SV_MAX_INFLUENCES;
+        if (stats && !cut && fabsf(sum - 1.0f) > 1e-4f) stats->vertices_renormalized++;
+        for (int k = 0; k < SV_MAX_INFLUENCES; k++) {   /* w_k' = w_k / sum_j w_j */
+            w[k] /= sum;
+            if (w[k] == 0.0f) mesh->joint_indices[v][k] = 0;
+        }
+    }
+    return bone_count;
 }

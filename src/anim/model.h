@@ -312,6 +312,15 @@ void model_name_clip(Model *model, int c, const char *source, size_t src_length)
 void influence_keep_largest(uint16_t joint_index[SV_MAX_INFLUENCES], float weight[SV_MAX_INFLUENCES], int joint,
                             float w);
 
+/* The rule every reader ends a skin with, once its kept weights are in: each vertex's weights
+ * renormalised to sum 1 (a slot left at weight 0 points at palette entry 0), and a vertex with
+ * no weight at all bound with weight 1 to one extra bone — the mesh's own node, identity inverse
+ * bind — so it moves rigidly with that node (bone_joint / inverse_bind need room for it).
+ * Counts stats->vertices_unweighted and vertices_renormalized (|sum - 1| > 1e-4; not for a
+ * vertex whose 5th+ influences were cut, Mesh.influences_in_file > 4, counted as cut already);
+ * stats may be NULL. Returns the bone count with the extra bone, if one was added. */
+int mesh_normalize_weights(Mesh *mesh, int bone_count, ImportStats *stats);
+
 /* Total vertex / triangle counts over all meshes. */
 int model_total_vertices(const Model *model);
 

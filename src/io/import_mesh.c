@@ -115,28 +115,6 @@ static bool build_skin(Importer *im, const struct aiMesh *src, Mesh *mesh, const
         return true;
     }
 
-    /* renormalise to sum 1; bind unweighted vertices to an extra bone = the mesh's node */
-    int extra_bone = -1;
-    for (int v = 0; v < vertex_count; v++) {
-        float *w = mesh->weights[v];
-        float sum = w[0] + w[1] + w[2] + w[3];
-        if (sum <= 0.0f) {
-            if (extra_bone < 0) {
-                extra_bone = bone_count++;
-                mesh->bone_joint[extra_bone] = mesh->node_joint;
-                glm_mat4_identity(mesh->inverse_bind[extra_bone]);
-            }
-            mesh->joint_indices[v][0] = (uint16_t)extra_bone;
-            w[0] = 1.0f;
-            stats->vertices_unweighted++;
-            continue;
-        }
-        if (fabsf(sum - 1.0f) > 1e-4f) stats->vertices_renormalized++;
-        for (int k = 0; k < SV_MAX_INFLUENCES; k++) {
-            w[k] /= sum;
-            if (w[k] == 0.0f) mesh->joint_indices[v][k] = 0;
-        }
-    }
     /* vertices whose 5th+ influences LimitBoneWeights cut (stage 1 listed them): the influence view marks them */
     for (int v = 0; v < vertex_count && im->influence_cuts.count > 0; v++) {
         int influences = import_influences_before_cut(&im->influence_cuts, &src->mVertices[v],
@@ -153,6 +131,7 @@ static bool build_skin(Importer *im, const struct aiMesh *src, Mesh *mesh, const
         }
         mesh->influences_in_file[v] = (uint8_t)(influences > 255 ? 255 : influences);
     }
+    bone_count = mesh_normalize_weights(mesh, bone_count, stats);   /* renormalised; unweighted: on the mesh's node */
     mesh->bone_count = bone_count;
     mesh->skinned = true;
     mesh_bind_matrix(im, mesh->node_joint, mesh->bind_matrix);

@@ -321,8 +321,7 @@ static bool build_skin(Gltf *g, const Primitive *p, const uint32_t *source, int 
         return true;
     }
 
-    /* per vertex: the four largest, renormalised; unweighted vertices follow the mesh's node */
-    int extra_bone = -1;
+    /* per vertex: the four largest (renormalised below, with the unweighted ones) */
     for (int v = 0; ok && v < vertex_count; v++) {
         size_t s = source[v];
         int influences = 0;
@@ -336,33 +335,12 @@ static bool build_skin(Gltf *g, const Primitive *p, const uint32_t *source, int 
                 if (bone >= 0) influence_keep_largest(mesh->joint_indices[v], mesh->weights[v], bone, w);
             }
         }
-        float *w = mesh->weights[v];
-        float sum = w[0] + w[1] + w[2] + w[3];
         if (influences > SV_MAX_INFLUENCES) {
             stats->vertices_influences_cut++;
             if (!mesh->influences_in_file) {
                 mesh->influences_in_file = calloc((size_t)vertex_count, 1);
-                if (!mesh->influences_in_file) {
-                    ok = gltf_fail(g, "out of memory");
-                    break;
-                }
+                if (!mesh->influences_in_file) ok = gltf_fail(g, "out of memory");
             }
-        }
-        if (sum <= 0.0f) {
-            if (extra_bone < 0) {
-                extra_bone = bone_count++;
-                mesh->bone_joint[extra_bone] = mesh->node_joint;
-                glm_mat4_identity(mesh->inverse_bind[extra_bone]);
-            }
-            mesh->joint_indices[v][0] = (uint16_t)extra_bone;
-            w[0] = 1.0f;
-            stats->vertices_unweighted++;
-            continue;
-        }
-        if (influences <= SV_MAX_INFLUENCES && fabsf(sum - 1.0f) > 1e-4f) stats->vertices_renormalized++;
-        for (int k = 0; k < SV_MAX_INFLUENCES; k++) {
-            w[k] /= sum;
-            if (w[k] == 0.0f) mesh->joint_indices[v][k] = 0;
         }
     }
     /* influences_in_file: every vertex's count in the file (capped at 255), once some vertex lost one */
@@ -375,6 +353,7 @@ static bool build_skin(Gltf *g, const Primitive *p, const uint32_t *source, int 
     }
     free(bone_of);
     if (!ok) return false;
+    bone_count = mesh_normalize_weights(mesh, bone_count, stats);   /* renormalised; unweighted: on the mesh's node */
     mesh->bone_count = bone_count;
     mesh->skinned = true;
     glm_mat4_identity(mesh->bind_matrix);   /* glTF: the skinned mesh node's transform is ignored */
