@@ -1,6 +1,9 @@
 #version 330 core
-// skinned.vert — linear blend skinning on the GPU (the CPU reference is skin_vertices_lbs
-// in src/anim/skin.c; `skinview --verify` compares the two through transform feedback).
+// skinned.vert — linear blend skinning on the GPU. `skinview --verify` compares it, through
+// transform feedback, with animator_skin_mesh (src/anim/animator.c: the morph pass, then the fast
+// job skin_job_run of src/anim/skin_fast.c, held to the reference skin_vertices_lbs of
+// src/anim/skin.c by tests/test_skin.c). The normal leaves here unnormalised: skinned.frag
+// normalises it (--verify compares normals by their angle).
 // The loader inserts "#define MAX_BONES N" after the #version line, N from
 // GL_MAX_VERTEX_UNIFORM_COMPONENTS (src/gfx/renderer.c).
 #ifndef MAX_BONES

@@ -1,7 +1,7 @@
 #version 330 core
 // skinned_dq.vert — dual quaternion skinning on the GPU (the CPU reference is skin_vertices_dq
 // in src/anim/skin_dq.c; `skinview --skinning dq --verify` compares the two through transform
-// feedback). Same vertex layout, outputs and fragment shader as skinned.vert (linear blend).
+// feedback, via skin_dq_pose_skin_mesh: the morph pass, then skin_vertices_dq). Same vertex layout, outputs and fragment shader as skinned.vert (linear blend).
 // The loader inserts "#define MAX_BONES N" after the #version line.
 #ifndef MAX_BONES
 #define MAX_BONES 64

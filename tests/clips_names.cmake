@@ -1,5 +1,5 @@
 # Import rules checked on small files the tests write.
-# Name binding (src/io/import_skeleton.c, trap 10 of docs/skinning.md section 10): a glTF written by the test with
+# Name binding (src/io/import_skeleton.c, trap 10 in docs/skinning.md): a glTF written by the test with
 # mesh nodes named like their bones; bones and channels must bind to the armature's nodes.
 add_executable(test_same_names test_same_names.c)
 target_link_libraries(test_same_names PRIVATE skinview_io skinview_testutil)

@@ -8,3 +8,13 @@ add_test(NAME docs_flags_agree COMMAND test_docs ${CMAKE_BINARY_DIR}/man/skinvie
 # --version prints CMake's project version.
 add_test(NAME cli_version COMMAND skinview --version)
 set_tests_properties(cli_version PROPERTIES PASS_REGULAR_EXPRESSION "^skinview ${PROJECT_VERSION}\n$")
+
+# docs/skinning.md cannot disagree with the code: its worked-example numbers and
+# images/offset_matrix.svg are what tools/skinning_numbers.c computes with src/anim today, and
+# every "trap N" / "section N" / "Name" reference to it (in the doc and the sources) resolves.
+add_executable(test_doc_numbers test_doc_numbers.c ${CMAKE_SOURCE_DIR}/tools/skinning_numbers.c)
+target_compile_definitions(test_doc_numbers PRIVATE SKINNING_NUMBERS_NO_MAIN SKINNING_NUMBERS_DEMO="${CMAKE_SOURCE_DIR}/assets/demo.fbx")
+target_include_directories(test_doc_numbers PRIVATE ${CMAKE_SOURCE_DIR}/src ${CMAKE_SOURCE_DIR}/tools)
+target_link_libraries(test_doc_numbers PRIVATE skinview_io skinview_testutil)
+add_test(NAME docs_numbers COMMAND test_doc_numbers)
+set_tests_properties(docs_numbers PROPERTIES LABELS "docs" TIMEOUT 60)

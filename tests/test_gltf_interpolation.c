@@ -1,5 +1,5 @@
 /* test_gltf_interpolation — glTF STEP and CUBICSPLINE samplers (src/io/gltf/gltf_anim.c,
- * src/anim/sample.c; trap 13 of docs/skinning.md section 10) and a clip whose keys start after 0.
+ * src/anim/sample.c; trap 13 in docs/skinning.md) and a clip whose keys start after 0.
  *
  * Assimp 5.2.5 keeps a sampler's keys but not its interpolation, and for CUBICSPLINE it keeps
  * the values and drops the tangents. The test writes one glTF twice — a .gltf whose buffer is

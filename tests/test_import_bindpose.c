@@ -5,7 +5,7 @@
  * - scene space (the Animator's ANIMATOR_BIND_POSE, what --clip bind draws): every skinned
  *   mesh = stored vertices x N (N = its node's rest scene matrix, glTF: identity, Collada: the
  *   root's rest matrix x the skin's bind_shape_matrix; worked out here independently), every bound joint at N * inverse(offset), and the skeleton
- *   overlay's segment ends at those joints (trap 11 of docs/skinning.md section 10).
+ *   overlay's segment ends at those joints (trap 11 in docs/skinning.md).
  * Also: weights sum to 1, indices < bone_count. */
 #include "anim/anim.h"
 #include "anim/animator.h"

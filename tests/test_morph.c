@@ -5,7 +5,7 @@
  *   static:  the quad's node is scaled by 2 (scene = N * (stored + sum_t w_t * delta_t));
  *   skinned: the same quad skinned to two joints at the origin (identity inverse binds), the
  *            second one turning 90 degrees about Z by 1 s, so vertices 2 and 3 land at
- *            R * (stored + sum_t w_t * delta_t): morph BEFORE skinning (trap 12 of docs/skinning.md section 10);
+ *            R * (stored + sum_t w_t * delta_t): morph BEFORE skinning (trap 12 in docs/skinning.md);
  *            skinning first would give R * stored + deltas, which differs.
  * Checked against hand-computed positions: the import (deltas, not Assimp's absolute target
  * shapes; default weights; one morph track per target), the CPU reference (Animator) at

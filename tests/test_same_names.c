@@ -1,4 +1,4 @@
-/* test_same_names — a mesh node named like the bone it hangs under (trap 10 of docs/skinning.md section 10).
+/* test_same_names — a mesh node named like the bone it hangs under (trap 10 in docs/skinning.md).
  *
  * Blender exports name a mesh object after the bone it is parented to: mesh node "Torso"
  * under bone "Torso", "Head" under "Head". Bones and channels name ARMATURE nodes: among

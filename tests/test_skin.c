@@ -956,7 +956,7 @@ static void test_animator_no_allocation(const Model *m)
 
 static void test_animator_static_model(void)
 {
-    /* trap 9 of docs/skinning.md section 10: no bones, no clips, not even a joint — still a model. */
+    /* trap 9 in docs/skinning.md: no bones, no clips, not even a joint — still a model. */
     Model m;
     memset(&m, 0, sizeof m);
     m.mesh_count = 1;

@@ -39,7 +39,7 @@ bool test_file_exists(const char *path);
  * tests that take Assimp as their reference skip them (test_fbx_*.c cover them). */
 bool test_fbx_is_legacy(const char *path);
 /* True for a .gltf / .glb path: skinview reads those itself (src/io/gltf/), so Assimp's reading of
- * them (trap 13 of docs/skinning.md section 10) is no reference; tools/peer_check (three.js) and
+ * them (trap 13 in docs/skinning.md) is no reference; tools/peer_check (three.js) and
  * the io_gltf_* tests are. */
 bool test_is_gltf(const char *path);
 

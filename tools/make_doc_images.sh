@@ -4,8 +4,10 @@
 #   tools/make_doc_images.sh [BUILD_DIR]      (default: build; needs build/skinview)
 #
 # Offscreen (EGL surfaceless or Xvfb's display): no window opens. Each picture is one
-# `skinview --screenshot` command line, so the doc can quote it. The diagrams
-# (docs/images/*.svg) are drawn by hand and committed as text.
+# `skinview --screenshot` command line, so the doc can quote it. Of the diagrams
+# (docs/images/*.svg), offset_matrix.svg is written to scale by build/skinning_numbers (which also
+# rewrites the worked-example numbers of docs/skinning.md); spaces.svg and fbx_pivot.svg are drawn
+# by hand and committed as text.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-"$here/build"}
@@ -14,6 +16,12 @@ out="$here/docs/images"
 demo="$here/assets/demo.fbx"
 [ -x "$skinview" ] || { echo "make_doc_images.sh: $skinview not found (build first)" >&2; exit 1; }
 mkdir -p "$out"
+
+# the worked examples of docs/skinning.md and their diagram, from src/anim (tests: docs_numbers)
+if [ -x "$build/skinning_numbers" ]; then
+    "$build/skinning_numbers" --update "$here/docs/skinning.md"
+    "$build/skinning_numbers" --svg "$out/offset_matrix.svg"
+fi
 
 shot() {   # shot NAME ARGS... : one picture, and the command echoed for the record
     name=$1; shift
@@ -30,7 +38,7 @@ shot twist_dqs_wire "$demo" --clip Twist --time 0.75 --skinning dq --wireframe -
 # weights: the heat-map of one joint, and the influence count
 shot weights "$demo" --clip bind --show-weights upper_arm.R --size 640x480
 shot influences "$demo" --clip bind --show-influences --size 640x480
-# the pose sources: bind, rest and a clip (the demo is bound in its rest pose: bind == rest)
+# the pose sources: bind (the T-pose the mesh was bound in), rest (the file's A-pose) and a clip
 shot pose_bind "$demo" --clip bind --show-skeleton --size 400x400
 shot pose_rest "$demo" --clip rest --show-skeleton --size 400x400
 shot pose_clip "$demo" --clip Wave --time 0.8 --show-skeleton --size 400x400
@@ -39,4 +47,14 @@ shot skeleton_axes "$demo" --clip Walk --time 0.3 --show-skeleton --show-axes al
 shot joint_values "$demo" --clip Wave --time 0.8 --joint forearm.R --show-axes --joint-values --size 800x600
 # normals as lines
 shot normals "$demo" --clip Walk --time 0.3 --show-normals --no-grid --size 640x480
+# rigid pieces crack, LBS pinches, DQS keeps the volume; and the difference of two methods
+# (only with a skinview that has them: --skinning rigid, --compare)
+if "$skinview" --help | grep -q -- 'rigid'; then
+    shot rigid_bend "$demo" --clip Wave --time 0.8 --skinning rigid --view front --no-grid --size 640x480
+    shot lbs_bend "$demo" --clip Wave --time 0.8 --skinning gpu --view front --no-grid --size 640x480
+    shot twist_rigid "$demo" --clip Twist --time 0.75 --skinning rigid --size 640x480
+fi
+if "$skinview" --help | grep -q -- '--compare'; then
+    shot compare_lbs_dq "$demo" --clip Twist --time 0.75 --compare lbs,dq --size 640x480
+fi
 echo "done: $(ls "$out" | wc -l) files in docs/images"

@@ -76,7 +76,7 @@ void animator_evaluate_blend(Animator *animator, int from, float from_time, int 
 void animator_root_position(const Animator *animator, vec3 position);
 
 /* Model matrix to draw mesh m with: identity for skinned meshes (their palette
- * already lands in scene space; trap 2 of docs/skinning.md section 10), the node's animated model
+ * already lands in scene space; trap 2 in docs/skinning.md), the node's animated model
  * matrix for static meshes. */
 void animator_mesh_matrix(const Animator *animator, int mesh, mat4 out);
 

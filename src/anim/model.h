@@ -7,7 +7,7 @@
  *   - cglm, column vectors: p' = M * p, matrices compose right-to-left.
  *   - "scene space" = the space of the file's root node, before the camera.
  *   - joint  = one node of the transform hierarchy (bones AND the helper nodes
- *              between them: trap 4 of docs/skinning.md section 10). Stored parents-before-children.
+ *              between them: trap 4 in docs/skinning.md). Stored parents-before-children.
  *   - bone   = a joint that a mesh is skinned to; a mesh lists its bones and
  *              per bone the inverse bind ("offset") matrix.
  *   - clip   = one named animation; times are in SECONDS (converted at import).
@@ -168,7 +168,7 @@ typedef struct Mesh {
                                       scene matrix (glTF: identity, the spec ignores a skinned mesh node's
                                       transform; Collada: the root's rest matrix x the skin's
                                       bind_shape_matrix). Bind pose: stored vertices placed by N, every bone's
-                                      joint at N * inverse(inverse_bind[i]) (trap 11 of docs/skinning.md section 10). */
+                                      joint at N * inverse(inverse_bind[i]) (trap 11 in docs/skinning.md). */
     bool      skinned;
     uint8_t   skinning_in_file;    /* MESH_SKINNING_*: the method the file asks for (FBX SkinningType);
                                       the default --skinning when every skinned mesh asks DQ */

@@ -13,8 +13,10 @@
  *     dot(q_k, q_k+1) < 0 (the same rotation), so sampling needs no hemisphere test.
  *  4. Slerp without trigonometry: slerp(a, b, t) = (sin((1-t)θ) a + sin(tθ) b) / sin θ, and the
  *     result is only used through its direction, so the weights sin((1-t)θ), sin(tθ) are
- *     enough; they come from a short Taylor series in θ² (see slerp_weights). Error below
- *     4e-9 rad (in exact arithmetic) up to θ = 30° between keys; beyond, acos and sin.
+ *     enough; they come from a short Taylor series in θ² (see slerp_unnormalized) while
+ *     θ = acos(q_k . q_k+1) <= 30°, i.e. key rotations at most 60° apart (θ is half the angle
+ *     between the rotations). Error below 1.8e-7 rad (in exact arithmetic) at that limit, 8e-9
+ *     at θ = 20°; beyond, acos and sin.
  *  5. The local matrix straight from T, R, S: scaled rotation columns and the translation,
  *     written once (no identity, no translate, no full multiply, no scale pass), with
  *     s = 2 / |q|² so that the interpolated quaternion needs no normalisation.
@@ -282,7 +284,8 @@ static inline __attribute__((always_inline)) v4 packed_sample_vec3(const PackedC
 /* Slerp between sign-aligned unit keys q0, q1 (cos θ = d >= 0) at a, written as
  *   slerp = (sin((1-a)θ) q0 + sin(aθ) q1) / sin θ.
  * The result is only used through its direction (local_from_trs divides by |q|²), so the
- * weights w = (sin((1-a)θ), sin(aθ)) are enough. For θ <= 30° (d >= cos 30°) they come from
+ * weights w = (sin((1-a)θ), sin(aθ)) are enough. For θ <= 30° (d >= cos 30°; θ is half the angle
+ * between the keys' rotations, so keys at most 60° apart) they come from
  * Taylor series, both lanes at once:  sin(x) = x (1 - x²/6 + x⁴/120),  x² = (1-a)² θ² or a² θ²,
  *   θ² = acos(d)² = 2u + u²/3 + 4u³/45 (u = 1 - d);
  * the direction is then within 2e-7 rad of slerp's in exact arithmetic (8e-9 at 20°,

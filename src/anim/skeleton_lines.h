@@ -6,7 +6,7 @@
  *   skeleton_lines_write()  every frame:     those segments' endpoints from the joint matrices
  *
  * Which joints (the rule): the skeleton is the part of the node tree that holds the bones
- * (trap 4 of docs/skinning.md section 10), not the scene root above it nor the mesh nodes beside it.
+ * (trap 4 in docs/skinning.md), not the scene root above it nor the mesh nodes beside it.
  *   bone           = a joint some mesh is skinned to (its bone list), except the mesh's own node
  *                    that the importer adds as a rigid bone for unweighted vertices
  *   skeleton joint = a bone, or a joint with a bone above it AND a bone below it (the helper

@@ -6,7 +6,7 @@
  *     bit-flipped copies). What can still kill the process is caught one level up by
  *     src/app/load.c (signal handler + watchdog).
  *   - Assimp reads with skinview's flags: triangulate, weld, smooth normals where missing,
- *     drop points and lines, validate; FBX pivot helpers off (trap 3 of docs/skinning.md section 10).
+ *     drop points and lines, validate; FBX pivot helpers off (trap 3 in docs/skinning.md).
  *   - Weights beyond SV_MAX_INFLUENCES are counted, the vertices that have them listed (stage 3
  *     marks them in Mesh.influences_in_file), then cut by LimitBoneWeights (trap 5).
  *   - With a bone limit, meshes are split by SplitByBoneCount (one slot kept for the
@@ -122,7 +122,7 @@ int import_influences_before_cut(const InfluenceCuts *cuts, const struct aiVecto
     return influences;
 }
 
-/* Before SplitByBoneCount (trap 5 of docs/skinning.md section 10): the split cannot put a triangle whose
+/* Before SplitByBoneCount (trap 5 in docs/skinning.md): the split cannot put a triangle whose
  * vertices use more distinct bones than the limit into any sub-mesh, and Assimp 5.2
  * then loops forever. So: the largest number of distinct bones one face uses
  * (counting every weight Assimp stores for it). */

@@ -11,7 +11,7 @@
  *   - A mesh whose every bone was dropped is static after all.
  *   - A skinned mesh's bind_matrix N is its node's rest scene matrix (Collada:
  *     set again by stage 8 from the skin's bind_shape_matrix, import_collada.c): the bind pose
- *     draws the stored vertices placed by N (trap 11 of docs/skinning.md section 10).
+ *     draws the stored vertices placed by N (trap 11 in docs/skinning.md).
  */
 #include "import_internal.h"
 

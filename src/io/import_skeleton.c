@@ -1,7 +1,7 @@
 /* import_skeleton.c — stage 2: the node tree as joints, and which joint a name means.
  *
  * Rules of this stage:
- *   - The skeleton is the WHOLE node tree, not the bone list (trap 4 of docs/skinning.md section 10): nodes
+ *   - The skeleton is the WHOLE node tree, not the bone list (trap 4 in docs/skinning.md): nodes
  *     that are not bones still move the bones below them. Joints are numbered depth-first
  *     pre-order, so a parent always comes before its children.
  *   - Each joint keeps its node's rest transform, as a matrix and as TRS.
@@ -159,7 +159,7 @@ static int common_ancestor_depth(const Importer *im, int a, int b)
     return im->depth[a];
 }
 
-/* Bones and channels name ARMATURE nodes (trap 10 of docs/skinning.md section 10). Blender exports often name a
+/* Bones and channels name ARMATURE nodes (trap 10 in docs/skinning.md). Blender exports often name a
  * mesh object after the bone it hangs under (mesh "Torso" under bone "Torso"): among the
  * joints of one name, those holding no mesh are the candidates, unless every one of them
  * holds meshes. True if joint `joint` (one of the joints named like by_name[first]) is one. */

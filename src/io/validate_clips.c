@@ -320,7 +320,7 @@ static int check_clip(Validator *v, Clip *clip, bool *joint_taken)
                  needed);
         clip->duration = needed;
     }
-    /* a duration of 0 (one key, or every key at one time) is a pose (trap 8 of docs/skinning.md section 10): kept */
+    /* a duration of 0 (one key, or every key at one time) is a pose (trap 8 in docs/skinning.md): kept */
     return 1;
 }
 

@@ -3,7 +3,7 @@
  * Rules of this step (glTF 2.0 section 3.5 "Scenes", 3.7.3 "Transformations"):
  *   - The scene is scenes[scene], else scenes[0]; a file without scenes uses every node that is
  *     no other node's child, in index order.
- *   - The skeleton is the whole node tree of that scene (trap 4 of docs/skinning.md section 10),
+ *   - The skeleton is the whole node tree of that scene (trap 4 in docs/skinning.md),
  *     numbered depth-first pre-order, children in file order: parents before children. A scene
  *     with one root node makes that node joint 0; with several, joint 0 is a "ROOT" joint with the
  *     identity transform above them (the tree Assimp built, so --info and joint names are as before).

@@ -1,7 +1,7 @@
 /* gltf_split.c — step 5 of the glTF reader: --max-bones, meshes with too many bones split.
  *
- * Rules of this step (what Assimp's SplitByBoneCount did for the other formats; trap 5 of
- * docs/skinning.md section 10):
+ * Rules of this step (what Assimp's SplitByBoneCount did for the other formats; trap 5 in
+ * docs/skinning.md):
  *   - Only with a limit (--max-bones N > 0) and only skinned meshes with more than N bones (the
  *     extra bone of unweighted vertices included: the palette uploaded for a mesh is its bone list).
  *   - Triangles are taken in order; a triangle joins the current piece if the bones its three

@@ -1,0 +1,802 @@
+/* skinning_numbers.c — the numbers of docs/skinning.md's worked example, printed by the
+ * animation core itself (src/anim), so that the text cannot disagree with the code.
+ *
+ *   skinning_numbers                     print every block
+ *   skinning_numbers --update DOC.md     rewrite each block of DOC.md in place
+ *   skinning_numbers --svg OUT.svg       write the offset-matrix diagram, to scale
+ *
+ * The example is a two-bone arm built in memory: joint 0 `upper_arm` at (1, 0, 0), joint 1
+ * `forearm` 2 units further along +x (the elbow at (3, 0, 0)), bound in that straight pose, one
+ * skinned mesh (mesh space = model space: N = identity, as in glTF). Its few vertices are pushed
+ * through the real jobs: joint_transform_to_matrix (L = T * R * S), pose_local_to_model
+ * (M = M_parent * L), skin_palette (palette = M * B^-1), skin_vertices_lbs, skin_palette_to_dq and
+ * skin_vertices_dq. Rigid skinning (each vertex on its heaviest bone only) is the same LBS with
+ * that one weight set to 1.
+ *
+ * In the doc a block is the text between the lines "<!-- numbers: NAME -->" and
+ * "<!-- /numbers -->"; tests/test_doc_numbers.c regenerates every block (and the SVG) and fails
+ * when the committed text differs. */
+#include "anim/anim.h"
+#include "anim/animator.h"
+#include "anim/skin_dq.h"
+#include "io/import.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "skinning_numbers.h"
+
+/* ---------------------------------------------------------------- the arm */
+
+enum { ARM_JOINTS = 2, ARM_VERTICES = 5 };
+
+/* vertex 0: on top of the elbow, half on each bone; 1: underneath it, half and half;
+ * 2, 3: underneath, just before and just after the elbow (0.6 / 0.4 and 0.4 / 0.6);
+ * 4: on the forearm only (the offset-matrix diagram's vertex) */
+static const float ARM_POSITIONS[ARM_VERTICES][3] = {
+    {3.0f, 0.5f, 0.0f}, {3.0f, -0.5f, 0.0f}, {2.9f, -0.5f, 0.0f}, {3.1f, -0.5f, 0.0f}, {4.0f, 0.5f, 0.0f},
+};
+static const float ARM_WEIGHTS[ARM_VERTICES][2] = {
+    {0.5f, 0.5f}, {0.5f, 0.5f}, {0.6f, 0.4f}, {0.4f, 0.6f}, {0.0f, 1.0f},
+};
+
+typedef struct Arm {
+    Model          model;
+    Mesh           mesh;
+    char           names[ARM_JOINTS][SV_NAME_MAX];
+    int            parent[ARM_JOINTS];
+    mat4           rest_local[ARM_JOINTS];
+    JointTransform rest_trs[ARM_JOINTS];
+    bool           is_bone[ARM_JOINTS];
+    int            bone_joint[ARM_JOINTS];
+    mat4           inverse_bind[ARM_JOINTS];
+    vec3           positions[ARM_VERTICES], normals[ARM_VERTICES];
+    vec2           uvs[ARM_VERTICES];
+    uint16_t       joint_indices[ARM_VERTICES][SV_MAX_INFLUENCES];
+    float          weights[ARM_VERTICES][SV_MAX_INFLUENCES];
+    mat4           bind_model[ARM_JOINTS];   /* M_j at bind time = B_j (mesh space = model space) */
+} Arm;
+
+/* A pose of the arm: the forearm's local rotation, angle about axis (the upper arm stays). */
+typedef struct ArmPose {
+    mat4     local[ARM_JOINTS];
+    mat4     model[ARM_JOINTS];
+    mat4     palette[ARM_JOINTS];
+    DualQuat dq[ARM_JOINTS];
+    float    dq_scale;
+    vec3     lbs[ARM_VERTICES], dqs[ARM_VERTICES], rigid[ARM_VERTICES];
+} ArmPose;
+
+static void joint_trs(float tx, float degrees, const float *axis, JointTransform *out)
+{
+    memset(out, 0, sizeof *out);
+    out->translation[0] = tx;
+    glm_quatv(out->rotation, glm_rad(degrees), (float *)axis);
+    glm_vec3_one(out->scale);
+}
+
+static void arm_build(Arm *arm)
+{
+    memset(arm, 0, sizeof *arm);
+    vec3 z = {0.0f, 0.0f, 1.0f};
+    strcpy(arm->names[0], "upper_arm");
+    strcpy(arm->names[1], "forearm");
+    arm->parent[0] = -1;
+    arm->parent[1] = 0;
+    joint_trs(1.0f, 0.0f, z, &arm->rest_trs[0]);   /* the shoulder at x = 1 */
+    joint_trs(2.0f, 0.0f, z, &arm->rest_trs[1]);   /* the elbow 2 units further */
+    for (int j = 0; j < ARM_JOINTS; j++) {
+        joint_transform_to_matrix(&arm->rest_trs[j], arm->rest_local[j]);
+        arm->is_bone[j] = true;
+        arm->bone_joint[j] = j;
+    }
+    Skeleton *skeleton = &arm->model.skeleton;
+    skeleton->joint_count = ARM_JOINTS;
+    skeleton->names = arm->names;
+    skeleton->parent = arm->parent;
+    skeleton->rest_local = arm->rest_local;
+    skeleton->rest_trs = arm->rest_trs;
+    skeleton->is_bone = arm->is_bone;
+    /* bound in the rest pose: B_j = M_j(rest), the file would store B_j^-1 */
+    pose_local_to_model(skeleton, (const mat4 *)arm->rest_local, arm->bind_model);
+    for (int j = 0; j < ARM_JOINTS; j++) glm_mat4_inv(arm->bind_model[j], arm->inverse_bind[j]);
+
+    for (int v = 0; v < ARM_VERTICES; v++) {
+        glm_vec3_copy((float *)ARM_POSITIONS[v], arm->positions[v]);
+        arm->normals[v][1] = ARM_POSITIONS[v][1] > 0.0f ? 1.0f : -1.0f;   /* up on top, down below */
+        arm->joint_indices[v][0] = 0;
+        arm->joint_indices[v][1] = 1;
+        arm->weights[v][0] = ARM_WEIGHTS[v][0];
+        arm->weights[v][1] = ARM_WEIGHTS[v][1];
+    }
+    Mesh *mesh = &arm->mesh;
+    strcpy(mesh->name, "arm");
+    mesh->vertex_count = ARM_VERTICES;
+    mesh->positions = arm->positions;
+    mesh->normals = arm->normals;
+    mesh->uvs = arm->uvs;
+    mesh->bone_count = ARM_JOINTS;
+    mesh->bone_joint = arm->bone_joint;
+    mesh->inverse_bind = arm->inverse_bind;
+    mesh->joint_indices = arm->joint_indices;
+    mesh->weights = arm->weights;
+    glm_mat4_identity(mesh->bind_matrix);   /* N: mesh space = model space */
+    mesh->skinned = true;
+    mesh->node_joint = -1;
+    mesh->material = -1;
+    arm->model.mesh_count = 1;
+    arm->model.meshes = mesh;
+}
+
+/* Poses the arm: the forearm turned `degrees` about `axis` in its own frame, then every job. */
+static void arm_pose(const Arm *arm, float degrees, const float *axis, ArmPose *pose)
+{
+    memset(pose, 0, sizeof *pose);
+    const Skeleton *skeleton = &arm->model.skeleton;
+    pose_set_rest(skeleton, pose->local);
+    JointTransform forearm;
+    joint_trs(2.0f, degrees, axis, &forearm);
+    joint_transform_to_matrix(&forearm, pose->local[1]);
+    pose_local_to_model(skeleton, (const mat4 *)pose->local, pose->model);
+    skin_palette(&arm->mesh, (const mat4 *)pose->model, pose->palette);
+    mat4 unused = GLM_MAT4_IDENTITY_INIT;
+    skin_vertices_lbs(&arm->mesh, (const mat4 *)pose->palette, unused, pose->lbs, NULL);
+    skin_palette_to_dq(&arm->mesh, (const mat4 *)pose->palette, pose->dq, &pose->dq_scale);
+    skin_vertices_dq(&arm->mesh, pose->dq, pose->dq_scale, unused, pose->dqs, NULL);
+    /* rigid: the same job with each vertex's heaviest weight set to 1, the others to 0 */
+    Mesh rigid = arm->mesh;
+    float rigid_weights[ARM_VERTICES][SV_MAX_INFLUENCES] = {{0}};
+    for (int v = 0; v < ARM_VERTICES; v++) rigid_weights[v][arm->weights[v][1] > arm->weights[v][0] ? 1 : 0] = 1.0f;
+    rigid.weights = rigid_weights;
+    skin_vertices_lbs(&rigid, (const mat4 *)pose->palette, unused, pose->rigid, NULL);
+}
+
+/* ---------------------------------------------------------------- text */
+
+typedef struct Text {
+    char  *out;
+    size_t size, length;
+    bool   overflow;
+} Text;
+
+static void put(Text *text, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    size_t room = text->size > text->length ? text->size - text->length : 0;
+    int n = vsnprintf(text->out + text->length, room, format, args);
+    va_end(args);
+    if (n < 0 || (size_t)n >= room) {
+        text->overflow = true;
+        text->length = text->size > 0 ? text->size - 1 : 0;
+    } else {
+        text->length += (size_t)n;
+    }
+}
+
+/* A number as the doc shows it: 4 significant digits, never "-0", and 0 below 5e-7 (float noise). */
+static void number(float value, char out[16])
+{
+    double v = fabs((double)value) < 5e-7 ? 0.0 : (double)value;
+    snprintf(out, 16, "%.4g", v);
+    if (strcmp(out, "-0") == 0) strcpy(out, "0");
+}
+
+static void put_vec3(Text *text, const float *v)
+{
+    char a[16], b[16], c[16];
+    number(v[0], a), number(v[1], b), number(v[2], c);
+    put(text, "(%s, %s, %s)", a, b, c);
+}
+
+static void put_quat(Text *text, const float *q)
+{
+    char a[16], b[16], c[16], d[16];
+    number(q[0], a), number(q[1], b), number(q[2], c), number(q[3], d);
+    put(text, "(%s, %s, %s, %s)", a, b, c, d);
+}
+
+/* Up to three 4x4 matrices side by side, written as in a maths text: row r lists m[0][r] .. m[3][r]
+ * (cglm stores columns: m[3] is the translation). */
+static void put_matrices(Text *text, int count, const char *const *names, const mat4 *const *matrices)
+{
+    enum { CELL = 7, WIDTH = 4 * CELL + 4 };
+    for (int i = 0; i < count; i++) {
+        int width = 0;   /* characters, not bytes: the names hold UTF-8 (·, ⁻¹) */
+        for (const char *c = names[i]; *c; c++) width += ((unsigned char)*c & 0xC0) != 0x80;
+        put(text, "%s%*s", names[i], i + 1 < count ? WIDTH + 4 - width : 0, "");
+    }
+    put(text, "\n");
+    for (int r = 0; r < 4; r++) {
+        for (int i = 0; i < count; i++) {
+            put(text, "| ");
+            for (int c = 0; c < 4; c++) {
+                char cell[16];
+                number((*matrices[i])[c][r], cell);
+                put(text, "%*s", CELL, cell);
+            }
+            put(text, " |%s", i + 1 < count ? "    " : "\n");
+        }
+    }
+}
+
+static float radius_about_x(const float *p) { return sqrtf(p[1] * p[1] + p[2] * p[2]); }
+
+static void block_bind(const Arm *arm, Text *text)
+{
+    const mat4 *m[3];
+    const char *names[3];
+    names[0] = "L_0 = T(1,0,0)", names[1] = "L_1 = T(2,0,0)";
+    m[0] = &arm->rest_local[0], m[1] = &arm->rest_local[1];
+    put_matrices(text, 2, names, m);
+    put(text, "\n");
+    names[0] = "B_0 = M_0 = L_0", names[1] = "B_1 = M_1 = M_0 · L_1";
+    m[0] = &arm->bind_model[0], m[1] = &arm->bind_model[1];
+    put_matrices(text, 2, names, m);
+    put(text, "\n");
+    names[0] = "B_0⁻¹ (Mesh.inverse_bind[0])", names[1] = "B_1⁻¹ (Mesh.inverse_bind[1])";
+    m[0] = &arm->inverse_bind[0], m[1] = &arm->inverse_bind[1];
+    put_matrices(text, 2, names, m);
+}
+
+static void block_vertex(const Arm *arm, Text *text)
+{
+    for (int v = 0; v < 2; v++) {
+        vec3 bone0, bone1;
+        glm_mat4_mulv3((vec4 *)arm->inverse_bind[0], (float *)arm->positions[v], 1.0f, bone0);
+        glm_mat4_mulv3((vec4 *)arm->inverse_bind[1], (float *)arm->positions[v], 1.0f, bone1);
+        char w0[16], w1[16];
+        number(arm->weights[v][0], w0), number(arm->weights[v][1], w1);
+        put(text, "vertex %d  p = ", v);
+        put_vec3(text, arm->positions[v]);
+        put(text, "   weights: upper_arm %s, forearm %s\n", w0, w1);
+        put(text, "  in bone space of upper_arm  B_0⁻¹·p = ");
+        put_vec3(text, bone0);
+        put(text, "\n  in bone space of forearm    B_1⁻¹·p = ");
+        put_vec3(text, bone1);
+        put(text, "\n");
+    }
+}
+
+static void put_blend(const Arm *arm, const ArmPose *pose, int v, Text *text)
+{
+    vec3 term[2], bone;
+    char w[2][16];
+    put(text, "vertex %d, p = ", v);
+    put_vec3(text, arm->positions[v]);
+    put(text, ":\n");
+    for (int k = 0; k < 2; k++) {
+        glm_mat4_mulv3((vec4 *)pose->palette[k], (float *)arm->positions[v], 1.0f, term[k]);
+        glm_mat4_mulv3((vec4 *)arm->inverse_bind[k], (float *)arm->positions[v], 1.0f, bone);
+        number(arm->weights[v][k], w[k]);
+        put(text, "  palette_%d · p = M_%d · (B_%d⁻¹·p) = M_%d · ", k, k, k, k);
+        put_vec3(text, bone);
+        put(text, " = ");
+        put_vec3(text, term[k]);
+        put(text, "\n");
+    }
+    put(text, "  LBS: %s · ", w[0]);
+    put_vec3(text, term[0]);
+    put(text, " + %s · ", w[1]);
+    put_vec3(text, term[1]);
+    put(text, " = ");
+    put_vec3(text, pose->lbs[v]);
+    put(text, "   (skin_vertices_lbs)\n");
+}
+
+static void block_bend(const Arm *arm, Text *text)
+{
+    ArmPose pose;
+    vec3 z = {0.0f, 0.0f, 1.0f};
+    arm_pose(arm, 90.0f, z, &pose);
+    const mat4 *m[3] = {&pose.local[1], &pose.model[1]};
+    const char *names[3] = {"L_1 = T(2,0,0) · Rz(90°)", "M_1 = M_0 · L_1"};
+    put_matrices(text, 2, names, m);
+    put(text, "\n");
+    names[0] = "palette_0 = M_0 · B_0⁻¹", names[1] = "palette_1 = M_1 · B_1⁻¹";
+    m[0] = &pose.palette[0], m[1] = &pose.palette[1];
+    put_matrices(text, 2, names, m);
+    put(text, "\n");
+    put_blend(arm, &pose, 0, text);
+    put_blend(arm, &pose, 1, text);
+    vec3 elbow = {3.0f, 0.0f, 0.0f};
+    char r0[16], r1[16];
+    number(glm_vec3_distance(pose.lbs[0], elbow), r0);
+    number(glm_vec3_distance(pose.lbs[1], elbow), r1);
+    put(text, "  distance from the elbow joint (3, 0, 0): vertex 0 %s, vertex 1 %s (bind: 0.5, 0.5)\n", r0, r1);
+    put(text, "\nDQS (skin_palette_to_dq, skin_vertices_dq), quaternions (x, y, z, w):\n");
+    for (int k = 0; k < 2; k++) {
+        put(text, "  bone %d  r_%d = ", k, k);
+        put_quat(text, pose.dq[k].real);
+        put(text, "   d_%d = ½ (t_%d, 0) r_%d = ", k, k, k);
+        put_quat(text, pose.dq[k].dual);
+        put(text, "\n");
+    }
+    number(glm_vec3_distance(pose.dqs[0], elbow), r0);
+    number(glm_vec3_distance(pose.dqs[1], elbow), r1);
+    put(text, "  vertex 0 -> ");
+    put_vec3(text, pose.dqs[0]);
+    put(text, ", vertex 1 -> ");
+    put_vec3(text, pose.dqs[1]);
+    put(text, "   distance from the elbow: %s, %s\n", r0, r1);
+    put(text, "\nrigid (each vertex on its heaviest bone only), underneath the elbow:\n");
+    for (int v = 2; v <= 3; v++) {
+        put(text, "  vertex %d  p = ", v);
+        put_vec3(text, arm->positions[v]);
+        put(text, " on %-9s -> ", arm->weights[v][0] > arm->weights[v][1] ? "upper_arm" : "forearm");
+        put_vec3(text, pose.rigid[v]);
+        put(text, "   LBS -> ");
+        put_vec3(text, pose.lbs[v]);
+        put(text, "\n");
+    }
+    char bind_gap[16], rigid_gap[16], lbs_gap[16];
+    number(glm_vec3_distance((float *)arm->positions[2], (float *)arm->positions[3]), bind_gap);
+    number(glm_vec3_distance(pose.rigid[2], pose.rigid[3]), rigid_gap);
+    number(glm_vec3_distance(pose.lbs[2], pose.lbs[3]), lbs_gap);
+    put(text, "  distance between them: bind %s, rigid %s, LBS %s\n", bind_gap, rigid_gap, lbs_gap);
+}
+
+static void block_twist(const Arm *arm, Text *text)
+{
+    ArmPose pose;
+    vec3 x = {1.0f, 0.0f, 0.0f};
+    arm_pose(arm, 150.0f, x, &pose);
+    const mat4 *m[3] = {&pose.local[1], &pose.palette[1]};
+    const char *names[3] = {"L_1 = T(2,0,0) · Rx(150°)", "palette_1 = M_1 · B_1⁻¹"};
+    put_matrices(text, 2, names, m);
+    put(text, "\n");
+    put_blend(arm, &pose, 0, text);
+    char lbs[16], dqs[16], expected[16];
+    number(radius_about_x(pose.lbs[0]), lbs);
+    number(radius_about_x(pose.dqs[0]), dqs);
+    number(0.5f * cosf(glm_rad(75.0f)), expected);
+    put(text, "  radius about the arm's axis: LBS %s (= 0.5 · cos 75° = %s), bind 0.5\n", lbs, expected);
+    put(text, "\nDQS (skin_palette_to_dq, skin_vertices_dq), quaternions (x, y, z, w):\n");
+    for (int k = 0; k < 2; k++) {
+        put(text, "  bone %d  r_%d = ", k, k);
+        put_quat(text, pose.dq[k].real);
+        put(text, "   d_%d = ½ (t_%d, 0) r_%d = ", k, k, k);
+        put_quat(text, pose.dq[k].dual);
+        put(text, "\n");
+    }
+    put(text, "  vertex 0 -> ");
+    put_vec3(text, pose.dqs[0]);
+    put(text, "   radius %s\n", dqs);
+    ArmPose half;
+    arm_pose(arm, 180.0f, x, &half);
+    char collapsed[16], kept[16];
+    number(radius_about_x(half.lbs[0]), collapsed);
+    number(radius_about_x(half.dqs[0]), kept);
+    put(text, "\nat Rx(180°): LBS radius %s, DQS radius %s\n", collapsed, kept);
+}
+
+
+/* ---------------------------------------------------------------- one vertex of the demo */
+
+#define DEMO_CLIP "Twist"
+#define DEMO_TIME 0.75f
+
+/* The demo's vertex the doc follows: on mesh 0, weighted on exactly upper_arm.L and forearm.L,
+ * the weights closest to half and half; of those the highest in the bind pose (on top of the
+ * elbow). -1 when there is none. */
+static int demo_vertex(const Mesh *mesh, const Skeleton *skeleton)
+{
+    int best = -1;
+    float best_balance = 2.0f, best_height = -1e30f;
+    for (int v = 0; v < mesh->vertex_count; v++) {
+        int count = 0;
+        bool upper = false, fore = false;
+        float weight = 0.0f;
+        for (int k = 0; k < SV_MAX_INFLUENCES; k++) {
+            if (mesh->weights[v][k] == 0.0f) continue;
+            count++;
+            const char *name = skeleton->names[mesh->bone_joint[mesh->joint_indices[v][k]]];
+            if (strcmp(name, "upper_arm.L") == 0) upper = true, weight = mesh->weights[v][k];
+            if (strcmp(name, "forearm.L") == 0) fore = true;
+        }
+        if (count != 2 || !upper || !fore) continue;
+        vec3 placed;
+        glm_mat4_mulv3((vec4 *)mesh->bind_matrix, mesh->positions[v], 1.0f, placed);
+        float balance = roundf(fabsf(weight - 0.5f) * 1000.0f) / 1000.0f;
+        if (balance < best_balance || (balance == best_balance && placed[1] > best_height)) {
+            best = v, best_balance = balance, best_height = placed[1];
+        }
+    }
+    return best;
+}
+
+static bool block_demo(Text *text)
+{
+    Model model;
+    memset(&model, 0, sizeof model);
+    ImportOptions options = {0};
+    options.quiet = true;
+    char error[512];
+    if (!import_model(SKINNING_NUMBERS_DEMO, &options, &model, error, sizeof error)) {
+        put(text, "cannot import %s: %s\n", SKINNING_NUMBERS_DEMO, error);
+        return false;
+    }
+    int clip = model_find_clip(&model, DEMO_CLIP);
+    const Mesh *mesh = model.mesh_count > 0 ? &model.meshes[0] : NULL;
+    int v = mesh && mesh->skinned ? demo_vertex(mesh, &model.skeleton) : -1;
+    Animator animator;
+    bool ok = clip >= 0 && v >= 0 && animator_init(&animator, &model);
+    if (!ok) {
+        put(text, "assets/demo.fbx has no clip %s or no elbow vertex\n", DEMO_CLIP);
+        model_free(&model);
+        return false;
+    }
+    animator_evaluate(&animator, clip, DEMO_TIME);
+    size_t vertices = mesh->vertex_count > 0 ? (size_t)mesh->vertex_count : 1;
+    vec3 *skinned = malloc(sizeof(vec3) * vertices), *reference = malloc(sizeof(vec3) * vertices);
+    if (!skinned || !reference) {
+        free(skinned), free(reference);
+        animator_free(&animator);
+        model_free(&model);
+        return false;
+    }
+    animator_skin_mesh(&animator, 0, skinned, NULL);
+    mat4 unused = GLM_MAT4_IDENTITY_INIT;
+    skin_vertices_lbs(mesh, (const mat4 *)animator.palettes[0], unused, reference, NULL);
+
+    const float *p = mesh->positions[v];
+    put(text, "skinview assets/demo.fbx --clip %s --time %g, mesh 0 \"%s\", vertex %d\n\n", DEMO_CLIP,
+        (double)DEMO_TIME, mesh->name, v);
+    put(text, "stored position (mesh space)  p = ");
+    put_vec3(text, p);
+    vec3 placed;
+    glm_mat4_mulv3((vec4 *)mesh->bind_matrix, (float *)p, 1.0f, placed);
+    put(text, "\nin the bind pose, placed by N: N · p = ");
+    put_vec3(text, placed);
+    put(text, "\n\n");
+    const mat4 *n_matrix[1] = {&mesh->bind_matrix};
+    const char *n_name[1] = {"N = Mesh.bind_matrix (mesh space -> model space)"};
+    put_matrices(text, 1, n_name, n_matrix);
+    vec3 sum = {0.0f, 0.0f, 0.0f};
+    for (int k = 0; k < SV_MAX_INFLUENCES; k++) {
+        float w = mesh->weights[v][k];
+        if (w == 0.0f) continue;
+        int bone = mesh->joint_indices[v][k], joint = mesh->bone_joint[bone];
+        char weight[16], heading[3][96];
+        number(w, weight);
+        put(text, "\nslot %d: bone %d = joint %d \"%s\", weight %s\n", k, bone, joint, model.skeleton.names[joint],
+            weight);
+        snprintf(heading[0], sizeof heading[0], "B_%d⁻¹ (mesh -> bone space)", bone);
+        snprintf(heading[1], sizeof heading[1], "M_%d (joint -> model space)", joint);
+        snprintf(heading[2], sizeof heading[2], "palette_%d = M_%d · B_%d⁻¹", bone, joint, bone);
+        const char *names[3] = {heading[0], heading[1], heading[2]};
+        const mat4 *matrices[3] = {&mesh->inverse_bind[bone], &animator.joint_model[joint], &animator.palettes[0][bone]};
+        put_matrices(text, 3, names, matrices);
+        vec3 in_bone, term;
+        glm_mat4_mulv3(mesh->inverse_bind[bone], (float *)p, 1.0f, in_bone);
+        glm_mat4_mulv3(animator.palettes[0][bone], (float *)p, 1.0f, term);
+        put(text, "  bone space  B_%d⁻¹ · p = ", bone);
+        put_vec3(text, in_bone);
+        put(text, "\n  now         palette_%d · p = M_%d · (B_%d⁻¹ · p) = ", bone, joint, bone);
+        put_vec3(text, term);
+        put(text, "\n  weighted    %s · palette_%d · p = ", weight, bone);
+        vec3 weighted;
+        glm_vec3_scale(term, w, weighted);
+        put_vec3(text, weighted);
+        put(text, "\n");
+        glm_vec3_add(sum, weighted, sum);
+    }
+    put(text, "\nsum of the weighted terms      p' = ");
+    put_vec3(text, sum);
+    put(text, "\nskin_vertices_lbs (reference)  p' = ");
+    put_vec3(text, reference[v]);
+    put(text, "\nanimator_skin_mesh (the app's)  p' = ");
+    put_vec3(text, skinned[v]);
+    put(text, "\n");
+    /* the candy wrapper on this vertex: its distance from the forearm's axis (the joint's x axis) */
+    int forearm = -1;
+    for (int b = 0; b < mesh->bone_count; b++)
+        if (strcmp(model.skeleton.names[mesh->bone_joint[b]], "forearm.L") == 0) forearm = b;
+    DualQuat *dq = calloc(mesh->bone_count > 0 ? (size_t)mesh->bone_count : 1, sizeof *dq);
+    float dq_scale = 1.0f;
+    if (forearm >= 0 && dq &&
+        skin_palette_to_dq(mesh, (const mat4 *)animator.palettes[0], dq, &dq_scale) == SKIN_DQ_OK) {
+        skin_vertices_dq(mesh, dq, dq_scale, unused, skinned, NULL);
+        const vec4 *joint = animator.joint_model[mesh->bone_joint[forearm]];
+        vec3 axis = {joint[0][0], joint[0][1], joint[0][2]}, origin = {joint[3][0], joint[3][1], joint[3][2]};
+        glm_vec3_normalize(axis);
+        vec3 in_bone;
+        glm_mat4_mulv3(mesh->inverse_bind[forearm], (float *)p, 1.0f, in_bone);
+        /* bind: the bone-space distance from the x axis, in model units (times the scale of M) */
+        float bind = sqrtf(in_bone[1] * in_bone[1] + in_bone[2] * in_bone[2]) * glm_vec3_norm((float *)joint[0]);
+        float lbs = 0.0f, dqs = 0.0f;
+        for (int i = 0; i < 2; i++) {
+            vec3 d;
+            glm_vec3_sub(i == 0 ? reference[v] : skinned[v], origin, d);
+            vec3 along;
+            glm_vec3_scale(axis, glm_vec3_dot(d, axis), along);
+            glm_vec3_sub(d, along, d);
+            *(i == 0 ? &lbs : &dqs) = glm_vec3_norm(d);
+        }
+        char a[16], b[16], c[16];
+        number(bind, a), number(lbs, b), number(dqs, c);
+        put(text, "skin_vertices_dq (DQS)         p' = ");
+        put_vec3(text, skinned[v]);
+        put(text, "\ndistance from forearm.L's axis: bind %s, LBS %s, DQS %s\n", a, b, c);
+    }
+    free(dq);
+    free(skinned), free(reference);
+    animator_free(&animator);
+    model_free(&model);
+    return true;
+}
+
+const char *const SKINNING_NUMBERS_BLOCKS[SKINNING_NUMBERS_BLOCK_COUNT] = {"arm-bind", "arm-vertex", "arm-bend",
+                                                                          "arm-twist", "demo-vertex"};
+
+bool skinning_numbers_block(const char *name, char *out, size_t size)
+{
+    Arm arm;
+    arm_build(&arm);
+    Text text = {out, size, 0, false};
+    if (size > 0) out[0] = '\0';
+    put(&text, "```text\n");
+    if (strcmp(name, "arm-bind") == 0) block_bind(&arm, &text);
+    else if (strcmp(name, "arm-vertex") == 0) block_vertex(&arm, &text);
+    else if (strcmp(name, "arm-bend") == 0) block_bend(&arm, &text);
+    else if (strcmp(name, "arm-twist") == 0) block_twist(&arm, &text);
+    else if (strcmp(name, "demo-vertex") == 0) {
+        if (!block_demo(&text)) return false;
+    } else return false;
+    put(&text, "```\n");
+    return !text.overflow;
+}
+
+/* ---------------------------------------------------------------- the diagram */
+
+/* Scene point -> SVG: `scale` pixels per unit, x right, y up, origin at (ox, oy). */
+typedef struct Panel {
+    float ox, oy, scale;
+} Panel;
+
+static float px(const Panel *p, float x) { return p->ox + p->scale * x; }
+static float py(const Panel *p, float y) { return p->oy - p->scale * y; }
+
+static void svg_segment(Text *t, const Panel *p, const float *a, const float *b, const char *style)
+{
+    put(t, "  <line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" %s/>\n", px(p, a[0]), py(p, a[1]), px(p, b[0]),
+        py(p, b[1]), style);
+}
+
+/* The joint's x and y axes (0.8 units long, red and green), from its model matrix m, and the
+ * vertex's bone-space coordinates (bx, by) drawn along them (dashed): x first, then y. */
+static void svg_axes(Text *t, const Panel *p, const mat4 m, const float *bone)
+{
+    float origin[2] = {m[3][0], m[3][1]};
+    float x_end[2] = {origin[0] + 0.8f * m[0][0], origin[1] + 0.8f * m[0][1]};
+    float y_end[2] = {origin[0] + 0.8f * m[1][0], origin[1] + 0.8f * m[1][1]};
+    float along_x[2] = {origin[0] + bone[0] * m[0][0], origin[1] + bone[0] * m[0][1]};
+    float point[2] = {along_x[0] + bone[1] * m[1][0], along_x[1] + bone[1] * m[1][1]};
+    svg_segment(t, p, origin, along_x, "stroke=\"#d62f2f\" stroke-width=\"1.2\" stroke-dasharray=\"4 3\"");
+    svg_segment(t, p, along_x, point, "stroke=\"#2a9d2a\" stroke-width=\"1.2\" stroke-dasharray=\"4 3\"");
+    svg_segment(t, p, origin, x_end, "stroke=\"#d62f2f\" stroke-width=\"2.5\" marker-end=\"url(#x)\"");
+    svg_segment(t, p, origin, y_end, "stroke=\"#2a9d2a\" stroke-width=\"2.5\" marker-end=\"url(#y)\"");
+}
+
+static void svg_dot(Text *t, const Panel *p, const float *c, float r, const char *fill)
+{
+    put(t, "  <circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.0f\" fill=\"%s\" stroke=\"#000\"/>\n", px(p, c[0]), py(p, c[1]), r,
+        fill);
+}
+
+static void svg_label(Text *t, const Panel *p, const float *c, float dx, float dy, const char *fill, const char *label)
+{
+    put(t, "  <text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%s</text>\n", px(p, c[0]) + dx, py(p, c[1]) + dy, fill, label);
+}
+
+/* The arm's bones (shoulder -> elbow -> hand) and joints for the joint matrices m. */
+static void svg_arm(Text *t, const Panel *p, const mat4 *m, const char *stroke)
+{
+    float shoulder[2] = {m[0][3][0], m[0][3][1]}, elbow[2] = {m[1][3][0], m[1][3][1]};
+    float hand[2] = {elbow[0] + 2.0f * m[1][0][0], elbow[1] + 2.0f * m[1][0][1]};
+    char style[96];
+    snprintf(style, sizeof style, "stroke=\"%s\" stroke-width=\"6\" stroke-linecap=\"round\"", stroke);
+    svg_segment(t, p, shoulder, elbow, style);
+    svg_segment(t, p, elbow, hand, style);
+    svg_dot(t, p, shoulder, 6, "#ff8c1a");
+    svg_dot(t, p, elbow, 6, "#c7e03a");
+}
+
+bool skinning_numbers_svg(char *out, size_t size)
+{
+    Arm arm;
+    arm_build(&arm);
+    ArmPose bend;
+    vec3 z = {0.0f, 0.0f, 1.0f};
+    arm_pose(&arm, 90.0f, z, &bend);
+    const int v = 4;   /* the vertex fully on the forearm */
+    vec3 bone, posed;
+    glm_mat4_mulv3(arm.inverse_bind[1], arm.positions[v], 1.0f, bone);
+    glm_vec3_copy(bend.lbs[v], posed);
+    Text t = {out, size, 0, false};
+    if (size > 0) out[0] = '\0';
+    put(&t, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"900\" height=\"330\" viewBox=\"0 0 900 330\" "
+            "font-family=\"DejaVu Sans, sans-serif\" font-size=\"13\">\n");
+    put(&t, "  <!-- What the inverse bind (\"offset\") matrix B_1^-1 does to one vertex of the two-bone arm of "
+            "docs/skinning.md, to scale (50 px per unit). Written by tools/skinning_numbers.c (its svg mode): do not edit. -->\n");
+    put(&t, "  <defs>\n");
+    for (int i = 0; i < 2; i++)
+        put(&t, "    <marker id=\"%s\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"4\" markerHeight=\"4\" "
+                "orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"%s\"/></marker>\n",
+            i == 0 ? "x" : "y", i == 0 ? "#d62f2f" : "#2a9d2a");
+    put(&t, "  </defs>\n");
+    put(&t, "  <rect width=\"900\" height=\"330\" fill=\"#ffffff\"/>\n");
+    char a[16], b[16], label[160];
+
+    /* 1. mesh space at bind time */
+    Panel p1 = {20.0f, 220.0f, 50.0f};
+    put(&t, "  <text x=\"20\" y=\"26\" font-weight=\"bold\">1. bind time: mesh space</text>\n");
+    float origin[2] = {0.0f, 0.0f}, x_axis[2] = {5.3f, 0.0f};
+    svg_segment(&t, &p1, origin, x_axis, "stroke=\"#ccc\" stroke-width=\"1\"");
+    svg_arm(&t, &p1, (const mat4 *)arm.bind_model, "#aaa");
+    svg_axes(&t, &p1, arm.bind_model[1], bone);
+    svg_dot(&t, &p1, arm.positions[v], 5, "#d62f2f");
+    number(arm.positions[v][0], a), number(arm.positions[v][1], b);
+    snprintf(label, sizeof label, "p = (%s, %s)", a, b);
+    svg_label(&t, &p1, arm.positions[v], -20.0f, -12.0f, "#d62f2f", label);
+    svg_label(&t, &p1, arm.bind_model[1][3], -30.0f, 30.0f, "#111", "forearm at B_1");
+    svg_label(&t, &p1, origin, -4.0f, 18.0f, "#444", "0");
+
+    /* 2. the forearm's bone space */
+    Panel p2 = {370.0f, 220.0f, 50.0f};
+    put(&t, "  <text x=\"330\" y=\"26\" font-weight=\"bold\">2. B_1⁻¹ · p: in the forearm's bone space</text>\n");
+    mat4 identity = GLM_MAT4_IDENTITY_INIT;
+    float hand[2] = {2.0f, 0.0f};
+    svg_segment(&t, &p2, origin, hand, "stroke=\"#bbb\" stroke-width=\"6\" stroke-linecap=\"round\"");
+    svg_dot(&t, &p2, origin, 6, "#c7e03a");
+    svg_axes(&t, &p2, identity, bone);
+    svg_dot(&t, &p2, bone, 5, "#d62f2f");
+    number(bone[0], a), number(bone[1], b);
+    snprintf(label, sizeof label, "(%s, %s)", a, b);
+    svg_label(&t, &p2, bone, 8.0f, -8.0f, "#d62f2f", label);
+    put(&t, "  <text x=\"330\" y=\"270\" font-size=\"12\">fixed coordinates: they ride with the joint</text>\n");
+
+    /* 3. posed: the elbow bent 90 degrees */
+    Panel p3 = {640.0f, 250.0f, 50.0f};
+    put(&t, "  <text x=\"640\" y=\"26\" font-weight=\"bold\">3. M_1 · (B_1⁻¹ · p): posed</text>\n");
+    float x_end[2] = {5.0f, 0.0f};
+    svg_segment(&t, &p3, origin, x_end, "stroke=\"#ccc\" stroke-width=\"1\"");
+    svg_arm(&t, &p3, (const mat4 *)bend.model, "#aaa");
+    svg_axes(&t, &p3, bend.model[1], bone);
+    svg_dot(&t, &p3, posed, 5, "#d62f2f");
+    number(posed[0], a), number(posed[1], b);
+    snprintf(label, sizeof label, "p′ = (%s, %s)", a, b);
+    svg_label(&t, &p3, posed, -86.0f, 4.0f, "#d62f2f", label);
+    svg_label(&t, &p3, bend.model[1][3], 8.0f, 18.0f, "#111", "forearm at M_1");
+    svg_label(&t, &p3, origin, -4.0f, 18.0f, "#444", "0");
+
+    put(&t, "  <text x=\"20\" y=\"296\" fill=\"#444\">p′ = M_1 · B_1⁻¹ · p = palette_1 · p.  In the bind pose M_1 = "
+            "B_1, so palette_1 = identity and p′ = p.</text>\n");
+    put(&t, "  <text x=\"20\" y=\"316\" fill=\"#444\" font-size=\"12\">The file stores B_1⁻¹ (Assimp "
+            "aiBone::mOffsetMatrix, glTF inverseBindMatrices); skinview keeps it in Mesh.inverse_bind[1].</text>\n");
+    put(&t, "  <text x=\"20\" y=\"50\" fill=\"#444\" font-size=\"12\">Red / green: the forearm joint's x / y "
+            "axes; dashed: the vertex's bone-space coordinates along them. 50 px = 1 unit.</text>\n");
+    put(&t, "</svg>\n");
+    return !t.overflow;
+}
+
+/* ---------------------------------------------------------------- the program */
+
+#ifndef SKINNING_NUMBERS_NO_MAIN
+
+static char *read_file(const char *path, size_t *length)
+{
+    FILE *file = fopen(path, "rb");
+    if (!file) return NULL;
+    char *text = NULL;
+    size_t capacity = 0;
+    *length = 0;
+    for (;;) {
+        if (*length + 4096 + 1 > capacity) {
+            capacity = 2 * capacity + 8192;
+            char *bigger = realloc(text, capacity);
+            if (!bigger) {
+                free(text);
+                fclose(file);
+                return NULL;
+            }
+            text = bigger;
+        }
+        size_t n = fread(text + *length, 1, 4096, file);
+        *length += n;
+        if (n == 0) break;
+    }
+    fclose(file);
+    text[*length] = '\0';
+    return text;
+}
+
+/* Rewrites every "<!-- numbers: NAME -->" ... "<!-- /numbers -->" block of path. */
+static int update(const char *path)
+{
+    size_t length;
+    char *text = read_file(path, &length);
+    if (!text) {
+        fprintf(stderr, "skinning_numbers: %s: cannot read\n", path);
+        return 1;
+    }
+    FILE *out = NULL;
+    char *result = malloc(length + 65536);
+    size_t used = 0;
+    int replaced = 0;
+    const char *cursor = text;
+    static char block[SKINNING_NUMBERS_MAX_BLOCK];
+    while (result) {
+        const char *open = strstr(cursor, "<!-- numbers: ");
+        if (!open) break;
+        const char *name = open + strlen("<!-- numbers: ");
+        const char *name_end = strstr(name, " -->");
+        const char *close = name_end ? strstr(name_end, "<!-- /numbers -->") : NULL;
+        if (!close) break;
+        char block_name[64];
+        size_t name_length = (size_t)(name_end - name);
+        if (name_length >= sizeof block_name) break;
+        memcpy(block_name, name, name_length);
+        block_name[name_length] = '\0';
+        if (!skinning_numbers_block(block_name, block, sizeof block)) {
+            fprintf(stderr, "skinning_numbers: %s: unknown block \"%s\"\n", path, block_name);
+            free(result);
+            free(text);
+            return 1;
+        }
+        const char *body = name_end + strlen(" -->\n");
+        size_t head = (size_t)(body - cursor), body_length = strlen(block);
+        if (used + head + body_length > length + 65536) break;
+        memcpy(result + used, cursor, head), used += head;
+        memcpy(result + used, block, body_length), used += body_length;
+        cursor = close;
+        replaced++;
+    }
+    if (result) {
+        size_t tail = strlen(cursor);
+        if (used + tail <= length + 65536) {
+            memcpy(result + used, cursor, tail), used += tail;
+            out = fopen(path, "wb");
+        }
+    }
+    int status = 1;
+    if (out) {
+        status = fwrite(result, 1, used, out) == used ? 0 : 1;
+        if (fclose(out) != 0) status = 1;
+        if (status == 0) printf("%s: %d blocks rewritten\n", path, replaced);
+    } else {
+        fprintf(stderr, "skinning_numbers: %s: cannot rewrite\n", path);
+    }
+    free(result);
+    free(text);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    static char block[SKINNING_NUMBERS_MAX_BLOCK];
+    if (argc == 3 && strcmp(argv[1], "--update") == 0) return update(argv[2]);
+    if (argc == 3 && strcmp(argv[1], "--svg") == 0) {
+        if (!skinning_numbers_svg(block, sizeof block)) return 1;
+        FILE *file = fopen(argv[2], "wb");
+        if (!file || fputs(block, file) < 0 || fclose(file) != 0) {
+            fprintf(stderr, "skinning_numbers: %s: cannot write\n", argv[2]);
+            return 1;
+        }
+        return 0;
+    }
+    if (argc != 1) {
+        fprintf(stderr, "usage: skinning_numbers [--update DOC.md | --svg OUT.svg]\n");
+        return 2;
+    }
+    for (int i = 0; i < SKINNING_NUMBERS_BLOCK_COUNT; i++) {
+        if (!skinning_numbers_block(SKINNING_NUMBERS_BLOCKS[i], block, sizeof block)) return 1;
+        printf("<!-- numbers: %s -->\n%s<!-- /numbers -->\n\n", SKINNING_NUMBERS_BLOCKS[i], block);
+    }
+    return 0;
+}
+
+#endif
