@@ -20,6 +20,7 @@
 
 #include "stb_image.h"   /* the implementation is in skinview_io (import_material.c) */
 
+#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -315,10 +316,11 @@ static void test_flags(void)
     printf("%-40s %6d pixels differ from LBS\n", "--skinning rigid", rigid_diff);
 
     Image walk = shot("walk", demo, "--clip Walk --time 0.3");
+    Image walk_large = shot("walk-large", demo, "--clip Walk --time 0.3 --size 640x480");
     Image inspect = shot("inspect", demo, "--clip Walk --time 0.3 --inspect-vertex body:5000");
     expect_more("--inspect-vertex body:5000 (panel)", count(&inspect, is_text_white), count(&walk, is_text_white), 300);
-    Image space = shot("space", demo, "--clip Walk --time 0.3 --joint forearm.L --show-bone-space");
-    expect_more("--show-bone-space (points by weight)", count(&space, is_viridis_bright), count(&walk, is_viridis_bright), 40);
+    Image space = shot("space", demo, "--clip Walk --time 0.3 --joint forearm.L --show-bone-space --size 640x480");
+    expect_more("--show-bone-space (points by weight)", count(&space, is_viridis_bright), count(&walk_large, is_viridis_bright), 40);
 
     Image skeleton = shot("skeleton", demo, "--clip Walk --time 0.3 --show-skeleton --joint upper_arm.L");
     Image isolate = shot("isolate", demo, "--clip Walk --time 0.3 --show-skeleton --joint upper_arm.L --isolate-joint");
@@ -361,15 +363,66 @@ static void test_flags(void)
         stbi_image_free(morphed.rgba);
         stbi_image_free(sliders.rgba);
     }
-    Image *all[] = {&plain, &compare, &rigid, &walk, &inspect, &space, &skeleton, &isolate, &hide, &influences, &only};
+    Image *all[] = {&plain, &compare, &rigid, &walk, &walk_large, &inspect, &space, &skeleton, &isolate, &hide, &influences, &only};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) stbi_image_free(all[i]->rgba);
     char clean[600];
     snprintf(clean, sizeof clean, "rm -rf '%s'", folder);
     if (system(clean) != 0) printf("could not remove %s\n", folder);
 }
 
+/* --inspect-vertex ... --json through the binary against vertex_inspect in this process. */
+static void test_json(void)
+{
+    const char *demo = SKINVIEW_SOURCE_DIR "/assets/demo.fbx";
+    static char output[1 << 17];
+    char command[2048];
+    snprintf(command, sizeof command, "'%s' '%s' --clip Walk --time 0.5 --inspect-vertex body:5000 --json 2>&1",
+             SKINVIEW_BINARY, demo);
+    CHECK(test_run_capture(command, output, sizeof output) == 0, "--inspect-vertex --json exits 0: %.200s", output);
+    cJSON *root = cJSON_Parse(output);
+    CHECK(root != NULL, "--inspect-vertex --json prints one JSON object");
+    Model model;
+    Animator animator;
+    if (!root || !app_load_model(demo, 0, &model)) return;
+    animator_init(&animator, &model);
+    animator_evaluate(&animator, model_find_clip(&model, "Walk"), 0.5f);
+    VertexInspection info;
+    vertex_inspect(&animator, NULL, 0, 5000, &info);
+    cJSON *influences = cJSON_GetObjectItem(root, "influences"), *final = cJSON_GetObjectItem(root, "final");
+    CHECK(cJSON_GetArraySize(influences) == info.influence_count && cJSON_GetArraySize(final) == 3,
+          "%d influences, final [3]", info.influence_count);
+    double worst = 0.0;
+    for (int i = 0; i < 3 && cJSON_GetArraySize(final) == 3; i++)
+        worst = fmax(worst, fabs(cJSON_GetArrayItem(final, i)->valuedouble - info.lbs[i]));
+    int names = 0;
+    for (int k = 0; k < info.influence_count && k < cJSON_GetArraySize(influences); k++) {
+        cJSON *item = cJSON_GetArrayItem(influences, k);
+        cJSON *joint = cJSON_GetObjectItem(item, "joint"), *weight = cJSON_GetObjectItem(item, "weight");
+        cJSON *palette = cJSON_GetObjectItem(item, "palette");
+        names += cJSON_IsString(joint) && strcmp(joint->valuestring, info.influences[k].joint_name) == 0 &&
+                 fabs(weight->valuedouble - info.influences[k].weight) < 1e-7 && cJSON_GetArraySize(palette) == 4;
+        for (int r = 0; r < 4 && cJSON_GetArraySize(palette) == 4; r++)   /* row r = (M[0][r] .. M[3][r]) */
+            for (int c = 0; c < 4; c++)
+                worst = fmax(worst, fabs(cJSON_GetArrayItem(cJSON_GetArrayItem(palette, r), c)->valuedouble -
+                                         info.influences[k].palette[c][r]));
+    }
+    CHECK(names == info.influence_count, "every influence's joint name, weight and 4x4 palette");
+    CHECK(worst <= 1e-6, "the JSON's numbers are the inspector's within 8 digits (%.3g)", worst);
+    printf("--inspect-vertex body:5000 --json: %d influences, worst difference from the in-process numbers %.3g\n",
+           info.influence_count, worst);
+    static char text[1 << 15];
+    vertex_inspect_format(&info, INSPECT_TEXT_STACKED, text, sizeof text);
+    CHECK(strstr(text, "palette_k = M_j(k) * B_k^-1") && strstr(text, "bone0info") &&
+              strstr(text, info.influences[0].joint_name) && strstr(text, "p' = sum"),
+          "the text has the formula, bone0info with its joint, and the sum");
+    cJSON_Delete(root);
+    animator_free(&animator);
+    model_free(&model);
+}
+
 int main(void)
 {
+    test_json();
     test_keys();
     GlContext context;
     char error[1024];

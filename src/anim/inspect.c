@@ -158,26 +158,18 @@ static double shown(float value)
     return fabsf(value) < 5e-7f ? 0.0 : (double)value;
 }
 
+/* v as printed with `decimals` digits after the point, without a "-0.000" for a tiny negative. */
+static double printable(float value, int decimals)
+{
+    return fabs(value) < 0.5 * pow(10.0, -decimals) ? 0.0 : (double)value;
+}
+
 static void append_matrix(char *out, size_t out_size, int *length, const char *name, const mat4 m)
 {
     /* row r, column c = m[c][r] (cglm stores columns) */
     for (int r = 0; r < 4; r++)
         append(out, out_size, length, "    %-9s [% 11.6g % 11.6g % 11.6g % 11.6g]\n", r == 0 ? name : "", shown(m[0][r]),
                shown(m[1][r]), shown(m[2][r]), shown(m[3][r]));
-}
-
-/* Rows 0..2 of three matrices next to each other (row 3 of an affine matrix is 0 0 0 1). */
-static void append_matrices(char *out, size_t out_size, int *length, const mat4 a, const mat4 b, const mat4 c)
-{
-    const vec4 *m[3] = {a, b, c};
-    static const char *const names[3] = {"M_j", "B^-1", "palette"};
-    for (int r = 0; r < 3; r++) {
-        append(out, out_size, length, "   ");
-        for (int i = 0; i < 3; i++)
-            append(out, out_size, length, " %-7s[%6.3g %6.3g %6.3g %6.3g]", r == 0 ? names[i] : "", shown(m[i][0][r]),
-                   shown(m[i][1][r]), shown(m[i][2][r]), shown(m[i][3][r]));
-        append(out, out_size, length, "\n");
-    }
 }
 
 int vertex_inspect_format(const VertexInspection *info, InspectTextLayout layout, char *out, size_t out_size)
@@ -189,19 +181,20 @@ int vertex_inspect_format(const VertexInspection *info, InspectTextLayout layout
            info->skinned ? "" : " (static: p' = M_node * p)",
            layout == INSPECT_TEXT_STACKED ? vertex_inspect_formula() : vertex_inspect_formula_short());
     append(out, out_size, &length, "p_stored  (% .5f, % .5f, % .5f)   n (% .3f, % .3f, % .3f)\n",
-           info->stored_position[0], info->stored_position[1], info->stored_position[2], info->stored_normal[0],
-           info->stored_normal[1], info->stored_normal[2]);
+           printable(info->stored_position[0], 5), printable(info->stored_position[1], 5),
+           printable(info->stored_position[2], 5), printable(info->stored_normal[0], 3),
+           printable(info->stored_normal[1], 3), printable(info->stored_normal[2], 3));
     for (int i = 0; i < info->morph_listed; i++) {
         const InspectMorph *m = &info->morphs[i];
         append(out, out_size, &length, "  + %.4f * delta[%d \"%s\"] (% .5f, % .5f, % .5f)\n", m->weight, m->target,
-               m->name, m->delta[0], m->delta[1], m->delta[2]);
+               m->name, printable(m->delta[0], 5), printable(m->delta[1], 5), printable(m->delta[2], 5));
     }
     if (info->morph_count > info->morph_listed)
         append(out, out_size, &length, "  + %d more targets (% .5f, % .5f, % .5f)\n", info->morph_count - info->morph_listed,
-               info->morph_other[0], info->morph_other[1], info->morph_other[2]);
+               printable(info->morph_other[0], 5), printable(info->morph_other[1], 5), printable(info->morph_other[2], 5));
     if (info->morph_count > 0)
-        append(out, out_size, &length, "p         (% .5f, % .5f, % .5f)   (morphed)\n", info->position[0],
-               info->position[1], info->position[2]);
+        append(out, out_size, &length, "p         (% .5f, % .5f, % .5f)   (morphed)\n", printable(info->position[0], 5),
+               printable(info->position[1], 5), printable(info->position[2], 5));
     if (!info->skinned && layout != INSPECT_TEXT_NO_MATRICES)
         append_matrix(out, out_size, &length, "M_node", info->node_model);
     for (int i = 0; i < info->influence_count; i++) {
@@ -212,18 +205,19 @@ int vertex_inspect_format(const VertexInspection *info, InspectTextLayout layout
             append_matrix(out, out_size, &length, "M_j", k->joint_model);
             append_matrix(out, out_size, &length, "B^-1", k->offset);
             append_matrix(out, out_size, &length, info->follows_node ? "F*M*B^-1" : "palette", k->palette);
-        } else if (layout == INSPECT_TEXT_SIDE_BY_SIDE) {
-            append_matrices(out, out_size, &length, k->joint_model, k->offset, k->palette);
         }
         append(out, out_size, &length, "    p_bone (% .5f, % .5f, % .5f)   palette*p (% .5f, % .5f, % .5f)\n",
-               k->bone_space[0], k->bone_space[1], k->bone_space[2], k->moved[0], k->moved[1], k->moved[2]);
-        append(out, out_size, &length, "    w*palette*p = %.4f * ... = (% .5f, % .5f, % .5f)\n", k->weight, k->term[0],
-               k->term[1], k->term[2]);
+               printable(k->bone_space[0], 5), printable(k->bone_space[1], 5), printable(k->bone_space[2], 5),
+               printable(k->moved[0], 5), printable(k->moved[1], 5), printable(k->moved[2], 5));
+        append(out, out_size, &length, "    w*palette*p = %.4f * ... = (% .5f, % .5f, % .5f)\n", k->weight,
+               printable(k->term[0], 5), printable(k->term[1], 5), printable(k->term[2], 5));
     }
-    append(out, out_size, &length, "p' = sum  (% .5f, % .5f, % .5f)   scene space (LBS)\n", info->lbs[0], info->lbs[1],
-           info->lbs[2]);
+    append(out, out_size, &length, "p' = sum  (% .5f, % .5f, % .5f)   scene space (LBS)\n", printable(info->lbs[0], 5),
+           printable(info->lbs[1], 5), printable(info->lbs[2], 5));
     if (info->skinned)
-        append(out, out_size, &length, "rigid     (% .5f, % .5f, % .5f)   DQS (% .5f, % .5f, % .5f)%s\n", info->rigid[0],
-               info->rigid[1], info->rigid[2], info->dq[0], info->dq[1], info->dq[2], info->dq_valid ? "" : " (LBS)");
+        append(out, out_size, &length, "rigid     (% .5f, % .5f, % .5f)   DQS (% .5f, % .5f, % .5f)%s\n",
+               printable(info->rigid[0], 5), printable(info->rigid[1], 5), printable(info->rigid[2], 5),
+               printable(info->dq[0], 5), printable(info->dq[1], 5), printable(info->dq[2], 5),
+               info->dq_valid ? "" : " (LBS)");
     return length;
 }

@@ -86,8 +86,8 @@ const char *vertex_inspect_formula(void);
 /* How vertex_inspect_format writes the matrices. */
 typedef enum InspectTextLayout {
     INSPECT_TEXT_NO_MATRICES = 0,
-    INSPECT_TEXT_STACKED,          /* M_j, B^-1, palette one under the other (--inspect-vertex) */
-    INSPECT_TEXT_SIDE_BY_SIDE      /* the three next to each other, 3 rows (the last, 0 0 0 1, said once): the panel */
+    INSPECT_TEXT_STACKED = 1       /* M_j, B^-1, palette one under the other (--inspect-vertex); the viewer's
+                                      panel draws them in aligned columns itself (app/scene_teach.c) */
 } InspectTextLayout;
 
 /* The same, short, for the viewer's panel. */

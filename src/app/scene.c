@@ -539,8 +539,9 @@ void scene_draw(Scene *scene, const Animator *animator, const mat4 view, const m
     LineStyle style = {1.0f * scale, true, {fb_width, fb_height}};
     if (scene->aids.grid) draw_grid(scene, view, projection, &style);
     style.depth_test = false;
+    scene_teach_draw(scene, animator, view, projection, fb_width, fb_height, scale, true);
     draw_skeleton(scene, animator, view, projection, &style, scale);
-    scene_teach_draw(scene, animator, view, projection, fb_width, fb_height, scale);
+    scene_teach_draw(scene, animator, view, projection, fb_width, fb_height, scale, false);
 
     if (!overlay) return;
     overlay_begin(overlay);

@@ -152,8 +152,10 @@ SkinningMethod scene_drawn_method(const Scene *scene);
 /* After renderer_prepare: joint visibility, the difference view's distances (uploaded), the
  * inspected vertex's numbers, the bone-space view's points. No allocation. */
 void scene_teach_evaluate(Scene *scene, const Animator *animator);
+/* under_skeleton: the bone-space view (drawn before the skeleton, so the joint dots stay on top);
+ * else the inspected vertex's marker (after it). */
 void scene_teach_draw(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection, int fb_width,
-                      int fb_height, float scale);
+                      int fb_height, float scale, bool under_skeleton);
 void scene_teach_overlay(Scene *scene, const Animator *animator, Overlay *overlay, int fb_width, int fb_height,
                          float scale);
 /* After overlay_draw: the morph sliders' bars (drawn over their panel). */

@@ -290,13 +290,13 @@ static const float *inspected_position(const Scene *scene)
 }
 
 void scene_teach_draw(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection, int fb_width,
-                      int fb_height, float scale)
+                      int fb_height, float scale, bool under_skeleton)
 {
     LineStyle style = {2.0f * scale, false, {fb_width, fb_height}};
     LineVertex *scratch = scene->vertices;
     int capacity = scene->vertex_capacity / 2, count = 0;
     int joint = scene->selected_joint;
-    if (scene->aids.show_bone_space && joint >= 0) {
+    if (under_skeleton && scene->aids.show_bone_space && joint >= 0) {
         /* the bone's frame now (bright) and at bind time (dim): the axes its vertices are fixed in */
         float length = 0.18f * scene->size;
         const vec4 *now = animator->joint_model[joint], *bind = animator->bind_model[joint];
@@ -320,7 +320,7 @@ void scene_teach_draw(Scene *scene, const Animator *animator, const mat4 view, c
             lines_draw_points(&scene->teach_lines, scene->space_points, scene->space_point_count, view, projection,
                               &style, 3.0f * scale);
     }
-    if (scene->aids.inspector && scene->inspect_mesh >= 0) {
+    if (!under_skeleton && scene->aids.inspector && scene->inspect_mesh >= 0) {
         /* the inspected vertex, and a line to each joint that moves it (brighter = heavier) */
         const VertexInspection *info = scene->inspection;
         const float *p = inspected_position(scene);
