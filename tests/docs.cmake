@@ -9,12 +9,15 @@ add_test(NAME docs_flags_agree COMMAND test_docs ${CMAKE_BINARY_DIR}/man/skinvie
 add_test(NAME cli_version COMMAND skinview --version)
 set_tests_properties(cli_version PROPERTIES PASS_REGULAR_EXPRESSION "^skinview ${PROJECT_VERSION}\n$")
 
-# docs/skinning.md cannot disagree with the code: its worked-example numbers and
+# docs/skinning.md cannot disagree with the code: its worked-example numbers (the demo vertex's
+# from `skinview --inspect-vertex ... --json`, checked against the reference jobs) and
 # images/offset_matrix.svg are what tools/skinning_numbers.c computes with src/anim today, and
 # every "trap N" / "section N" / "Name" reference to it (in the doc and the sources) resolves.
 add_executable(test_doc_numbers test_doc_numbers.c ${CMAKE_SOURCE_DIR}/tools/skinning_numbers.c)
-target_compile_definitions(test_doc_numbers PRIVATE SKINNING_NUMBERS_NO_MAIN SKINNING_NUMBERS_DEMO="${CMAKE_SOURCE_DIR}/assets/demo.fbx")
+target_compile_definitions(test_doc_numbers PRIVATE SKINNING_NUMBERS_NO_MAIN SKINNING_NUMBERS_DEMO="${CMAKE_SOURCE_DIR}/assets/demo.fbx"
+  SKINNING_NUMBERS_SKINVIEW="$<TARGET_FILE:skinview>")
 target_include_directories(test_doc_numbers PRIVATE ${CMAKE_SOURCE_DIR}/src ${CMAKE_SOURCE_DIR}/tools)
-target_link_libraries(test_doc_numbers PRIVATE skinview_io skinview_testutil)
+target_link_libraries(test_doc_numbers PRIVATE skinview_io skinview_testutil PkgConfig::CJSON)
+add_dependencies(test_doc_numbers skinview)
 add_test(NAME docs_numbers COMMAND test_doc_numbers)
 set_tests_properties(docs_numbers PROPERTIES LABELS "docs" TIMEOUT 60)

@@ -47,14 +47,12 @@ shot skeleton_axes "$demo" --clip Walk --time 0.3 --show-skeleton --show-axes al
 shot joint_values "$demo" --clip Wave --time 0.8 --joint forearm.R --show-axes --joint-values --size 800x600
 # normals as lines
 shot normals "$demo" --clip Walk --time 0.3 --show-normals --no-grid --size 640x480
-# rigid pieces crack, LBS pinches, DQS keeps the volume; and the difference of two methods
-# (only with a skinview that has them: --skinning rigid, --compare)
-if "$skinview" --help | grep -q -- 'rigid'; then
-    shot rigid_bend "$demo" --clip Wave --time 0.8 --skinning rigid --view front --no-grid --size 640x480
-    shot lbs_bend "$demo" --clip Wave --time 0.8 --skinning gpu --view front --no-grid --size 640x480
-    shot twist_rigid "$demo" --clip Twist --time 0.75 --skinning rigid --size 640x480
-fi
-if "$skinview" --help | grep -q -- '--compare'; then
-    shot compare_lbs_dq "$demo" --clip Twist --time 0.75 --compare lbs,dq --size 640x480
-fi
+# rigid pieces crack, LBS pinches, DQS keeps the volume; the difference of two methods
+shot rigid_walk "$demo" --clip Walk --time 0.25 --skinning rigid --view right --no-grid --size 800x600
+shot lbs_walk "$demo" --clip Walk --time 0.25 --skinning gpu --view right --no-grid --size 800x600
+shot twist_rigid "$demo" --clip Twist --time 0.75 --skinning rigid --size 640x480
+shot twist_dq "$demo" --clip Twist --time 0.75 --skinning dq --size 640x480
+shot compare_lbs_dq "$demo" --clip Twist --time 0.75 --compare lbs,dq --size 640x480
+# the vertex inspector on the elbow vertex docs/skinning.md section 9 follows
+shot inspector "$demo" --clip Twist --time 0.75 --inspect-vertex 0:5648 --size 1280x720
 echo "done: $(ls "$out" | wc -l) files in docs/images"

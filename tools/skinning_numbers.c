@@ -10,8 +10,8 @@
  * skinned mesh (mesh space = model space: N = identity, as in glTF). Its few vertices are pushed
  * through the real jobs: joint_transform_to_matrix (L = T * R * S), pose_local_to_model
  * (M = M_parent * L), skin_palette (palette = M * B^-1), skin_vertices_lbs, skin_palette_to_dq and
- * skin_vertices_dq. Rigid skinning (each vertex on its heaviest bone only) is the same LBS with
- * that one weight set to 1.
+ * skin_vertices_dq, skin_vertices_rigid (each vertex on its heaviest bone only). One vertex of the
+ * demo is taken from `skinview --inspect-vertex ... --json` (and checked against the same jobs).
  *
  * In the doc a block is the text between the lines "<!-- numbers: NAME -->" and
  * "<!-- /numbers -->"; tests/test_doc_numbers.c regenerates every block (and the SVG) and fails
@@ -20,6 +20,8 @@
 #include "anim/animator.h"
 #include "anim/skin_dq.h"
 #include "io/import.h"
+
+#include <cjson/cJSON.h>
 
 #include <math.h>
 #include <stdarg.h>
@@ -146,12 +148,7 @@ static void arm_pose(const Arm *arm, float degrees, const float *axis, ArmPose *
     skin_vertices_lbs(&arm->mesh, (const mat4 *)pose->palette, unused, pose->lbs, NULL);
     skin_palette_to_dq(&arm->mesh, (const mat4 *)pose->palette, pose->dq, &pose->dq_scale);
     skin_vertices_dq(&arm->mesh, pose->dq, pose->dq_scale, unused, pose->dqs, NULL);
-    /* rigid: the same job with each vertex's heaviest weight set to 1, the others to 0 */
-    Mesh rigid = arm->mesh;
-    float rigid_weights[ARM_VERTICES][SV_MAX_INFLUENCES] = {{0}};
-    for (int v = 0; v < ARM_VERTICES; v++) rigid_weights[v][arm->weights[v][1] > arm->weights[v][0] ? 1 : 0] = 1.0f;
-    rigid.weights = rigid_weights;
-    skin_vertices_lbs(&rigid, (const mat4 *)pose->palette, unused, pose->rigid, NULL);
+    skin_vertices_rigid(&arm->mesh, (const mat4 *)pose->palette, unused, pose->rigid, NULL);   /* heaviest bone only */
 }
 
 /* ---------------------------------------------------------------- text */
@@ -200,23 +197,35 @@ static void put_quat(Text *text, const float *q)
 }
 
 /* Up to three 4x4 matrices side by side, written as in a maths text: row r lists m[0][r] .. m[3][r]
- * (cglm stores columns: m[3] is the translation). */
+ * (cglm stores columns: m[3] is the translation). Each matrix's cells are as wide as its widest
+ * number, plus one space (at least 7). */
 static void put_matrices(Text *text, int count, const char *const *names, const mat4 *const *matrices)
 {
-    enum { CELL = 7, WIDTH = 4 * CELL + 4 };
+    int cell[3], width[3];
     for (int i = 0; i < count; i++) {
-        int width = 0;   /* characters, not bytes: the names hold UTF-8 (·, ⁻¹) */
-        for (const char *c = names[i]; *c; c++) width += ((unsigned char)*c & 0xC0) != 0x80;
-        put(text, "%s%*s", names[i], i + 1 < count ? WIDTH + 4 - width : 0, "");
+        cell[i] = 7;
+        for (int c = 0; c < 4; c++)
+            for (int r = 0; r < 4; r++) {
+                char value[16];
+                number((*matrices[i])[c][r], value);
+                if ((int)strlen(value) + 1 > cell[i]) cell[i] = (int)strlen(value) + 1;
+            }
+        width[i] = 4 * cell[i] + 4;
+    }
+    for (int i = 0; i < count; i++) {
+        int chars = 0;   /* characters, not bytes: the names hold UTF-8 (·, ⁻¹) */
+        for (const char *c = names[i]; *c; c++) chars += ((unsigned char)*c & 0xC0) != 0x80;
+        int pad = i + 1 < count ? width[i] + 4 - chars : 0;
+        put(text, "%s%*s", names[i], pad > 1 ? pad : (i + 1 < count ? 1 : 0), "");
     }
     put(text, "\n");
     for (int r = 0; r < 4; r++) {
         for (int i = 0; i < count; i++) {
             put(text, "| ");
             for (int c = 0; c < 4; c++) {
-                char cell[16];
-                number((*matrices[i])[c][r], cell);
-                put(text, "%*s", CELL, cell);
+                char value[16];
+                number((*matrices[i])[c][r], value);
+                put(text, "%*s", cell[i], value);
             }
             put(text, " |%s", i + 1 < count ? "    " : "\n");
         }
@@ -322,7 +331,7 @@ static void block_bend(const Arm *arm, Text *text)
     put(text, ", vertex 1 -> ");
     put_vec3(text, pose.dqs[1]);
     put(text, "   distance from the elbow: %s, %s\n", r0, r1);
-    put(text, "\nrigid (each vertex on its heaviest bone only), underneath the elbow:\n");
+    put(text, "\nrigid (skin_vertices_rigid: each vertex on its heaviest bone only), underneath the elbow:\n");
     for (int v = 2; v <= 3; v++) {
         put(text, "  vertex %d  p = ", v);
         put_vec3(text, arm->positions[v]);
@@ -408,6 +417,162 @@ static int demo_vertex(const Mesh *mesh, const Skeleton *skeleton)
     return best;
 }
 
+/* The output of a command, read whole (NULL on failure). */
+static char *run_command(const char *command)
+{
+    FILE *pipe = popen(command, "r");
+    if (!pipe) return NULL;
+    size_t capacity = 1 << 16, length = 0, n;
+    char *out = malloc(capacity);
+    while (out && (n = fread(out + length, 1, capacity - length - 1, pipe)) > 0) {
+        length += n;
+        if (length + 1 == capacity) {
+            char *bigger = realloc(out, capacity *= 2);
+            if (!bigger) free(out);
+            out = bigger;
+        }
+    }
+    int status = pclose(pipe);
+    if (out) out[length] = '\0';
+    if (status != 0) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* n numbers of a JSON array (false if it is not one of n numbers). */
+static bool json_floats(const cJSON *array, int n, float *out)
+{
+    if (!cJSON_IsArray(array) || cJSON_GetArraySize(array) != n) return false;
+    for (int i = 0; i < n; i++) {
+        const cJSON *item = cJSON_GetArrayItem(array, i);
+        if (!cJSON_IsNumber(item)) return false;
+        out[i] = (float)item->valuedouble;
+    }
+    return true;
+}
+
+/* A 4x4 matrix written as 4 rows (row r = m[0][r] .. m[3][r]), back to cglm's columns. */
+static bool json_matrix(const cJSON *rows, mat4 out)
+{
+    if (!cJSON_IsArray(rows) || cJSON_GetArraySize(rows) != 4) return false;
+    for (int r = 0; r < 4; r++) {
+        float row[4];
+        if (!json_floats(cJSON_GetArrayItem(rows, r), 4, row)) return false;
+        for (int c = 0; c < 4; c++) out[c][r] = row[c];
+    }
+    return true;
+}
+
+static bool close_to(const float *a, const float *b, float scale)
+{
+    return glm_vec3_distance((float *)a, (float *)b) <= 1e-5f * scale;
+}
+
+/* The block, from the JSON of `skinview --inspect-vertex` (checked against the anim core here). */
+static bool put_demo_json(Text *text, const char *command, const cJSON *root, const Model *model, int v,
+                          const vec3 reference_lbs, const vec3 reference_dq)
+{
+    const Mesh *mesh = &model->meshes[0];
+    const cJSON *influences = cJSON_GetObjectItem(root, "influences");
+    vec3 stored, sum, lbs, rigid, dq, final;
+    if (!json_floats(cJSON_GetObjectItem(root, "stored_position"), 3, stored) ||
+        !json_floats(cJSON_GetObjectItem(root, "sum"), 3, sum) || !json_floats(cJSON_GetObjectItem(root, "lbs"), 3, lbs) ||
+        !json_floats(cJSON_GetObjectItem(root, "rigid"), 3, rigid) ||
+        !json_floats(cJSON_GetObjectItem(root, "dq"), 3, dq) || !json_floats(cJSON_GetObjectItem(root, "final"), 3, final) ||
+        !cJSON_IsArray(influences)) {
+        put(text, "the JSON of %s lacks a field\n", command);
+        return false;
+    }
+    /* the inspector's numbers against the anim core's own jobs */
+    if (!close_to(sum, reference_lbs, 1.0f) || !close_to(dq, reference_dq, 1.0f) ||
+        !close_to(stored, mesh->positions[v], 100.0f)) {
+        put(text, "--inspect-vertex disagrees with skin_vertices_lbs / skin_vertices_dq\n");
+        return false;
+    }
+    put(text, "$ %s\n\n", command);
+    put(text, "stored position (mesh space)  p = ");
+    put_vec3(text, stored);
+    vec3 placed;
+    glm_mat4_mulv3((vec4 *)mesh->bind_matrix, stored, 1.0f, placed);
+    put(text, "\nin the bind pose, placed by N: N · p = ");
+    put_vec3(text, placed);
+    put(text, "\n\n");
+    const mat4 *n_matrix[1] = {&mesh->bind_matrix};
+    const char *n_name[1] = {"N = Mesh.bind_matrix (mesh space -> model space; not in the JSON)"};
+    put_matrices(text, 1, n_name, n_matrix);
+    float forearm_bind = -1.0f;
+    vec3 axis = {0}, origin = {0};
+    for (int i = 0; i < cJSON_GetArraySize(influences); i++) {
+        const cJSON *item = cJSON_GetArrayItem(influences, i);
+        const cJSON *joint_name = cJSON_GetObjectItem(item, "joint");
+        const cJSON *slot = cJSON_GetObjectItem(item, "slot"), *bone = cJSON_GetObjectItem(item, "bone");
+        const cJSON *joint = cJSON_GetObjectItem(item, "joint_index");
+        float weight_value;
+        mat4 offset, joint_model, palette;
+        vec3 bone_space, moved, term;
+        const cJSON *weight_item = cJSON_GetObjectItem(item, "weight");
+        if (!cJSON_IsString(joint_name) || !cJSON_IsNumber(slot) || !cJSON_IsNumber(bone) || !cJSON_IsNumber(joint) ||
+            !cJSON_IsNumber(weight_item) || !json_matrix(cJSON_GetObjectItem(item, "offset"), offset) ||
+            !json_matrix(cJSON_GetObjectItem(item, "joint_model"), joint_model) ||
+            !json_matrix(cJSON_GetObjectItem(item, "palette"), palette) ||
+            !json_floats(cJSON_GetObjectItem(item, "bone_space"), 3, bone_space) ||
+            !json_floats(cJSON_GetObjectItem(item, "moved"), 3, moved) ||
+            !json_floats(cJSON_GetObjectItem(item, "term"), 3, term)) {
+            put(text, "an influence of the JSON lacks a field\n");
+            return false;
+        }
+        weight_value = (float)weight_item->valuedouble;
+        int b = bone->valueint, j = joint->valueint;
+        char weight[16], heading[3][96];
+        number(weight_value, weight);
+        put(text, "\nslot %d: bone %d = joint %d \"%s\", weight %s\n", slot->valueint, b, j, joint_name->valuestring,
+            weight);
+        snprintf(heading[0], sizeof heading[0], "B_%d⁻¹ = offset (mesh -> bone)", b);
+        snprintf(heading[1], sizeof heading[1], "M_%d = joint_model (joint -> model)", j);
+        snprintf(heading[2], sizeof heading[2], "palette_%d = M_%d · B_%d⁻¹", b, j, b);
+        const char *names[3] = {heading[0], heading[1], heading[2]};
+        const mat4 *matrices[3] = {&offset, &joint_model, &palette};
+        put_matrices(text, 3, names, matrices);
+        put(text, "  bone_space  B_%d⁻¹ · p = ", b);
+        put_vec3(text, bone_space);
+        put(text, "\n  moved       palette_%d · p = M_%d · (B_%d⁻¹ · p) = ", b, j, b);
+        put_vec3(text, moved);
+        put(text, "\n  term        %s · palette_%d · p = ", weight, b);
+        put_vec3(text, term);
+        put(text, "\n");
+        if (strcmp(joint_name->valuestring, "forearm.L") == 0) {
+            /* the bone-space distance from the forearm's axis (its x), in model units */
+            forearm_bind = sqrtf(bone_space[1] * bone_space[1] + bone_space[2] * bone_space[2]) *
+                           glm_vec3_norm(joint_model[0]);
+            glm_vec3_normalize_to(joint_model[0], axis);
+            glm_vec3_copy(joint_model[3], origin);
+        }
+    }
+    put(text, "\nsum    Σ term = p' = ");
+    put_vec3(text, sum);
+    put(text, "      (linear blend skinning: \"lbs\", \"final\" with --skinning gpu)\nrigid  ");
+    put_vec3(text, rigid);
+    put(text, "    (heaviest bone only)\ndq     ");
+    put_vec3(text, dq);
+    put(text, "    (dual quaternion skinning)\n");
+    if (forearm_bind > 0.0f) {
+        float distance[2];
+        for (int i = 0; i < 2; i++) {
+            vec3 d, along;
+            glm_vec3_sub(i == 0 ? lbs : dq, origin, d);
+            glm_vec3_scale(axis, glm_vec3_dot(d, axis), along);
+            glm_vec3_sub(d, along, d);
+            distance[i] = glm_vec3_norm(d);
+        }
+        char a[16], b[16], c[16];
+        number(forearm_bind, a), number(distance[0], b), number(distance[1], c);
+        put(text, "distance from forearm.L's axis: bind %s, LBS %s, DQS %s\n", a, b, c);
+    }
+    return true;
+}
+
 static bool block_demo(Text *text)
 {
     Model model;
@@ -423,110 +588,41 @@ static bool block_demo(Text *text)
     const Mesh *mesh = model.mesh_count > 0 ? &model.meshes[0] : NULL;
     int v = mesh && mesh->skinned ? demo_vertex(mesh, &model.skeleton) : -1;
     Animator animator;
-    bool ok = clip >= 0 && v >= 0 && animator_init(&animator, &model);
-    if (!ok) {
+    if (clip < 0 || v < 0 || !animator_init(&animator, &model)) {
         put(text, "assets/demo.fbx has no clip %s or no elbow vertex\n", DEMO_CLIP);
         model_free(&model);
         return false;
     }
+    /* the anim core's own results for the vertex: the reference jobs on the whole mesh */
     animator_evaluate(&animator, clip, DEMO_TIME);
-    size_t vertices = mesh->vertex_count > 0 ? (size_t)mesh->vertex_count : 1;
-    vec3 *skinned = malloc(sizeof(vec3) * vertices), *reference = malloc(sizeof(vec3) * vertices);
-    if (!skinned || !reference) {
-        free(skinned), free(reference);
-        animator_free(&animator);
-        model_free(&model);
-        return false;
-    }
-    animator_skin_mesh(&animator, 0, skinned, NULL);
-    mat4 unused = GLM_MAT4_IDENTITY_INIT;
-    skin_vertices_lbs(mesh, (const mat4 *)animator.palettes[0], unused, reference, NULL);
-
-    const float *p = mesh->positions[v];
-    put(text, "skinview assets/demo.fbx --clip %s --time %g, mesh 0 \"%s\", vertex %d\n\n", DEMO_CLIP,
-        (double)DEMO_TIME, mesh->name, v);
-    put(text, "stored position (mesh space)  p = ");
-    put_vec3(text, p);
-    vec3 placed;
-    glm_mat4_mulv3((vec4 *)mesh->bind_matrix, (float *)p, 1.0f, placed);
-    put(text, "\nin the bind pose, placed by N: N · p = ");
-    put_vec3(text, placed);
-    put(text, "\n\n");
-    const mat4 *n_matrix[1] = {&mesh->bind_matrix};
-    const char *n_name[1] = {"N = Mesh.bind_matrix (mesh space -> model space)"};
-    put_matrices(text, 1, n_name, n_matrix);
-    vec3 sum = {0.0f, 0.0f, 0.0f};
-    for (int k = 0; k < SV_MAX_INFLUENCES; k++) {
-        float w = mesh->weights[v][k];
-        if (w == 0.0f) continue;
-        int bone = mesh->joint_indices[v][k], joint = mesh->bone_joint[bone];
-        char weight[16], heading[3][96];
-        number(w, weight);
-        put(text, "\nslot %d: bone %d = joint %d \"%s\", weight %s\n", k, bone, joint, model.skeleton.names[joint],
-            weight);
-        snprintf(heading[0], sizeof heading[0], "B_%d⁻¹ (mesh -> bone space)", bone);
-        snprintf(heading[1], sizeof heading[1], "M_%d (joint -> model space)", joint);
-        snprintf(heading[2], sizeof heading[2], "palette_%d = M_%d · B_%d⁻¹", bone, joint, bone);
-        const char *names[3] = {heading[0], heading[1], heading[2]};
-        const mat4 *matrices[3] = {&mesh->inverse_bind[bone], &animator.joint_model[joint], &animator.palettes[0][bone]};
-        put_matrices(text, 3, names, matrices);
-        vec3 in_bone, term;
-        glm_mat4_mulv3(mesh->inverse_bind[bone], (float *)p, 1.0f, in_bone);
-        glm_mat4_mulv3(animator.palettes[0][bone], (float *)p, 1.0f, term);
-        put(text, "  bone space  B_%d⁻¹ · p = ", bone);
-        put_vec3(text, in_bone);
-        put(text, "\n  now         palette_%d · p = M_%d · (B_%d⁻¹ · p) = ", bone, joint, bone);
-        put_vec3(text, term);
-        put(text, "\n  weighted    %s · palette_%d · p = ", weight, bone);
-        vec3 weighted;
-        glm_vec3_scale(term, w, weighted);
-        put_vec3(text, weighted);
-        put(text, "\n");
-        glm_vec3_add(sum, weighted, sum);
-    }
-    put(text, "\nsum of the weighted terms      p' = ");
-    put_vec3(text, sum);
-    put(text, "\nskin_vertices_lbs (reference)  p' = ");
-    put_vec3(text, reference[v]);
-    put(text, "\nanimator_skin_mesh (the app's)  p' = ");
-    put_vec3(text, skinned[v]);
-    put(text, "\n");
-    /* the candy wrapper on this vertex: its distance from the forearm's axis (the joint's x axis) */
-    int forearm = -1;
-    for (int b = 0; b < mesh->bone_count; b++)
-        if (strcmp(model.skeleton.names[mesh->bone_joint[b]], "forearm.L") == 0) forearm = b;
-    DualQuat *dq = calloc(mesh->bone_count > 0 ? (size_t)mesh->bone_count : 1, sizeof *dq);
+    size_t vertices = (size_t)mesh->vertex_count, bones = mesh->bone_count > 0 ? (size_t)mesh->bone_count : 1;
+    vec3 *lbs = malloc(sizeof(vec3) * vertices), *dqs = malloc(sizeof(vec3) * vertices);
+    DualQuat *dq = calloc(bones, sizeof *dq);
     float dq_scale = 1.0f;
-    if (forearm >= 0 && dq &&
-        skin_palette_to_dq(mesh, (const mat4 *)animator.palettes[0], dq, &dq_scale) == SKIN_DQ_OK) {
-        skin_vertices_dq(mesh, dq, dq_scale, unused, skinned, NULL);
-        const vec4 *joint = animator.joint_model[mesh->bone_joint[forearm]];
-        vec3 axis = {joint[0][0], joint[0][1], joint[0][2]}, origin = {joint[3][0], joint[3][1], joint[3][2]};
-        glm_vec3_normalize(axis);
-        vec3 in_bone;
-        glm_mat4_mulv3(mesh->inverse_bind[forearm], (float *)p, 1.0f, in_bone);
-        /* bind: the bone-space distance from the x axis, in model units (times the scale of M) */
-        float bind = sqrtf(in_bone[1] * in_bone[1] + in_bone[2] * in_bone[2]) * glm_vec3_norm((float *)joint[0]);
-        float lbs = 0.0f, dqs = 0.0f;
-        for (int i = 0; i < 2; i++) {
-            vec3 d;
-            glm_vec3_sub(i == 0 ? reference[v] : skinned[v], origin, d);
-            vec3 along;
-            glm_vec3_scale(axis, glm_vec3_dot(d, axis), along);
-            glm_vec3_sub(d, along, d);
-            *(i == 0 ? &lbs : &dqs) = glm_vec3_norm(d);
-        }
-        char a[16], b[16], c[16];
-        number(bind, a), number(lbs, b), number(dqs, c);
-        put(text, "skin_vertices_dq (DQS)         p' = ");
-        put_vec3(text, skinned[v]);
-        put(text, "\ndistance from forearm.L's axis: bind %s, LBS %s, DQS %s\n", a, b, c);
+    mat4 unused = GLM_MAT4_IDENTITY_INIT;
+    bool ok = lbs && dqs && dq &&
+              skin_palette_to_dq(mesh, (const mat4 *)animator.palettes[0], dq, &dq_scale) == SKIN_DQ_OK;
+    if (ok) {
+        skin_vertices_lbs(mesh, (const mat4 *)animator.palettes[0], unused, lbs, NULL);
+        skin_vertices_dq(mesh, dq, dq_scale, unused, dqs, NULL);
     }
-    free(dq);
-    free(skinned), free(reference);
+    /* the numbers themselves: what --inspect-vertex --json prints (the doc shows the command
+     * with the path relative to the source tree) */
+    char shown[256], command[2048];
+    snprintf(shown, sizeof shown, "skinview assets/demo.fbx --clip %s --time %g --inspect-vertex 0:%d --json", DEMO_CLIP,
+             (double)DEMO_TIME, v);
+    snprintf(command, sizeof command, "'%s' '%s' --clip %s --time %g --inspect-vertex 0:%d --json", SKINNING_NUMBERS_SKINVIEW,
+             SKINNING_NUMBERS_DEMO, DEMO_CLIP, (double)DEMO_TIME, v);
+    char *json = ok ? run_command(command) : NULL;
+    cJSON *root = json ? cJSON_Parse(json) : NULL;
+    if (!root) put(text, "%s printed no JSON\n", command);
+    ok = root && put_demo_json(text, shown, root, &model, v, lbs[v], dqs[v]);
+    cJSON_Delete(root);
+    free(json);
+    free(lbs), free(dqs), free(dq);
     animator_free(&animator);
     model_free(&model);
-    return true;
+    return ok;
 }
 
 const char *const SKINNING_NUMBERS_BLOCKS[SKINNING_NUMBERS_BLOCK_COUNT] = {"arm-bind", "arm-vertex", "arm-bend",

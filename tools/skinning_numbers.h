@@ -1,5 +1,5 @@
-/* skinning_numbers.h — the worked example of docs/skinning.md (a two-bone arm) as text, computed by
- * src/anim (tools/skinning_numbers.c). Shared by the tool and tests/test_doc_numbers.c. */
+/* skinning_numbers.h — the worked examples of docs/skinning.md (a two-bone arm, one demo vertex) as
+ * text, computed by src/anim and `skinview --inspect-vertex --json` (tools/skinning_numbers.c). Shared by the tool and tests/test_doc_numbers.c. */
 #ifndef SKINVIEW_SKINNING_NUMBERS_H
 #define SKINVIEW_SKINNING_NUMBERS_H
 
@@ -12,6 +12,11 @@
 /* The demo model the doc follows one vertex of (the build passes the source tree's). */
 #ifndef SKINNING_NUMBERS_DEMO
 #define SKINNING_NUMBERS_DEMO "assets/demo.fbx"
+#endif
+
+/* The skinview binary whose --inspect-vertex --json gives the demo vertex's numbers. */
+#ifndef SKINNING_NUMBERS_SKINVIEW
+#define SKINNING_NUMBERS_SKINVIEW "skinview"
 #endif
 
 /* The block names, in the order the doc shows them. */
