@@ -18,3 +18,10 @@ add_dependencies(bench_vat skinview_data)
 add_executable(bench_import ${CMAKE_CURRENT_LIST_DIR}/bench_import.c)
 target_link_libraries(bench_import PRIVATE skinview_io)
 target_compile_definitions(bench_import PRIVATE SKINVIEW_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+
+# bench_render: frame time of the skinned model's draw, off-screen (not a test: prints numbers;
+# docs/performance.md "Rendering").
+#   build/bench_render [MODEL] [--frames K] [--size WxH] [--samples N] [--clip INDEX] [--json]
+add_executable(bench_render ${CMAKE_CURRENT_LIST_DIR}/bench_render.c)
+target_link_libraries(bench_render PRIVATE skinview_app)
+add_dependencies(bench_render skinview_data)

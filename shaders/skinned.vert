@@ -29,6 +29,13 @@ layout(location = 7) in float influencesInFile;
 // the CPU (renderer_set_vertex_heat); shown through the weight heat-map's colours when showHeat.
 layout(location = 8) in float heatValue;
 uniform bool showHeat;
+// Also outside the 16 floats, for the material (src/gfx/renderer.c upload_mesh; docs/materials.md):
+// each in its own buffer, bound only when the mesh has it; otherwise the attribute's current value
+// applies, set by the renderer: colour (1,1,1,1), tangent (0,0,0,0) = none, uv1 unused.
+layout(location = 9) in vec4 color;      // COLOR_0 / Assimp colour set 0, linear RGBA
+layout(location = 10) in vec4 tangent;    // mesh space xyz, w = bitangent sign (file's TANGENT or generated)
+layout(location = 11) in vec2 uv1;       // TEXCOORD_1 (v flipped like uv)
+uniform bool hasUv1;                     // false: texCoord1 = uv
 
 uniform mat4 bonesMatrices[MAX_BONES];   // the mesh's palette: model[joint] * inverse_bind
 uniform bool skinned;                    // false: static mesh, the palette is not used
@@ -49,6 +56,9 @@ uniform mat4 projection;
 out vec3 scenePosition;                  // captured by transform feedback (--verify)
 out vec3 sceneNormal;
 out vec2 texCoord;
+out vec2 texCoord1;
+out vec4 vertexColor;
+out vec4 sceneTangent;                   // (0,0,0,0) when the mesh has none: the fragment shader uses derivatives
 out float selectedWeight;                // weight heat-map (W): this vertex's weight on selectedBone
 out float influenceCount;                // influence-count view: non-zero weights 0..4, 5 = more were cut
 
@@ -68,6 +78,7 @@ void main()
     }
     vec4 skinnedPosition = vec4(morphedPosition, 1.0);
     vec4 skinnedNormal = vec4(morphedNormal, 0.0);
+    vec4 skinnedTangent = vec4(tangent.xyz, 0.0);
     if (skinned && !cpuSkinned) {
         // p' = sum_k w_k * bonesMatrices[i_k] * (p, 1),  n' = sum_k w_k * bonesMatrices[i_k] * (n, 0)
         // (bone index 0 is a real bone; unused slots have weight 0)
@@ -86,6 +97,7 @@ void main()
         }
         skinnedPosition = skin * skinnedPosition;
         skinnedNormal = skin * skinnedNormal;
+        skinnedTangent = skin * skinnedTangent;   // tangents move like normals' surface directions
     }
     // the teaching views: weight on the selected bone, number of influences
     selectedWeight = 0.0;
@@ -104,5 +116,10 @@ void main()
     // scale they tilt slightly, as in the CPU reference).
     sceneNormal = (model * skinnedNormal).xyz;
     texCoord = uv;
+    texCoord1 = hasUv1 ? uv1 : uv;
+    vertexColor = color;
+    // --skinning cpu uploads skinned positions and normals only: its stored tangents would not
+    // follow, so it leaves the frame to the fragment shader's derivatives
+    sceneTangent = cpuSkinned && skinned ? vec4(0.0) : vec4((model * skinnedTangent).xyz, tangent.w);
     gl_Position = projection * view * sceneSpace;
 }

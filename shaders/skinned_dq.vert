@@ -23,6 +23,13 @@ layout(location = 7) in float influencesInFile;
 // The difference view (--compare A,B): as in skinned.vert.
 layout(location = 8) in float heatValue;
 uniform bool showHeat;
+// Also outside the 16 floats, for the material (src/gfx/renderer.c upload_mesh; docs/materials.md):
+// each in its own buffer, bound only when the mesh has it; otherwise the attribute's current value
+// applies, set by the renderer: colour (1,1,1,1), tangent (0,0,0,0) = none, uv1 unused.
+layout(location = 9) in vec4 color;      // COLOR_0 / Assimp colour set 0, linear RGBA
+layout(location = 10) in vec4 tangent;    // mesh space xyz, w = bitangent sign (file's TANGENT or generated)
+layout(location = 11) in vec2 uv1;       // TEXCOORD_1 (v flipped like uv)
+uniform bool hasUv1;                     // false: texCoord1 = uv
 
 // The mesh's palette as unit dual quaternions (skin_palette_to_dq): palette_i = D_i * S(meshScale).
 // Bone i: boneDualQuats[2i] = rotation r_i (x, y, z, w), boneDualQuats[2i+1] = d_i = 1/2 (t_i, 0) r_i
@@ -43,6 +50,9 @@ uniform int selectedBone;                // palette index of the selected joint 
 out vec3 scenePosition;                  // captured by transform feedback (--verify)
 out vec3 sceneNormal;
 out vec2 texCoord;
+out vec2 texCoord1;
+out vec4 vertexColor;
+out vec4 sceneTangent;                   // (0,0,0,0) when the mesh has none: the fragment shader uses derivatives
 out float selectedWeight;                // weight heat-map (W): this vertex's weight on selectedBone
 out float influenceCount;                // influence-count view: non-zero weights 0..4, 5 = more were cut
 
@@ -61,6 +71,7 @@ void main()
     }
     vec3 p = morphedPosition;
     vec3 n = morphedNormal;
+    vec3 t = tangent.xyz;
     selectedWeight = 0.0;
     influenceCount = 0.0;
     if (skinned) {
@@ -90,6 +101,7 @@ void main()
         p = sp + 2.0 * cross(real.xyz, cross(real.xyz, sp) + real.w * sp)
                + 2.0 * (real.w * dual.xyz - dual.w * real.xyz + cross(real.xyz, dual.xyz));
         n = morphedNormal + 2.0 * cross(real.xyz, cross(real.xyz, morphedNormal) + real.w * morphedNormal);
+        t = t + 2.0 * cross(real.xyz, cross(real.xyz, t) + real.w * t);   // the same rotation
         if (influencesInFile > 4.0) influenceCount = 5.0;   // lost its 5th+ influences at import
     }
     if (showHeat) selectedWeight = heatValue;   // the difference view reuses the heat-map colours
@@ -97,5 +109,8 @@ void main()
     scenePosition = sceneSpace.xyz;
     sceneNormal = (model * vec4(n, 0.0)).xyz;
     texCoord = uv;
+    texCoord1 = hasUv1 ? uv1 : uv;
+    vertexColor = color;
+    sceneTangent = vec4((model * vec4(t, 0.0)).xyz, tangent.w);
     gl_Position = projection * view * sceneSpace;
 }

@@ -30,6 +30,13 @@ uniform mat4 projection;
 out vec3 scenePosition;                       // captured by transform feedback (--verify)
 out vec3 sceneNormal;
 out vec2 texCoord;
+// skinned.frag's other inputs: a VAT bake keeps UV set 0 only (uvs2 holds the vertex ids); no
+// vertex colours or tangents (the normal map's frame comes from derivatives)
+out vec2 texCoord1;
+out vec4 vertexColor;
+out vec4 sceneTangent;
+out float selectedWeight;
+out float influenceCount;
 
 // Texel of vertex v in frame slot s: page = s / framesPerPage, x = v % width,
 // y = (s % framesPerPage) * rowsPerFrame + v / width.
@@ -71,5 +78,10 @@ void main()
     scenePosition = mix(p0, p1, alpha) + instanceOffset.xyz;
     sceneNormal = normalize(mix(n0, n1, alpha));
     texCoord = uv;
+    texCoord1 = uv;
+    vertexColor = vec4(1.0);
+    sceneTangent = vec4(0.0);
+    selectedWeight = 0.0;
+    influenceCount = 0.0;
     gl_Position = projection * view * vec4(scenePosition, 1.0);
 }

@@ -18,3 +18,8 @@ add_test(NAME anim_skin COMMAND test_skin skin)
 add_test(NAME anim_animator COMMAND test_skin animator)
 set_tests_properties(anim_sampling anim_pose anim_skin anim_animator PROPERTIES
   LABELS "anim" SKIP_RETURN_CODE 77)
+
+# Generated tangent frames for normal maps (src/anim/tangents.c).
+add_executable(test_tangents test_tangents.c)
+target_link_libraries(test_tangents PRIVATE skinview_anim skinview_testutil)
+add_test(NAME anim_tangents COMMAND test_tangents)

@@ -16,3 +16,10 @@ foreach(name ${GFX_TESTS})
   set_tests_properties(gfx_${name} PROPERTIES LABELS "gfx" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endforeach()
 # Under SKINVIEW_SANITIZE, tests/CMakeLists.txt turns leak detection off for GL tests (Mesa).
+
+# test_materials: PBR materials, alpha MASK / BLEND (sorted), normal maps, vertex colours, emissive,
+# KHR_texture_transform, read back from renders of small glTF files the test writes.
+add_executable(test_materials test_materials.c)
+target_link_libraries(test_materials PRIVATE skinview_app skinview_testutil)
+add_test(NAME gfx_materials COMMAND test_materials)
+set_tests_properties(gfx_materials PROPERTIES LABELS "gfx" SKIP_RETURN_CODE 77 TIMEOUT 120)

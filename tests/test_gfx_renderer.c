@@ -79,6 +79,10 @@ static void build_model(Model *model, Mesh meshes[2], Material *material, Textur
     memset(material, 0, sizeof *material);
     glm_vec4_one(material->diffuse_color);
     material->diffuse_texture = 0;
+    material->diffuse_map.texture = 0;
+    material->normal_map.texture = material->metallic_roughness_map.texture = -1;
+    material->occlusion_map.texture = material->emissive_map.texture = -1;
+    material->double_sided = true;   /* both faces, as before materials had sides */
     model->material_count = 1;
     model->materials = material;
     memset(texture, 0, sizeof *texture);
@@ -165,13 +169,20 @@ static void test_culling(Renderer *renderer, Animator *animator)
     const unsigned char *center = pixels + (16 * 32 + 16) * 4;
     mat4 identity = GLM_MAT4_IDENTITY_INIT, mirror;
     glm_scale_make(mirror, (vec3){-1.0f, 1.0f, 1.0f});
-    const struct { bool cull; bool mirrored; bool visible; const char *what; } cases[] = {
-        {false, false, true, "culling off, front face"},
-        {false, true, true, "culling off, back face (open meshes stay visible)"},
-        {true, false, true, "culling on, front face"},
-        {true, true, false, "culling on, back face"},
+    /* a double-sided material (Assimp's, and glTF doubleSided) follows the viewer's switch; a
+     * single-sided one (glTF's default) is culled either way */
+    const struct { bool cull; bool mirrored; bool visible; bool double_sided; const char *what; } cases[] = {
+        {false, false, true, true, "culling off, front face"},
+        {false, true, true, true, "culling off, back face (open meshes stay visible)"},
+        {true, false, true, true, "culling on, front face"},
+        {true, true, false, true, "culling on, back face"},
+        {false, false, true, false, "single-sided material, front face"},
+        {false, true, false, false, "single-sided material, back face: culled even with culling off"},
     };
-    for (int c = 0; c < 4; c++) {
+    Material *material = renderer->model->material_count > 0 ? (Material *)&renderer->model->materials[0] : NULL;
+    CHECK(material != NULL && renderer->meshes[0].material == 0, "the quad has a material");
+    for (int c = 0; c < 6 && material; c++) {
+        material->double_sided = cases[c].double_sided;
         glm_mat4_copy(cases[c].mirrored ? mirror : identity, animator->palettes[0][0]);
         glm_mat4_copy(cases[c].mirrored ? mirror : identity, animator->palettes[0][1]);
         glm_translate_make(animator->joint_model[1], (vec3){10, 0, 5});   /* static quad: out of view */
@@ -184,6 +195,7 @@ static void test_culling(Renderer *renderer, Animator *animator)
         CHECK(drawn == cases[c].visible, "%s: centre pixel %d %d %d", cases[c].what, center[0], center[1], center[2]);
     }
     renderer->cull_back_faces = false;
+    if (material) material->double_sided = true;
     CHECK(!glIsEnabled(GL_CULL_FACE), "renderer_draw leaves face culling off");
     framebuffer_free(&framebuffer);
 }
@@ -192,7 +204,7 @@ static void test_culling(Renderer *renderer, Animator *animator)
 static void test_srgb_once(Renderer *renderer, Animator *animator, Model *model)
 {
     model->materials[0].diffuse_texture = -1;   /* white */
-    RenderLight light = {{0, 0, 1}, {0, 0, 0}, {0.2140f, 0.2140f, 0.2140f}};
+    RenderLight light = {.direction = {0, 0, 1}, .ambient = {0.2140f, 0.2140f, 0.2140f}, .lighting = LIGHTING_FLAT};
     unsigned char pixels[32 * 32 * 4];
     char error[512];
 
@@ -260,7 +272,7 @@ static void test_window(Model *model)
     Animator animator;
     if (renderer_init(&renderer, model, VERT, FRAG, 16, error, sizeof error) && animator_init(&animator, model)) {
         model->materials[0].diffuse_texture = -1;
-        RenderLight light = {{0, 0, 1}, {0, 0, 0}, {0.2140f, 0.2140f, 0.2140f}};
+        RenderLight light = {.direction = {0, 0, 1}, .ambient = {0.2140f, 0.2140f, 0.2140f}, .lighting = LIGHTING_FLAT};
         int width = 0, height = 0;
         glfwGetFramebufferSize(context.window, &width, &height);
         glBindFramebuffer(GL_FRAMEBUFFER, 0);

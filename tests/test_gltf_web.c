@@ -25,8 +25,8 @@
  *     stored vertices), and a quantizer that folds the dequantization into the inverse bind
  *     matrices (gltfpack, gltf-transform quantize) stores the vertices in integer space, so that
  *     grid is elsewhere although every animated pose is right.
- * One known difference is reported, not failed: a textured gltfpack file (KHR_texture_transform
- * undoes its UV quantization; the renderer does not apply it yet) draws its texture misplaced.
+ * A textured gltfpack file undoes its UV quantization with KHR_texture_transform, which the
+ * renderer applies: it is held to the same limit.
  * `test_gltf_web demo` checks the committed demo variants, `test_gltf_web shared` the ../shared ones. */
 #include "testutil.h"
 
@@ -342,22 +342,6 @@ static void free_original(Original *original)
     memset(original, 0, sizeof *original);
 }
 
-/* Whether the file's bytes contain `text` (a glTF's JSON, or a GLB's JSON chunk, is plain text). */
-static bool file_contains(const char *path, const char *text)
-{
-    FILE *file = fopen(path, "rb");
-    if (!file)
-        return false;
-    static char data[8 << 20];
-    size_t size = fread(data, 1, sizeof data, file);
-    fclose(file);
-    size_t length = strlen(text);
-    for (size_t i = 0; i + length <= size; i++)
-        if (memcmp(data + i, text, length) == 0)
-            return true;
-    return false;
-}
-
 /* Every check of one variant against its original. */
 static void check_variant(const Original *original, const char *variant)
 {
@@ -416,19 +400,12 @@ static void check_variant(const Original *original, const char *variant)
         double time = fmax(0.0, original->clips[0].duration / 3.0 + original->clips[0].start - clips[shot_clip].start);
         Image shot = screenshot(variant, shot_clip, time);
         pixels = pixel_difference(&shot, &original->shot);
-        /* KNOWN (not checked): gltfpack stores quantized texture coordinates and undoes the
-         * quantization with KHR_texture_transform; the reader reads the transform (MaterialMap)
-         * but the renderer does not apply it yet, so a textured gltfpack file is drawn with its
-         * texture misplaced (Fox, CesiumMan: ~5 % of the pixels). Reported, not failed. */
-        bool known = file_contains(variant, "KHR_texture_transform") && !file_contains(original->path, "KHR_texture_transform") &&
-                     file_contains(variant, "\"images\"");
-        if (known && pixels > PIXEL_SHARE_LIMIT)
-            printf("KNOWN: %s: the screenshot differs in %.3f %% of the pixels: the renderer ignores KHR_texture_transform\n",
-                   variant, 100.0 * pixels);
-        else
-            CHECK(pixels <= PIXEL_SHARE_LIMIT,
-                  "%s: the screenshot differs from the original's in %.3f %% of the pixels (at most %.1f %%)", variant,
-                  100.0 * pixels, 100.0 * PIXEL_SHARE_LIMIT);
+        /* gltfpack stores quantized texture coordinates and undoes the quantization with
+         * KHR_texture_transform: the renderer applies it (docs/materials.md), so a textured
+         * gltfpack file is checked like every other variant */
+        CHECK(pixels <= PIXEL_SHARE_LIMIT,
+              "%s: the screenshot differs from the original's in %.3f %% of the pixels (at most %.1f %%)", variant,
+              100.0 * pixels, 100.0 * PIXEL_SHARE_LIMIT);
         stbi_image_free(shot.rgba);
     }
     printf("%-60s %3d poses, worst %.3g of the diagonal; screenshot %.3f %% pixels differ\n", variant, poses, worst,

@@ -48,6 +48,8 @@ bool mesh_sort_by_influences(Mesh *mesh)
         {(void **)&mesh->normals, sizeof(vec3), 1, NULL},
         {(void **)&mesh->uvs, sizeof(vec2), 1, NULL},
         {(void **)&mesh->uvs2, sizeof(vec2), 1, NULL},
+        {(void **)&mesh->colors, sizeof(vec4), 1, NULL},
+        {(void **)&mesh->tangents, sizeof(vec4), 1, NULL},
         {(void **)&mesh->joint_indices, sizeof *mesh->joint_indices, 1, NULL},
         {(void **)&mesh->weights, sizeof *mesh->weights, 1, NULL},
         {(void **)&mesh->influences_in_file, sizeof *mesh->influences_in_file, 1, NULL},

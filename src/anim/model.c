@@ -13,6 +13,8 @@ void mesh_free(Mesh *mesh)
     free(mesh->normals);
     free(mesh->uvs);
     free(mesh->uvs2);
+    free(mesh->colors);
+    free(mesh->tangents);
     free(mesh->indices);
     free(mesh->bone_joint);
     free(mesh->inverse_bind);

@@ -150,6 +150,11 @@ typedef struct Mesh {
     vec2     *uvs;                 /* zeros when the file has none */
     vec2     *uvs2;                /* the second UV set (TEXCOORD_1), NULL when the file has none;
                                       a VAT mesh.glb keeps each vertex's texture id in .x (vat_mesh.h) */
+    vec4     *colors;              /* per vertex linear RGBA (glTF COLOR_0, Assimp colour set 0), NULL: none */
+    vec4     *tangents;            /* per vertex xyz = tangent (mesh space, along +u), w = +-1: bitangent =
+                                      w * cross(normal, tangent) points along +v_glTF's opposite, i.e. "up" in
+                                      the image (glTF TANGENT); NULL: none in the file (the renderer
+                                      generates them for normal-mapped meshes: anim/tangents.h) */
     uint32_t *indices;
     /* skinning (NULL / 0 when the mesh is static) */
     int       bone_count;

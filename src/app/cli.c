@@ -19,6 +19,7 @@ const char *cli_usage(void)
            "                [--verify] [--max-bones N] [--gl-debug] [--skinning gpu|cpu|dq|rigid]\n"
            "                [--inspect-vertex MESH:INDEX [--json]] [--compare A,B] [--morph NAME=W,...]\n"
            "                [--show-bone-space] [--show-morphs] [--isolate-joint] [--hide-joints A,B]\n"
+           "                [--lighting flat|default]\n"
            "                [--show-skeleton] [--show-weights [JOINT]] [--show-influences] [--joint NAME]\n"
            "                [--show-axes [all]] [--show-names] [--joint-values] [--wireframe]\n"
            "                [--show-normals] [--no-grid] [--optimize-keys [TOLERANCE]]\n"
@@ -90,6 +91,9 @@ const char *cli_usage(void)
            "  --isolate-joint    the skeleton overlay shows only the selected joint's chain, the\n"
            "                     influence view only its vertices (key /)\n"
            "  --hide-joints A,B  hide these joints and their descendants in the overlay (key Backspace)\n"
+           "  --lighting MODE    default: the materials as glTF defines them (metallic-roughness PBR)\n"
+           "                     under a key light that follows the camera, a sky/ground ambient and\n"
+           "                     a tone map; flat: the old look, one fixed light over the base colour\n"
            "  --show-skeleton    bones as lines, joints as dots (key B)\n"
            "  --show-weights [JOINT]  colour each vertex by its weight on the selected joint (key W)\n"
            "                     (JOINT: a joint name; an argument naming an existing file is the MODEL)\n"
@@ -314,6 +318,13 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
         } else if (strcmp(arg, "--hide-joints") == 0) {
             NEED_VALUE();
             options->aids.hide_joints = value;
+        } else if (strcmp(arg, "--lighting") == 0) {
+            NEED_VALUE();
+            if (strcmp(value, "flat") != 0 && strcmp(value, "default") != 0) {
+                snprintf(error, error_size, "--lighting needs flat or default, got '%s'", value);
+                return false;
+            }
+            options->flat_lighting = strcmp(value, "flat") == 0;
         } else if (strcmp(arg, "--show-skeleton") == 0) {
             options->aids.show_skeleton = true;
         } else if (strcmp(arg, "--show-weights") == 0) {

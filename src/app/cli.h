@@ -47,6 +47,7 @@ typedef struct Options {
     bool        version;         /* --version */
     const char *inspect_vertex;  /* --inspect-vertex MESH:INDEX: one vertex through the formula, printed (a mode) */
     AidOptions  aids;
+    bool        flat_lighting;   /* --lighting flat: the old Lambert look (LIGHTING_FLAT); default: PBR */
     bool        skinning_given;  /* --skinning was on the command line (else the file's method, if it names DQ) */
 } Options;
 

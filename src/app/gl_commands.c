@@ -167,7 +167,7 @@ int command_screenshot(const Options *options, const char *model_path, Model *lo
     }
     pixels = malloc((size_t)width * (size_t)height * 4);
     RenderLight light;
-    render_light_default(&light);
+    app_light(options->flat_lighting, &light);
     framebuffer_bind(&framebuffer);
     gl_debug_check("drawing the frame");
     renderer_clear(background[0], background[1], background[2]);

@@ -278,3 +278,9 @@ bool app_renderer_init(Renderer *renderer, const Model *model, int max_bones, ch
     }
     return renderer_init(renderer, model, vert, frag, max_bones, error, error_size);
 }
+
+void app_light(bool flat, RenderLight *light)
+{
+    if (flat) render_light_default(light);
+    else render_light_pbr(light);
+}

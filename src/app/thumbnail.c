@@ -179,8 +179,8 @@ static void crop_to_model(const Model *model, const Animator *animator, const ma
 }
 
 /* Renders clip `clip` at `time` into pixels (SIZE x SIZE RGBA, rows top to bottom). */
-static bool render_thumbnail(GlSession *session, int clip, float time, int size, unsigned char *pixels, char *error,
-                             size_t error_size)
+static bool render_thumbnail(GlSession *session, int clip, float time, int size, bool flat_lighting,
+                             unsigned char *pixels, char *error, size_t error_size)
 {
     const Model *model = &session->model;
     Animator animator;
@@ -204,7 +204,7 @@ static bool render_thumbnail(GlSession *session, int clip, float time, int size,
     bool ok = framebuffer_create(&framebuffer, size, size, THUMBNAIL_SAMPLES, error, error_size);
     if (ok) {
         RenderLight light;
-        render_light_default(&light);
+        app_light(flat_lighting, &light);
         framebuffer_bind(&framebuffer);
         renderer_clear_transparent();
         gl_debug_check("drawing the thumbnail");
@@ -253,7 +253,7 @@ int command_thumbnail(const Options *options)
     status = 1;
     if (!pixels) {
         fprintf(stderr, "skinview: %s: out of memory\n", in);
-    } else if (!render_thumbnail(&session, clip, time, size, pixels, error, sizeof error)) {
+    } else if (!render_thumbnail(&session, clip, time, size, options->flat_lighting, pixels, error, sizeof error)) {
         fprintf(stderr, "skinview: %s: %s\n", in, error);
     } else if (!stbi_write_png_to_func(append_png_bytes, &png, size, size, 4, pixels, size * 4) || png.failed) {
         fprintf(stderr, "skinview: %s: cannot encode the PNG (out of memory)\n", out);

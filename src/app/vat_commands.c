@@ -108,7 +108,7 @@ static int vat_screenshot(const Options *options, const LoadedBake *bake, int cl
     camera_view(&camera, view);
     camera_projection(&camera, aspect, projection);
     RenderLight light;
-    render_light_default(&light);
+    app_light(options->flat_lighting, &light);
     float duration = bake->manifest.clips[clip].duration;
     float time = options->time < duration ? options->time : duration;
     framebuffer_bind(&framebuffer);

@@ -20,6 +20,7 @@ typedef struct VatSubject {
     vec3              grid_min, grid_max;
     VatGround        *ground;
     bool              show_grid;       /* G */
+    bool              flat_lighting;   /* --lighting flat */
     int               shown_clip;      /* the clip instance 0 plays (the crowd shifts with it) */
     float             time;
     int               draw_calls;
@@ -50,7 +51,7 @@ static void vat_draw(void *self, const mat4 view, const mat4 projection, int wid
     (void)overlays;
     VatSubject *vat = self;
     RenderLight light;
-    render_light_default(&light);
+    app_light(vat->flat_lighting, &light);
     vat->draw_calls = vat_renderer_draw(vat->renderer, vat->time, view, projection, &light);
     if (vat->show_grid) app_vat_ground_draw(vat->ground, view, projection, width, height);
 }
@@ -123,7 +124,8 @@ int app_vat_view(const Options *options, const LoadedBake *bake, int clip)
     static VatGround ground;   /* static: its scratch vertices are too many for the stack */
     static Player player;
     VatSubject vat = {.bake = bake, .renderer = &renderer, .ground = &ground, .shown_clip = clip,
-                      .instance_count = options->instances, .show_grid = options->aids.grid};
+                      .instance_count = options->instances, .show_grid = options->aids.grid,
+                      .flat_lighting = options->flat_lighting};
     vat.instances = app_vat_instances(bake, options->instances, clip, vat.grid_min, vat.grid_max);
     Model clips;
     float *durations = NULL;

@@ -142,7 +142,7 @@ static void skinned_draw(void *self, const mat4 view, const mat4 projection, int
     Viewer *viewer = self;
     Loaded *scene = viewer->scene;
     RenderLight light;
-    render_light_default(&light);
+    app_light(viewer->options->flat_lighting, &light);
     scene->aids.hud = overlays;
     scene_draw(&scene->aids, &scene->animator, view, projection, &light, &viewer->overlay, width, height);
     scene->aids.hud = true;

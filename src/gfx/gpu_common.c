@@ -1,15 +1,19 @@
 /* gpu_common.c — GPU helpers both renderers share (gpu_common.h). */
 #include "gfx/gpu_common.h"
 
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
 void gpu_opaque_pass_begin(bool srgb_target, bool cull_back_faces)
 {
     if (srgb_target) glEnable(GL_FRAMEBUFFER_SRGB);
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LESS);
+    glFrontFace(GL_CCW);   /* glTF's and Assimp's front faces */
     if (cull_back_faces) {
         glEnable(GL_CULL_FACE);
         glCullFace(GL_BACK);
-        glFrontFace(GL_CCW);
     } else {
         glDisable(GL_CULL_FACE);
     }
@@ -35,18 +39,170 @@ GLuint gpu_white_texture(void)
     return texture;
 }
 
-void gpu_bind_material(const Model *model, int material, const GLuint *textures, int texture_count, GLuint white,
-                       GLint color_uniform)
+GLuint gpu_upload_texture(const Texture *texture, bool srgb)
 {
-    const Material *m = material >= 0 && material < model->material_count ? &model->materials[material] : NULL;
-    vec4 color = {0.8f, 0.8f, 0.8f, 1.0f};
-    GLuint texture = white;
-    if (m) {
-        glm_vec4_copy((float *)m->diffuse_color, color);
-        if (m->diffuse_texture >= 0 && m->diffuse_texture < texture_count) texture = textures[m->diffuse_texture];
+    GLenum format = srgb ? GL_SRGB8_ALPHA8 : GL_RGBA8;
+    GLuint id = 0;
+    glGenTextures(1, &id);
+    glBindTexture(GL_TEXTURE_2D, id);
+    size_t row = (size_t)texture->width * 4;
+    unsigned char *flipped = texture->rgba ? malloc(row * (size_t)texture->height) : NULL;
+    if (flipped) {
+        for (int y = 0; y < texture->height; y++)
+            memcpy(flipped + row * (size_t)y, texture->rgba + row * (size_t)(texture->height - 1 - y), row);
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+        glTexImage2D(GL_TEXTURE_2D, 0, (GLint)format, texture->width, texture->height, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                     flipped);
+        glGenerateMipmap(GL_TEXTURE_2D);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+    } else {   /* undecodable: show white rather than garbage */
+        static const unsigned char white[4] = {255, 255, 255, 255};
+        glTexImage2D(GL_TEXTURE_2D, 0, (GLint)format, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, white);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
     }
-    glUniform4fv(color_uniform, 1, color);
-    glBindTexture(GL_TEXTURE_2D, texture);
+    free(flipped);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    return id;
+}
+
+/* Is texture t sampled as data (not colour) by some material? */
+static bool texture_is_data(const Model *model, int t)
+{
+    for (int m = 0; m < model->material_count; m++) {
+        const Material *material = &model->materials[m];
+        if (material->metallic_roughness_map.texture == t || material->normal_map.texture == t ||
+            material->occlusion_map.texture == t)
+            return true;
+    }
+    return false;
+}
+
+GLuint *gpu_upload_linear_textures(const Model *model)
+{
+    GLuint *linear = NULL;
+    for (int t = 0; t < model->texture_count; t++) {
+        if (!texture_is_data(model, t)) continue;
+        if (!linear && !(linear = calloc((size_t)model->texture_count, sizeof *linear))) return NULL;
+        linear[t] = gpu_upload_texture(&model->textures[t], false);
+    }
+    return linear;
+}
+
+void gpu_free_linear_textures(GLuint *linear, int count)
+{
+    if (!linear) return;
+    for (int t = 0; t < count; t++)
+        if (linear[t]) glDeleteTextures(1, &linear[t]);
+    free(linear);
+}
+
+void gpu_material_uniforms_find(GLuint program, MaterialUniforms *u)
+{
+    u->base_color = glGetUniformLocation(program, "diffuseColor");
+    u->metallic = glGetUniformLocation(program, "metallicFactor");
+    u->roughness = glGetUniformLocation(program, "roughnessFactor");
+    u->normal_scale = glGetUniformLocation(program, "normalScale");
+    u->has_normal_map = glGetUniformLocation(program, "hasNormalMap");
+    u->occlusion_strength = glGetUniformLocation(program, "occlusionStrength");
+    u->emissive = glGetUniformLocation(program, "emissiveFactor");
+    u->alpha_mode = glGetUniformLocation(program, "alphaMode");
+    u->alpha_cutoff = glGetUniformLocation(program, "alphaCutoff");
+    u->unlit = glGetUniformLocation(program, "unlit");
+    u->uv_set = glGetUniformLocation(program, "uvSet");
+    u->uv_transform = glGetUniformLocation(program, "uvTransform");
+    static const struct { const char *name; int unit; } samplers[] = {
+        {"diffuseTexture", MATERIAL_UNIT_BASE_COLOR},     {"metallicRoughnessTexture", MATERIAL_UNIT_METALLIC_ROUGHNESS},
+        {"normalTexture", MATERIAL_UNIT_NORMAL},          {"occlusionTexture", MATERIAL_UNIT_OCCLUSION},
+        {"emissiveTexture", MATERIAL_UNIT_EMISSIVE},
+    };
+    glUseProgram(program);
+    for (size_t i = 0; i < sizeof samplers / sizeof samplers[0]; i++) {
+        GLint location = glGetUniformLocation(program, samplers[i].name);
+        if (location >= 0) glUniform1i(location, samplers[i].unit);
+    }
+}
+
+/* out = a * b, 3x3 row-major */
+static void mat3_mul(const float a[9], const float b[9], float out[9])
+{
+    float r[9];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) r[3 * i + j] = a[3 * i] * b[j] + a[3 * i + 1] * b[3 + j] + a[3 * i + 2] * b[6 + j];
+    memcpy(out, r, sizeof r);
+}
+
+void material_map_uv_matrix(const MaterialMap *map, float out[9])
+{
+    static const float identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    memcpy(out, identity, sizeof identity);
+    if (!map || !map->has_transform) return;
+    float c = cosf(map->rotation), s = sinf(map->rotation);
+    /* KHR_texture_transform: uv' = T * R * S * uv with R = [c s; -s c] (its "rotation" turns the
+     * image counter-clockwise in glTF's v-down UV space) */
+    const float flip[9] = {1, 0, 0, 0, -1, 1, 0, 0, 1};   /* (u, v) -> (u, 1 - v), its own inverse */
+    const float translate[9] = {1, 0, map->offset[0], 0, 1, map->offset[1], 0, 0, 1};
+    const float rotate[9] = {c, s, 0, -s, c, 0, 0, 0, 1};
+    const float scale[9] = {map->scale[0], 0, 0, 0, map->scale[1], 0, 0, 0, 1};
+    mat3_mul(flip, translate, out);
+    mat3_mul(out, rotate, out);
+    mat3_mul(out, scale, out);
+    mat3_mul(out, flip, out);
+}
+
+/* The map's texture on `unit`: the sRGB or linear copy, white when it has none. */
+static void bind_map(int unit, int texture, bool srgb, const GpuTextureSet *textures)
+{
+    GLuint id = textures->white;
+    if (texture >= 0 && texture < textures->count) {
+        if (srgb) id = textures->srgb[texture];
+        else if (textures->linear && textures->linear[texture]) id = textures->linear[texture];
+    }
+    glActiveTexture(GL_TEXTURE0 + (GLenum)unit);
+    glBindTexture(GL_TEXTURE_2D, id);
+}
+
+void gpu_bind_material(const Model *model, int material, const GpuTextureSet *textures, const MaterialUniforms *u)
+{
+    Material fallback;
+    const Material *m = material >= 0 && material < model->material_count ? &model->materials[material] : NULL;
+    if (!m) {
+        material_init(&fallback);
+        glm_vec4_copy((vec4){0.8f, 0.8f, 0.8f, 1.0f}, fallback.diffuse_color);
+        fallback.metallic_factor = 0.0f;   /* a neutral grey plastic, not glTF's default metal */
+        m = &fallback;
+    }
+    glUniform4fv(u->base_color, 1, m->diffuse_color);
+    glUniform1f(u->metallic, m->metallic_factor);
+    glUniform1f(u->roughness, m->roughness_factor);
+    bool normal_map = m->normal_map.texture >= 0 && m->normal_map.texture < textures->count && textures->linear &&
+                      textures->linear[m->normal_map.texture];
+    glUniform1i(u->has_normal_map, normal_map ? 1 : 0);
+    glUniform1f(u->normal_scale, m->normal_scale);
+    glUniform1f(u->occlusion_strength, m->occlusion_map.texture >= 0 ? m->occlusion_strength : 0.0f);
+    vec3 emissive;
+    glm_vec3_scale((float *)m->emissive_factor, m->emissive_strength, emissive);
+    glUniform3fv(u->emissive, 1, emissive);
+    glUniform1i(u->alpha_mode, (int)m->alpha_mode);
+    glUniform1f(u->alpha_cutoff, m->alpha_cutoff);
+    glUniform1i(u->unlit, m->unlit ? 1 : 0);
+    const MaterialMap *maps[5] = {&m->diffuse_map, &m->metallic_roughness_map, &m->normal_map, &m->occlusion_map,
+                                  &m->emissive_map};
+    GLint sets[5];
+    float transforms[5][9];
+    for (int i = 0; i < 5; i++) {
+        sets[i] = maps[i]->texcoord == 1 ? 1 : 0;
+        material_map_uv_matrix(maps[i], transforms[i]);
+    }
+    glUniform1iv(u->uv_set, 5, sets);
+    glUniformMatrix3fv(u->uv_transform, 5, GL_TRUE, &transforms[0][0]);   /* row-major: transposed */
+    bind_map(MATERIAL_UNIT_METALLIC_ROUGHNESS, m->metallic_roughness_map.texture, false, textures);
+    bind_map(MATERIAL_UNIT_NORMAL, m->normal_map.texture, false, textures);
+    bind_map(MATERIAL_UNIT_OCCLUSION, m->occlusion_map.texture, false, textures);
+    bind_map(MATERIAL_UNIT_EMISSIVE, m->emissive_map.texture, true, textures);
+    bind_map(MATERIAL_UNIT_BASE_COLOR, m->diffuse_texture, true, textures);   /* last: unit 0 stays active */
 }
 
 void gpu_feedback_reserve(GLuint *buffer, size_t *size, size_t bytes)

@@ -3,6 +3,7 @@
 #include "colormap.h"
 #include "gpu_common.h"
 #include "shader.h"
+#include "anim/tangents.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +45,8 @@ static bool load_skin_program(SkinShader *shader, const char *vert_path, const c
         glDeleteShader(vert);
         return false;
     }
-    GLuint frag = gfx_compile_stage_file(GL_FRAGMENT_SHADER, frag_path, RENDER_MODE_DEFINES, error, error_size);
+    GLuint frag = gfx_compile_stage_file(GL_FRAGMENT_SHADER, frag_path, RENDER_MODE_DEFINES RENDER_LIGHTING_DEFINES,
+                                         error, error_size);
     if (!frag) {
         glDeleteShader(vert);
         if (geom) glDeleteShader(geom);
@@ -53,12 +55,12 @@ static bool load_skin_program(SkinShader *shader, const char *vert_path, const c
     /* The design card's attribute order = the VAO's locations (also set by layout qualifiers). */
     static const char *const attributes[] = {"position",  "normal",    "uv",        "bone0info",
                                              "bone1info", "bone2info", "bone3info", "influencesInFile",
-                                             "heatValue"};
+                                             "heatValue", "color",     "tangent",   "uv1"};
     /* Recorded before linking: --verify reads these back (renderer_capture_mesh). */
     static const char *const varyings[] = {"scenePosition", "sceneNormal"};
     char line[512];
     GLuint program = geom ? gfx_link_program_geometry(vert, geom, frag, line, sizeof line)
-                          : gfx_link_program(vert, frag, attributes, 9, varyings, 2, line, sizeof line);
+                          : gfx_link_program(vert, frag, attributes, 12, varyings, 2, line, sizeof line);
     if (!program) {
         snprintf(error, error_size, "shaders %s + %s do not link: %s", vert_path, frag_path, line);
         return false;
@@ -80,8 +82,12 @@ static bool load_skin_program(SkinShader *shader, const char *vert_path, const c
     shader->light_direction = glGetUniformLocation(program, "lightDirection");
     shader->light_color = glGetUniformLocation(program, "lightColor");
     shader->ambient = glGetUniformLocation(program, "ambientColor");
-    shader->diffuse_color = glGetUniformLocation(program, "diffuseColor");
-    shader->diffuse_texture = glGetUniformLocation(program, "diffuseTexture");
+    shader->lighting_model = glGetUniformLocation(program, "lightingModel");
+    shader->sky = glGetUniformLocation(program, "skyColor");
+    shader->ground = glGetUniformLocation(program, "groundColor");
+    shader->exposure = glGetUniformLocation(program, "exposure");
+    shader->camera_position = glGetUniformLocation(program, "cameraPosition");
+    shader->has_uv1 = glGetUniformLocation(program, "hasUv1");
     shader->encode_srgb = glGetUniformLocation(program, "encodeSrgb");
     shader->morph_deltas = glGetUniformLocation(program, "morphDeltas");
     shader->morph_vertex_count = glGetUniformLocation(program, "morphVertexCount");
@@ -100,8 +106,7 @@ static bool load_skin_program(SkinShader *shader, const char *vert_path, const c
         memset(shader, 0, sizeof *shader);
         return false;
     }
-    glUseProgram(program);
-    glUniform1i(shader->diffuse_texture, 0);
+    gpu_material_uniforms_find(program, &shader->material);   /* binds the program, sets the map units */
     glUniform1i(shader->morph_deltas, 1);
     glUniform1i(shader->color_map, 2);
     glUniform1i(shader->selected_bone, -1);
@@ -164,6 +169,69 @@ static bool upload_morph_targets(const Mesh *mesh, int mesh_index, GpuMesh *gpu,
     glBindBuffer(GL_TEXTURE_BUFFER, 0);
     gpu->morph_target_count = mesh->morph_target_count;
     return true;
+}
+
+/* One float attribute at `location` of both VAOs of gpu (the CPU-skinned one too), from its own
+ * buffer: `components` floats per vertex. Returns the buffer. */
+static GLuint upload_attribute(GpuMesh *gpu, GLuint location, int components, const float *data, int vertex_count)
+{
+    GLuint vbo = 0;
+    glGenBuffers(1, &vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(float) * (size_t)components * (size_t)vertex_count), data,
+                 GL_STATIC_DRAW);
+    GLuint vaos[2] = {gpu->vao, gpu->cpu_vao};
+    for (int i = 0; i < 2; i++) {
+        if (!vaos[i]) continue;
+        glBindVertexArray(vaos[i]);
+        glEnableVertexAttribArray(location);
+        glVertexAttribPointer(location, components, GL_FLOAT, GL_FALSE, (GLsizei)(sizeof(float) * (size_t)components),
+                              (const void *)0);
+    }
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    return vbo;
+}
+
+/* The material attributes outside the 16 floats: colours (9), tangents (10: the file's, else
+ * generated when the material has a normal map: anim/tangents.h), the second UV set (11). */
+static bool upload_material_attributes(const Mesh *mesh, int mesh_index, bool normal_mapped, GpuMesh *gpu, char *error,
+                                       size_t error_size)
+{
+    if (mesh->vertex_count <= 0) return true;
+    if (mesh->colors) gpu->color_vbo = upload_attribute(gpu, 9, 4, (const float *)mesh->colors, mesh->vertex_count);
+    if (mesh->uvs2) gpu->uv1_vbo = upload_attribute(gpu, 11, 2, (const float *)mesh->uvs2, mesh->vertex_count);
+    if (mesh->tangents) {
+        gpu->tangent_vbo = upload_attribute(gpu, 10, 4, (const float *)mesh->tangents, mesh->vertex_count);
+    } else if (normal_mapped && mesh->uvs && mesh->normals) {
+        vec4 *generated = malloc(sizeof(vec4) * (size_t)mesh->vertex_count);
+        if (!generated) {
+            snprintf(error, error_size, "out of memory for the tangents of mesh %d", mesh_index);
+            return false;
+        }
+        mesh_generate_tangents(mesh, generated);
+        gpu->tangent_vbo = upload_attribute(gpu, 10, 4, (const float *)generated, mesh->vertex_count);
+        free(generated);
+    }
+    return true;
+}
+
+/* Mean of the stored positions and the bone with the most summed weight: what the blend pass
+ * sorts by (renderer_draw). */
+static void mesh_sort_anchor(const Mesh *mesh, GpuMesh *gpu)
+{
+    glm_vec3_zero(gpu->centroid);
+    for (int v = 0; v < mesh->vertex_count; v++) glm_vec3_add(gpu->centroid, mesh->positions[v], gpu->centroid);
+    if (mesh->vertex_count > 0) glm_vec3_scale(gpu->centroid, 1.0f / (float)mesh->vertex_count, gpu->centroid);
+    gpu->anchor_bone = 0;
+    float *sums = mesh->skinned && mesh->bone_count > 0 ? calloc((size_t)mesh->bone_count, sizeof(float)) : NULL;
+    if (!sums) return;   /* static, or out of memory: bone 0 */
+    for (int v = 0; v < mesh->vertex_count; v++)
+        for (int k = 0; k < SV_MAX_INFLUENCES; k++)
+            if (mesh->joint_indices[v][k] < mesh->bone_count) sums[mesh->joint_indices[v][k]] += mesh->weights[v][k];
+    for (int b = 1; b < mesh->bone_count; b++)
+        if (sums[b] > sums[gpu->anchor_bone]) gpu->anchor_bone = b;
+    free(sums);
 }
 
 static bool upload_mesh(const Mesh *mesh, int mesh_index, int max_bones, GpuMesh *gpu, char *error,
@@ -306,30 +374,7 @@ static bool upload_mesh(const Mesh *mesh, int mesh_index, int max_bones, GpuMesh
  * put v = 0 at the bottom of the image: so the rows are uploaded bottom row first. */
 GLuint renderer_upload_texture(const Texture *texture)
 {
-    GLuint id = 0;
-    glGenTextures(1, &id);
-    glBindTexture(GL_TEXTURE_2D, id);
-    size_t row = (size_t)texture->width * 4;
-    unsigned char *flipped = malloc(row * (size_t)texture->height);
-    if (flipped && texture->rgba) {
-        for (int y = 0; y < texture->height; y++)
-            memcpy(flipped + row * (size_t)y, texture->rgba + row * (size_t)(texture->height - 1 - y), row);
-        glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-        glTexImage2D(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, texture->width, texture->height, 0, GL_RGBA,
-                     GL_UNSIGNED_BYTE, flipped);
-        glGenerateMipmap(GL_TEXTURE_2D);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
-    } else {   /* undecodable: show white rather than garbage */
-        static const unsigned char white[4] = {255, 255, 255, 255};
-        glTexImage2D(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, white);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-    }
-    free(flipped);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
-    glBindTexture(GL_TEXTURE_2D, 0);
-    return id;
+    return gpu_upload_texture(texture, true);
 }
 
 /* "DIR/name" for the folder of `sibling` (a path to a file). */
@@ -401,17 +446,30 @@ bool renderer_init(Renderer *renderer, const Model *model, const char *vert_path
         renderer_free(renderer);
         return false;
     }
+    renderer->blend_order = malloc(sizeof(int) * (size_t)(model->mesh_count > 0 ? model->mesh_count : 1));
+    renderer->blend_depth = malloc(sizeof(float) * (size_t)(model->mesh_count > 0 ? model->mesh_count : 1));
+    if (!renderer->blend_order || !renderer->blend_depth) {
+        snprintf(error, error_size, "out of memory");
+        renderer_free(renderer);
+        return false;
+    }
     for (int m = 0; m < model->mesh_count; m++) {
-        if (!upload_mesh(&model->meshes[m], m, max_bones, &renderer->meshes[m], error, error_size)) {
+        const Mesh *mesh = &model->meshes[m];
+        bool normal_mapped = mesh->material >= 0 && mesh->material < model->material_count &&
+                             model->materials[mesh->material].normal_map.texture >= 0;
+        bool ok = upload_mesh(mesh, m, max_bones, &renderer->meshes[m], error, error_size);
+        renderer->mesh_count = m + 1;
+        if (!ok || !upload_material_attributes(mesh, m, normal_mapped, &renderer->meshes[m], error, error_size)) {
             renderer_free(renderer);
             return false;
         }
-        renderer->mesh_count = m + 1;
+        mesh_sort_anchor(mesh, &renderer->meshes[m]);
     }
     for (int t = 0; t < model->texture_count; t++) {
         renderer->textures[t] = renderer_upload_texture(&model->textures[t]);
         renderer->texture_count = t + 1;
     }
+    renderer->linear_textures = gpu_upload_linear_textures(model);
     renderer->white_texture = gpu_white_texture();
 
     GLenum gl_error = glGetError();
@@ -437,6 +495,9 @@ void renderer_free(Renderer *renderer)
         if (gpu->cpu_vbo) glDeleteBuffers(1, &gpu->cpu_vbo);
         if (gpu->influences_vbo) glDeleteBuffers(1, &gpu->influences_vbo);
         if (gpu->heat_vbo) glDeleteBuffers(1, &gpu->heat_vbo);
+        if (gpu->color_vbo) glDeleteBuffers(1, &gpu->color_vbo);
+        if (gpu->tangent_vbo) glDeleteBuffers(1, &gpu->tangent_vbo);
+        if (gpu->uv1_vbo) glDeleteBuffers(1, &gpu->uv1_vbo);
     }
     if (renderer->color_map) glDeleteTextures(1, &renderer->color_map);
     skin_shader_free(&renderer->dq_shader);
@@ -448,6 +509,9 @@ void renderer_free(Renderer *renderer)
     free(renderer->cpu_upload);
     free(renderer->selected_bone);
     if (renderer->texture_count > 0) glDeleteTextures(renderer->texture_count, renderer->textures);
+    gpu_free_linear_textures(renderer->linear_textures, renderer->texture_count);
+    free(renderer->blend_order);
+    free(renderer->blend_depth);
     if (renderer->white_texture) glDeleteTextures(1, &renderer->white_texture);
     if (renderer->feedback_buffer) glDeleteBuffers(1, &renderer->feedback_buffer);
     skin_shader_free(&renderer->shader);
@@ -460,9 +524,23 @@ void renderer_free(Renderer *renderer)
 
 void render_light_default(RenderLight *light)
 {
+    memset(light, 0, sizeof *light);   /* LIGHTING_FLAT, fixed in scene space */
     glm_vec3_copy((vec3){0.45f, 0.75f, 0.6f}, light->direction);
     glm_vec3_copy((vec3){0.85f, 0.85f, 0.85f}, light->color);
     glm_vec3_copy((vec3){0.25f, 0.25f, 0.28f}, light->ambient);
+}
+
+void render_light_pbr(RenderLight *light)
+{
+    memset(light, 0, sizeof *light);
+    light->lighting = LIGHTING_PBR;
+    light->follow_camera = true;
+    /* view space: from above and to the right of the eye, toward the scene (a portrait key light) */
+    glm_vec3_copy((vec3){0.45f, 0.55f, 0.70f}, light->direction);
+    glm_vec3_fill(light->color, 2.6f);                           /* E: a white Lambert surface facing it reads 2.6 / pi */
+    glm_vec3_copy((vec3){0.32f, 0.35f, 0.40f}, light->sky);      /* cool sky above */
+    glm_vec3_copy((vec3){0.14f, 0.12f, 0.10f}, light->ground);   /* warm, darker ground below */
+    light->exposure = 1.0f;
 }
 
 void renderer_clear(float r, float g, float b)
@@ -619,50 +697,152 @@ static void set_mesh_uniforms(Renderer *renderer, const SkinShader *shader, cons
     }
 }
 
-/* Frame-wide uniforms of one program. */
+/* Frame-wide uniforms of one program. The key light's direction moves to scene space when it
+ * follows the camera: d_scene = R_camera d_view (R_camera = the rotation of inverse(view)). */
 static void set_frame_uniforms(const SkinShader *shader, const mat4 view, const mat4 projection,
                                const RenderLight *light, bool srgb_target, int display_mode)
 {
     glUseProgram(shader->program);
     glUniformMatrix4fv(shader->view, 1, GL_FALSE, (const float *)view);
     glUniformMatrix4fv(shader->projection, 1, GL_FALSE, (const float *)projection);
+    mat4 camera;
+    glm_mat4_inv((vec4 *)view, camera);
+    glUniform3fv(shader->camera_position, 1, camera[3]);
     if (light) {
-        glUniform3fv(shader->light_direction, 1, light->direction);
+        vec3 direction;
+        if (light->follow_camera) glm_mat4_mulv3(camera, (float *)light->direction, 0.0f, direction);
+        else glm_vec3_copy((float *)light->direction, direction);
+        glUniform3fv(shader->light_direction, 1, direction);
         glUniform3fv(shader->light_color, 1, light->color);
         glUniform3fv(shader->ambient, 1, light->ambient);
+        glUniform1i(shader->lighting_model, (int)light->lighting);
+        glUniform3fv(shader->sky, 1, light->sky);
+        glUniform3fv(shader->ground, 1, light->ground);
+        glUniform1f(shader->exposure, light->exposure);
     }
     glUniform1i(shader->encode_srgb, srgb_target ? 0 : 1);
     glUniform1i(shader->display_mode, display_mode);
 }
 
-/* Draws every mesh with displayMode `display_mode` (state set by the caller). */
+/* Mesh m's material, or NULL. */
+static const Material *mesh_material(const Renderer *renderer, int m)
+{
+    int material = renderer->meshes[m].material;
+    return material >= 0 && material < renderer->model->material_count ? &renderer->model->materials[material] : NULL;
+}
+
+static bool mesh_is_blended(const Renderer *renderer, int m)
+{
+    const Material *material = mesh_material(renderer, m);
+    return material && material->alpha_mode == MATERIAL_ALPHA_BLEND;
+}
+
+/* Which faces mesh m shows: culling per its material (glTF doubleSided; no material: both),
+ * or for every mesh when the user asked (C). */
+static void set_face_culling(const Renderer *renderer, int m, GLenum cull)
+{
+    const Material *material = mesh_material(renderer, m);
+    if (cull == GL_NONE && (renderer->cull_back_faces || (material && !material->double_sided))) cull = GL_BACK;
+    if (cull == GL_NONE) {
+        glDisable(GL_CULL_FACE);
+    } else {
+        glEnable(GL_CULL_FACE);
+        glCullFace(cull);
+    }
+}
+
+/* Draws mesh m with `shader` (binds it when it is not `*current`). */
+static void draw_mesh(Renderer *renderer, const Animator *animator, int m, const SkinShader **current)
+{
+    const GpuMesh *gpu = &renderer->meshes[m];
+    const SkinShader *shader = mesh_uses_dq(renderer, m) ? &renderer->dq_shader : &renderer->shader;
+    if (shader != *current) {
+        glUseProgram(shader->program);
+        *current = shader;
+    }
+    set_mesh_uniforms(renderer, shader, animator, m);
+    GpuTextureSet textures = {renderer->texture_count, renderer->textures, renderer->linear_textures,
+                              renderer->white_texture};
+    gpu_bind_material(renderer->model, gpu->material, &textures, &shader->material);
+    glUniform1i(shader->has_uv1, gpu->uv1_vbo ? 1 : 0);
+    glBindVertexArray(mesh_vao(renderer, m));
+    glDrawElements(GL_TRIANGLES, gpu->index_count, GL_UNSIGNED_INT, NULL);
+}
+
+/* View-space depth (distance along the view direction, larger = farther) of mesh m's centroid
+ * as posed: skinned meshes move it with their anchor bone's palette entry, static ones with
+ * their model matrix. */
+static float mesh_view_depth(const Renderer *renderer, const Animator *animator, const mat4 view, int m)
+{
+    const GpuMesh *gpu = &renderer->meshes[m];
+    mat4 placement;
+    if (gpu->skinned && gpu->bone_count > 0) glm_mat4_copy(animator->palettes[m][gpu->anchor_bone], placement);
+    else animator_mesh_matrix(animator, m, placement);
+    vec4 scene, eye;
+    glm_mat4_mulv(placement, (vec4){gpu->centroid[0], gpu->centroid[1], gpu->centroid[2], 1.0f}, scene);
+    glm_mat4_mulv((vec4 *)view, scene, eye);
+    return -eye[2];
+}
+
+/* Draws the meshes with displayMode `display_mode` (state set by the caller): the opaque pass
+ * (every mesh but the BLEND ones, which the lit view keeps for later), then, in the lit view, the
+ * BLEND pass sorted far to near with depth writes off. */
 static void draw_meshes(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
                         const RenderLight *light, bool srgb_target, int display_mode)
 {
-    const Model *model = renderer->model;
     set_frame_uniforms(&renderer->dq_shader, view, projection, light, srgb_target, display_mode);
     set_frame_uniforms(&renderer->shader, view, projection, light, srgb_target, display_mode);
     const SkinShader *current = &renderer->shader;
-    glActiveTexture(GL_TEXTURE2);   /* unit 0: diffuse texture, 1: morph deltas, 2: heat-map colours */
+    glActiveTexture(GL_TEXTURE2);   /* unit 0: diffuse texture, 1: morph deltas, 2: heat-map colours, 3-6: maps */
     glBindTexture(GL_TEXTURE_2D, renderer->color_map);
     glActiveTexture(GL_TEXTURE0);
+    glVertexAttrib4f(9, 1.0f, 1.0f, 1.0f, 1.0f);   /* meshes without colours: white */
+    glVertexAttrib4f(10, 0.0f, 0.0f, 0.0f, 0.0f);  /* without tangents: none (derivatives) */
+    bool lit = display_mode == RENDER_LIT;
+    bool culling_owned = display_mode != RENDER_WIREFRAME;   /* the wireframe shows every edge */
+    int blended = 0;
     for (int m = 0; m < renderer->mesh_count; m++) {
         const GpuMesh *gpu = &renderer->meshes[m];
         if (gpu->index_count == 0 || (renderer->mesh_visible && !renderer->mesh_visible[m])) continue;
-        const SkinShader *shader = mesh_uses_dq(renderer, m) ? &renderer->dq_shader : &renderer->shader;
-        if (shader != current) {
-            glUseProgram(shader->program);
-            current = shader;
+        if (lit && mesh_is_blended(renderer, m)) {
+            renderer->blend_depth[m] = mesh_view_depth(renderer, animator, view, m);
+            int at = blended++;   /* insertion sort, farthest first */
+            while (at > 0 && renderer->blend_depth[renderer->blend_order[at - 1]] < renderer->blend_depth[m]) {
+                renderer->blend_order[at] = renderer->blend_order[at - 1];
+                at--;
+            }
+            renderer->blend_order[at] = m;
+            continue;
         }
-        set_mesh_uniforms(renderer, shader, animator, m);
-        gpu_bind_material(model, gpu->material, renderer->textures, renderer->texture_count, renderer->white_texture,
-                          shader->diffuse_color);
-        glBindVertexArray(mesh_vao(renderer, m));
-        glDrawElements(GL_TRIANGLES, gpu->index_count, GL_UNSIGNED_INT, NULL);
+        if (culling_owned) set_face_culling(renderer, m, GL_NONE);
+        draw_mesh(renderer, animator, m, &current);
     }
+    if (blended > 0) {
+        glEnable(GL_BLEND);
+        /* colour: src * a + dst * (1 - a); alpha: a + dst_a * (1 - a) (coverage, for a transparent background) */
+        glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+        glDepthMask(GL_FALSE);
+        for (int i = 0; i < blended; i++) {
+            int m = renderer->blend_order[i];
+            const Material *material = mesh_material(renderer, m);
+            if (material->double_sided && !renderer->cull_back_faces) {
+                set_face_culling(renderer, m, GL_FRONT);   /* the far side first */
+                draw_mesh(renderer, animator, m, &current);
+                set_face_culling(renderer, m, GL_BACK);
+            } else {
+                set_face_culling(renderer, m, GL_NONE);
+            }
+            draw_mesh(renderer, animator, m, &current);
+        }
+        glDepthMask(GL_TRUE);
+        glDisable(GL_BLEND);
+    }
+    if (culling_owned) glDisable(GL_CULL_FACE);
     glBindVertexArray(0);
-    glActiveTexture(GL_TEXTURE2);
-    glBindTexture(GL_TEXTURE_2D, 0);
+    for (int unit = 6; unit >= 2; unit--) {
+        glActiveTexture(GL_TEXTURE0 + (GLenum)unit);
+        glBindTexture(GL_TEXTURE_2D, 0);
+    }
     glActiveTexture(GL_TEXTURE1);
     glBindTexture(GL_TEXTURE_BUFFER, 0);
     glActiveTexture(GL_TEXTURE0);

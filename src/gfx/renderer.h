@@ -28,6 +28,7 @@
 #include "anim/animator.h"
 #include "anim/skin_dq.h"
 #include "gl.h"
+#include "gpu_common.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -40,11 +41,26 @@
 #define RENDERER_MAX_MORPH_ACTIVE 64
 #define RENDERER_RESERVED_MAT4 (4 + RENDERER_MAX_MORPH_ACTIVE / 8)
 
-/* A directional light plus ambient term, in scene space, linear RGB. */
+/* How the surface is lit (skinned.frag lightingModel). */
+typedef enum RenderLighting {
+    LIGHTING_FLAT = 0,   /* the old look: Lambert diffuse + ambient over the base colour, no tone map
+                            (--lighting flat; the exact-colour tests and teaching legends) */
+    LIGHTING_PBR = 1,    /* glTF metallic-roughness (Cook-Torrance GGX), hemisphere ambient, exposure,
+                            Khronos PBR Neutral tone map (the default: --lighting default) */
+} RenderLighting;
+#define RENDER_LIGHTING_DEFINES "#define LIGHTING_FLAT 0\n#define LIGHTING_PBR 1\n"
+
+/* A directional light plus ambient, linear RGB. The first three members are the flat light; a
+ * RenderLight that sets only those (the rest zero) is LIGHTING_FLAT, as before materials. */
 typedef struct RenderLight {
-    vec3 direction;      /* direction TOWARD the light (need not be normalised) */
-    vec3 color;          /* diffuse intensity */
-    vec3 ambient;        /* added to every lit pixel (times the albedo) */
+    vec3 direction;      /* direction TOWARD the light (need not be normalised); scene space, or view
+                            space (x right, y up, z toward the viewer) when follow_camera */
+    vec3 color;          /* flat: diffuse intensity; PBR: the light's irradiance E at normal incidence */
+    vec3 ambient;        /* flat: added to every lit pixel (times the albedo); PBR: unused */
+    RenderLighting lighting;
+    bool follow_camera;  /* the key light moves with the camera (direction in view space) */
+    vec3 sky, ground;    /* PBR: hemisphere radiance from above (+Y) and below */
+    float exposure;      /* PBR: linear scale before the tone map */
 } RenderLight;
 
 /* The compiled skinning program and its uniform locations (looked up once). */
@@ -64,8 +80,9 @@ typedef struct SkinShader {
     GLint  display_mode, color_map, skinned_mesh; /* skinned.frag: RenderMode */
     GLint  normal_length, line_color; /* normals.geom / normals.frag */
     GLint  light_direction, light_color, ambient;
-    GLint  diffuse_color;             /* vec4, linear */
-    GLint  diffuse_texture;           /* sampler2D, unit 0 */
+    GLint  lighting_model, sky, ground, exposure, camera_position; /* skinned.frag: RenderLight */
+    MaterialUniforms material;        /* skinned.frag: the material (gpu_common.h) */
+    GLint  has_uv1;                   /* bool: the mesh has TEXCOORD_1 (location 10) */
     GLint  encode_srgb;               /* bool: gamma-encode in the shader */
     GLint  morph_deltas;              /* samplerBuffer, unit 1 */
     GLint  morph_vertex_count, morph_active_count; /* int */
@@ -79,6 +96,11 @@ typedef struct GpuMesh {
     GLuint cpu_vao, cpu_vbo;          /* --skinning cpu: positions + normals uploaded each frame */
     GLuint influences_vbo;            /* location 7: Mesh.influences_in_file as floats; 0 when NULL */
     GLuint heat_vbo;                  /* location 8 (skinned meshes): the difference view's value per vertex */
+    GLuint color_vbo;                 /* location 9: Mesh.colors; 0: none (the attribute reads 1,1,1,1) */
+    GLuint tangent_vbo;               /* location 10: Mesh.tangents or generated ones; 0: none (0,0,0,0) */
+    GLuint uv1_vbo;                   /* location 11: Mesh.uvs2; 0: none */
+    vec3   centroid;                  /* mean of the stored positions: the blend pass's sort key */
+    int    anchor_bone;               /* skinned: the bone with the most weight (moves the centroid) */
     int    vertex_count;
     int    index_count;
     int    bone_count;
@@ -122,6 +144,9 @@ typedef struct Renderer {
     int          texture_count;
     GLuint      *textures;            /* one per Model.textures, GL_SRGB8_ALPHA8 + mipmaps */
     GLuint       white_texture;       /* 1x1 white, bound for materials without a texture */
+    GLuint      *linear_textures;     /* [texture_count] linear copies of data maps, 0 elsewhere; may be NULL */
+    int         *blend_order;         /* [mesh_count] scratch: the BLEND meshes, sorted far to near */
+    float       *blend_depth;         /* [mesh_count] scratch: their view-space depth */
     GLuint       feedback_buffer;     /* transform-feedback capture (verify), grown on demand */
     size_t       feedback_size;       /* bytes */
     bool         cull_back_faces;     /* false (default): both sides drawn, for open meshes */
@@ -174,8 +199,14 @@ void renderer_set_vertex_heat(Renderer *renderer, int mesh, const float *values)
  * mesh's bone list once, so drawing looks nothing up. */
 void renderer_select_joint(Renderer *renderer, int joint);
 
-/* Light from the upper front right, white, with a soft ambient term. */
+/* LIGHTING_FLAT: light from the upper front right (scene space), white, with a soft ambient term
+ * (the look before materials; --lighting flat). */
 void render_light_default(RenderLight *light);
+
+/* LIGHTING_PBR, the default rig: a white key light above and to the right of the camera that
+ * follows it (so the side the user looks at is lit), a cool sky / warm ground hemisphere for
+ * ambient, exposure 1. No file needed. */
+void render_light_pbr(RenderLight *light);
 
 /* Clears colour (given sRGB-encoded, 0..1, written as is) and depth of the bound draw framebuffer. */
 void renderer_clear(float r, float g, float b);
@@ -188,8 +219,14 @@ void renderer_clear_transparent(void);
  * draw framebuffer and current viewport. Skinned meshes: their palette (one
  * glUniformMatrix4fv per mesh) and an identity model matrix; static meshes: the model
  * matrix animator_mesh_matrix(). Meshes with morph targets: the animator's active targets
- * (more than RENDERER_MAX_MORPH_ACTIVE at once: summed on the CPU, drawn as one). Depth test on, back faces culled only if cull_back_faces. Leaves the program,
- * VAO and GL_FRAMEBUFFER_SRGB unbound/disabled. */
+ * (more than RENDERER_MAX_MORPH_ACTIVE at once: summed on the CPU, drawn as one). Depth test on.
+ * Back faces are culled for single-sided materials (glTF doubleSided false) and everywhere when
+ * cull_back_faces. Two passes: first every mesh whose material is not alpha BLEND, then the BLEND
+ * ones sorted back to front (view depth of each mesh's centroid as posed), depth writes off,
+ * colour blended (src alpha, 1 - src alpha; alpha accumulates as coverage); double-sided BLEND
+ * meshes draw their back faces, then their front faces. The teaching views (mode != RENDER_LIT)
+ * draw BLEND parts opaque in the first pass. Leaves the program, VAO, blending and
+ * GL_FRAMEBUFFER_SRGB unbound/disabled. */
 void renderer_draw(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
                    const RenderLight *light);
 

@@ -132,7 +132,8 @@ bool vat_renderer_init(VatRenderer *renderer, const Model *model, const VatGpuDa
     snprintf(define, sizeof define, "#define VAT_CLIP_COUNT %d\n", data->clip_count > 0 ? data->clip_count : 1);
     GLuint vert = gfx_compile_stage_file(GL_VERTEX_SHADER, vert_path, define, error, error_size);
     if (!vert) return false;
-    GLuint frag = gfx_compile_stage_file(GL_FRAGMENT_SHADER, frag_path, RENDER_MODE_DEFINES, error, error_size);
+    GLuint frag = gfx_compile_stage_file(GL_FRAGMENT_SHADER, frag_path, RENDER_MODE_DEFINES RENDER_LIGHTING_DEFINES,
+                                         error, error_size);
     if (!frag) {
         glDeleteShader(vert);
         return false;
@@ -159,8 +160,12 @@ bool vat_renderer_init(VatRenderer *renderer, const Model *model, const VatGpuDa
     renderer->u_light_direction = glGetUniformLocation(p, "lightDirection");
     renderer->u_light_color = glGetUniformLocation(p, "lightColor");
     renderer->u_ambient = glGetUniformLocation(p, "ambientColor");
-    renderer->u_diffuse_color = glGetUniformLocation(p, "diffuseColor");
-    renderer->u_diffuse_texture = glGetUniformLocation(p, "diffuseTexture");
+    renderer->u_lighting_model = glGetUniformLocation(p, "lightingModel");
+    renderer->u_sky = glGetUniformLocation(p, "skyColor");
+    renderer->u_ground = glGetUniformLocation(p, "groundColor");
+    renderer->u_exposure = glGetUniformLocation(p, "exposure");
+    renderer->u_camera_position = glGetUniformLocation(p, "cameraPosition");
+    gpu_material_uniforms_find(p, &renderer->material);
     renderer->u_encode_srgb = glGetUniformLocation(p, "encodeSrgb");
     if (renderer->u_clips < 0 || renderer->u_positions < 0 || renderer->u_time < 0) {
         snprintf(error, error_size, "shader %s lacks the uniforms clips, vatPositions or time", vert_path);
@@ -178,7 +183,6 @@ bool vat_renderer_init(VatRenderer *renderer, const Model *model, const VatGpuDa
     glUniform1i(renderer->u_rows_per_frame, layout->rows_per_frame);
     glUniform1i(renderer->u_frames_per_page, layout->frames_per_page);
     glUniform4fv(renderer->u_clips, data->clip_count, (const float *)data->clips);
-    glUniform1i(renderer->u_diffuse_texture, 0);
     glUniform1i(renderer->u_positions, 1);
     glUniform1i(renderer->u_normals, 2);
     glUseProgram(0);
@@ -201,6 +205,7 @@ bool vat_renderer_init(VatRenderer *renderer, const Model *model, const VatGpuDa
         renderer->textures[t] = renderer_upload_texture(&model->textures[t]);
         renderer->texture_count = t + 1;
     }
+    renderer->linear_textures = gpu_upload_linear_textures(model);
     renderer->white_texture = gpu_white_texture();
 
     renderer->positions_texture =
@@ -235,6 +240,7 @@ void vat_renderer_free(VatRenderer *renderer)
     }
     if (renderer->texture_count > 0) glDeleteTextures(renderer->texture_count, renderer->textures);
     if (renderer->white_texture) glDeleteTextures(1, &renderer->white_texture);
+    gpu_free_linear_textures(renderer->linear_textures, renderer->texture_count);
     if (renderer->positions_texture) glDeleteTextures(1, &renderer->positions_texture);
     if (renderer->normals_texture) glDeleteTextures(1, &renderer->normals_texture);
     if (renderer->instance_buffer) glDeleteBuffers(1, &renderer->instance_buffer);
@@ -303,21 +309,50 @@ int vat_renderer_draw(VatRenderer *renderer, float time, const mat4 view, const 
     glUniformMatrix4fv(renderer->u_view, 1, GL_FALSE, (const float *)view);
     glUniformMatrix4fv(renderer->u_projection, 1, GL_FALSE, (const float *)projection);
     glUniform1f(renderer->u_time, time);
-    glUniform3fv(renderer->u_light_direction, 1, light->direction);
+    mat4 camera;   /* the eye's placement: the key light follows it (renderer.c set_frame_uniforms) */
+    glm_mat4_inv((vec4 *)view, camera);
+    vec3 direction;
+    if (light->follow_camera) glm_mat4_mulv3(camera, (float *)light->direction, 0.0f, direction);
+    else glm_vec3_copy((float *)light->direction, direction);
+    glUniform3fv(renderer->u_camera_position, 1, camera[3]);
+    glUniform3fv(renderer->u_light_direction, 1, direction);
     glUniform3fv(renderer->u_light_color, 1, light->color);
     glUniform3fv(renderer->u_ambient, 1, light->ambient);
+    glUniform1i(renderer->u_lighting_model, (int)light->lighting);
+    glUniform3fv(renderer->u_sky, 1, light->sky);
+    glUniform3fv(renderer->u_ground, 1, light->ground);
+    glUniform1f(renderer->u_exposure, light->exposure);
+    GpuTextureSet textures = {renderer->texture_count, renderer->textures, renderer->linear_textures,
+                              renderer->white_texture};
     glUniform1i(renderer->u_encode_srgb, srgb_target ? 0 : 1);
     bind_vat_textures(renderer);
     int draw_calls = 0;
-    for (int m = 0; m < renderer->mesh_count; m++) {
-        const VatMeshGpu *gpu = &renderer->meshes[m];
-        if (gpu->index_count == 0) continue;
-        gpu_bind_material(model, gpu->material, renderer->textures, renderer->texture_count, renderer->white_texture,
-                          renderer->u_diffuse_color);
-        glBindVertexArray(gpu->vao);
-        /* the whole crowd of this mesh in one call: instance attributes carry offset, clip, time */
-        glDrawElementsInstanced(GL_TRIANGLES, gpu->index_count, GL_UNSIGNED_INT, NULL, renderer->instance_count);
-        draw_calls++;
+    /* pass 0: every mesh but the alpha-BLEND ones; pass 1: those, blended, depth writes off (the
+     * crowd is one instanced call per mesh: not sorted per instance) */
+    for (int pass = 0; pass < 2; pass++) {
+        bool any = false;
+        for (int m = 0; m < renderer->mesh_count; m++) {
+            const VatMeshGpu *gpu = &renderer->meshes[m];
+            const Material *material =
+                gpu->material >= 0 && gpu->material < model->material_count ? &model->materials[gpu->material] : NULL;
+            bool blended = material && material->alpha_mode == MATERIAL_ALPHA_BLEND;
+            if (gpu->index_count == 0 || blended != (pass == 1)) continue;
+            if (pass == 1 && !any) {
+                glEnable(GL_BLEND);
+                glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+                glDepthMask(GL_FALSE);
+            }
+            any = true;
+            gpu_bind_material(model, gpu->material, &textures, &renderer->material);
+            glBindVertexArray(gpu->vao);
+            /* the whole crowd of this mesh in one call: instance attributes carry offset, clip, time */
+            glDrawElementsInstanced(GL_TRIANGLES, gpu->index_count, GL_UNSIGNED_INT, NULL, renderer->instance_count);
+            draw_calls++;
+        }
+        if (pass == 1 && any) {
+            glDepthMask(GL_TRUE);
+            glDisable(GL_BLEND);
+        }
     }
     glBindVertexArray(0);
     glBindTexture(GL_TEXTURE_2D, 0);

@@ -12,6 +12,7 @@
 
 #include <assimp/material.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,6 +217,122 @@ int import_load_texture(Importer *im, const char *source)
     return model->texture_count++;
 }
 
+/* Float property `key` (an AI_MATKEY_* triple), false when absent or not finite. */
+static bool material_float(const struct aiMaterial *src, const char *key, unsigned type, unsigned index, float *out)
+{
+    ai_real value = 0;
+    unsigned max = 1;
+    if (aiGetMaterialFloatArray(src, key, type, index, &value, &max) != aiReturn_SUCCESS || max != 1 || !isfinite(value))
+        return false;
+    *out = (float)value;
+    return true;
+}
+
+/* The first texture of `type`, loaded; -1 when none. Its UV channel into *uv_set (0 or 1). */
+static int material_texture(Importer *im, const struct aiMaterial *src, enum aiTextureType type, int *uv_set)
+{
+    struct aiString path;
+    unsigned uv_index = 0;
+    if (aiGetMaterialTexture(src, type, 0, &path, NULL, &uv_index, NULL, NULL, NULL, NULL) != aiReturn_SUCCESS ||
+        path.length == 0)
+        return -1;
+    if (uv_set) *uv_set = uv_index == 1 ? 1 : 0;
+    return import_load_texture(im, path.data);
+}
+
+/* Does the texture's alpha channel carry anything (some texel below 250)? And is it a cut-out
+ * (at least 90 % of the texels fully opaque or fully clear) rather than a soft blend? */
+static bool texture_alpha(const Texture *texture, bool *cut_out)
+{
+    size_t count = (size_t)texture->width * (size_t)texture->height, partial = 0, below = 0;
+    for (size_t i = 0; i < count; i++) {
+        unsigned char a = texture->rgba[4 * i + 3];
+        below += a < 250;
+        partial += a > 5 && a < 250;
+    }
+    *cut_out = partial * 10 <= count;
+    return below > 0;
+}
+
+/* FBX / Collada / X / OBJ materials are Phong-style (diffuse, specular, shininess): mapped onto
+ * glTF's metallic-roughness here, docs/materials.md section "Assimp formats" (the table there
+ * is this function):
+ *   metallic  = 0 (the file's $mat.metallicFactor when it has one)
+ *   roughness = (2 / (shininess + 2))^(1/4): Blinn-Phong exponent s ~ Beckmann alpha^2 = 2 / (s + 2),
+ *               GGX alpha ~ Beckmann alpha, glTF roughness = sqrt(alpha); no specular (colour x
+ *               strength below 0.01) or no shininess: 1; the file's $mat.roughnessFactor wins
+ *   normal    = the NORMALS texture, else a HEIGHT texture (the slot Assimp gives OBJ's bump and
+ *               FBX's bump maps) when its pixels are a normal map's (mean blue > 0.7, mean red and
+ *               green near 0.5); a grey height map is left out
+ *   emissive  = the emissive colour (x $mat.emissiveIntensity), the EMISSIVE texture (white factor
+ *               when the colour is black)
+ *   alpha     = opacity (AI_MATKEY_OPACITY) x diffuse alpha: below 1 is BLEND (opacity 0 counts as
+ *               1: exporters write 0 for "not set" far more often than an invisible material);
+ *               a diffuse texture with a used alpha channel: MASK (cutoff 0.5) when its alpha is
+ *               a cut-out, else BLEND (a separate OPACITY texture is not read yet)
+ *   double-sided = true (these formats have no dependable flag; open meshes are common) */
+static void map_specular_workflow(Importer *im, const struct aiMaterial *src, Material *material)
+{
+    Model *model = im->model;
+    material->double_sided = true;
+    material->metallic_factor = 0.0f;
+    material_float(src, AI_MATKEY_METALLIC_FACTOR, &material->metallic_factor);
+    float shininess = 0.0f, strength = 1.0f, roughness = 1.0f;
+    struct aiColor4D specular = {1, 1, 1, 1};
+    bool have_specular = aiGetMaterialColor(src, AI_MATKEY_COLOR_SPECULAR, &specular) == aiReturn_SUCCESS;
+    material_float(src, AI_MATKEY_SHININESS_STRENGTH, &strength);
+    float level = fmaxf(specular.r, fmaxf(specular.g, specular.b)) * strength;
+    if (material_float(src, AI_MATKEY_SHININESS, &shininess) && shininess > 0.0f && (!have_specular || level >= 0.01f))
+        roughness = powf(2.0f / (shininess + 2.0f), 0.25f);
+    material_float(src, AI_MATKEY_ROUGHNESS_FACTOR, &roughness);
+    material->roughness_factor = fminf(1.0f, fmaxf(0.0f, roughness));
+
+    int uv = 0;
+    int normal = material_texture(im, src, aiTextureType_NORMALS, &uv);
+    if (normal < 0) {
+        int height = material_texture(im, src, aiTextureType_HEIGHT, &uv);
+        if (height >= 0) {
+            const Texture *t = &model->textures[height];
+            double sum[3] = {0, 0, 0};
+            size_t count = (size_t)t->width * (size_t)t->height;
+            for (size_t i = 0; i < count; i++)
+                for (int c = 0; c < 3; c++) sum[c] += t->rgba[4 * i + (size_t)c] / 255.0;
+            if (count > 0 && sum[2] / (double)count > 0.7 && fabs(sum[0] / (double)count - 0.5) < 0.15 &&
+                fabs(sum[1] / (double)count - 0.5) < 0.15)
+                normal = height;
+        }
+    }
+    if (normal >= 0) {
+        material->normal_map.texture = normal;
+        material->normal_map.texcoord = uv;
+        material_float(src, AI_MATKEY_BUMPSCALING, &material->normal_scale);
+    }
+
+    struct aiColor4D emissive;
+    if (aiGetMaterialColor(src, AI_MATKEY_COLOR_EMISSIVE, &emissive) == aiReturn_SUCCESS && isfinite(emissive.r) &&
+        isfinite(emissive.g) && isfinite(emissive.b)) {
+        material->emissive_factor[0] = emissive.r;
+        material->emissive_factor[1] = emissive.g;
+        material->emissive_factor[2] = emissive.b;
+    }
+    material_float(src, "$mat.emissiveIntensity", 0, 0, &material->emissive_strength);
+    int emissive_texture = material_texture(im, src, aiTextureType_EMISSIVE, &uv);
+    if (emissive_texture >= 0) {
+        material->emissive_map.texture = emissive_texture;
+        material->emissive_map.texcoord = uv;
+        if (glm_vec3_max(material->emissive_factor) <= 0.0f) glm_vec3_one(material->emissive_factor);
+    }
+
+    float opacity = 1.0f;
+    if (material_float(src, AI_MATKEY_OPACITY, &opacity) && opacity > 0.0f && opacity < 1.0f)
+        material->diffuse_color[3] *= opacity;
+    if (material->diffuse_color[3] < 1.0f) material->alpha_mode = MATERIAL_ALPHA_BLEND;
+    bool cut_out = false;
+    if (material->diffuse_texture >= 0 && texture_alpha(&model->textures[material->diffuse_texture], &cut_out) &&
+        material->alpha_mode != MATERIAL_ALPHA_BLEND)
+        material->alpha_mode = cut_out ? MATERIAL_ALPHA_MASK : MATERIAL_ALPHA_BLEND;
+}
+
 bool import_materials(Importer *im)
 {
     const struct aiScene *scene = im->scene;
@@ -252,6 +369,8 @@ bool import_materials(Importer *im)
             found = aiGetMaterialTexture(src, aiTextureType_BASE_COLOR, 0, &path, NULL, NULL, NULL, NULL, NULL,
                                          NULL) == aiReturn_SUCCESS;
         if (found && path.length > 0) material->diffuse_texture = import_load_texture(im, path.data);
+        material->diffuse_map.texture = material->diffuse_texture;
+        map_specular_workflow(im, src, material);
     }
     return true;
 }

@@ -162,7 +162,9 @@ static bool build_mesh(Importer *im, const struct aiMesh *src, int node_joint, M
     mesh->uvs = calloc((size_t)vertex_count, sizeof(vec2));
     mesh->indices = malloc(sizeof(uint32_t) * (size_t)mesh->index_count);
     if (src->mTextureCoords[1]) mesh->uvs2 = calloc((size_t)vertex_count, sizeof(vec2));
-    if (!mesh->positions || !mesh->normals || !mesh->uvs || !mesh->indices || (src->mTextureCoords[1] && !mesh->uvs2))
+    if (src->mColors[0]) mesh->colors = malloc(sizeof(vec4) * (size_t)vertex_count);
+    if (!mesh->positions || !mesh->normals || !mesh->uvs || !mesh->indices || (src->mTextureCoords[1] && !mesh->uvs2) ||
+        (src->mColors[0] && !mesh->colors))
         return import_fail(im, "out of memory");
 
     for (int v = 0; v < vertex_count; v++) {
@@ -188,6 +190,15 @@ static bool build_mesh(Importer *im, const struct aiMesh *src, int node_joint, M
             if (isfinite(t->x) && isfinite(t->y)) {
                 mesh->uvs[v][0] = t->x;
                 mesh->uvs[v][1] = t->y;
+            }
+        }
+        if (mesh->colors) {   /* colour set 0: FBX / Collada / PLY store display (sRGB) values: to linear */
+            const struct aiColor4D *c = &src->mColors[0][v];
+            const float rgba[4] = {c->r, c->g, c->b, c->a};
+            for (int k = 0; k < 4; k++) {
+                float x = isfinite(rgba[k]) ? fminf(fmaxf(rgba[k], 0.0f), 1.0f) : 1.0f;
+                /* sRGB decode: x <= 0.04045 ? x / 12.92 : ((x + 0.055) / 1.055)^2.4 (alpha stays linear) */
+                mesh->colors[v][k] = k == 3 ? x : x <= 0.04045f ? x / 12.92f : powf((x + 0.055f) / 1.055f, 2.4f);
             }
         }
         if (mesh->uvs2) {   /* the second UV set: a VAT mesh.glb's vertex ids (vat_mesh.h) */

@@ -220,6 +220,11 @@ bool vat_export_mesh(const char *path, const Model *model, const vec3 *positions
         ok = add_string_property(material, "?mat.name", 0, src && src->name[0] ? src->name : "default") &&
              add_property(material, "$clr.diffuse", 0, 0, aiPTI_Float, color, sizeof color) &&
              add_property(material, "$clr.base", 0, 0, aiPTI_Float, color, sizeof color);
+        /* the PBR factors (glTF metallicFactor / roughnessFactor): without them a reader takes glTF's
+         * default, a rough metal; the bake's model keeps the source's (Assimp materials: dielectric) */
+        float metallic = src ? src->metallic_factor : 0.0f, roughness = src ? src->roughness_factor : 1.0f;
+        ok = ok && add_property(material, "$mat.metallicFactor", 0, 0, aiPTI_Float, &metallic, sizeof metallic) &&
+             add_property(material, "$mat.roughnessFactor", 0, 0, aiPTI_Float, &roughness, sizeof roughness);
         if (ok && src && src->diffuse_texture >= 0 && src->diffuse_texture < model->texture_count) {
             char reference[32];
             snprintf(reference, sizeof reference, "*%d", src->diffuse_texture);   /* Assimp: embedded texture N */

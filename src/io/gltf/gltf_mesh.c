@@ -12,7 +12,7 @@
  *     past the vertex count is dropped (one warning per primitive, a repair).
  *   - UVs: v' = 1 - v (glTF's origin is the image's top-left corner, skinview's the bottom-left, as
  *     Assimp delivered every format).
- *   - Attributes: POSITION, NORMAL, TEXCOORD_0, TEXCOORD_1, JOINTS_0/_1, WEIGHTS_0/_1, each read by
+ *   - Attributes: POSITION, NORMAL, TEXCOORD_0, TEXCOORD_1, TANGENT, COLOR_0, JOINTS_0/_1, WEIGHTS_0/_1, each read by
  *     gltf_accessor.c, so any component type is read right: KHR_mesh_quantization's integer
  *     positions (their integer values, or normalized) and normalized normals and UVs, and normalized
  *     UNSIGNED_BYTE / UNSIGNED_SHORT weights.
@@ -50,6 +50,8 @@ typedef struct Primitive {
     float    *positions;   /* 3 per vertex */
     float    *normals;     /* 3 per vertex, NULL: none in the file */
     float    *uv0, *uv1;   /* 2 per vertex, NULL: none */
+    float    *tangents;    /* 4 per vertex (xyz, w = handedness), NULL: none */
+    float    *colors;      /* 4 per vertex (RGBA, linear; VEC3 files get alpha 1), NULL: none */
     float    *joints[2];   /* 4 per vertex (integer values), NULL: none */
     float    *weights[2];  /* 4 per vertex */
     uint32_t *triangles;   /* 3 per triangle */
@@ -67,6 +69,8 @@ static void primitive_free(Primitive *p)
     free(p->normals);
     free(p->uv0);
     free(p->uv1);
+    free(p->tangents);
+    free(p->colors);
     for (int s = 0; s < 2; s++) free(p->joints[s]), free(p->weights[s]);
     free(p->triangles);
     for (int t = 0; t < p->target_count; t++) {
@@ -166,6 +170,41 @@ static bool build_triangles(Gltf *g, const cJSON *primitive, Primitive *p, int m
     return true;
 }
 
+/* COLOR_0 as 4 floats per vertex (VEC3: alpha 1). A Draco-compressed primitive's colours are read
+ * as its RGB. */
+static bool read_colors(Gltf *g, const cJSON *primitive, Primitive *p, const char *mesh_name)
+{
+    const cJSON *accessor = gltf_item(gltf_item(primitive, "attributes"), "COLOR_0");
+    if (!accessor) return true;
+    if (!cJSON_IsNumber(accessor)) return gltf_fail(g, "damaged glTF file: attribute COLOR_0 is not an accessor index");
+    float *raw = NULL;
+    int count = 0, components = 3;
+    if (p->have_draco) {
+        if (!read_attribute(g, primitive, p, "COLOR_0", 3, &raw, &count)) return false;
+    } else if (!gltf_read_floats(g, accessor->valueint, 0, &raw, &count, &components)) {
+        return false;
+    }
+    if (!raw) return true;
+    if ((components != 3 && components != 4) || !check_count(g, mesh_name, "COLOR_0", count, p->vertex_count)) {
+        free(raw);
+        return components == 3 || components == 4 ? false
+                                                   : gltf_fail(g, "damaged glTF file: mesh '%s': COLOR_0 is not VEC3 or VEC4",
+                                                               mesh_name);
+    }
+    p->colors = malloc(sizeof(float) * 4 * (size_t)count + 1);
+    if (!p->colors) {
+        free(raw);
+        return gltf_fail(g, "out of memory");
+    }
+    for (int v = 0; v < count; v++)
+        for (int c = 0; c < 4; c++) {
+            float x = c < components ? raw[(size_t)v * (size_t)components + (size_t)c] : 1.0f;
+            p->colors[4 * (size_t)v + (size_t)c] = isfinite(x) ? x : 1.0f;
+        }
+    free(raw);
+    return true;
+}
+
 static bool read_primitive(Gltf *g, const cJSON *primitive, Primitive *p, int mode, const char *mesh_name)
 {
     memset(p, 0, sizeof *p);
@@ -193,6 +232,10 @@ static bool read_primitive(Gltf *g, const cJSON *primitive, Primitive *p, int mo
         if (!read_attribute(g, primitive, p, names[a], components[a], slots[a], &count)) return false;
         if (*slots[a] && !check_count(g, mesh_name, names[a], count, p->vertex_count)) return false;
     }
+    /* TANGENT (VEC4 float) and COLOR_0 (VEC3 or VEC4; float or normalized unsigned byte / short) */
+    if (!read_attribute(g, primitive, p, "TANGENT", 4, &p->tangents, &count)) return false;
+    if (p->tangents && !check_count(g, mesh_name, "TANGENT", count, p->vertex_count)) return false;
+    if (!read_colors(g, primitive, p, mesh_name)) return false;
     for (int s = 0; s < 2; s++) {
         char joints[16], weights[16];
         snprintf(joints, sizeof joints, "JOINTS_%d", s);
@@ -385,7 +428,10 @@ static bool build_mesh(Gltf *g, const Primitive *p, const cJSON *mesh_json, cons
     mesh->uvs = calloc((size_t)vertex_count + 1, sizeof(vec2));
     mesh->indices = malloc(sizeof(uint32_t) * ((size_t)mesh->index_count + 1));
     if (p->uv1) mesh->uvs2 = calloc((size_t)vertex_count + 1, sizeof(vec2));
-    if (!source || !mesh->positions || !mesh->normals || !mesh->uvs || !mesh->indices || (p->uv1 && !mesh->uvs2)) {
+    if (p->colors) mesh->colors = malloc(sizeof(vec4) * ((size_t)vertex_count + 1));
+    if (p->tangents && p->normals) mesh->tangents = malloc(sizeof(vec4) * ((size_t)vertex_count + 1));
+    if (!source || !mesh->positions || !mesh->normals || !mesh->uvs || !mesh->indices || (p->uv1 && !mesh->uvs2) ||
+        (p->colors && !mesh->colors) || (p->tangents && p->normals && !mesh->tangents)) {
         free(source);
         return gltf_fail(g, "out of memory");
     }
@@ -406,6 +452,13 @@ static bool build_mesh(Gltf *g, const Primitive *p, const cJSON *mesh_json, cons
             mesh->uvs[v][0] = p->uv0[2 * s], mesh->uvs[v][1] = 1.0f - p->uv0[2 * s + 1];
         if (p->uv1 && isfinite(p->uv1[2 * s]) && isfinite(p->uv1[2 * s + 1]))
             mesh->uvs2[v][0] = p->uv1[2 * s], mesh->uvs2[v][1] = 1.0f - p->uv1[2 * s + 1];
+        if (mesh->colors) glm_vec4_copy(p->colors + 4 * s, mesh->colors[v]);
+        if (mesh->tangents) {   /* glTF: only with NORMAL (generated normals get generated tangents) */
+            const float *t = p->tangents + 4 * s;
+            bool finite = isfinite(t[0]) && isfinite(t[1]) && isfinite(t[2]);
+            glm_vec4_copy(finite ? (float *)t : (vec4){1.0f, 0.0f, 0.0f, 1.0f}, mesh->tangents[v]);
+            mesh->tangents[v][3] = t[3] < 0.0f ? -1.0f : 1.0f;
+        }
     }
     if (flat) {   /* no normals in the file: each corner gets its triangle's normal */
         for (int t = 0; t < mesh->index_count / 3; t++) {

@@ -61,6 +61,8 @@ static bool make_piece(Gltf *g, const Mesh *mesh, int first, int end, Mesh *piec
     piece->normals = malloc(sizeof(vec3) * nv);
     piece->uvs = malloc(sizeof(vec2) * nv);
     piece->uvs2 = mesh->uvs2 ? malloc(sizeof(vec2) * nv) : NULL;
+    piece->colors = mesh->colors ? malloc(sizeof(vec4) * nv) : NULL;
+    piece->tangents = mesh->tangents ? malloc(sizeof(vec4) * nv) : NULL;
     piece->indices = malloc(sizeof(uint32_t) * (size_t)piece->index_count);
     piece->bone_joint = malloc(sizeof(int) * ((size_t)bones + 1));
     piece->inverse_bind = malloc(sizeof(mat4) * ((size_t)bones + 1));
@@ -74,7 +76,8 @@ static bool make_piece(Gltf *g, const Mesh *mesh, int first, int end, Mesh *piec
         piece->morph_position_deltas = calloc(targets * nv, sizeof(vec3));
         piece->morph_normal_deltas = calloc(targets * nv, sizeof(vec3));
     }
-    if (!piece->positions || !piece->normals || !piece->uvs || (mesh->uvs2 && !piece->uvs2) || !piece->indices ||
+    if (!piece->positions || !piece->normals || !piece->uvs || (mesh->uvs2 && !piece->uvs2) || (mesh->colors && !piece->colors) ||
+        (mesh->tangents && !piece->tangents) || !piece->indices ||
         !piece->bone_joint || !piece->inverse_bind || !piece->joint_indices || !piece->weights ||
         (mesh->influences_in_file && !piece->influences_in_file) ||
         (targets > 0 && (!piece->morph_target_names || !piece->morph_default_weights || !piece->morph_position_deltas ||
@@ -97,6 +100,8 @@ static bool make_piece(Gltf *g, const Mesh *mesh, int first, int end, Mesh *piec
         glm_vec3_copy(mesh->normals[v], piece->normals[u]);
         glm_vec2_copy(mesh->uvs[v], piece->uvs[u]);
         if (piece->uvs2) glm_vec2_copy(mesh->uvs2[v], piece->uvs2[u]);
+        if (piece->colors) glm_vec4_copy(mesh->colors[v], piece->colors[u]);
+        if (piece->tangents) glm_vec4_copy(mesh->tangents[v], piece->tangents[u]);
         if (piece->influences_in_file) piece->influences_in_file[u] = mesh->influences_in_file[v];
         for (int k = 0; k < SV_MAX_INFLUENCES; k++) {
             piece->weights[u][k] = mesh->weights[v][k];
@@ -121,7 +126,7 @@ static bool make_piece(Gltf *g, const Mesh *mesh, int first, int end, Mesh *piec
 /* Frees everything a Mesh owns (the Model's own mesh_free is private to model.c). */
 static void free_mesh(Mesh *m)
 {
-    free(m->positions), free(m->normals), free(m->uvs), free(m->uvs2), free(m->indices);
+    free(m->positions), free(m->normals), free(m->uvs), free(m->uvs2), free(m->colors), free(m->tangents), free(m->indices);
     free(m->bone_joint), free(m->inverse_bind), free(m->joint_indices), free(m->weights), free(m->influences_in_file);
     free(m->morph_target_names), free(m->morph_position_deltas), free(m->morph_normal_deltas),
         free(m->morph_default_weights);
