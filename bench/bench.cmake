@@ -21,7 +21,7 @@ target_compile_definitions(bench_import PRIVATE SKINVIEW_SOURCE_DIR="${CMAKE_SOU
 
 # bench_render: frame time of the skinned model's draw, off-screen (not a test: prints numbers;
 # docs/performance.md "Rendering").
-#   build/bench_render [MODEL] [--frames K] [--size WxH] [--samples N] [--clip INDEX] [--json]
+#   build/bench_render [MODEL] [--frames K] [--size WxH] [--samples N] [--clip INDEX] [--lighting flat|default] [--json]
 add_executable(bench_render ${CMAKE_CURRENT_LIST_DIR}/bench_render.c)
 target_link_libraries(bench_render PRIVATE skinview_app)
 add_dependencies(bench_render skinview_data)

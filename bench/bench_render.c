@@ -1,13 +1,15 @@
 /* bench_render — the frame time of the skinned model's draw (a benchmark, not a test: it prints
  * numbers; docs/performance.md "Rendering").
  *
- *   build/bench_render [MODEL] [--frames K] [--size WxH] [--samples N] [--clip INDEX] [--json]
+ *   build/bench_render [MODEL] [--frames K] [--size WxH] [--samples N] [--clip INDEX] [--lighting flat|default] [--json]
  *
  * Off-screen at --size (default 1280x720, no multisampling), the camera framed on the model as
  * the viewer frames it; one frame = pose the clip at the next time step + the skinning method's
  * CPU work + clear + renderer_draw + glFinish. Prints the median and the best of K timed frames
- * (after 5 warm-up frames), in milliseconds. On llvmpipe the fragment shader dominates: this is
- * what a material or lighting change costs.
+ * (after 5 warm-up frames), in milliseconds, wall time and the process's CPU time (run it with
+ * LP_NUM_THREADS=0 on a shared machine: the CPU time is then the frame's work, whatever the load).
+ * On llvmpipe the fragment shader dominates: this is
+ * what a material or lighting change costs. --lighting as skinview's (default: the PBR rig).
  */
 #include "app/bounds.h"
 #include "app/commands.h"
@@ -29,6 +31,15 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* CPU seconds of the whole process (every thread): with LP_NUM_THREADS=0 llvmpipe rasterizes on the
+ * calling thread, and the CPU time per frame reads the work itself, not how busy the machine is. */
+static double cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static int compare_doubles(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -39,16 +50,18 @@ int main(int argc, char **argv)
 {
     const char *model_path = NULL;
     int frames = 60, width = 1280, height = 720, samples = 0, clip = 0;
-    bool json = false;
+    bool json = false, flat = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) frames = atoi(argv[++i]);
         else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) sscanf(argv[++i], "%dx%d", &width, &height);
         else if (strcmp(argv[i], "--samples") == 0 && i + 1 < argc) samples = atoi(argv[++i]);
         else if (strcmp(argv[i], "--clip") == 0 && i + 1 < argc) clip = atoi(argv[++i]);
         else if (strcmp(argv[i], "--json") == 0) json = true;
+        else if (strcmp(argv[i], "--lighting") == 0 && i + 1 < argc) flat = strcmp(argv[++i], "flat") == 0;
         else if (argv[i][0] != '-') model_path = argv[i];
         else {
-            fprintf(stderr, "usage: bench_render [MODEL] [--frames K] [--size WxH] [--samples N] [--clip INDEX] [--json]\n");
+            fprintf(stderr, "usage: bench_render [MODEL] [--frames K] [--size WxH] [--samples N] [--clip INDEX] "
+                            "[--lighting flat|default] [--json]\n");
             return 2;
         }
     }
@@ -94,32 +107,38 @@ int main(int argc, char **argv)
     framebuffer_bind(&framebuffer);
     glViewport(0, 0, width, height);
     RenderLight light;
-    render_light_default(&light);
+    app_light(flat, &light);
     float duration = clip >= 0 ? model.clips[clip].duration : 0.0f;
-    double *times = malloc(sizeof(double) * (size_t)frames);
-    if (!times) return 1;
+    double *times = malloc(sizeof(double) * (size_t)frames), *cpu = malloc(sizeof(double) * (size_t)frames);
+    if (!times || !cpu) return 1;
     for (int k = -5; k < frames; k++) {
         float t = duration > 0.0f ? (float)(k + 5) / 60.0f : 0.0f;
         while (duration > 0.0f && t > duration) t -= duration;
-        double start = now_seconds();
+        double start = now_seconds(), cpu_start = cpu_seconds();
         animator_evaluate(&animator, clip, t);
         renderer_prepare(&renderer, &animator);
         renderer_clear(0.18f, 0.2f, 0.23f);
         renderer_draw(&renderer, &animator, view, projection, &light);
         glFinish();
-        if (k >= 0) times[k] = now_seconds() - start;
+        if (k >= 0) times[k] = now_seconds() - start, cpu[k] = cpu_seconds() - cpu_start;
     }
     qsort(times, (size_t)frames, sizeof *times, compare_doubles);
+    qsort(cpu, (size_t)frames, sizeof *cpu, compare_doubles);
     double median = 1e3 * times[frames / 2], best = 1e3 * times[0];
+    double cpu_median = 1e3 * cpu[frames / 2], cpu_best = 1e3 * cpu[0];
     int vertices = model_total_vertices(&model);
     if (json)
         printf("{\"model\": \"%s\", \"renderer\": \"%s\", \"width\": %d, \"height\": %d, \"samples\": %d, "
-               "\"vertices\": %d, \"frames\": %d, \"median_ms\": %.3f, \"best_ms\": %.3f}\n",
-               model_path, context.renderer_name, width, height, samples, vertices, frames, median, best);
+               "\"vertices\": %d, \"frames\": %d, \"lighting\": \"%s\", \"median_ms\": %.3f, \"best_ms\": %.3f, \"cpu_median_ms\": %.3f, \"cpu_best_ms\": %.3f}\n",
+               model_path, context.renderer_name, width, height, samples, vertices, frames, flat ? "flat" : "default",
+               median, best, cpu_median, cpu_best);
     else
-        printf("bench_render %s on %s, %dx%d, %d samples, %d vertices: %.3f ms per frame (median of %d), best %.3f ms\n",
-               model_path, context.renderer_name, width, height, samples, vertices, median, frames, best);
+        printf("bench_render %s on %s, %dx%d, %d samples, %d vertices, lighting %s: %.3f ms per frame (median of %d), "
+               "best %.3f ms; CPU %.3f ms per frame (median), best %.3f ms\n",
+               model_path, context.renderer_name, width, height, samples, vertices, flat ? "flat" : "default", median,
+               frames, best, cpu_median, cpu_best);
     free(times);
+    free(cpu);
     framebuffer_free(&framebuffer);
     animator_free(&animator);
     renderer_free(&renderer);

@@ -1,7 +1,7 @@
 #version 330 core
 // skinned.frag — the surface: the material (glTF metallic-roughness: docs/materials.md) under
 // one of two lights (src/gfx/renderer.h RenderLight.lighting, the renderer #defines
-// LIGHTING_FLAT / LIGHTING_PBR here):
+// LIGHTING_FLAT / LIGHTING_PBR here, and LIGHTING_COMPILED: see lightingModel below):
 //   LIGHTING_FLAT  the old look: one directional light plus ambient, Lambert only, over the base
 //                  colour; no tone map (exact-colour tests and the teaching aids' legends read it);
 //   LIGHTING_PBR   Cook-Torrance GGX as the glTF 2.0 specification's BRDF appendix (B) states it,
@@ -39,13 +39,34 @@ uniform vec3  emissiveFactor;     // linear RGB, times KHR_materials_emissive_st
 uniform int   alphaMode;          // 0 OPAQUE, 1 MASK, 2 BLEND (MaterialAlphaMode)
 uniform float alphaCutoff;
 uniform bool  unlit;              // KHR_materials_unlit: base colour as is
+// What the model's materials use at all (src/gfx/renderer.c material_feature_defines): the skinned
+// renderer defines MATERIAL_FEATURES_SELECTED and one HAS_* per feature some material or mesh of
+// the model has, so a model pays per pixel only for what it uses (llvmpipe runs every path it
+// compiles); without MATERIAL_FEATURES_SELECTED (the VAT player) everything is compiled in.
+#ifndef MATERIAL_FEATURES_SELECTED
+#define HAS_ALPHA_TEST
+#define HAS_UV_TRANSFORM
+#define HAS_VERTEX_COLOR
+#define HAS_METALLIC_ROUGHNESS_MAP
+#define HAS_NORMAL_MAP
+#define HAS_OCCLUSION_MAP
+#define HAS_EMISSIVE
+#endif
 // Per map (0 base colour, 1 metallic-roughness, 2 normal, 3 occlusion, 4 emissive): which UV set
 // and KHR_texture_transform, as one 3x3 matrix that already includes the v flip (gpu_common.c).
 uniform int  uvSet[5];
 uniform mat3 uvTransform[5];
 
 // ---- the light (src/gfx/renderer.h RenderLight) ----
+// Which model: compiled in (the skinned renderer injects "#define LIGHTING_COMPILED LIGHTING_..."
+// and keeps one program per model it has drawn with, so each pays only for its own path), or,
+// without the define, chosen per draw by the uniform lightingModel (the VAT player).
+#ifdef LIGHTING_COMPILED
+#define LIGHTING_IS_PBR (LIGHTING_COMPILED == LIGHTING_PBR)
+#else
 uniform int  lightingModel;       // LIGHTING_FLAT or LIGHTING_PBR
+#define LIGHTING_IS_PBR (lightingModel == LIGHTING_PBR)
+#endif
 uniform vec3 lightDirection;      // toward the light, scene space
 uniform vec3 lightColor;          // flat: diffuse intensity; PBR: the key light's irradiance E
 uniform vec3 ambientColor;        // flat: ambient term; PBR: unused
@@ -109,8 +130,12 @@ vec3 toneMapNeutral(vec3 color)
 // UV of map `slot`: its set, then its transform (homogeneous 2D).
 vec2 mapUv(int slot)
 {
+#ifdef HAS_UV_TRANSFORM
     vec2 uv = uvSet[slot] == 1 ? texCoord1 : texCoord;
     return (uvTransform[slot] * vec3(uv, 1.0)).xy;
+#else
+    return texCoord;
+#endif
 }
 
 // The front side's shading normal: the interpolated normal n bent by the normal map through the
@@ -120,6 +145,9 @@ vec2 mapUv(int slot)
 // position and UV (the cotangent frame: per pixel, no vertex data needed).
 vec3 shadingNormal(vec3 n)
 {
+#ifndef HAS_NORMAL_MAP
+    return n;
+#else
     if (!hasNormalMap) return n;
     vec2 uv = mapUv(2);
     vec3 m = texture(normalTexture, uv).xyz * 2.0 - 1.0;
@@ -146,6 +174,7 @@ vec3 shadingNormal(vec3 n)
         b *= scale;
     }
     return normalize(m.x * t + m.y * b + m.z * n);
+#endif
 }
 
 // Specular D * V of the glTF BRDF (appendix B.3.2, B.3.3), alpha = roughness^2:
@@ -203,18 +232,23 @@ const vec3 countColors[6] = vec3[6](vec3(0.05), vec3(0.02, 0.10, 0.80), vec3(0.0
 
 void main()
 {
-    vec4 albedo = diffuseColor * texture(diffuseTexture, mapUv(0)) * vertexColor;
+    vec4 albedo = diffuseColor * texture(diffuseTexture, mapUv(0));
+#ifdef HAS_VERTEX_COLOR
+    albedo *= vertexColor;
+#endif
     // Alpha: MASK cuts below the cutoff; BLEND keeps alpha (the teaching views cut at ~0)
     bool teaching = displayMode != RENDER_LIT;
+#ifdef HAS_ALPHA_TEST
     if (alphaMode == 1 && albedo.a < alphaCutoff) discard;
     if (alphaMode == 2 && teaching && albedo.a < 1.0 / 255.0) discard;
+#endif
     float alpha = alphaMode == 2 && !teaching ? albedo.a : 1.0;
 
     vec3 n = normalize(sceneNormal);
     vec3 color;
     float diffuse;                        // N.L of the light, for the teaching views' shading
     vec3 ambient, key;                    // what a white Lambert surface receives (teaching views)
-    if (lightingModel == LIGHTING_PBR) {
+    if (LIGHTING_IS_PBR) {
         n = shadingNormal(n);
         if (!gl_FrontFacing) n = -n;      // back faces are drawn (double-sided, or no culling): light their inside
         diffuse = max(dot(n, normalize(lightDirection)), 0.0);
@@ -223,13 +257,23 @@ void main()
         if (unlit) {
             color = albedo.rgb;
         } else {
+#ifdef HAS_METALLIC_ROUGHNESS_MAP
             vec4 mr = texture(metallicRoughnessTexture, mapUv(1));
+#else
+            vec4 mr = vec4(1.0);
+#endif
             float metallic = clamp(metallicFactor * mr.b, 0.0, 1.0);
             float roughness = clamp(roughnessFactor * mr.g, 0.03, 1.0);   // 0 would be a delta highlight
+#ifdef HAS_OCCLUSION_MAP
             float occlusion = 1.0 + occlusionStrength * (texture(occlusionTexture, mapUv(3)).r - 1.0);
+#else
+            float occlusion = 1.0;
+#endif
             color = shadePbr(albedo.rgb, n, metallic, roughness, occlusion);
         }
+#ifdef HAS_EMISSIVE
         color += emissiveFactor * texture(emissiveTexture, mapUv(4)).rgb;
+#endif
         color = toneMapNeutral(exposure * color);
     } else {
         if (!gl_FrontFacing) n = -n;

@@ -25,8 +25,33 @@ int renderer_max_bones(void)
 
 /* Compiles vert (+ geom when not NULL) + frag with MAX_BONES injected; only the geometry-less
  * programs record the transform-feedback varyings (--verify captures those). */
+/* The model's material features as skinned.frag #defines (MATERIAL_FEATURES_SELECTED + one HAS_*
+ * per feature that some material or mesh uses): the fragment shader compiles only those paths. */
+static void material_feature_defines(const Model *model, char *out, size_t out_size)
+{
+    bool alpha = false, transform = false, colors = false, mr = false, normal = false, occlusion = false,
+         emissive = false;
+    for (int m = 0; m < model->material_count; m++) {
+        const Material *material = &model->materials[m];
+        alpha = alpha || material->alpha_mode != MATERIAL_ALPHA_OPAQUE;
+        const MaterialMap *maps[5] = {&material->diffuse_map, &material->metallic_roughness_map, &material->normal_map,
+                                      &material->occlusion_map, &material->emissive_map};
+        for (int k = 0; k < 5; k++) transform = transform || maps[k]->has_transform || maps[k]->texcoord == 1;
+        mr = mr || material->metallic_roughness_map.texture >= 0;
+        normal = normal || material->normal_map.texture >= 0;
+        occlusion = occlusion || material->occlusion_map.texture >= 0;
+        emissive = emissive || material->emissive_map.texture >= 0 || glm_vec3_max((float *)material->emissive_factor) > 0.0f;
+    }
+    for (int m = 0; m < model->mesh_count; m++) colors = colors || model->meshes[m].colors;
+    snprintf(out, out_size, "#define MATERIAL_FEATURES_SELECTED\n%s%s%s%s%s%s%s", alpha ? "#define HAS_ALPHA_TEST\n" : "",
+             transform ? "#define HAS_UV_TRANSFORM\n" : "", colors ? "#define HAS_VERTEX_COLOR\n" : "",
+             mr ? "#define HAS_METALLIC_ROUGHNESS_MAP\n" : "", normal ? "#define HAS_NORMAL_MAP\n" : "",
+             occlusion ? "#define HAS_OCCLUSION_MAP\n" : "", emissive ? "#define HAS_EMISSIVE\n" : "");
+}
+
 static bool load_skin_program(SkinShader *shader, const char *vert_path, const char *geom_path, const char *frag_path,
-                              int max_bones, char *error, size_t error_size)
+                              int max_bones, RenderLighting lighting, const char *features, char *error,
+                              size_t error_size)
 {
     memset(shader, 0, sizeof *shader);
     int limit = renderer_max_bones();
@@ -45,8 +70,10 @@ static bool load_skin_program(SkinShader *shader, const char *vert_path, const c
         glDeleteShader(vert);
         return false;
     }
-    GLuint frag = gfx_compile_stage_file(GL_FRAGMENT_SHADER, frag_path, RENDER_MODE_DEFINES RENDER_LIGHTING_DEFINES,
-                                         error, error_size);
+    char frag_define[1024];   /* the lighting model compiled in: each program pays only for its own path */
+    snprintf(frag_define, sizeof frag_define, "%s%s#define LIGHTING_COMPILED %d\n%s", RENDER_MODE_DEFINES,
+             RENDER_LIGHTING_DEFINES, (int)lighting, features ? features : "");
+    GLuint frag = gfx_compile_stage_file(GL_FRAGMENT_SHADER, frag_path, frag_define, error, error_size);
     if (!frag) {
         glDeleteShader(vert);
         if (geom) glDeleteShader(geom);
@@ -117,7 +144,7 @@ static bool load_skin_program(SkinShader *shader, const char *vert_path, const c
 bool skin_shader_load(SkinShader *shader, const char *vert_path, const char *frag_path, int max_bones,
                       char *error, size_t error_size)
 {
-    return load_skin_program(shader, vert_path, NULL, frag_path, max_bones, error, error_size);
+    return load_skin_program(shader, vert_path, NULL, frag_path, max_bones, LIGHTING_PBR, NULL, error, error_size);
 }
 
 void skin_shader_free(SkinShader *shader)
@@ -410,19 +437,20 @@ bool renderer_init(Renderer *renderer, const Model *model, const char *vert_path
     memset(renderer, 0, sizeof *renderer);
     renderer->model = model;
     renderer->selected_joint = -1;
-    if (!skin_shader_load(&renderer->shader, vert_path, frag_path, max_bones, error, error_size)) return false;
-    char dq_vert[1024], normals_geom[1024], normals_frag[1024];
-    sibling_path(vert_path, "skinned_dq.vert", dq_vert, sizeof dq_vert);
-    sibling_path(vert_path, "normals.geom", normals_geom, sizeof normals_geom);
-    sibling_path(vert_path, "normals.frag", normals_frag, sizeof normals_frag);
-    if (!load_skin_program(&renderer->dq_shader, dq_vert, NULL, frag_path, max_bones, error, error_size) ||
-        !load_skin_program(&renderer->normals_shader[0], vert_path, normals_geom, normals_frag, max_bones, error,
-                           error_size) ||
-        !load_skin_program(&renderer->normals_shader[1], dq_vert, normals_geom, normals_frag, max_bones, error,
-                           error_size)) {
-        renderer_free(renderer);
+    /* the LBS program now, for the default lighting; the DQ and normals programs, and one for
+     * another lighting, when first used (renderer_prepare, renderer_draw_normals, renderer_draw):
+     * each compile costs time and memory, most sessions never need them */
+    material_feature_defines(model, renderer->features, sizeof renderer->features);
+    if (!load_skin_program(&renderer->shader, vert_path, NULL, frag_path, max_bones, LIGHTING_PBR, renderer->features, error,
+                           error_size))
         return false;
-    }
+    renderer->shader_lighting = LIGHTING_PBR;
+    renderer->max_bones = max_bones;
+    snprintf(renderer->vert_path, sizeof renderer->vert_path, "%s", vert_path);
+    snprintf(renderer->frag_path, sizeof renderer->frag_path, "%s", frag_path);
+    sibling_path(vert_path, "skinned_dq.vert", renderer->dq_vert_path, sizeof renderer->dq_vert_path);
+    sibling_path(vert_path, "normals.geom", renderer->normals_geom_path, sizeof renderer->normals_geom_path);
+    sibling_path(vert_path, "normals.frag", renderer->normals_frag_path, sizeof renderer->normals_frag_path);
     int largest = 1;
     for (int m = 0; m < model->mesh_count; m++)
         if (model->meshes[m].vertex_count > largest) largest = model->meshes[m].vertex_count;
@@ -636,10 +664,13 @@ void renderer_set_vertex_heat(Renderer *renderer, int mesh, const float *values)
     glBindBuffer(GL_ARRAY_BUFFER, 0);
 }
 
+static bool ensure_dq_shader(Renderer *renderer);
+
 void renderer_prepare(Renderer *renderer, const Animator *animator)
 {
     renderer->dq_fallback_meshes = 0;
     if (renderer->method == SKINNING_GPU_DQ) {
+        ensure_dq_shader(renderer);
         renderer->dq_fallback_meshes = skin_dq_pose_update(&renderer->dq_pose, animator);
     } else if (renderer->method == SKINNING_CPU_LBS) {
         for (int m = 0; m < renderer->mesh_count; m++) {
@@ -661,8 +692,72 @@ void renderer_prepare(Renderer *renderer, const Animator *animator)
 /* Does mesh m use the dual quaternion shader (method DQ, skinned, palette converted)? */
 static bool mesh_uses_dq(const Renderer *renderer, int m)
 {
-    return renderer->method == SKINNING_GPU_DQ && renderer->meshes[m].skinned &&
+    return renderer->method == SKINNING_GPU_DQ && renderer->dq_shader.program && renderer->meshes[m].skinned &&
            renderer->dq_pose.status[m] == SKIN_DQ_OK;
+}
+
+/* The DQ program, compiled on first use; false (one line on stderr, once: DQ meshes then draw
+ * with LBS) when it does not compile. */
+static bool ensure_dq_shader(Renderer *renderer)
+{
+    if (renderer->dq_shader.program) return true;
+    if (renderer->dq_failed) return false;
+    char error[1024];
+    if (!load_skin_program(&renderer->dq_shader, renderer->dq_vert_path, NULL, renderer->frag_path, renderer->max_bones,
+                           renderer->shader_lighting, renderer->features, error, sizeof error)) {
+        fprintf(stderr, "skinview: %s\n", error);
+        renderer->dq_failed = true;
+        return false;
+    }
+    return true;
+}
+
+/* The normals view's two programs, compiled on first use. */
+static bool ensure_normals_shaders(Renderer *renderer)
+{
+    if (renderer->normals_shader[0].program && renderer->normals_shader[1].program) return true;
+    if (renderer->normals_failed) return false;
+    char error[1024];
+    for (int k = 0; k < 2; k++)
+        if (!renderer->normals_shader[k].program &&
+            !load_skin_program(&renderer->normals_shader[k], k == 0 ? renderer->vert_path : renderer->dq_vert_path,
+                               renderer->normals_geom_path, renderer->normals_frag_path, renderer->max_bones,
+                               renderer->shader_lighting, NULL, error, sizeof error)) {
+            fprintf(stderr, "skinview: %s\n", error);
+            renderer->normals_failed = true;
+            return false;
+        }
+    return true;
+}
+
+/* The skinning programs for `lighting` (recompiled when it changes; kept as they are, with one
+ * line on stderr, if the new ones do not compile). */
+static void ensure_lighting(Renderer *renderer, RenderLighting lighting)
+{
+    if (lighting == renderer->shader_lighting || (lighting != LIGHTING_FLAT && lighting != LIGHTING_PBR) ||
+        renderer->lighting_failed[lighting])
+        return;
+    SkinShader lbs, dq;
+    memset(&dq, 0, sizeof dq);
+    char error[1024];
+    bool ok = load_skin_program(&lbs, renderer->vert_path, NULL, renderer->frag_path, renderer->max_bones, lighting,
+                                renderer->features, error, sizeof error);
+    if (ok && renderer->dq_shader.program)
+        ok = load_skin_program(&dq, renderer->dq_vert_path, NULL, renderer->frag_path, renderer->max_bones, lighting,
+                               renderer->features, error, sizeof error);
+    if (!ok) {
+        skin_shader_free(&lbs);
+        fprintf(stderr, "skinview: %s\n", error);
+        renderer->lighting_failed[lighting] = true;
+        return;
+    }
+    skin_shader_free(&renderer->shader);
+    renderer->shader = lbs;
+    if (renderer->dq_shader.program) {
+        skin_shader_free(&renderer->dq_shader);
+        renderer->dq_shader = dq;
+    }
+    renderer->shader_lighting = lighting;
 }
 
 /* The VAO mesh m is drawn with: the CPU-skinned one for --skinning cpu. */
@@ -790,7 +885,7 @@ static float mesh_view_depth(const Renderer *renderer, const Animator *animator,
 static void draw_meshes(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
                         const RenderLight *light, bool srgb_target, int display_mode)
 {
-    set_frame_uniforms(&renderer->dq_shader, view, projection, light, srgb_target, display_mode);
+    if (renderer->dq_shader.program) set_frame_uniforms(&renderer->dq_shader, view, projection, light, srgb_target, display_mode);
     set_frame_uniforms(&renderer->shader, view, projection, light, srgb_target, display_mode);
     const SkinShader *current = &renderer->shader;
     glActiveTexture(GL_TEXTURE2);   /* unit 0: diffuse texture, 1: morph deltas, 2: heat-map colours, 3-6: maps */
@@ -853,6 +948,7 @@ static void draw_meshes(Renderer *renderer, const Animator *animator, const mat4
 void renderer_draw(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
                    const RenderLight *light)
 {
+    if (light) ensure_lighting(renderer, light->lighting);
     bool srgb_target = renderer_target_is_srgb();
     gpu_opaque_pass_begin(srgb_target, renderer->cull_back_faces);
     draw_meshes(renderer, animator, view, projection, light, srgb_target, (int)renderer->mode);
@@ -862,6 +958,7 @@ void renderer_draw(Renderer *renderer, const Animator *animator, const mat4 view
 void renderer_draw_wireframe(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
                              const RenderLight *light)
 {
+    if (light) ensure_lighting(renderer, light->lighting);
     bool srgb_target = renderer_target_is_srgb();
     if (srgb_target) glEnable(GL_FRAMEBUFFER_SRGB);
     glEnable(GL_DEPTH_TEST);
@@ -881,6 +978,7 @@ void renderer_draw_wireframe(Renderer *renderer, const Animator *animator, const
 void renderer_draw_normals(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
                            float length, const float color[3])
 {
+    if (!ensure_normals_shaders(renderer)) return;
     glDisable(GL_FRAMEBUFFER_SRGB);   /* the colour is written as is */
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);

@@ -153,6 +153,14 @@ typedef struct Renderer {
     bool         show_heat;           /* RENDER_WEIGHTS colours come from renderer_set_vertex_heat, not a joint */
     bool         only_selected;       /* RENDER_INFLUENCES: only the selected joint's vertices in colour */
     const bool  *mesh_visible;        /* [mesh_count], false = not drawn (viewer's U list); NULL = all */
+    /* programs compiled on first use (renderer.c ensure_*): the DQ and normals ones, and the
+     * skinning programs again for another lighting model (skinned.frag LIGHTING_COMPILED) */
+    RenderLighting shader_lighting;   /* what shader and dq_shader were compiled for */
+    int          max_bones;
+    char         features[256];       /* skinned.frag's HAS_* defines for this model's materials */
+    bool         dq_failed, normals_failed, lighting_failed[2];   /* reported once, not retried */
+    char         vert_path[1024], frag_path[1024], dq_vert_path[1024], normals_geom_path[1024],
+                 normals_frag_path[1024];
 } Renderer;
 
 /* Palette size (bones per mesh) the skinning shader can hold on this GL:
