@@ -40,9 +40,7 @@ typedef struct OpenRow {
 } OpenRow;
 
 static const OpenRow open_rows[] = {
-    {"maya_dq_weights:", NULL, "SkinningType Blend (per-vertex DQ/LBS) not applied yet"},
     {"maya_extrapolate_cube:maya_extrapolate_cube_noex", NULL, "reference made without extrapolation (ufbx_eval=no_extrapolation); skinview applies the file's"},
-    {"maya_dual_quaternion_scale:", NULL, "DQS with a non-uniformly scaled bone: skin_dq.c falls back to LBS"},
     {"blender_279_sausage:", "blender_279_sausage_6100_ascii.fbx",
      "FBX 6.1 from Blender 2.79: its takes are not all read as stacks by the legacy reader ('Base' missing, 'Spin' 7e-2)"},
     {NULL, NULL, NULL},

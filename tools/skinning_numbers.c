@@ -66,7 +66,7 @@ typedef struct ArmPose {
     mat4     model[ARM_JOINTS];
     mat4     palette[ARM_JOINTS];
     DualQuat dq[ARM_JOINTS];
-    float    dq_scale;
+    DqStretch dq_stretch[ARM_JOINTS];
     vec3     lbs[ARM_VERTICES], dqs[ARM_VERTICES], rigid[ARM_VERTICES];
 } ArmPose;
 
@@ -144,8 +144,8 @@ static void arm_pose(const Arm *arm, float degrees, const float *axis, ArmPose *
     skin_palette(&arm->mesh, (const mat4 *)pose->model, pose->palette);
     mat4 unused = GLM_MAT4_IDENTITY_INIT;
     skin_vertices_lbs(&arm->mesh, (const mat4 *)pose->palette, unused, pose->lbs, NULL);
-    skin_palette_to_dq(&arm->mesh, (const mat4 *)pose->palette, pose->dq, &pose->dq_scale);
-    skin_vertices_dq(&arm->mesh, pose->dq, pose->dq_scale, unused, pose->dqs, NULL);
+    skin_palette_to_dq(&arm->mesh, (const mat4 *)pose->palette, pose->dq, pose->dq_stretch);
+    skin_vertices_dq(&arm->mesh, pose->dq, pose->dq_stretch, unused, pose->dqs, NULL);
     /* rigid: the same job with each vertex's heaviest weight set to 1, the others to 0 */
     Mesh rigid = arm->mesh;
     float rigid_weights[ARM_VERTICES][SV_MAX_INFLUENCES] = {{0}};
@@ -496,10 +496,10 @@ static bool block_demo(Text *text)
     for (int b = 0; b < mesh->bone_count; b++)
         if (strcmp(model.skeleton.names[mesh->bone_joint[b]], "forearm.L") == 0) forearm = b;
     DualQuat *dq = calloc(mesh->bone_count > 0 ? (size_t)mesh->bone_count : 1, sizeof *dq);
-    float dq_scale = 1.0f;
-    if (forearm >= 0 && dq &&
-        skin_palette_to_dq(mesh, (const mat4 *)animator.palettes[0], dq, &dq_scale) == SKIN_DQ_OK) {
-        skin_vertices_dq(mesh, dq, dq_scale, unused, skinned, NULL);
+    DqStretch *dq_stretch = calloc(mesh->bone_count > 0 ? (size_t)mesh->bone_count : 1, sizeof *dq_stretch);
+    if (forearm >= 0 && dq && dq_stretch &&
+        skin_palette_to_dq(mesh, (const mat4 *)animator.palettes[0], dq, dq_stretch) == SKIN_DQ_OK) {
+        skin_vertices_dq(mesh, dq, dq_stretch, unused, skinned, NULL);
         const vec4 *joint = animator.joint_model[mesh->bone_joint[forearm]];
         vec3 axis = {joint[0][0], joint[0][1], joint[0][2]}, origin = {joint[3][0], joint[3][1], joint[3][2]};
         glm_vec3_normalize(axis);
@@ -523,6 +523,7 @@ static bool block_demo(Text *text)
         put(text, "\ndistance from forearm.L's axis: bind %s, LBS %s, DQS %s\n", a, b, c);
     }
     free(dq);
+    free(dq_stretch);
     free(skinned), free(reference);
     animator_free(&animator);
     model_free(&model);

@@ -54,7 +54,7 @@ typedef struct SkinShader {
     GLint  projection, view, model;   /* mat4 */
     GLint  bones;                     /* mat4 bonesMatrices[MAX_BONES] (LBS; -1 in the DQ shader) */
     GLint  bone_dual_quats;           /* vec4 boneDualQuats[2 * MAX_BONES] (DQ; -1 in the LBS shader) */
-    GLint  mesh_scale;                /* float meshScale (DQ) */
+    GLint  bone_stretches;            /* vec4 boneStretches[2 * MAX_BONES] (DQ: DqStretch per bone) */
     GLint  skinned;                   /* bool: 0 = static mesh, palette unused */
     GLint  cpu_skinned;               /* bool: vertices arrive skinned by the CPU (LBS shader) */
     GLint  rigid_skinning;            /* bool: --skinning rigid, the heaviest influence only (LBS shader) */
@@ -79,6 +79,7 @@ typedef struct GpuMesh {
     GLuint cpu_vao, cpu_vbo;          /* --skinning cpu: positions + normals uploaded each frame */
     GLuint influences_vbo;            /* location 7: Mesh.influences_in_file as floats; 0 when NULL */
     GLuint heat_vbo;                  /* location 8 (skinned meshes): the difference view's value per vertex */
+    GLuint linear_share_vbo;          /* location 9: 1 - Mesh.dq_weight (DQ shader's LBS share); 0 when NULL */
     int    vertex_count;
     int    index_count;
     int    bone_count;

@@ -407,6 +407,14 @@ static int compare_point_keys(const void *a, const void *b)
     return (x->index > y->index) - (x->index < y->index);
 }
 
+/* by x, then by index */
+static int compare_x_order(const void *a, const void *b)
+{
+    const PointKey *x = a, *y = b;
+    if (x->xyz[0] != y->xyz[0]) return x->xyz[0] < y->xyz[0] ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
 /* keeps the SV_MAX_INFLUENCES largest weights, largest first */
 static void insert_influence(uint16_t joints[SV_MAX_INFLUENCES], float weights[SV_MAX_INFLUENCES], int bone, float weight)
 {
@@ -431,7 +439,10 @@ static int geometry_of(const FbxScene *scene, int model_object)
 }
 
 /* The control point (Vertices index) of each mesh vertex, matched by position bit for bit as
- * Assimp copied it (the first of equal control points; -1 when none matches). *out malloc'ed. */
+ * Assimp copied it (the first of equal control points); a vertex without an exact match (Assimp
+ * parses ASCII numbers to within a few float ulps of strtod) takes the nearest control point
+ * within 1e-6 of the points' bounding-box diagonal, found among the points sorted by x; -1 when
+ * none is that near. *out malloc'ed. */
 static bool mesh_control_points(const FbxScene *scene, int geometry, const Mesh *mesh, int **out)
 {
     *out = NULL;
@@ -441,27 +452,58 @@ static bool mesh_control_points(const FbxScene *scene, int geometry, const Mesh 
     point_count /= 3;
     int *vertex_point = malloc(sizeof(int) * (size_t)(mesh->vertex_count > 0 ? mesh->vertex_count : 1));
     PointKey *keys = malloc(sizeof *keys * (point_count > 0 ? point_count : 1));
-    if (!vertex_point || !keys) {
+    PointKey *by_x = malloc(sizeof *by_x * (point_count > 0 ? point_count : 1));
+    if (!vertex_point || !keys || !by_x) {
         free(vertex_point);
         free(keys);
+        free(by_x);
         return false;
     }
+    double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
     for (size_t p = 0; p < point_count; p++) {
-        for (int k = 0; k < 3; k++) keys[p].xyz[k] = (float)points[3 * p + (size_t)k];
+        for (int k = 0; k < 3; k++) {
+            keys[p].xyz[k] = (float)points[3 * p + (size_t)k];
+            lo[k] = fmin(lo[k], keys[p].xyz[k]);
+            hi[k] = fmax(hi[k], keys[p].xyz[k]);
+        }
         keys[p].index = (int)p;
     }
+    memcpy(by_x, keys, sizeof *keys * point_count);
     qsort(keys, point_count, sizeof *keys, compare_point_keys);
+    qsort(by_x, point_count, sizeof *by_x, compare_x_order);
+    double diagonal = point_count > 0 ? sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                                             (hi[2] - lo[2]) * (hi[2] - lo[2]))
+                                      : 0.0;
+    double near = 1e-6 * diagonal;
     for (int v = 0; v < mesh->vertex_count; v++) {
         PointKey probe = {{mesh->positions[v][0], mesh->positions[v][1], mesh->positions[v][2]}, -1};
-        size_t lo = 0, hi = point_count;
-        while (lo < hi) {
-            size_t mid = (lo + hi) / 2;
-            if (memcmp(keys[mid].xyz, probe.xyz, sizeof probe.xyz) < 0) lo = mid + 1;
-            else hi = mid;
+        size_t lo_i = 0, hi_i = point_count;
+        while (lo_i < hi_i) {
+            size_t mid = (lo_i + hi_i) / 2;
+            if (memcmp(keys[mid].xyz, probe.xyz, sizeof probe.xyz) < 0) lo_i = mid + 1;
+            else hi_i = mid;
         }
-        vertex_point[v] = lo < point_count && memcmp(keys[lo].xyz, probe.xyz, sizeof probe.xyz) == 0 ? keys[lo].index : -1;
+        vertex_point[v] = lo_i < point_count && memcmp(keys[lo_i].xyz, probe.xyz, sizeof probe.xyz) == 0 ? keys[lo_i].index : -1;
+        if (vertex_point[v] >= 0 || !(near > 0.0)) continue;
+        /* the nearest within `near`: the points whose x lies within it, from the first x >= x - near */
+        size_t first = 0, last = point_count;
+        while (first < last) {
+            size_t mid = (first + last) / 2;
+            if (by_x[mid].xyz[0] < probe.xyz[0] - near) first = mid + 1;
+            else last = mid;
+        }
+        double best = near * near;
+        for (size_t i = first; i < point_count && by_x[i].xyz[0] <= probe.xyz[0] + near; i++) {
+            double d = 0.0;
+            for (int k = 0; k < 3; k++) d += ((double)by_x[i].xyz[k] - probe.xyz[k]) * ((double)by_x[i].xyz[k] - probe.xyz[k]);
+            if (d <= best && (d < best || vertex_point[v] < 0 || by_x[i].index < vertex_point[v])) {
+                best = d;
+                vertex_point[v] = by_x[i].index;
+            }
+        }
     }
     free(keys);
+    free(by_x);
     *out = vertex_point;
     return true;
 }
@@ -652,23 +694,66 @@ static int find_cluster(const FbxScene *scene, int mesh_object, int bone_object)
     }
 }
 
-/* The SkinningType the Skin deformer of a mesh Model's geometry names (MESH_SKINNING_*). */
-static int skinning_type(const FbxScene *scene, int mesh_object)
+/* The Skin deformer on a Geometry, or -1. */
+static int skin_of(const FbxScene *scene, int geometry)
 {
-    int geometry = geometry_of(scene, mesh_object);
     for (int k = 0; geometry >= 0; k++) {
         int c = fbx_connection_to(scene, geometry, k);
         if (c < 0) break;
-        int skin = scene->connections[c].src;
-        if (!is_subclass(scene, skin, "Skin")) continue;
-        const FbxRecord *type = fbx_record_child(scene->objects[skin].record, "SkinningType");
-        const char *name = type && type->value_count > 0 && type->values[0].type == FBX_VALUE_STRING ? type->values[0].string : NULL;
-        if (!name) name = fbx_object_property_string(scene, skin, "SkinningType");
-        if (name && strcmp(name, "DualQuaternion") == 0) return MESH_SKINNING_DUAL_QUATERNION;
-        if (name && strcmp(name, "Blend") == 0) return MESH_SKINNING_BLEND;
-        return MESH_SKINNING_LINEAR;
+        if (is_subclass(scene, scene->connections[c].src, "Skin")) return scene->connections[c].src;
     }
+    return -1;
+}
+
+/* The SkinningType the Skin deformer of a mesh Model's geometry names (MESH_SKINNING_*). */
+static int skinning_type(const FbxScene *scene, int mesh_object)
+{
+    int skin = skin_of(scene, geometry_of(scene, mesh_object));
+    if (skin < 0) return MESH_SKINNING_LINEAR;
+    const FbxRecord *type = fbx_record_child(scene->objects[skin].record, "SkinningType");
+    const char *name = type && type->value_count > 0 && type->values[0].type == FBX_VALUE_STRING ? type->values[0].string : NULL;
+    if (!name) name = fbx_object_property_string(scene, skin, "SkinningType");
+    if (name && strcmp(name, "DualQuaternion") == 0) return MESH_SKINNING_DUAL_QUATERNION;
+    if (name && strcmp(name, "Blend") == 0) return MESH_SKINNING_BLEND;
     return MESH_SKINNING_LINEAR;
+}
+
+/* SkinningType Blend: the Skin lists a DQS share per control point (Indexes / BlendWeights, 0 for
+ * the points it does not list); each vertex takes its control point's (Mesh.dq_weight, matched
+ * by position as the rebuilt skins are; before apply_geometric moves the vertices). */
+static bool apply_dq_weights(Apply *a)
+{
+    Model *model = a->im->model;
+    const FbxScene *scene = a->scene;
+    for (int m = 0; m < model->mesh_count; m++) {
+        Mesh *mesh = &model->meshes[m];
+        if (!mesh->skinned || mesh->vertex_count <= 0 || mesh->node_joint < 0 ||
+            mesh->node_joint >= model->skeleton.joint_count || a->joint_node[mesh->node_joint] < 0)
+            continue;
+        int mesh_object = a->nodes[a->joint_node[mesh->node_joint]].object;
+        if (skinning_type(scene, mesh_object) != MESH_SKINNING_BLEND) continue;
+        int geometry = geometry_of(scene, mesh_object), skin = skin_of(scene, geometry);
+        const FbxRecord *record = scene->objects[skin].record;
+        size_t point_count = 0, index_count = 0, weight_count = 0;
+        fbx_record_reals((FbxDocument *)&scene->doc, fbx_record_child(scene->objects[geometry].record, "Vertices"), &point_count);
+        point_count /= 3;
+        const int64_t *indexes = fbx_record_integers((FbxDocument *)&scene->doc, fbx_record_child(record, "Indexes"), &index_count);
+        const double *weights = fbx_record_reals((FbxDocument *)&scene->doc, fbx_record_child(record, "BlendWeights"), &weight_count);
+        int *vertex_point = NULL;
+        float *point_weight = calloc(point_count + 1, sizeof *point_weight);
+        free(mesh->dq_weight);
+        mesh->dq_weight = calloc((size_t)mesh->vertex_count, sizeof *mesh->dq_weight);
+        bool ok = point_weight && mesh->dq_weight && mesh_control_points(scene, geometry, mesh, &vertex_point);
+        for (size_t i = 0; ok && indexes && weights && i < index_count && i < weight_count; i++)
+            if (indexes[i] >= 0 && (size_t)indexes[i] < point_count && isfinite(weights[i]))
+                point_weight[indexes[i]] = (float)(weights[i] < 0.0 ? 0.0 : weights[i] > 1.0 ? 1.0 : weights[i]);
+        for (int v = 0; ok && v < mesh->vertex_count; v++)
+            mesh->dq_weight[v] = vertex_point[v] >= 0 ? point_weight[vertex_point[v]] : 0.0f;
+        free(point_weight);
+        free(vertex_point);
+        if (!ok) return false;
+    }
+    return true;
 }
 
 static void apply_skins(Apply *a, const double *rest_scene, const bool *node_animated)
@@ -1534,7 +1619,7 @@ bool import_fbx_apply(Importer *im, const void *bytes, size_t size)
         ok = scene_world && rest_scene && apply_rest(&a, scene_world) >= 0;
         if (ok) {
             memcpy(rest_scene, scene_world, sizeof(double) * 16 * (size_t)joints);
-            ok = rebuild_dropped_skins(&a) && apply_blend_shapes(&a);
+            ok = rebuild_dropped_skins(&a) && apply_dq_weights(&a) && apply_blend_shapes(&a);
             apply_geometric(&a);
             bool *node_animated = calloc((size_t)(a.node_count > 0 ? a.node_count : 1), sizeof(bool));
             for (int k = 0; node_animated && k < stack_count; k++)
