@@ -118,7 +118,10 @@ typedef struct MorphTrack {
  * start, what --time takes) samples the keys at file time start + t. */
 typedef struct Clip {
     char        name[SV_NAME_MAX];  /* may be "" (unnamed glTF clips) */
-    float       start;              /* seconds: file time of the clip's first key (0 for most files) */
+    float       start;              /* seconds: time of the clip's first key (0 for most files) */
+    float       file_time_shift;    /* seconds the import added to every key time (a clip whose keys start
+                                       before 0, e.g. an FBX take from -1 frame, is moved to 0 by validation):
+                                       the file's time is key time - file_time_shift; 0 for most files */
     float       duration;           /* seconds */
     float       source_ticks_per_second; /* as read from the file (0 = unspecified) */
     int         track_count;

@@ -53,6 +53,33 @@ static bool is_subclass(const FbxScene *scene, int object, const char *subclass)
            strcmp(scene->objects[object].subclass, subclass) == 0;
 }
 
+/* The application that wrote the file: SceneInfo's "Original|ApplicationName" ("Maya", "3ds Max",
+ * "MotionBuilder", "Blender" ...; in FBXHeaderExtension for 7.x, among the Objects for 6.1), else
+ * the top-level Creator string (the FBX 6.1 exporter of Blender 2.79 writes only "Blender version
+ * 2.79 (sub 0)" there); "" when neither is there. */
+static const char *writing_application(const FbxScene *scene)
+{
+    static const char *const parents[2] = {"FBXHeaderExtension", "Objects"};
+    for (int w = 0; w < 2; w++) {
+        const FbxRecord *parent = fbx_record_child(&scene->doc.root, parents[w]);
+        const FbxRecord *info = parent ? fbx_record_child(parent, "SceneInfo") : NULL;
+        const FbxRecord *props = info ? fbx_record_child(info, "Properties70") : NULL;
+        if (info && !props) props = fbx_record_child(info, "Properties60");
+        for (int i = 0; props && i < props->child_count; i++) {
+            const FbxRecord *p = &props->children[i];
+            if (p->value_count < 2 || p->values[0].type != FBX_VALUE_STRING || !p->values[0].string ||
+                strcmp(p->values[0].string, "Original|ApplicationName") != 0)
+                continue;
+            const FbxValue *last = &p->values[p->value_count - 1];
+            if (last->type == FBX_VALUE_STRING && last->string) return last->string;
+        }
+    }
+    const FbxRecord *creator = fbx_record_child(&scene->doc.root, "Creator");
+    if (creator && creator->value_count > 0 && creator->values[0].type == FBX_VALUE_STRING && creator->values[0].string)
+        return creator->values[0].string;
+    return "";
+}
+
 static void read_vec3(const FbxScene *scene, int object, const char *name, double out[3])
 {
     double v[3];
@@ -760,6 +787,7 @@ static void apply_skins(Apply *a, const double *rest_scene, const bool *node_ani
 {
     Model *model = a->im->model;
     const FbxScene *scene = a->scene;
+    bool from_maya = strcmp(writing_application(scene), "Maya") == 0;
     for (int m = 0; m < model->mesh_count; m++) {
         Mesh *mesh = &model->meshes[m];
         if (!mesh->skinned || mesh->node_joint < 0 || mesh->node_joint >= model->skeleton.joint_count) continue;
@@ -802,7 +830,10 @@ static void apply_skins(Apply *a, const double *rest_scene, const bool *node_ani
             }
         }
         /* Maya shows a skinned mesh whose node moved (or moves) after binding following that
-         * motion (maya_transformed_skin): palette = M_node(now) · inverse(M_node(bind)) · ... */
+         * motion (maya_transformed_skin): palette = M_node(now) · inverse(M_node(bind)) · ...
+         * Only Maya: the FBX SDK's own deformation (and ufbx) moves the vertices by the bones
+         * alone, and so does Blender's export of its FBX 6.1 files, whose mesh node is not where
+         * TransformLink · Transform puts it (blender_279_sausage_6100_ascii: 0.82 off when followed) */
         if (have_bind_world) {
             double scene_bind[16], inverse[16], largest = 0, worst = 0;
             fbx_matrix_mul(a->root_matrix, bind_world, scene_bind);
@@ -811,7 +842,7 @@ static void apply_skins(Apply *a, const double *rest_scene, const bool *node_ani
                 worst = fmax(worst, fabs(scene_bind[i] - rest_scene[16 * mesh->node_joint + i]));
             }
             bool animated = node_animated && node_animated[mesh_node];
-            if ((animated || worst > 1e-6 * fmax(largest, 1.0)) && fbx_matrix_invert(scene_bind, inverse)) {
+            if (from_maya && (animated || worst > 1e-6 * fmax(largest, 1.0)) && fbx_matrix_invert(scene_bind, inverse)) {
                 mesh->skin_follows_node = true;
                 to_mat4(inverse, mesh->skin_bind_node_inverse);
             }
@@ -1250,27 +1281,39 @@ static bool build_clip(Apply *a, Stack *stack, Clip *clip, double *scene_world)
             glm_vec3_copy(key.scale, track->scale_values[s]);
         }
     }
-    /* channels that never leave the rest value are dropped (they keep it anyway) */
-    for (int k = 0; ok && k < clip->track_count; k++) {
-        JointTrack *track = &clip->tracks[k];
-        const JointTransform *rest = &sk->rest_trs[track->joint];
-        bool t_rest = true, r_rest = true, s_rest = true;
-        for (int s = 0; s < count; s++) {
-            t_rest = t_rest && glm_vec3_eqv_eps(track->translation_values[s], (float *)rest->translation);
-            r_rest = r_rest && fabsf(fabsf(glm_vec4_dot(track->rotation_values[s], (float *)rest->rotation)) - 1.0f) < 1e-7f;
-            s_rest = s_rest && glm_vec3_eqv_eps(track->scale_values[s], (float *)rest->scale);
-        }
-        if (t_rest) {
-            free(track->translation_times), free(track->translation_values);
-            track->translation_times = NULL, track->translation_values = NULL, track->translation_count = 0;
-        }
-        if (r_rest) {
-            free(track->rotation_times), free(track->rotation_values);
-            track->rotation_times = NULL, track->rotation_values = NULL, track->rotation_count = 0;
-        }
-        if (s_rest) {
-            free(track->scale_times), free(track->scale_values);
-            track->scale_times = NULL, track->scale_values = NULL, track->scale_count = 0;
+    /* channels that never leave the rest value are dropped (they keep it anyway) — unless every
+     * channel would go while the stack has keyed curves: a take that poses the rest pose on
+     * purpose (Blender 2.79's FBX 6.1 "Base") is still a clip */
+    bool keyed = false, all_rest = true;
+    for (int c = 0; c < stack->channel_count && !keyed; c++)
+        for (int i = 0; i < 3; i++) keyed = keyed || (stack->channels[c].curves[i] && stack->channels[c].curves[i]->key_count > 0);
+    for (int pass = 0; pass < 2; pass++) {   /* pass 0: is every channel at rest? pass 1: drop them */
+        for (int k = 0; ok && k < clip->track_count; k++) {
+            JointTrack *track = &clip->tracks[k];
+            const JointTransform *rest = &sk->rest_trs[track->joint];
+            bool t_rest = true, r_rest = true, s_rest = true;
+            for (int s = 0; s < count; s++) {
+                t_rest = t_rest && glm_vec3_eqv_eps(track->translation_values[s], (float *)rest->translation);
+                r_rest = r_rest && fabsf(fabsf(glm_vec4_dot(track->rotation_values[s], (float *)rest->rotation)) - 1.0f) < 1e-7f;
+                s_rest = s_rest && glm_vec3_eqv_eps(track->scale_values[s], (float *)rest->scale);
+            }
+            if (pass == 0) {
+                all_rest = all_rest && t_rest && r_rest && s_rest;
+                continue;
+            }
+            if (all_rest && keyed) break;
+            if (t_rest) {
+                free(track->translation_times), free(track->translation_values);
+                track->translation_times = NULL, track->translation_values = NULL, track->translation_count = 0;
+            }
+            if (r_rest) {
+                free(track->rotation_times), free(track->rotation_values);
+                track->rotation_times = NULL, track->rotation_values = NULL, track->rotation_count = 0;
+            }
+            if (s_rest) {
+                free(track->scale_times), free(track->scale_values);
+                track->scale_times = NULL, track->scale_values = NULL, track->scale_count = 0;
+            }
         }
     }
     int kept = 0;
@@ -1584,8 +1627,10 @@ bool import_fbx_apply(Importer *im, const void *bytes, size_t size)
         import_warn(im, "the FBX reader cannot read this file (%s); transforms, clips and skins are Assimp's", error);
         return true;
     }
-    for (int o = 0; o < scene.object_count; o++)
+    for (int o = 0; o < scene.object_count; o++) {
         if (scene.curves[o].key_count > 0) fbx_curve_solve_auto_tangents(&scene.curves[o]);
+        if (im->hold_end_keys) scene.curves[o].pre = scene.curves[o].post = FBX_EXTRAPOLATION_CONSTANT;   /* --no-extrapolation */
+    }
     Apply a = {.im = im, .scene = &scene};
     Stack *stacks = NULL;
     int stack_count = 0;
