@@ -10,7 +10,9 @@
  * and compares the posed vertices with the OBJ's as point sets (the OBJ splits vertices by
  * normal/UV, so order and count differ): the symmetric Hausdorff distance, over the bounding-box
  * diagonal of the reference, must be <= 1e-3. The notes' exclude_objects=NAME drops that object
- * from both sides (a mesh the tool drives by a geometry cache).
+ * from both sides (a mesh the tool drives by a geometry cache); ufbx_eval=no_extrapolation (a
+ * reference posed with every curve holding its end keys, where the same file has other rows
+ * with its extrapolation) adds --no-extrapolation to both commands.
  *
  * The distance: every point of one set against its nearest of the other, found in a uniform grid
  * over the other set searched in growing shells of cells (a shell r cells out holds no point
@@ -40,11 +42,6 @@ typedef struct OpenRow {
 } OpenRow;
 
 static const OpenRow open_rows[] = {
-    {"maya_dq_weights:", NULL, "SkinningType Blend (per-vertex DQ/LBS) not applied yet"},
-    {"maya_extrapolate_cube:maya_extrapolate_cube_noex", NULL, "reference made without extrapolation (ufbx_eval=no_extrapolation); skinview applies the file's"},
-    {"maya_dual_quaternion_scale:", NULL, "DQS with a non-uniformly scaled bone: skin_dq.c falls back to LBS"},
-    {"blender_279_sausage:", "blender_279_sausage_6100_ascii.fbx",
-     "FBX 6.1 from Blender 2.79: its takes are not all read as stacks by the legacy reader ('Base' missing, 'Spin' 7e-2)"},
     {NULL, NULL, NULL},
 };
 
@@ -286,11 +283,11 @@ static int fbx_version_of(const char *file)
 
 /* --info --json of the file: clip index and start for the stack `stack` ("" = the first).
  * Returns the clip index, -1 if none matches, -2 if the file does not load (its error in error[]). */
-static int find_clip(const char *path, const char *stack, double *start, char *error, size_t error_size)
+static int find_clip(const char *path, const char *extra, const char *stack, double *start, char *error, size_t error_size)
 {
     static char output[1 << 20];
     char command[4096];
-    snprintf(command, sizeof command, "'%s' '%s' --info --json 2>&1", SKINVIEW_BINARY, path);
+    snprintf(command, sizeof command, "'%s' '%s' %s --info --json 2>&1", SKINVIEW_BINARY, path, extra);
     int rc = test_run_capture(command, output, sizeof output);
     if (rc != 0) {
         snprintf(error, error_size, "%.300s", output);
@@ -337,11 +334,14 @@ static void run_variant(const char *dir, const char *case_name, const char *fbx,
     snprintf(out_path, sizeof out_path, "/tmp/skinview_fbx_dcc_%d.obj", (int)getpid());
     const char *reason = open_reason(case_name, fbx);
     bool rest = strcmp(stack, "rest") == 0;
+    char evaluation[128];
+    note_value(notes, "ufbx_eval=", evaluation, sizeof evaluation);
+    const char *extra = strncmp(evaluation, "no_extrapolation", 16) == 0 ? "--no-extrapolation" : "";
     double start = 0.0;
-    int clip = rest ? 0 : find_clip(path, stack, &start, error, sizeof error);
+    int clip = rest ? 0 : find_clip(path, extra, stack, &start, error, sizeof error);
     if (rest) {   /* still check that the file loads */
         double unused;
-        if (find_clip(path, "", &unused, error, sizeof error) == -2) clip = -2;
+        if (find_clip(path, extra, "", &unused, error, sizeof error) == -2) clip = -2;
     }
     if (clip == -2) {
         if (fbx_version_of(fbx) < 7100) {
@@ -370,8 +370,8 @@ static void run_variant(const char *dir, const char *case_name, const char *fbx,
         snprintf(time_arg, sizeof time_arg, "--time %.9g", t);
     }
     char command[4096], output[4096];
-    snprintf(command, sizeof command, "'%s' '%s' --clip %s %s --export-pose '%s' 2>&1", SKINVIEW_BINARY, path, clip_arg,
-             time_arg, out_path);
+    snprintf(command, sizeof command, "'%s' '%s' %s --clip %s %s --export-pose '%s' 2>&1", SKINVIEW_BINARY, path, extra,
+             clip_arg, time_arg, out_path);
     int rc = test_run_capture(command, output, sizeof output);
     if (rc != 0) {
         printf("  %-58s %-40s FAILED: --export-pose exit %d: %.200s\n", case_name, fbx, rc, output);

@@ -8,10 +8,16 @@
  *                           control point of each vertex, normals, UVs, weights, the inverse bind
  *                           = the cluster's Transform, the material colours and texture file; a
  *                           mesh without normals gets smooth ones; import_model reads the file.
+ *                           Blend shapes, FBX 6.1 (a file written here): a Shape record in the mesh
+ *                           Model, its stored weight from the Model's property of the shape's
+ *                           name (25), a take channel of that name keyed 0 -> 100 over 1 s: one
+ *                           morph target with the shape's delta on its control point, default
+ *                           weight 0.25, the clip's weight 0.5 at 0.5 s (the vertex halfway).
  *   test_fbx_legacy files   every FBX < 7.1 in ../shared/models (skipped when absent): import_model
  *                           reads it (meshes with vertices), and for the ufbx-dcc 3ds Max 7 file
  *                           `skinview --info` and `--export-pose` work (the OBJ has vertices).
  */
+#include "anim/animator.h"
 #include "io/fbx/fbx_import.h"
 #include "io/import.h"
 #include "testutil.h"
@@ -72,6 +78,58 @@ static const char scene_text[] =
     "    Connect: \"OO\", \"Model::Hip\", \"SubDeformer::Cluster Hip\"\n"
     "    Connect: \"OO\", \"Model::Knee\", \"SubDeformer::Cluster Knee\"\n"
     "}\n";
+
+static const char blend_text[] =
+    "; FBX 6.1.0 project file\n"
+    "FBXHeaderExtension:  {\n    FBXVersion: 6100\n}\n"
+    "Objects:  {\n"
+    "    Model: \"Model::Face\", \"Mesh\" {\n"
+    "        Properties60:  {\n            Property: \"Smile\", \"Number\", \"AN\",25\n        }\n"
+    "        Shape: \"Smile\" {\n            Indexes: 2\n            Vertices: 0,0,2\n            Normals: 0,0,0\n        }\n"
+    "        Vertices: 0,0,0, 1,0,0, 0,1,0\n"
+    "        PolygonVertexIndex: 0,1,-3\n"
+    "    }\n"
+    "}\n"
+    "Connections:  {\n    Connect: \"OO\", \"Model::Face\", \"Model::Scene\"\n}\n"
+    "Takes:  {\n    Current: \"Take 001\"\n    Take: \"Take 001\" {\n"
+    "        LocalTime: 0,46186158000\n        ReferenceTime: 0,46186158000\n"
+    "        Model: \"Model::Face\" {\n            Version: 1.1\n"
+    "            Channel: \"Smile\" {\n                Default: 25\n                KeyVer: 4005\n"
+    "                KeyCount: 2\n                Key: 0,0,L,46186158000,100,L\n            }\n"
+    "        }\n    }\n}\n";
+
+static void blend_shapes(void)
+{
+    Model model;
+    char error[256];
+    bool ok = import_model_from_memory(blend_text, strlen(blend_text), "fbx", &(ImportOptions){.quiet = true}, &model, error,
+                                       sizeof error);
+    CHECK(ok, "FBX 6.1 with a Shape reads (%s)", error);
+    if (!ok) return;
+    const Mesh *mesh = model.mesh_count == 1 ? &model.meshes[0] : NULL;
+    CHECK(mesh && mesh->morph_target_count == 1 && strcmp(mesh->morph_target_names[0], "Smile") == 0,
+          "one morph target named Smile (%d)", mesh ? mesh->morph_target_count : -1);
+    if (!mesh || mesh->morph_target_count != 1) goto done;
+    int top = -1;   /* the vertex of control point 2, (0, 1, 0) */
+    for (int v = 0; v < mesh->vertex_count; v++)
+        if (mesh->positions[v][1] == 1.0f) top = v;
+    CHECK(top >= 0 && mesh->morph_position_deltas[top][2] == 2.0f && mesh->morph_position_deltas[top][0] == 0.0f,
+          "the delta (0, 0, 2) on control point 2");
+    CHECK(fabsf(mesh->morph_default_weights[0] - 0.25f) < 1e-6f, "stored weight 25%%: %g", mesh->morph_default_weights[0]);
+    CHECK(model.clip_count == 1 && model.clips[0].morph_track_count == 1, "the take drives the weight (%d clips)", model.clip_count);
+    if (model.clip_count == 1 && top >= 0) {
+        Animator animator;
+        if (animator_init(&animator, &model)) {
+            animator_evaluate(&animator, 0, 0.5f);
+            bool morphed = animator_morph_mesh(&animator, 0);
+            float z = morphed ? animator.morphs[0].positions[top][2] : -1.0f;
+            CHECK(morphed && fabsf(z - 1.0f) < 1e-5f, "at 0.5 s the weight is 0.5: z = %g (1)", z);
+            animator_free(&animator);
+        }
+    }
+done:
+    model_free(&model);
+}
 
 static int joint_named(const Model *model, const char *name)
 {
@@ -208,7 +266,10 @@ static void files(void)
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "scene";
-    if (strcmp(mode, "scene") == 0) written_scene();
+    if (strcmp(mode, "scene") == 0) {
+        written_scene();
+        blend_shapes();
+    }
     else if (strcmp(mode, "files") == 0) files();
     else return 2;
     return test_finish();

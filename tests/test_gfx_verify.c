@@ -4,7 +4,10 @@
  * with the GL's own palette size and again with --max-bones 16 (meshes split by Assimp).
  * The skinned normals too: every clip line and the final line print "max normal angle A deg",
  * the largest angle between the GPU's and the CPU's normals, and it stays within 0.1 degree
- * (float rounding gives about 1e-5 degree on Mesa llvmpipe; a wrong normal matrix, degrees). */
+ * (float rounding gives about 1e-5 degree on Mesa llvmpipe; a wrong normal matrix, degrees).
+ * With --skinning dq, also the FBX files of ../shared/models/ufbx-dcc that ask for DQS with a
+ * non-uniformly scaled bone and for SkinningType Blend (per-vertex LBS shares; the GPU reads them
+ * from vertex attribute 9): skinned by DQS, no mesh falling back to LBS (skipped without ../shared). */
 #include "testutil.h"
 
 #include <math.h>
@@ -98,6 +101,21 @@ int main(int argc, char **argv)
         }
         verify_model(models[i].path, "", 0);
         verify_model(models[i].path, "--max-bones 16", 16);
+    }
+
+    static const char *const dq_files[] = {"maya_dual_quaternion_scale_7500_ascii.fbx", "maya_dq_weights_7500_binary.fbx"};
+    for (int i = 0; argc > 1 && strstr(extra, "dq") && i < 2; i++) {
+        char path[1200];
+        snprintf(path, sizeof path, "%s/ufbx-dcc/%s", SKINVIEW_SHARED_MODELS_DIR, dq_files[i]);
+        if (!test_file_exists(path)) {
+            printf("%s: absent, skipped\n", path);
+            continue;
+        }
+        verify_model(path, extra, 0);
+        static char dq_output[MAX_OUTPUT];
+        run(path, "--verify --skinning dq", dq_output, sizeof dq_output);
+        CHECK(strstr(dq_output, "skinning GPU DQS") && !strstr(dq_output, "skinned with LBS, not DQS"),
+              "%s: every mesh skinned by DQS\n%s", path, dq_output);
     }
 
     /* a file that is not a model: one line on stderr, exit 1 */

@@ -3,8 +3,11 @@
  *   - the antipodality fix: q and -q on two bones blend like q and q;
  *   - on every real test model, every rigid (single-influence) vertex: DQS == LBS to 1e-5 of
  *     the model's size, at 8 times of every clip (scale factored out where the palette has one);
- *   - scale: a palette with a uniform scale of 100 (an FBX unit scale) converts and matches LBS
- *     on rigid vertices; non-uniform scale, mixed scales and mirrors are refused (LBS fallback);
+ *   - scale: palettes with a uniform scale of 100 (an FBX unit scale), a non-uniform scale, a
+ *     shear, and different scales per bone convert (the polar split M = D P) and match LBS on
+ *     rigid vertices; two bones with the same stretch blend it unchanged; a per-vertex LBS share
+ *     of 1 (SkinningType Blend) gives LBS exactly, 1/2 the midpoint; mirrors and a bone scaled
+ *     to zero are refused (LBS fallback);
  *   - the demo's Twist clip: the limb's radius at the twisting elbow, LBS vs DQS (measured). */
 #include "anim/skin_dq.h"
 #include "io/import.h"
@@ -97,12 +100,13 @@ static void test_antipodality_and_twist(void)
     glm_mat4_identity(palette[0]);
     glm_rotate_make(palette[1], glm_rad(150.0f), (vec3){1.0f, 0.0f, 0.0f});   /* twist about the limb (x) */
     DualQuat dq[2];
-    float scale = 0.0f;
-    CHECK(skin_palette_to_dq(&t.mesh, (const mat4 *)palette, dq, &scale) == SKIN_DQ_OK && fabsf(scale - 1.0f) < 1e-6f,
-          "rigid palette converts, scale 1");
+    DqStretch stretch[2];
+    CHECK(skin_palette_to_dq(&t.mesh, (const mat4 *)palette, dq, stretch) == SKIN_DQ_OK &&
+              fabsf(stretch[1].v[0][0] - 1.0f) < 1e-6f && fabsf(stretch[1].v[0][3]) < 1e-6f,
+          "rigid palette converts, stretch identity");
     vec3 lbs, dqs, dqs_flipped, n;
     skin_vertices_lbs(&t.mesh, (const mat4 *)palette, identity, &lbs, NULL);
-    skin_vertices_dq(&t.mesh, dq, scale, identity, &dqs, &n);
+    skin_vertices_dq(&t.mesh, dq, stretch, identity, &dqs, &n);
     float r_lbs = hypotf(lbs[1], lbs[2]), r_dqs = hypotf(dqs[1], dqs[2]);
     /* LBS: the chord, r cos(75 deg) = 0.259; DQS: the arc, radius 1, at half the angle (75 deg) */
     CHECK(fabsf(r_lbs - cosf(glm_rad(75.0f))) < 1e-5f, "LBS radius at a 150 deg twist: %g (cos 75 deg)", r_lbs);
@@ -112,10 +116,21 @@ static void test_antipodality_and_twist(void)
     /* the same transform with the other sign of the quaternion: the hemisphere fix hides it */
     glm_vec4_negate(dq[1].real);
     glm_vec4_negate(dq[1].dual);
-    skin_vertices_dq(&t.mesh, dq, scale, identity, &dqs_flipped, NULL);
+    skin_vertices_dq(&t.mesh, dq, stretch, identity, &dqs_flipped, NULL);
     CHECK(glm_vec3_distance(dqs, dqs_flipped) < 1e-5f, "q and -q blend the same (antipodality fix): %g",
           glm_vec3_distance(dqs, dqs_flipped));
     printf("150 deg twist, 50/50 weights: LBS radius %.3f, DQS radius %.3f (bind radius 1)\n", r_lbs, r_dqs);
+}
+
+/* palette[1] = rotation * the given 3x3 (column-major) stretch, with a translation */
+static void stretched_bone(mat4 out, const float stretch3[3][3], float angle)
+{
+    mat4 rotation, stretch = GLM_MAT4_IDENTITY_INIT;
+    glm_rotate_make(rotation, angle, (vec3){0.3f, 0.8f, 0.52f});
+    for (int c = 0; c < 3; c++)
+        for (int r = 0; r < 3; r++) stretch[c][r] = stretch3[c][r];
+    glm_mat4_mul(rotation, stretch, out);
+    out[3][0] = 0.5f, out[3][1] = -1.0f, out[3][2] = 2.0f;
 }
 
 static void test_scale_handling(void)
@@ -124,38 +139,78 @@ static void test_scale_handling(void)
     tiny_mesh(&t, 1.0f, 0.0f);   /* rigid: bone 0 only */
     mat4 palette[2], identity = GLM_MAT4_IDENTITY_INIT;
     DualQuat dq[2];
-    float scale = 0.0f;
-    /* uniform 100 on every bone (cm -> m the other way round): factored out */
+    DqStretch stretch[2];
+    /* uniform 100 on every bone (cm -> m the other way round) */
     unsigned state = 3;
     for (int b = 0; b < 2; b++) {
         random_rigid(&state, palette[b]);
         glm_scale_uni(palette[b], 100.0f);
     }
-    CHECK(skin_palette_to_dq(&t.mesh, (const mat4 *)palette, dq, &scale) == SKIN_DQ_OK, "uniform scale 100 converts");
-    CHECK(fabsf(scale - 100.0f) < 1e-3f, "the factored scale is 100: %g", scale);
+    CHECK(skin_palette_to_dq(&t.mesh, (const mat4 *)palette, dq, stretch) == SKIN_DQ_OK, "uniform scale 100 converts");
+    CHECK(fabsf(stretch[0].v[0][0] - 100.0f) < 1e-3f && fabsf(stretch[0].v[0][3]) < 1e-3f,
+          "the stretch is 100 I: %g", stretch[0].v[0][0]);
     vec3 lbs, dqs;
     skin_vertices_lbs(&t.mesh, (const mat4 *)palette, identity, &lbs, NULL);
-    skin_vertices_dq(&t.mesh, dq, scale, identity, &dqs, NULL);
+    skin_vertices_dq(&t.mesh, dq, stretch, identity, &dqs, NULL);
     CHECK(glm_vec3_distance(lbs, dqs) < 1e-5f * glm_vec3_norm(lbs) + 1e-4f, "scaled rigid vertex: DQS == LBS (%g)",
           glm_vec3_distance(lbs, dqs));
-    /* non-uniform scale on one bone */
-    glm_mat4_identity(palette[0]);
-    glm_mat4_identity(palette[1]);
-    glm_scale(palette[1], (vec3){1.0f, 2.0f, 1.0f});
-    CHECK(skin_palette_to_dq(&t.mesh, (const mat4 *)palette, dq, &scale) == SKIN_DQ_NON_UNIFORM_SCALE,
-          "non-uniform scale is refused");
-    /* uniform but different per bone */
-    glm_mat4_identity(palette[1]);
-    glm_scale_uni(palette[1], 2.0f);
-    CHECK(skin_palette_to_dq(&t.mesh, (const mat4 *)palette, dq, &scale) == SKIN_DQ_MIXED_SCALE,
-          "different uniform scales are refused");
+    /* non-uniform scale, shear, and different scales per bone: every rigid vertex as LBS */
+    static const float stretches[3][3][3] = {
+        {{1.0f, 0.0f, 0.0f}, {0.0f, 2.0f, 0.0f}, {0.0f, 0.0f, 0.5f}},   /* non-uniform scale */
+        {{1.0f, 0.0f, 0.0f}, {0.7f, 1.0f, 0.0f}, {0.0f, 0.3f, 1.2f}},   /* shear */
+        {{3.0f, 0.0f, 0.0f}, {0.0f, 3.0f, 0.0f}, {0.0f, 0.0f, 3.0f}},   /* uniform, another scale than bone 0 */
+    };
+    for (int k = 0; k < 3; k++) {
+        tiny_mesh(&t, 0.0f, 1.0f);   /* rigid: bone 1 only */
+        glm_mat4_identity(palette[0]);
+        stretched_bone(palette[1], stretches[k], 1.1f);
+        CHECK(skin_palette_to_dq(&t.mesh, (const mat4 *)palette, dq, stretch) == SKIN_DQ_OK, "stretch %d converts", k);
+        skin_vertices_lbs(&t.mesh, (const mat4 *)palette, identity, &lbs, NULL);
+        skin_vertices_dq(&t.mesh, dq, stretch, identity, &dqs, NULL);
+        CHECK(glm_vec3_distance(lbs, dqs) < 1e-5f, "stretch %d: rigid vertex DQS == LBS (%g)", k, glm_vec3_distance(lbs, dqs));
+        /* the stretch is symmetric and D is the rotation: P = R^T M3 */
+        CHECK(fabsf(glm_vec4_norm(dq[1].real) - 1.0f) < 1e-5f, "stretch %d: unit rotation", k);
+    }
+    /* two bones with the same stretch S and rotations R0, R1, 50/50: DQS blends the rotation,
+     * the stretch stays S (p' = R_half S p), where LBS would shrink it */
+    tiny_mesh(&t, 0.5f, 0.5f);
+    mat4 s3 = GLM_MAT4_IDENTITY_INIT;
+    glm_scale(s3, (vec3){1.0f, 2.0f, 1.0f});
+    glm_mat4_copy(s3, palette[0]);
+    glm_rotate_make(palette[1], glm_rad(90.0f), (vec3){1.0f, 0.0f, 0.0f});
+    glm_mat4_mul(palette[1], s3, palette[1]);
+    CHECK(skin_palette_to_dq(&t.mesh, (const mat4 *)palette, dq, stretch) == SKIN_DQ_OK, "scaled 50/50 converts");
+    skin_vertices_dq(&t.mesh, dq, stretch, identity, &dqs, NULL);
+    /* stored (0, 1, 0) -> S: (0, 2, 0) -> turned 45 deg about x: (0, 2 cos 45, 2 sin 45) */
+    CHECK(fabsf(dqs[0]) < 1e-5f && fabsf(dqs[1] - 2.0f * cosf(glm_rad(45.0f))) < 1e-5f &&
+              fabsf(dqs[2] - 2.0f * sinf(glm_rad(45.0f))) < 1e-5f,
+          "same stretch, 90 deg apart: the stretched point turns 45 deg (%g %g %g)", dqs[0], dqs[1], dqs[2]);
+    /* SkinningType Blend: the LBS share */
+    float dq_weight = 0.0f;
+    t.mesh.dq_weight = &dq_weight;
+    skin_vertices_lbs(&t.mesh, (const mat4 *)palette, identity, &lbs, NULL);
+    vec3 blended, pure_dq;
+    skin_vertices_dq(&t.mesh, dq, stretch, identity, &blended, NULL);
+    CHECK(glm_vec3_distance(lbs, blended) < 1e-5f, "dq_weight 0: LBS exactly (%g)", glm_vec3_distance(lbs, blended));
+    dq_weight = 0.5f;
+    skin_vertices_dq(&t.mesh, dq, stretch, identity, &blended, NULL);
+    glm_vec3_copy(dqs, pure_dq);
+    vec3 midpoint;
+    glm_vec3_lerp(lbs, pure_dq, 0.5f, midpoint);
+    CHECK(glm_vec3_distance(midpoint, blended) < 1e-5f, "dq_weight 1/2: the midpoint of LBS and DQS (%g)",
+          glm_vec3_distance(midpoint, blended));
+    t.mesh.dq_weight = NULL;
     /* a mirror */
     glm_mat4_identity(palette[1]);
     glm_scale(palette[1], (vec3){-1.0f, 1.0f, 1.0f});
-    CHECK(skin_palette_to_dq(&t.mesh, (const mat4 *)palette, dq, &scale) == SKIN_DQ_MIRROR, "a mirror is refused");
+    CHECK(skin_palette_to_dq(&t.mesh, (const mat4 *)palette, dq, stretch) == SKIN_DQ_MIRROR, "a mirror is refused");
+    /* a bone scaled to zero */
+    glm_mat4_identity(palette[1]);
+    glm_scale(palette[1], (vec3){1.0f, 0.0f, 1.0f});
+    CHECK(skin_palette_to_dq(&t.mesh, (const mat4 *)palette, dq, stretch) == SKIN_DQ_DEGENERATE, "a zero scale is refused");
     /* a static mesh converts trivially */
     Mesh static_mesh = {0};
-    CHECK(skin_palette_to_dq(&static_mesh, NULL, dq, &scale) == SKIN_DQ_OK && scale == 1.0f, "static mesh: OK, s = 1");
+    CHECK(skin_palette_to_dq(&static_mesh, NULL, dq, stretch) == SKIN_DQ_OK, "static mesh: OK");
 }
 
 /* Every single-influence vertex of every skinned mesh of `path`: DQS == LBS, at 8 times per clip. */

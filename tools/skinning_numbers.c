@@ -68,7 +68,7 @@ typedef struct ArmPose {
     mat4     model[ARM_JOINTS];
     mat4     palette[ARM_JOINTS];
     DualQuat dq[ARM_JOINTS];
-    float    dq_scale;
+    DqStretch dq_stretch[ARM_JOINTS];
     vec3     lbs[ARM_VERTICES], dqs[ARM_VERTICES], rigid[ARM_VERTICES];
 } ArmPose;
 
@@ -146,8 +146,8 @@ static void arm_pose(const Arm *arm, float degrees, const float *axis, ArmPose *
     skin_palette(&arm->mesh, (const mat4 *)pose->model, pose->palette);
     mat4 unused = GLM_MAT4_IDENTITY_INIT;
     skin_vertices_lbs(&arm->mesh, (const mat4 *)pose->palette, unused, pose->lbs, NULL);
-    skin_palette_to_dq(&arm->mesh, (const mat4 *)pose->palette, pose->dq, &pose->dq_scale);
-    skin_vertices_dq(&arm->mesh, pose->dq, pose->dq_scale, unused, pose->dqs, NULL);
+    skin_palette_to_dq(&arm->mesh, (const mat4 *)pose->palette, pose->dq, pose->dq_stretch);
+    skin_vertices_dq(&arm->mesh, pose->dq, pose->dq_stretch, unused, pose->dqs, NULL);
     skin_vertices_rigid(&arm->mesh, (const mat4 *)pose->palette, unused, pose->rigid, NULL);   /* heaviest bone only */
 }
 
@@ -598,13 +598,13 @@ static bool block_demo(Text *text)
     size_t vertices = (size_t)mesh->vertex_count, bones = mesh->bone_count > 0 ? (size_t)mesh->bone_count : 1;
     vec3 *lbs = malloc(sizeof(vec3) * vertices), *dqs = malloc(sizeof(vec3) * vertices);
     DualQuat *dq = calloc(bones, sizeof *dq);
-    float dq_scale = 1.0f;
+    DqStretch *dq_stretch = calloc(bones, sizeof *dq_stretch);
     mat4 unused = GLM_MAT4_IDENTITY_INIT;
-    bool ok = lbs && dqs && dq &&
-              skin_palette_to_dq(mesh, (const mat4 *)animator.palettes[0], dq, &dq_scale) == SKIN_DQ_OK;
+    bool ok = lbs && dqs && dq && dq_stretch &&
+              skin_palette_to_dq(mesh, (const mat4 *)animator.palettes[0], dq, dq_stretch) == SKIN_DQ_OK;
     if (ok) {
         skin_vertices_lbs(mesh, (const mat4 *)animator.palettes[0], unused, lbs, NULL);
-        skin_vertices_dq(mesh, dq, dq_scale, unused, dqs, NULL);
+        skin_vertices_dq(mesh, dq, dq_stretch, unused, dqs, NULL);
     }
     /* the numbers themselves: what --inspect-vertex --json prints (the doc shows the command
      * with the path relative to the source tree) */
@@ -619,7 +619,7 @@ static bool block_demo(Text *text)
     ok = root && put_demo_json(text, shown, root, &model, v, lbs[v], dqs[v]);
     cJSON_Delete(root);
     free(json);
-    free(lbs), free(dqs), free(dq);
+    free(lbs), free(dqs), free(dq), free(dq_stretch);
     animator_free(&animator);
     model_free(&model);
     return ok;

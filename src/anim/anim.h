@@ -14,7 +14,7 @@
  *   morph_vertices()      active targets + mesh -> morphed mesh-space positions and normals
  *   skin_vertices_lbs()   palette + bind mesh   -> posed positions and normals (CPU reference)
  *                         (a morphed mesh is skinned FROM the morphed positions, never the stored ones)
- *   skin_palette_to_dq()  palette               -> one unit dual quaternion per bone (skin_dq.h)
+ *   skin_palette_to_dq()  palette               -> one unit dual quaternion + stretch per bone (skin_dq.h)
  *   skin_vertices_dq()    dual quaternions      -> posed vertices by dual quaternion skinning
  *
  * Those are the readable references. The Animator runs faster jobs that compute the same

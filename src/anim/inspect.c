@@ -130,8 +130,9 @@ bool vertex_inspect(const Animator *animator, const SkinDqPose *dq, int mesh_ind
         one.normals = &out->normal;
         one.joint_indices = mesh->joint_indices + vertex;
         one.weights = mesh->weights + vertex;
+        one.dq_weight = mesh->dq_weight ? mesh->dq_weight + vertex : NULL;   /* SkinningType Blend */
         vec3 normal;
-        skin_vertices_dq(&one, dq->dq[mesh_index], dq->scale[mesh_index], out->node_model, &out->dq, &normal);
+        skin_vertices_dq(&one, dq->dq[mesh_index], dq->stretch[mesh_index], out->node_model, &out->dq, &normal);
         out->dq_valid = true;
     }
     return true;

@@ -21,6 +21,7 @@ void mesh_free(Mesh *mesh)
     free(mesh->joint_indices);
     free(mesh->weights);
     free(mesh->influences_in_file);
+    free(mesh->dq_weight);
     free(mesh->morph_target_names);
     free(mesh->morph_position_deltas);
     free(mesh->morph_normal_deltas);
@@ -57,7 +58,8 @@ bool model_asks_dual_quaternion(const Model *model)
     for (int m = 0; m < model->mesh_count; m++)
         if (model->meshes[m].skinned) {
             skinned++;
-            dq += model->meshes[m].skinning_in_file == MESH_SKINNING_DUAL_QUATERNION;
+            dq += model->meshes[m].skinning_in_file == MESH_SKINNING_DUAL_QUATERNION ||
+                  model->meshes[m].skinning_in_file == MESH_SKINNING_BLEND;   /* DQS with per-vertex LBS shares */
         }
     return skinned > 0 && dq == skinned;
 }

@@ -118,7 +118,10 @@ typedef struct MorphTrack {
  * start, what --time takes) samples the keys at file time start + t. */
 typedef struct Clip {
     char        name[SV_NAME_MAX];  /* may be "" (unnamed glTF clips) */
-    float       start;              /* seconds: file time of the clip's first key (0 for most files) */
+    float       start;              /* seconds: time of the clip's first key (0 for most files) */
+    float       file_time_shift;    /* seconds the import added to every key time (a clip whose keys start
+                                       before 0, e.g. an FBX take from -1 frame, is moved to 0 by validation):
+                                       the file's time is key time - file_time_shift; 0 for most files */
     float       duration;           /* seconds */
     float       source_ticks_per_second; /* as read from the file (0 = unspecified) */
     int         track_count;
@@ -177,6 +180,9 @@ typedef struct Mesh {
     bool      skinned;
     uint8_t   skinning_in_file;    /* MESH_SKINNING_*: the method the file asks for (FBX SkinningType);
                                       the default --skinning when every skinned mesh asks DQ */
+    float    *dq_weight;           /* per vertex, FBX SkinningType Blend: the share of dual quaternion
+                                      skinning (the Skin's BlendWeights; 0 where it lists none), the rest
+                                      LBS, when the mesh is skinned by DQS (skin_dq.h); NULL: all DQS */
     bool      skin_follows_node;   /* FBX (Maya): the skinned mesh also follows its node's motion since
                                       binding (a mesh node moved or animated after binding): every palette
                                       entry is premultiplied by model[node_joint] * skin_bind_node_inverse */
@@ -285,7 +291,8 @@ typedef struct Model {
     char      extensions_required[512];
 } Model;
 
-/* True if every skinned mesh's file asks for dual quaternion skinning (the default method then). */
+/* True if every skinned mesh's file asks for dual quaternion skinning, alone or blended per vertex
+ * with LBS (FBX SkinningType DualQuaternion or Blend): the default method then. */
 bool model_asks_dual_quaternion(const Model *model);
 
 /* Frees everything a Model owns (safe on a zeroed Model). */

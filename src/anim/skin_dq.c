@@ -22,9 +22,8 @@ const char *skinning_method_label(SkinningMethod method)
 const char *skin_dq_status_text(SkinDqStatus status)
 {
     switch (status) {
-    case SKIN_DQ_OK: return "rigid bones (uniform scale)";
-    case SKIN_DQ_NON_UNIFORM_SCALE: return "non-uniform scale or shear on a bone";
-    case SKIN_DQ_MIXED_SCALE: return "bones scaled by different amounts";
+    case SKIN_DQ_OK: return "every bone splits into rotation, translation and stretch";
+    case SKIN_DQ_DEGENERATE: return "a bone scaled to zero (or not finite)";
     case SKIN_DQ_MIRROR: return "a mirrored bone (negative determinant)";
     }
     return "?";
@@ -79,14 +78,11 @@ static void quat_multiply(const versor a, const versor b, versor out)
     out[0] = x, out[1] = y, out[2] = z, out[3] = w;
 }
 
-/* Rotation part only: mat3 of m divided by `scale` (m = D * S(scale)). */
-static void dq_from_scaled_matrix(const mat4 m, float scale, DualQuat *out)
+/* The dual quaternion of rotation matrix `rotation` (m[c][r]) and translation t = m[3]:
+ * d = 1/2 * (t, 0) * r. */
+static void dq_from_rotation_translation(const float rotation[3][3], const mat4 m, DualQuat *out)
 {
-    float rotation[3][3];
-    for (int c = 0; c < 3; c++)
-        for (int r = 0; r < 3; r++) rotation[c][r] = m[c][r] / scale;
     quat_from_rotation(rotation, out->real);
-    /* d = 1/2 * (t, 0) * r */
     versor t = {m[3][0], m[3][1], m[3][2], 0.0f};
     quat_multiply(t, out->real, out->dual);
     for (int i = 0; i < 4; i++) out->dual[i] *= 0.5f;
@@ -94,7 +90,52 @@ static void dq_from_scaled_matrix(const mat4 m, float scale, DualQuat *out)
 
 void dq_from_rigid_matrix(const mat4 m, DualQuat *out)
 {
-    dq_from_scaled_matrix(m, 1.0f, out);
+    float rotation[3][3];
+    for (int c = 0; c < 3; c++)
+        for (int r = 0; r < 3; r++) rotation[c][r] = m[c][r];
+    dq_from_rotation_translation(rotation, m, out);
+}
+
+static double det3(const double a[3][3])
+{
+    return a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) - a[1][0] * (a[0][1] * a[2][2] - a[0][2] * a[2][1]) +
+           a[2][0] * (a[0][1] * a[1][2] - a[0][2] * a[1][1]);
+}
+
+/* Polar decomposition of a 3x3 matrix with a positive determinant (a[c][r], column c):
+ *   A = Q * P,  Q the rotation nearest to A,  P = Q^T A symmetric positive definite.
+ * Q by the scaled Newton iteration Q <- (g Q + Q^-T / g) / 2, g = |det Q|^(-1/3) (Higham), from
+ * Q = A; the columns of Q^-T are the cross products of Q's columns over det Q. */
+static void polar_decompose(const double a[3][3], double q[3][3], double p[3][3])
+{
+    memcpy(q, a, sizeof(double) * 9);
+    for (int iteration = 0; iteration < 40; iteration++) {
+        double det = det3(q), g = pow(fabs(det), -1.0 / 3.0), next[3][3], change = 0.0;
+        for (int c = 0; c < 3; c++) {
+            const double *u = q[(c + 1) % 3], *v = q[(c + 2) % 3];
+            double cross[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+            for (int r = 0; r < 3; r++) {
+                next[c][r] = 0.5 * (g * q[c][r] + cross[r] / (det * g));
+                change = fmax(change, fabs(next[c][r] - q[c][r]));
+            }
+        }
+        memcpy(q, next, sizeof next);
+        if (change < 1e-14) break;
+    }
+    for (int c = 0; c < 3; c++)   /* P = Q^T A: p[c][r] = dot(column r of Q, column c of A) */
+        for (int r = 0; r < 3; r++) p[c][r] = q[r][0] * a[c][0] + q[r][1] * a[c][1] + q[r][2] * a[c][2];
+    for (int c = 0; c < 3; c++)   /* exactly symmetric */
+        for (int r = c + 1; r < 3; r++) p[c][r] = p[r][c] = 0.5 * (p[c][r] + p[r][c]);
+}
+
+/* P * v for a packed symmetric stretch. */
+static void stretch_apply(const float *p, const vec3 v, vec3 out)
+{
+    /* p = (p00, p11, p22, p01, p02, p12, -, -) */
+    float x = p[0] * v[0] + p[3] * v[1] + p[4] * v[2];
+    float y = p[3] * v[0] + p[1] * v[1] + p[5] * v[2];
+    float z = p[4] * v[0] + p[5] * v[1] + p[2] * v[2];
+    out[0] = x, out[1] = y, out[2] = z;
 }
 
 /* p' = p + 2 r.xyz x (r.xyz x p + r.w p) + 2 (r.w d.xyz - d.w r.xyz + r.xyz x d.xyz)
@@ -125,41 +166,32 @@ void dq_transform_point(const DualQuat *q, const vec3 p, vec3 out)
     dq_move(q->real, q->dual, p, out);
 }
 
-SkinDqStatus skin_palette_to_dq(const Mesh *mesh, const mat4 *palette, DualQuat *out, float *out_scale)
+SkinDqStatus skin_palette_to_dq(const Mesh *mesh, const mat4 *palette, DualQuat *out, DqStretch *out_stretch)
 {
-    *out_scale = 1.0f;
     if (!mesh->skinned || mesh->bone_count == 0) return SKIN_DQ_OK;
-    /* 1. each bone's scale: the lengths of the columns of mat3(palette_i) must agree, the
-     *    columns be orthogonal and the determinant positive (a rotation times a uniform scale) */
-    double scale_sum = 0.0, scale_min = INFINITY, scale_max = 0.0;
     for (int i = 0; i < mesh->bone_count; i++) {
         const vec4 *m = palette[i];
-        double length[3];
-        for (int c = 0; c < 3; c++) length[c] = sqrt((double)glm_vec3_dot((float *)m[c], (float *)m[c]));
-        double lo = fmin(length[0], fmin(length[1], length[2])), hi = fmax(length[0], fmax(length[1], length[2]));
-        if (!(lo > 0.0) || !isfinite(hi) || hi - lo > SKIN_DQ_SCALE_TOLERANCE * hi) return SKIN_DQ_NON_UNIFORM_SCALE;
-        for (int a = 0; a < 3; a++) {
-            int b = (a + 1) % 3;
-            double cosine = glm_vec3_dot((float *)m[a], (float *)m[b]) / (length[a] * length[b]);
-            if (fabs(cosine) > SKIN_DQ_SCALE_TOLERANCE) return SKIN_DQ_NON_UNIFORM_SCALE;
-        }
-        vec3 cross;
-        glm_vec3_cross((float *)m[0], (float *)m[1], cross);
-        if (glm_vec3_dot(cross, (float *)m[2]) < 0.0f) return SKIN_DQ_MIRROR;
-        double s = (length[0] + length[1] + length[2]) / 3.0;
-        scale_sum += s;
-        scale_min = fmin(scale_min, s);
-        scale_max = fmax(scale_max, s);
+        double a[3][3], q[3][3], p[3][3];
+        for (int c = 0; c < 3; c++)
+            for (int r = 0; r < 3; r++) a[c][r] = m[c][r];
+        double det = det3(a), size = 0.0;
+        for (int c = 0; c < 3; c++) size = fmax(size, fabs(a[c][0]) + fabs(a[c][1]) + fabs(a[c][2]));
+        if (!isfinite(det) || !(fabs(det) > 1e-12 * size * size * size)) return SKIN_DQ_DEGENERATE;
+        if (det < 0.0) return SKIN_DQ_MIRROR;
+        /* mat3(M_i) = Q_i P_i: Q_i and t_i the dual quaternion, P_i the stretch */
+        polar_decompose(a, q, p);
+        float rotation[3][3];
+        for (int c = 0; c < 3; c++)
+            for (int r = 0; r < 3; r++) rotation[c][r] = (float)q[c][r];
+        dq_from_rotation_translation(rotation, palette[i], &out[i]);
+        float *packed = out_stretch[i].v[0];   /* v[0], v[1] are contiguous */
+        packed[0] = (float)p[0][0], packed[1] = (float)p[1][1], packed[2] = (float)p[2][2], packed[3] = (float)p[0][1];
+        packed[4] = (float)p[0][2], packed[5] = (float)p[1][2], packed[6] = 0.0f, packed[7] = 0.0f;
     }
-    /* 2. one scale for the whole mesh: palette_i = D_i * S(s), D_i rigid */
-    if (scale_max - scale_min > SKIN_DQ_SCALE_TOLERANCE * scale_max) return SKIN_DQ_MIXED_SCALE;
-    float scale = (float)(scale_sum / mesh->bone_count);
-    for (int i = 0; i < mesh->bone_count; i++) dq_from_scaled_matrix(palette[i], scale, &out[i]);
-    *out_scale = scale;
     return SKIN_DQ_OK;
 }
 
-void skin_vertices_dq(const Mesh *mesh, const DualQuat *dq, float scale, const mat4 node_model,
+void skin_vertices_dq(const Mesh *mesh, const DualQuat *dq, const DqStretch *stretch, const mat4 node_model,
                       vec3 *out_positions, vec3 *out_normals)
 {
     if (!mesh->skinned) {   /* static meshes: their node matrix, exactly as LBS does */
@@ -174,6 +206,7 @@ void skin_vertices_dq(const Mesh *mesh, const DualQuat *dq, float scale, const m
         for (int k = 0; k < SV_MAX_INFLUENCES && !first; k++)
             if (weights[k] != 0.0f) first = &dq[bones[k]];
         versor real = {0.0f, 0.0f, 0.0f, 0.0f}, dual = {0.0f, 0.0f, 0.0f, 0.0f};
+        float blended_stretch[8] = {0.0f}, weight_sum = 0.0f;
         for (int k = 0; k < SV_MAX_INFLUENCES && first; k++) {
             if (weights[k] == 0.0f) continue;
             const DualQuat *q = &dq[bones[k]];
@@ -183,22 +216,52 @@ void skin_vertices_dq(const Mesh *mesh, const DualQuat *dq, float scale, const m
                 real[i] += w * q->real[i];
                 dual[i] += w * q->dual[i];
             }
+            /* P += w_k P_k */
+            const float *p = stretch[bones[k]].v[0];
+            for (int i = 0; i < 8; i++) blended_stretch[i] += weights[k] * p[i];
+            weight_sum += weights[k];
         }
         /* b /= |b.real|: back to a unit dual quaternion (a rigid transform) */
         float length = sqrtf(glm_vec4_dot(real, real));
-        if (!(length > 1e-12f)) {   /* no weight at all: leave the vertex where it was stored */
-            glm_vec3_scale((float *)mesh->positions[v], scale, out_positions[v]);
+        if (!(length > 1e-12f) || !(weight_sum != 0.0f)) {   /* no weight at all: leave the vertex where it was stored */
+            glm_vec3_copy((float *)mesh->positions[v], out_positions[v]);
             if (out_normals) glm_vec3_copy((float *)mesh->normals[v], out_normals[v]);
             continue;
         }
         glm_vec4_scale(real, 1.0f / length, real);
         glm_vec4_scale(dual, 1.0f / length, dual);
-        vec3 scaled;
-        glm_vec3_scale((float *)mesh->positions[v], scale, scaled);   /* S(s) first, then D */
-        dq_move(real, dual, scaled, out_positions[v]);
+        for (int i = 0; i < 8; i++) blended_stretch[i] /= weight_sum;
+        vec3 stretched;
+        stretch_apply(blended_stretch, mesh->positions[v], stretched);   /* P first, then D */
+        dq_move(real, dual, stretched, out_positions[v]);
+        vec3 normal = {0.0f, 0.0f, 0.0f};
         if (out_normals) {
-            dq_rotate(real, mesh->normals[v], out_normals[v]);
-            glm_vec3_normalize(out_normals[v]);
+            stretch_apply(blended_stretch, mesh->normals[v], stretched);
+            dq_rotate(real, stretched, normal);
+        }
+        /* SkinningType Blend: p' = dq_weight p_dq + (1 - dq_weight) p_lbs, p_lbs = sum_k w_k D_k P_k p */
+        float linear_share = mesh->dq_weight ? 1.0f - mesh->dq_weight[v] : 0.0f;
+        if (linear_share != 0.0f) {
+            vec3 lbs = {0.0f, 0.0f, 0.0f}, lbs_normal = {0.0f, 0.0f, 0.0f};
+            for (int k = 0; k < SV_MAX_INFLUENCES; k++) {
+                if (weights[k] == 0.0f) continue;
+                const DualQuat *q = &dq[bones[k]];
+                vec3 moved;
+                stretch_apply(stretch[bones[k]].v[0], mesh->positions[v], stretched);
+                dq_move(q->real, q->dual, stretched, moved);
+                glm_vec3_muladds(moved, weights[k] / weight_sum, lbs);
+                if (out_normals) {
+                    stretch_apply(stretch[bones[k]].v[0], mesh->normals[v], stretched);
+                    dq_rotate(q->real, stretched, moved);
+                    glm_vec3_muladds(moved, weights[k] / weight_sum, lbs_normal);
+                }
+            }
+            glm_vec3_lerp(out_positions[v], lbs, linear_share, out_positions[v]);
+            glm_vec3_lerp(normal, lbs_normal, linear_share, normal);
+        }
+        if (out_normals) {
+            glm_vec3_normalize(normal);
+            glm_vec3_copy(normal, out_normals[v]);
         }
     }
 }
@@ -208,18 +271,18 @@ bool skin_dq_pose_init(SkinDqPose *pose, const Model *model)
     memset(pose, 0, sizeof *pose);
     size_t meshes = (size_t)(model->mesh_count > 0 ? model->mesh_count : 1);
     pose->dq = calloc(meshes, sizeof *pose->dq);
-    pose->scale = calloc(meshes, sizeof *pose->scale);
+    pose->stretch = calloc(meshes, sizeof *pose->stretch);
     pose->status = calloc(meshes, sizeof *pose->status);
-    if (!pose->dq || !pose->scale || !pose->status) {
+    if (!pose->dq || !pose->stretch || !pose->status) {
         skin_dq_pose_free(pose);
         return false;
     }
     pose->mesh_count = model->mesh_count;
     for (int m = 0; m < model->mesh_count; m++) {
         int bones = model->meshes[m].bone_count > 0 ? model->meshes[m].bone_count : 1;
-        pose->scale[m] = 1.0f;
         pose->dq[m] = calloc((size_t)bones, sizeof(DualQuat));
-        if (!pose->dq[m]) {
+        pose->stretch[m] = calloc((size_t)bones, sizeof(DqStretch));
+        if (!pose->dq[m] || !pose->stretch[m]) {
             skin_dq_pose_free(pose);
             return false;
         }
@@ -229,10 +292,12 @@ bool skin_dq_pose_init(SkinDqPose *pose, const Model *model)
 
 void skin_dq_pose_free(SkinDqPose *pose)
 {
-    if (pose->dq)
-        for (int m = 0; m < pose->mesh_count; m++) free(pose->dq[m]);
+    for (int m = 0; m < pose->mesh_count; m++) {
+        if (pose->dq) free(pose->dq[m]);
+        if (pose->stretch) free(pose->stretch[m]);
+    }
     free(pose->dq);
-    free(pose->scale);
+    free(pose->stretch);
     free(pose->status);
     memset(pose, 0, sizeof *pose);
 }
@@ -243,7 +308,7 @@ int skin_dq_pose_update(SkinDqPose *pose, const Animator *animator)
     int fallbacks = 0;
     for (int m = 0; m < pose->mesh_count; m++) {
         pose->status[m] = skin_palette_to_dq(&model->meshes[m], (const mat4 *)animator->palettes[m], pose->dq[m],
-                                             &pose->scale[m]);
+                                             pose->stretch[m]);
         if (pose->status[m] != SKIN_DQ_OK) fallbacks++;
     }
     return fallbacks;
@@ -263,7 +328,7 @@ void skin_dq_pose_skin_mesh(const SkinDqPose *pose, const Animator *animator, in
         morphed.positions = animator->morphs[mesh].positions;
         morphed.normals = animator->morphs[mesh].normals;
     }
-    skin_vertices_dq(&morphed, pose->dq[mesh], pose->scale[mesh], node_model, out_positions, out_normals);
+    skin_vertices_dq(&morphed, pose->dq[mesh], pose->stretch[mesh], node_model, out_positions, out_normals);
 }
 
 void skin_mesh_by_method(SkinningMethod method, const SkinDqPose *pose, const Animator *animator, int mesh,

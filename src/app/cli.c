@@ -22,7 +22,7 @@ const char *cli_usage(void)
            "                [--lighting flat|default]\n"
            "                [--show-skeleton] [--show-weights [JOINT]] [--show-influences] [--joint NAME]\n"
            "                [--show-axes [all]] [--show-names] [--joint-values] [--wireframe]\n"
-           "                [--show-normals] [--no-grid] [--optimize-keys [TOLERANCE]]\n"
+           "                [--show-normals] [--no-grid] [--optimize-keys [TOLERANCE]] [--no-extrapolation]\n"
            "                [--loop loop|once|ping-pong] [--blend SECONDS] [--watch]\n"
            "                [--show-hud] [--show-browser] [--view VIEW]\n"
            "                [--bake-vat OUTDIR [--fps N] [--clips A,B|all] [--precision 16|float]\n"
@@ -110,6 +110,8 @@ const char *cli_usage(void)
            "                     TOLERANCE x the model's size (bbox diagonal), measured at the skin\n"
            "                     (default 1e-5; off unless given: skinview shows the file's keys);\n"
            "                     --info reports keys before/after and the measured worst pose change\n"
+           "  --no-extrapolation FBX curves hold their first and last keys instead of the file's\n"
+           "                     pre/post extrapolation (repetition, mirror, keep slope), as Assimp does\n"
            "  --help, -h         print this help, exit\n"
            "  --version          print the version, exit\n"
            "Keys, exit codes and examples: man skinview\n";
@@ -346,6 +348,8 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
                 options->optimize_keys = tolerance;
                 i++;
             }
+        } else if (strcmp(arg, "--no-extrapolation") == 0) {
+            options->no_extrapolation = true;
         } else if (strcmp(arg, "--show-influences") == 0) {
             options->aids.show_influences = true;
         } else if (strcmp(arg, "--joint") == 0) {

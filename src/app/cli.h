@@ -28,6 +28,7 @@ typedef struct Options {
     bool        verify;
     int         max_bones;       /* --max-bones N; 0 = from the GL limit */
     float       optimize_keys;   /* --optimize-keys [TOLERANCE]: relative tolerance; 0 = off (the default) */
+    bool        no_extrapolation; /* --no-extrapolation: FBX curves hold their end keys (ImportOptions.hold_end_keys) */
     bool        gl_debug;        /* --gl-debug: report every OpenGL error (KHR_debug), exit 1 if any */
     const char *thumbnail_in;    /* --thumbnail IN OUT SIZE */
     const char *thumbnail_out;

@@ -16,6 +16,9 @@ bool app_load_model(const char *path, int max_bones, Model *model);
  * (0 = off) and whether to measure its worst pose change (--info does). */
 void app_set_key_optimizer(float tolerance, bool measure);
 
+/* --no-extrapolation for every later app_load_model: FBX curves hold their end keys. */
+void app_set_hold_end_keys(bool hold);
+
 /* The file descriptor of the real stderr, for signal handlers: while app_load_model() imports,
  * fd 2 is a temporary capture (so a crash inside Assimp stays one line). Async-signal-safe. */
 int app_error_fd(void);

@@ -168,7 +168,8 @@ static int print_text(const Model *model)
         print_name(clip->name, "(unnamed)");
         printf(": %.3f s, %d tracks, %ld keys, ", (double)clip->duration, clip->track_count, clip_key_count(clip));
         print_interpolations(clip);
-        if (clip->start != 0.0f) printf(", starts at %.3f s", (double)clip->start);
+        if (clip->start - clip->file_time_shift != 0.0f)
+            printf(", starts at %.3f s", (double)(clip->start - clip->file_time_shift));
         if (clip->source_interpolations) {
             printf(", FBX curves ");
             print_bits(clip->source_interpolations, source_interpolation_names, SOURCE_INTERPOLATION_KINDS);
@@ -279,7 +280,7 @@ static int print_json(const Model *model)
         cJSON_AddNumberToObject(item, "tracks", clip->track_count);
         cJSON_AddNumberToObject(item, "keys", (double)clip_key_count(clip));
         cJSON_AddNumberToObject(item, "ticks_per_second", clip->source_ticks_per_second);
-        cJSON_AddNumberToObject(item, "start", clip->start);   /* file time of the first key, seconds */
+        cJSON_AddNumberToObject(item, "start", clip->start - clip->file_time_shift);   /* file time of the first key, seconds */
         cJSON *kinds = cJSON_AddArrayToObject(item, "interpolation");
         unsigned used = clip_interpolation_kinds(clip);
         for (int k = 0; k < INTERPOLATION_KINDS; k++)

@@ -60,11 +60,17 @@ static unsigned import_timeout_seconds(const char *path)
 
 static float key_tolerance;   /* --optimize-keys, set once by main */
 static bool key_measure;
+static bool hold_end_keys;    /* --no-extrapolation, set once by main */
 
 void app_set_key_optimizer(float tolerance, bool measure)
 {
     key_tolerance = tolerance;
     key_measure = measure;
+}
+
+void app_set_hold_end_keys(bool hold)
+{
+    hold_end_keys = hold;
 }
 
 bool app_load_model(const char *path, int max_bones, Model *model)
@@ -93,7 +99,7 @@ bool app_load_model(const char *path, int max_bones, Model *model)
     alarm(timeout);
 
     ImportOptions import_options = {.max_bones_per_mesh = max_bones, .optimize_keys = key_tolerance,
-                                    .measure_key_error = key_measure};
+                                    .measure_key_error = key_measure, .hold_end_keys = hold_end_keys};
     bool ok = import_model(path, &import_options, model, error, sizeof error);
 
     alarm(0);

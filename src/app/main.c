@@ -15,6 +15,7 @@ int main(int argc, char **argv)
     }
     if (options.gl_debug) gl_debug_request();
     app_set_key_optimizer(options.optimize_keys, options.info);
+    app_set_hold_end_keys(options.no_extrapolation);
     if (options.help) {
         fputs(cli_usage(), stdout);
         return 0;

@@ -99,7 +99,7 @@ static bool load_skin_program(SkinShader *shader, const char *vert_path, const c
     shader->model = glGetUniformLocation(program, "model");
     shader->bones = glGetUniformLocation(program, "bonesMatrices");
     shader->bone_dual_quats = glGetUniformLocation(program, "boneDualQuats");
-    shader->mesh_scale = glGetUniformLocation(program, "meshScale");
+    shader->bone_stretches = glGetUniformLocation(program, "boneStretches");
     shader->skinned = glGetUniformLocation(program, "skinned");
     shader->cpu_skinned = glGetUniformLocation(program, "cpuSkinned");
     shader->rigid_skinning = glGetUniformLocation(program, "rigidSkinning");
@@ -388,6 +388,24 @@ static bool upload_mesh(const Mesh *mesh, int mesh_index, int max_bones, GpuMesh
         }
         glBindVertexArray(0);
     }
+    if (mesh->skinned && mesh->dq_weight) {
+        /* location 12, outside the 16 floats: the LBS share 1 - dq_weight of a Blend skin (DQ shader).
+         * Meshes without one leave it unset: it reads 0 there, all DQS. */
+        float *shares = malloc(sizeof(float) * (size_t)mesh->vertex_count);
+        if (!shares) {
+            snprintf(error, error_size, "out of memory for mesh %d", mesh_index);
+            return false;
+        }
+        for (int v = 0; v < mesh->vertex_count; v++) shares[v] = 1.0f - mesh->dq_weight[v];
+        glGenBuffers(1, &gpu->linear_share_vbo);
+        glBindBuffer(GL_ARRAY_BUFFER, gpu->linear_share_vbo);
+        glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(float) * (size_t)mesh->vertex_count), shares, GL_STATIC_DRAW);
+        free(shares);
+        glBindVertexArray(gpu->vao);
+        glEnableVertexAttribArray(12);
+        glVertexAttribPointer(12, 1, GL_FLOAT, GL_FALSE, sizeof(float), (const void *)0);
+        glBindVertexArray(0);
+    }
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     gpu->vertex_count = mesh->vertex_count;
     gpu->index_count = mesh->index_count;
@@ -526,6 +544,7 @@ void renderer_free(Renderer *renderer)
         if (gpu->color_vbo) glDeleteBuffers(1, &gpu->color_vbo);
         if (gpu->tangent_vbo) glDeleteBuffers(1, &gpu->tangent_vbo);
         if (gpu->uv1_vbo) glDeleteBuffers(1, &gpu->uv1_vbo);
+        if (gpu->linear_share_vbo) glDeleteBuffers(1, &gpu->linear_share_vbo);
     }
     if (renderer->color_map) glDeleteTextures(1, &renderer->color_map);
     skin_shader_free(&renderer->dq_shader);
@@ -788,7 +807,7 @@ static void set_mesh_uniforms(Renderer *renderer, const SkinShader *shader, cons
         glUniformMatrix4fv(shader->bones, gpu->bone_count, GL_FALSE, (const float *)animator->palettes[m]);
     if (shader->bone_dual_quats >= 0) {   /* DualQuat = {real, dual}: 2 vec4 per bone, one call */
         glUniform4fv(shader->bone_dual_quats, 2 * gpu->bone_count, (const float *)renderer->dq_pose.dq[m]);
-        glUniform1f(shader->mesh_scale, renderer->dq_pose.scale[m]);
+        glUniform4fv(shader->bone_stretches, 2 * gpu->bone_count, (const float *)renderer->dq_pose.stretch[m]);
     }
 }
 

@@ -70,7 +70,7 @@ typedef struct SkinShader {
     GLint  projection, view, model;   /* mat4 */
     GLint  bones;                     /* mat4 bonesMatrices[MAX_BONES] (LBS; -1 in the DQ shader) */
     GLint  bone_dual_quats;           /* vec4 boneDualQuats[2 * MAX_BONES] (DQ; -1 in the LBS shader) */
-    GLint  mesh_scale;                /* float meshScale (DQ) */
+    GLint  bone_stretches;            /* vec4 boneStretches[2 * MAX_BONES] (DQ: DqStretch per bone) */
     GLint  skinned;                   /* bool: 0 = static mesh, palette unused */
     GLint  cpu_skinned;               /* bool: vertices arrive skinned by the CPU (LBS shader) */
     GLint  rigid_skinning;            /* bool: --skinning rigid, the heaviest influence only (LBS shader) */
@@ -99,6 +99,7 @@ typedef struct GpuMesh {
     GLuint color_vbo;                 /* location 9: Mesh.colors; 0: none (the attribute reads 1,1,1,1) */
     GLuint tangent_vbo;               /* location 10: Mesh.tangents or generated ones; 0: none (0,0,0,0) */
     GLuint uv1_vbo;                   /* location 11: Mesh.uvs2; 0: none */
+    GLuint linear_share_vbo;          /* location 12: 1 - Mesh.dq_weight (DQ shader's LBS share); 0 when NULL */
     vec3   centroid;                  /* mean of the stored positions: the blend pass's sort key */
     int    anchor_bone;               /* skinned: the bone with the most weight (moves the centroid) */
     int    vertex_count;

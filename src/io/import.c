@@ -277,7 +277,8 @@ static bool import_with_assimp(ImportJob *job, int max_bones, FILE *warnings)
     else snprintf(source, sizeof source, "(memory).%s", job->hint ? job->hint : "");
     const char *path = source;
     Importer im = {.scene = scene, .path = path, .model = model, .error = error, .error_size = error_size,
-                   .warnings = warnings, .influence_cuts = cuts};
+                   .warnings = warnings, .influence_cuts = cuts,
+                   .hold_end_keys = job->options && job->options->hold_end_keys};
     snprintf(model->source_path, sizeof model->source_path, "%s", path);
     const char *slash = strrchr(path, '/');
     if (job->path && slash && (size_t)(slash - path + 1) < sizeof im.directory) {
@@ -318,7 +319,8 @@ static void import_run(void *argument)
     bool legacy_fbx = !gltf && import_fbx_is_legacy(job->path, job->data, job->size, job->hint);
     bool ok = gltf         ? gltf_import(job->path, job->data, job->size, max_bones, warnings, model, &version_1, error,
                                          error_size)
-              : legacy_fbx ? import_fbx_legacy(job->path, job->data, job->size, max_bones, model, warnings, error,
+              : legacy_fbx ? import_fbx_legacy(job->path, job->data, job->size, max_bones,
+                                               job->options && job->options->hold_end_keys, model, warnings, error,
                                                error_size)
                            : import_with_assimp(job, max_bones, warnings);
     if (version_1) {   /* glTF 1.0: Assimp's own glTF 1 reader */

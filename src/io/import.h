@@ -15,6 +15,8 @@ typedef struct ImportOptions {
                                  (stats.key_error; costs a dense resampling of every clip) */
     bool keep_vertex_order;   /* skinned meshes keep the file's vertex order (default: sorted by influence
                                  count for the skinning loop, mesh_layout.c; tests compare the two) */
+    bool hold_end_keys;       /* FBX: every curve holds its first / last key outside its keys instead of
+                                 the file's pre/post extrapolation (--no-extrapolation; what Assimp does) */
 } ImportOptions;
 
 /* Reads any file Assimp can read into `model`, then checks it (validate.h): what can be repaired

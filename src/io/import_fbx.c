@@ -170,7 +170,7 @@ bool import_fbx_is_legacy(const char *path, const void *data, size_t size, const
     return version > 0 && version < 7100;
 }
 
-bool import_fbx_legacy(const char *path, const void *data, size_t size, int max_bones, Model *model, FILE *warnings,
+bool import_fbx_legacy(const char *path, const void *data, size_t size, int max_bones, bool hold_end_keys, Model *model, FILE *warnings,
                        char *error, size_t error_size)
 {
     char source[1024];
@@ -191,7 +191,8 @@ bool import_fbx_legacy(const char *path, const void *data, size_t size, int max_
         ok = fbx_build_model(&scene, model, &map, cause, sizeof cause);
         if (ok) snprintf(model->source_path, sizeof model->source_path, "%s", source);
         /* textures: files next to the model, as import_material.c finds them */
-        Importer im = {.path = source, .model = model, .error = cause, .error_size = sizeof cause, .warnings = warnings};
+        Importer im = {.path = source, .model = model, .error = cause, .error_size = sizeof cause, .warnings = warnings,
+                       .hold_end_keys = hold_end_keys};
         const char *slash = path ? strrchr(path, '/') : NULL;
         if (slash && (size_t)(slash - path + 1) < sizeof im.directory) {
             memcpy(im.directory, path, (size_t)(slash - path + 1));

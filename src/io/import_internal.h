@@ -73,6 +73,7 @@ typedef struct Importer {
     char                **failed_textures;   /* sources already reported missing */
     int                   failed_count;
     InfluenceCuts         influence_cuts;    /* from stage 1, read by stage 3 */
+    bool                  hold_end_keys;     /* ImportOptions.hold_end_keys (the FBX stage) */
 } Importer;
 
 /* ---- stages (each returns false with im->error set) ---- */
@@ -101,7 +102,7 @@ uint8_t *import_fbx_widen_takes(const void *data, size_t size, int *widened);
 bool import_fbx_is_legacy(const char *path, const void *data, size_t size, const char *hint);
 /* Such a file, read by skinview's FBX reader instead of Assimp (fbx/fbx_legacy.c builds the Model),
  * its textures loaded, then validated as every import is. False with a one-line error. */
-bool import_fbx_legacy(const char *path, const void *data, size_t size, int max_bones, Model *model, FILE *warnings,
+bool import_fbx_legacy(const char *path, const void *data, size_t size, int max_bones, bool hold_end_keys, Model *model, FILE *warnings,
                        char *error, size_t error_size);
 /* Calls run(argument) on a thread with a 1 GiB stack (reserved, not committed) and an
  * alternate signal stack; returns when it is done. Falls back to the calling thread. */

@@ -294,6 +294,7 @@ static int check_clip(Validator *v, Clip *clip, bool *joint_taken)
             for (int k = 0; k < clip->morph_tracks[t].key_count; k++) clip->morph_tracks[t].times[k] += shift;
         validate_repaired(v, "clip '%s': keys start at a negative time (%.6g s); the clip moved to start at 0", name, first_key);
         if (isfinite(clip->start)) clip->start += shift;
+        clip->file_time_shift += shift;   /* --info's "start" stays the file's time */
         last_key += shift;
         first_key = 0.0f;
     }

@@ -53,6 +53,33 @@ static bool is_subclass(const FbxScene *scene, int object, const char *subclass)
            strcmp(scene->objects[object].subclass, subclass) == 0;
 }
 
+/* The application that wrote the file: SceneInfo's "Original|ApplicationName" ("Maya", "3ds Max",
+ * "MotionBuilder", "Blender" ...; in FBXHeaderExtension for 7.x, among the Objects for 6.1), else
+ * the top-level Creator string (the FBX 6.1 exporter of Blender 2.79 writes only "Blender version
+ * 2.79 (sub 0)" there); "" when neither is there. */
+static const char *writing_application(const FbxScene *scene)
+{
+    static const char *const parents[2] = {"FBXHeaderExtension", "Objects"};
+    for (int w = 0; w < 2; w++) {
+        const FbxRecord *parent = fbx_record_child(&scene->doc.root, parents[w]);
+        const FbxRecord *info = parent ? fbx_record_child(parent, "SceneInfo") : NULL;
+        const FbxRecord *props = info ? fbx_record_child(info, "Properties70") : NULL;
+        if (info && !props) props = fbx_record_child(info, "Properties60");
+        for (int i = 0; props && i < props->child_count; i++) {
+            const FbxRecord *p = &props->children[i];
+            if (p->value_count < 2 || p->values[0].type != FBX_VALUE_STRING || !p->values[0].string ||
+                strcmp(p->values[0].string, "Original|ApplicationName") != 0)
+                continue;
+            const FbxValue *last = &p->values[p->value_count - 1];
+            if (last->type == FBX_VALUE_STRING && last->string) return last->string;
+        }
+    }
+    const FbxRecord *creator = fbx_record_child(&scene->doc.root, "Creator");
+    if (creator && creator->value_count > 0 && creator->values[0].type == FBX_VALUE_STRING && creator->values[0].string)
+        return creator->values[0].string;
+    return "";
+}
+
 static void read_vec3(const FbxScene *scene, int object, const char *name, double out[3])
 {
     double v[3];
@@ -407,18 +434,12 @@ static int compare_point_keys(const void *a, const void *b)
     return (x->index > y->index) - (x->index < y->index);
 }
 
-/* keeps the SV_MAX_INFLUENCES largest weights, largest first */
-static void insert_influence(uint16_t joints[SV_MAX_INFLUENCES], float weights[SV_MAX_INFLUENCES], int bone, float weight)
+/* by x, then by index */
+static int compare_x_order(const void *a, const void *b)
 {
-    int k = SV_MAX_INFLUENCES;
-    while (k > 0 && weights[k - 1] < weight) k--;
-    if (k == SV_MAX_INFLUENCES) return;
-    for (int m = SV_MAX_INFLUENCES - 1; m > k; m--) {
-        weights[m] = weights[m - 1];
-        joints[m] = joints[m - 1];
-    }
-    weights[k] = weight;
-    joints[k] = (uint16_t)bone;
+    const PointKey *x = a, *y = b;
+    if (x->xyz[0] != y->xyz[0]) return x->xyz[0] < y->xyz[0] ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
 }
 
 static int geometry_of(const FbxScene *scene, int model_object)
@@ -431,7 +452,10 @@ static int geometry_of(const FbxScene *scene, int model_object)
 }
 
 /* The control point (Vertices index) of each mesh vertex, matched by position bit for bit as
- * Assimp copied it (the first of equal control points; -1 when none matches). *out malloc'ed. */
+ * Assimp copied it (the first of equal control points); a vertex without an exact match (Assimp
+ * parses ASCII numbers to within a few float ulps of strtod) takes the nearest control point
+ * within 1e-6 of the points' bounding-box diagonal, found among the points sorted by x; -1 when
+ * none is that near. *out malloc'ed. */
 static bool mesh_control_points(const FbxScene *scene, int geometry, const Mesh *mesh, int **out)
 {
     *out = NULL;
@@ -441,27 +465,58 @@ static bool mesh_control_points(const FbxScene *scene, int geometry, const Mesh 
     point_count /= 3;
     int *vertex_point = malloc(sizeof(int) * (size_t)(mesh->vertex_count > 0 ? mesh->vertex_count : 1));
     PointKey *keys = malloc(sizeof *keys * (point_count > 0 ? point_count : 1));
-    if (!vertex_point || !keys) {
+    PointKey *by_x = malloc(sizeof *by_x * (point_count > 0 ? point_count : 1));
+    if (!vertex_point || !keys || !by_x) {
         free(vertex_point);
         free(keys);
+        free(by_x);
         return false;
     }
+    double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
     for (size_t p = 0; p < point_count; p++) {
-        for (int k = 0; k < 3; k++) keys[p].xyz[k] = (float)points[3 * p + (size_t)k];
+        for (int k = 0; k < 3; k++) {
+            keys[p].xyz[k] = (float)points[3 * p + (size_t)k];
+            lo[k] = fmin(lo[k], keys[p].xyz[k]);
+            hi[k] = fmax(hi[k], keys[p].xyz[k]);
+        }
         keys[p].index = (int)p;
     }
+    memcpy(by_x, keys, sizeof *keys * point_count);
     qsort(keys, point_count, sizeof *keys, compare_point_keys);
+    qsort(by_x, point_count, sizeof *by_x, compare_x_order);
+    double diagonal = point_count > 0 ? sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                                             (hi[2] - lo[2]) * (hi[2] - lo[2]))
+                                      : 0.0;
+    double near = 1e-6 * diagonal;
     for (int v = 0; v < mesh->vertex_count; v++) {
         PointKey probe = {{mesh->positions[v][0], mesh->positions[v][1], mesh->positions[v][2]}, -1};
-        size_t lo = 0, hi = point_count;
-        while (lo < hi) {
-            size_t mid = (lo + hi) / 2;
-            if (memcmp(keys[mid].xyz, probe.xyz, sizeof probe.xyz) < 0) lo = mid + 1;
-            else hi = mid;
+        size_t lo_i = 0, hi_i = point_count;
+        while (lo_i < hi_i) {
+            size_t mid = (lo_i + hi_i) / 2;
+            if (memcmp(keys[mid].xyz, probe.xyz, sizeof probe.xyz) < 0) lo_i = mid + 1;
+            else hi_i = mid;
         }
-        vertex_point[v] = lo < point_count && memcmp(keys[lo].xyz, probe.xyz, sizeof probe.xyz) == 0 ? keys[lo].index : -1;
+        vertex_point[v] = lo_i < point_count && memcmp(keys[lo_i].xyz, probe.xyz, sizeof probe.xyz) == 0 ? keys[lo_i].index : -1;
+        if (vertex_point[v] >= 0 || !(near > 0.0)) continue;
+        /* the nearest within `near`: the points whose x lies within it, from the first x >= x - near */
+        size_t first = 0, last = point_count;
+        while (first < last) {
+            size_t mid = (first + last) / 2;
+            if (by_x[mid].xyz[0] < probe.xyz[0] - near) first = mid + 1;
+            else last = mid;
+        }
+        double best = near * near;
+        for (size_t i = first; i < point_count && by_x[i].xyz[0] <= probe.xyz[0] + near; i++) {
+            double d = 0.0;
+            for (int k = 0; k < 3; k++) d += ((double)by_x[i].xyz[k] - probe.xyz[k]) * ((double)by_x[i].xyz[k] - probe.xyz[k]);
+            if (d <= best && (d < best || vertex_point[v] < 0 || by_x[i].index < vertex_point[v])) {
+                best = d;
+                vertex_point[v] = by_x[i].index;
+            }
+        }
     }
     free(keys);
+    free(by_x);
     *out = vertex_point;
     return true;
 }
@@ -548,7 +603,7 @@ static bool rebuild_dropped_skin(Apply *a, Mesh *mesh)
             int64_t p = indexes[i];
             float w = (float)weights[i];
             if (p < 0 || (size_t)p >= point_count || !(w > 0.0f) || !isfinite(w)) continue;
-            for (int k = point_start[p]; k < point_start[p + 1]; k++) insert_influence(mesh->joint_indices[order[k]], mesh->weights[order[k]], c, w);
+            for (int k = point_start[p]; k < point_start[p + 1]; k++) influence_keep_largest(mesh->joint_indices[order[k]], mesh->weights[order[k]], c, w);
         }
     }
     int bone_count = cluster_count, extra = -1;
@@ -652,29 +707,73 @@ static int find_cluster(const FbxScene *scene, int mesh_object, int bone_object)
     }
 }
 
-/* The SkinningType the Skin deformer of a mesh Model's geometry names (MESH_SKINNING_*). */
-static int skinning_type(const FbxScene *scene, int mesh_object)
+/* The Skin deformer on a Geometry, or -1. */
+static int skin_of(const FbxScene *scene, int geometry)
 {
-    int geometry = geometry_of(scene, mesh_object);
     for (int k = 0; geometry >= 0; k++) {
         int c = fbx_connection_to(scene, geometry, k);
         if (c < 0) break;
-        int skin = scene->connections[c].src;
-        if (!is_subclass(scene, skin, "Skin")) continue;
-        const FbxRecord *type = fbx_record_child(scene->objects[skin].record, "SkinningType");
-        const char *name = type && type->value_count > 0 && type->values[0].type == FBX_VALUE_STRING ? type->values[0].string : NULL;
-        if (!name) name = fbx_object_property_string(scene, skin, "SkinningType");
-        if (name && strcmp(name, "DualQuaternion") == 0) return MESH_SKINNING_DUAL_QUATERNION;
-        if (name && strcmp(name, "Blend") == 0) return MESH_SKINNING_BLEND;
-        return MESH_SKINNING_LINEAR;
+        if (is_subclass(scene, scene->connections[c].src, "Skin")) return scene->connections[c].src;
     }
+    return -1;
+}
+
+/* The SkinningType the Skin deformer of a mesh Model's geometry names (MESH_SKINNING_*). */
+static int skinning_type(const FbxScene *scene, int mesh_object)
+{
+    int skin = skin_of(scene, geometry_of(scene, mesh_object));
+    if (skin < 0) return MESH_SKINNING_LINEAR;
+    const FbxRecord *type = fbx_record_child(scene->objects[skin].record, "SkinningType");
+    const char *name = type && type->value_count > 0 && type->values[0].type == FBX_VALUE_STRING ? type->values[0].string : NULL;
+    if (!name) name = fbx_object_property_string(scene, skin, "SkinningType");
+    if (name && strcmp(name, "DualQuaternion") == 0) return MESH_SKINNING_DUAL_QUATERNION;
+    if (name && strcmp(name, "Blend") == 0) return MESH_SKINNING_BLEND;
     return MESH_SKINNING_LINEAR;
+}
+
+/* SkinningType Blend: the Skin lists a DQS share per control point (Indexes / BlendWeights, 0 for
+ * the points it does not list); each vertex takes its control point's (Mesh.dq_weight, matched
+ * by position as the rebuilt skins are; before apply_geometric moves the vertices). */
+static bool apply_dq_weights(Apply *a)
+{
+    Model *model = a->im->model;
+    const FbxScene *scene = a->scene;
+    for (int m = 0; m < model->mesh_count; m++) {
+        Mesh *mesh = &model->meshes[m];
+        if (!mesh->skinned || mesh->vertex_count <= 0 || mesh->node_joint < 0 ||
+            mesh->node_joint >= model->skeleton.joint_count || a->joint_node[mesh->node_joint] < 0)
+            continue;
+        int mesh_object = a->nodes[a->joint_node[mesh->node_joint]].object;
+        if (skinning_type(scene, mesh_object) != MESH_SKINNING_BLEND) continue;
+        int geometry = geometry_of(scene, mesh_object), skin = skin_of(scene, geometry);
+        const FbxRecord *record = scene->objects[skin].record;
+        size_t point_count = 0, index_count = 0, weight_count = 0;
+        fbx_record_reals((FbxDocument *)&scene->doc, fbx_record_child(scene->objects[geometry].record, "Vertices"), &point_count);
+        point_count /= 3;
+        const int64_t *indexes = fbx_record_integers((FbxDocument *)&scene->doc, fbx_record_child(record, "Indexes"), &index_count);
+        const double *weights = fbx_record_reals((FbxDocument *)&scene->doc, fbx_record_child(record, "BlendWeights"), &weight_count);
+        int *vertex_point = NULL;
+        float *point_weight = calloc(point_count + 1, sizeof *point_weight);
+        free(mesh->dq_weight);
+        mesh->dq_weight = calloc((size_t)mesh->vertex_count, sizeof *mesh->dq_weight);
+        bool ok = point_weight && mesh->dq_weight && mesh_control_points(scene, geometry, mesh, &vertex_point);
+        for (size_t i = 0; ok && indexes && weights && i < index_count && i < weight_count; i++)
+            if (indexes[i] >= 0 && (size_t)indexes[i] < point_count && isfinite(weights[i]))
+                point_weight[indexes[i]] = (float)(weights[i] < 0.0 ? 0.0 : weights[i] > 1.0 ? 1.0 : weights[i]);
+        for (int v = 0; ok && v < mesh->vertex_count; v++)
+            mesh->dq_weight[v] = vertex_point[v] >= 0 ? point_weight[vertex_point[v]] : 0.0f;
+        free(point_weight);
+        free(vertex_point);
+        if (!ok) return false;
+    }
+    return true;
 }
 
 static void apply_skins(Apply *a, const double *rest_scene, const bool *node_animated)
 {
     Model *model = a->im->model;
     const FbxScene *scene = a->scene;
+    bool from_maya = strcmp(writing_application(scene), "Maya") == 0;
     for (int m = 0; m < model->mesh_count; m++) {
         Mesh *mesh = &model->meshes[m];
         if (!mesh->skinned || mesh->node_joint < 0 || mesh->node_joint >= model->skeleton.joint_count) continue;
@@ -717,7 +816,10 @@ static void apply_skins(Apply *a, const double *rest_scene, const bool *node_ani
             }
         }
         /* Maya shows a skinned mesh whose node moved (or moves) after binding following that
-         * motion (maya_transformed_skin): palette = M_node(now) · inverse(M_node(bind)) · ... */
+         * motion (maya_transformed_skin): palette = M_node(now) · inverse(M_node(bind)) · ...
+         * Only Maya: the FBX SDK's own deformation (and ufbx) moves the vertices by the bones
+         * alone, and so does Blender's export of its FBX 6.1 files, whose mesh node is not where
+         * TransformLink · Transform puts it (blender_279_sausage_6100_ascii: 0.82 off when followed) */
         if (have_bind_world) {
             double scene_bind[16], inverse[16], largest = 0, worst = 0;
             fbx_matrix_mul(a->root_matrix, bind_world, scene_bind);
@@ -726,7 +828,7 @@ static void apply_skins(Apply *a, const double *rest_scene, const bool *node_ani
                 worst = fmax(worst, fabs(scene_bind[i] - rest_scene[16 * mesh->node_joint + i]));
             }
             bool animated = node_animated && node_animated[mesh_node];
-            if ((animated || worst > 1e-6 * fmax(largest, 1.0)) && fbx_matrix_invert(scene_bind, inverse)) {
+            if (from_maya && (animated || worst > 1e-6 * fmax(largest, 1.0)) && fbx_matrix_invert(scene_bind, inverse)) {
                 mesh->skin_follows_node = true;
                 to_mat4(inverse, mesh->skin_bind_node_inverse);
             }
@@ -1165,27 +1267,39 @@ static bool build_clip(Apply *a, Stack *stack, Clip *clip, double *scene_world)
             glm_vec3_copy(key.scale, track->scale_values[s]);
         }
     }
-    /* channels that never leave the rest value are dropped (they keep it anyway) */
-    for (int k = 0; ok && k < clip->track_count; k++) {
-        JointTrack *track = &clip->tracks[k];
-        const JointTransform *rest = &sk->rest_trs[track->joint];
-        bool t_rest = true, r_rest = true, s_rest = true;
-        for (int s = 0; s < count; s++) {
-            t_rest = t_rest && glm_vec3_eqv_eps(track->translation_values[s], (float *)rest->translation);
-            r_rest = r_rest && fabsf(fabsf(glm_vec4_dot(track->rotation_values[s], (float *)rest->rotation)) - 1.0f) < 1e-7f;
-            s_rest = s_rest && glm_vec3_eqv_eps(track->scale_values[s], (float *)rest->scale);
-        }
-        if (t_rest) {
-            free(track->translation_times), free(track->translation_values);
-            track->translation_times = NULL, track->translation_values = NULL, track->translation_count = 0;
-        }
-        if (r_rest) {
-            free(track->rotation_times), free(track->rotation_values);
-            track->rotation_times = NULL, track->rotation_values = NULL, track->rotation_count = 0;
-        }
-        if (s_rest) {
-            free(track->scale_times), free(track->scale_values);
-            track->scale_times = NULL, track->scale_values = NULL, track->scale_count = 0;
+    /* channels that never leave the rest value are dropped (they keep it anyway) — unless every
+     * channel would go while the stack has keyed curves: a take that poses the rest pose on
+     * purpose (Blender 2.79's FBX 6.1 "Base") is still a clip */
+    bool keyed = false, all_rest = true;
+    for (int c = 0; c < stack->channel_count && !keyed; c++)
+        for (int i = 0; i < 3; i++) keyed = keyed || (stack->channels[c].curves[i] && stack->channels[c].curves[i]->key_count > 0);
+    for (int pass = 0; pass < 2; pass++) {   /* pass 0: is every channel at rest? pass 1: drop them */
+        for (int k = 0; ok && k < clip->track_count; k++) {
+            JointTrack *track = &clip->tracks[k];
+            const JointTransform *rest = &sk->rest_trs[track->joint];
+            bool t_rest = true, r_rest = true, s_rest = true;
+            for (int s = 0; s < count; s++) {
+                t_rest = t_rest && glm_vec3_eqv_eps(track->translation_values[s], (float *)rest->translation);
+                r_rest = r_rest && fabsf(fabsf(glm_vec4_dot(track->rotation_values[s], (float *)rest->rotation)) - 1.0f) < 1e-7f;
+                s_rest = s_rest && glm_vec3_eqv_eps(track->scale_values[s], (float *)rest->scale);
+            }
+            if (pass == 0) {
+                all_rest = all_rest && t_rest && r_rest && s_rest;
+                continue;
+            }
+            if (all_rest && keyed) break;
+            if (t_rest) {
+                free(track->translation_times), free(track->translation_values);
+                track->translation_times = NULL, track->translation_values = NULL, track->translation_count = 0;
+            }
+            if (r_rest) {
+                free(track->rotation_times), free(track->rotation_values);
+                track->rotation_times = NULL, track->rotation_values = NULL, track->rotation_count = 0;
+            }
+            if (s_rest) {
+                free(track->scale_times), free(track->scale_values);
+                track->scale_times = NULL, track->scale_values = NULL, track->scale_count = 0;
+            }
         }
     }
     int kept = 0;
@@ -1499,8 +1613,10 @@ bool import_fbx_apply(Importer *im, const void *bytes, size_t size)
         import_warn(im, "the FBX reader cannot read this file (%s); transforms, clips and skins are Assimp's", error);
         return true;
     }
-    for (int o = 0; o < scene.object_count; o++)
+    for (int o = 0; o < scene.object_count; o++) {
         if (scene.curves[o].key_count > 0) fbx_curve_solve_auto_tangents(&scene.curves[o]);
+        if (im->hold_end_keys) scene.curves[o].pre = scene.curves[o].post = FBX_EXTRAPOLATION_CONSTANT;   /* --no-extrapolation */
+    }
     Apply a = {.im = im, .scene = &scene};
     Stack *stacks = NULL;
     int stack_count = 0;
@@ -1534,7 +1650,7 @@ bool import_fbx_apply(Importer *im, const void *bytes, size_t size)
         ok = scene_world && rest_scene && apply_rest(&a, scene_world) >= 0;
         if (ok) {
             memcpy(rest_scene, scene_world, sizeof(double) * 16 * (size_t)joints);
-            ok = rebuild_dropped_skins(&a) && apply_blend_shapes(&a);
+            ok = rebuild_dropped_skins(&a) && apply_dq_weights(&a) && apply_blend_shapes(&a);
             apply_geometric(&a);
             bool *node_animated = calloc((size_t)(a.node_count > 0 ? a.node_count : 1), sizeof(bool));
             for (int k = 0; node_animated && k < stack_count; k++)

@@ -7,6 +7,12 @@
  *   geometry     7.x: Geometry objects. FBX 6 and 5: inside the mesh Model's own record; a Geometry
  *                object is made here from that record (same record, so Vertices etc. are its
  *                children) and connected to the Model.
+ *   blend shapes 7.x: Deformer "BlendShape" / "BlendShapeChannel" and Geometry "Shape" objects.
+ *                FBX 6 and 5: `Shape: "NAME" { Indexes, Vertices, Normals }` records inside the mesh
+ *                Model; made here into the 7.x objects (one BlendShape per mesh, one channel per
+ *                Shape, full weight 100, the Shape record as its Shape geometry), the channel's
+ *                DeformPercent from the Model's property named NAME (0 without one), and a take's
+ *                channel NAME (FBX 5: "NAME (Shape)") in that Model as its DeformPercent curve.
  *   skins        7.x and 6: Deformer "Skin" / "Cluster" objects (FBX 6 connects the skin to the
  *                Model: redirected here to its Geometry). FBX 5: `Link: "Bone"` records inside the
  *                mesh Model (Indexes, Weights, Transform, TransformLink): one Skin for the mesh and
@@ -695,6 +701,69 @@ static double record_number(const FbxRecord *r, int i, double fallback)
     return v->type == FBX_VALUE_INTEGER ? (double)v->integer : v->type == FBX_VALUE_REAL ? v->real : fallback;
 }
 
+/* The number of a legacy Model's Properties60 `Property: NAME, type, flags, value`, or fallback. */
+static double legacy_property_number(const FbxRecord *model, const char *name, double fallback)
+{
+    const FbxRecord *props = fbx_record_child(model, "Properties60");
+    for (int i = 0; props && i < props->child_count; i++) {
+        const FbxRecord *p = &props->children[i];
+        if (p->value_count < 4 || p->values[0].type != FBX_VALUE_STRING || !p->values[0].string ||
+            strcmp(p->values[0].string, name) != 0)
+            continue;
+        return record_number(p, p->value_count - 1, fallback);
+    }
+    return fallback;
+}
+
+/* FBX 6 / 5 inline blend shapes of the mesh Model `model` (its Geometry `geometry`): a BlendShape
+ * deformer on the geometry, per Shape record a BlendShapeChannel (DeformPercent from the Model's
+ * property of the shape's name) with the record itself as its Shape geometry. */
+static void make_legacy_blend_shapes(Builder *b, int model, int geometry)
+{
+    const FbxRecord *record = b->scene->objects[model].record;
+    const char *model_name = b->scene->objects[model].name;
+    int deformer = -1;
+    for (int c = 0; c < record->child_count && !b->failed; c++) {
+        const FbxRecord *shape = &record->children[c];
+        if (strcmp(shape->name, "Shape") != 0 || shape->value_count < 1 || shape->values[0].type != FBX_VALUE_STRING ||
+            !shape->values[0].string || !fbx_record_child(shape, "Vertices"))
+            continue;
+        if (deformer < 0) {
+            deformer = make_object(b, "Deformer", "BlendShape", model_name, record, NULL);
+            add_connection(b, deformer, geometry, NULL);
+        }
+        const char *name = shape->values[0].string;
+        FbxRecord *list = make_records(b, 1), *p = make_records(b, 1);
+        if (!list || !p) return;
+        double percent = legacy_property_number(record, name, 0.0);
+        if (!make_property(b, p, "DeformPercent", "Number", &percent, 1, NULL)) return;
+        list->name = "Properties70";
+        list->children = p;
+        list->child_count = 1;
+        int channel = make_object(b, "Deformer", "BlendShapeChannel", name, shape, list);
+        int geometry_shape = make_object(b, "Geometry", "Shape", name, shape, NULL);
+        add_connection(b, channel, deformer, NULL);
+        add_connection(b, geometry_shape, channel, NULL);
+    }
+}
+
+/* The BlendShapeChannel made from the Shape named `name` (FBX 5: "NAME (Shape)") inside the
+ * record of Model `model`, or -1. */
+static int legacy_blend_channel(const FbxScene *s, int model, const char *name)
+{
+    const FbxRecord *record = s->objects[model].record;
+    size_t length = strlen(name);
+    static const char suffix[] = " (Shape)";
+    if (length > sizeof suffix - 1 && strcmp(name + length - (sizeof suffix - 1), suffix) == 0) length -= sizeof suffix - 1;
+    for (int o = 0; o < s->object_count; o++) {
+        const FbxObject *obj = &s->objects[o];
+        if (strcmp(obj->kind, "Deformer") != 0 || strcmp(obj->subclass, "BlendShapeChannel") != 0) continue;
+        if (obj->record < record->children || obj->record >= record->children + record->child_count) continue;
+        if (strlen(obj->name) == length && strncmp(obj->name, name, length) == 0) return o;
+    }
+    return -1;
+}
+
 /* A Take's stack properties: LocalStart/LocalStop from LocalTime, ReferenceStart/Stop from ReferenceTime. */
 static const FbxRecord *take_properties(Builder *b, const FbxRecord *take)
 {
@@ -732,11 +801,30 @@ static void read_takes(Builder *b, const FbxRecord *takes)
             if (strcmp(model->name, "Model") != 0 || model->value_count < 1) continue;
             int node = fbx_object_by_reference(b->scene, &model->values[0]);
             const FbxRecord *transform = NULL;
-            for (int c = 0; c < model->child_count; c++) {
+            for (int c = 0; c < model->child_count && node >= 0 && !b->failed; c++) {
                 const FbxRecord *ch = &model->children[c];
-                if (strcmp(ch->name, "Channel") == 0 && ch->value_count > 0 && ch->values[0].type == FBX_VALUE_STRING &&
-                    strcmp(ch->values[0].string, "Transform") == 0)
+                if (strcmp(ch->name, "Channel") != 0 || ch->value_count < 1 || ch->values[0].type != FBX_VALUE_STRING ||
+                    !ch->values[0].string)
+                    continue;
+                if (strcmp(ch->values[0].string, "Transform") == 0) {
                     transform = ch;
+                    continue;
+                }
+                /* a blend shape's weight: the channel of the Model's Shape of that name */
+                int blend_channel = legacy_blend_channel(b->scene, node, ch->values[0].string);
+                if (blend_channel < 0 || !fbx_record_child(ch, "Key")) continue;
+                FbxRecord *list = make_records(b, 1), *p = make_records(b, 1);
+                if (!list || !p) return;
+                double d = record_number(fbx_record_child(ch, "Default"), 0, 0.0);
+                if (!make_property(b, p, "d|DeformPercent", "Number", &d, 1, NULL)) return;
+                list->name = "Properties70";
+                list->children = p;
+                list->child_count = 1;
+                int curve_node = make_object(b, "AnimationCurveNode", "", "DeformPercent", ch, list);
+                add_connection(b, curve_node, layer, NULL);
+                add_connection(b, curve_node, blend_channel, "DeformPercent");
+                int curve = make_object(b, "AnimationCurve", "", "", ch, NULL);
+                add_connection(b, curve, curve_node, "d|DeformPercent");
             }
             if (node < 0 || !transform) continue;
             for (int c = 0; c < transform->child_count; c++) {
@@ -906,6 +994,7 @@ bool fbx_scene_read(FbxScene *scene, const void *bytes, size_t size, char *error
             const char *name = o->name;
             geometry_of[i] = make_object(&b, "Geometry", "Mesh", name, record, NULL);
             add_connection(&b, geometry_of[i], i, NULL);
+            make_legacy_blend_shapes(&b, i, geometry_of[i]);
         }
         for (int i = 0; i < file_objects && !b.failed; i++) {
             FbxObject *o = &scene->objects[i];
