@@ -29,6 +29,8 @@ shot() {   # shot NAME ARGS... : one picture, and the command echoed for the rec
     "$skinview" "$@" --screenshot "$out/$name.png"
 }
 
+# the README's picture: the viewer as it opens a clip, skeleton on, status line and timeline
+shot viewer "$demo" --clip Walk --time 0.45 --show-skeleton --show-hud --size 1280x720
 # the candy wrapper: the same pose under linear blend and dual quaternion skinning
 shot twist "$demo" --clip Twist --time 0.75 --size 640x480
 shot twist_lbs "$demo" --clip Twist --time 0.75 --skinning gpu --show-weights forearm.L --size 640x480
