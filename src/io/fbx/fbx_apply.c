@@ -606,21 +606,8 @@ static bool rebuild_dropped_skin(Apply *a, Mesh *mesh)
             for (int k = point_start[p]; k < point_start[p + 1]; k++) influence_keep_largest(mesh->joint_indices[order[k]], mesh->weights[order[k]], c, w);
         }
     }
-    int bone_count = cluster_count, extra = -1;
-    for (int v = 0; ok && v < mesh->vertex_count; v++) {
-        float *w = mesh->weights[v], sum = w[0] + w[1] + w[2] + w[3];
-        if (sum <= 0.0f) {
-            if (extra < 0) {
-                extra = bone_count++;
-                mesh->bone_joint[extra] = mesh->node_joint;
-                glm_mat4_identity(mesh->inverse_bind[extra]);
-            }
-            mesh->joint_indices[v][0] = (uint16_t)extra;
-            w[0] = 1.0f;
-            continue;
-        }
-        for (int k = 0; k < SV_MAX_INFLUENCES; k++) w[k] /= sum;
-    }
+    /* renormalised; unweighted vertices on one extra bone = the mesh's node (as every reader) */
+    int bone_count = ok ? mesh_normalize_weights(mesh, cluster_count, NULL) : cluster_count;
     if (ok) {
         mesh->bone_count = bone_count;
         mesh->skinned = true;
