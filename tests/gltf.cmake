@@ -9,6 +9,14 @@ foreach(part accessors refusals damaged once skins conformance)
   set_tests_properties(io_gltf_${part} PROPERTIES LABELS "io" SKIP_RETURN_CODE 77 TIMEOUT 120)
 endforeach()
 
+# POINTS / LINES / LINE_LOOP / LINE_STRIP primitives: counts, element lists, skinned and morphed
+# poses, --info and --export-pose (OBJ p / l elements).
+add_executable(test_gltf_primitives test_gltf_primitives.c)
+target_link_libraries(test_gltf_primitives PRIVATE skinview_io skinview_testutil PkgConfig::CJSON)
+add_dependencies(test_gltf_primitives skinview)
+add_test(NAME io_gltf_primitives COMMAND test_gltf_primitives)
+set_tests_properties(io_gltf_primitives PROPERTIES LABELS "io" TIMEOUT 60)
+
 # The glTF reader's own libFuzzer target (clang, -DSKINVIEW_FUZZ=ON; scripts/fuzz.sh runs it on
 # the JSON and GLB seeds for one share of the fuzz stage).
 if(SKINVIEW_FUZZ)

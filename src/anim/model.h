@@ -141,13 +141,35 @@ unsigned clip_interpolation_kinds(const Clip *clip);
 /* A mesh's skinning method as its file names it (FBX Skin SkinningType). */
 enum { MESH_SKINNING_LINEAR = 0, MESH_SKINNING_DUAL_QUATERNION, MESH_SKINNING_BLEND };
 
-/* One drawable mesh: triangles, one material.
+/* What a mesh's indices draw (glTF primitive modes: strips, loops and fans are expanded into these
+ * lists at import; every other format gives triangles). Zero = triangles, so a zeroed Mesh is one. */
+typedef enum MeshPrimitive {
+    MESH_TRIANGLES = 0,          /* 3 indices per triangle */
+    MESH_LINES,                  /* 2 indices per line segment (glTF LINES, LINE_STRIP, LINE_LOOP) */
+    MESH_POINTS,                 /* 1 index per point (glTF POINTS) */
+} MeshPrimitive;
+
+/* Indices per element of a primitive kind: 3, 2 or 1. */
+static inline int mesh_primitive_corners(MeshPrimitive primitive)
+{
+    return primitive == MESH_LINES ? 2 : primitive == MESH_POINTS ? 1 : 3;
+}
+
+/* "triangles", "line segments", "points" (as --info and warnings name a kind's elements). */
+static inline const char *mesh_primitive_plural(MeshPrimitive primitive)
+{
+    return primitive == MESH_LINES ? "line segments" : primitive == MESH_POINTS ? "points" : "triangles";
+}
+
+/* One drawable mesh: triangles (or line segments, or points: `primitive`), one material.
  * Skinned: joint_indices index the mesh's OWN bone list (bone_joint / inverse_bind),
  * which is also the order of the palette uploaded for this mesh. */
 typedef struct Mesh {
     char      name[SV_NAME_MAX];
     int       vertex_count;
-    int       index_count;         /* 3 per triangle */
+    int       index_count;         /* 3 per triangle, 2 per line segment, 1 per point */
+    MeshPrimitive primitive;       /* what the indices draw; lines and points have normals (+Y where the
+                                      file has none) but are drawn unlit, and no tangents */
     vec3     *positions;           /* in the mesh's own space (as stored in the file) */
     vec3     *normals;
     vec2     *uvs;                 /* zeros when the file has none */
@@ -332,6 +354,12 @@ void influence_keep_largest(uint16_t joint_index[SV_MAX_INFLUENCES], float weigh
  * vertex whose 5th+ influences were cut, Mesh.influences_in_file > 4, counted as cut already);
  * stats may be NULL. Returns the bone count with the extra bone, if one was added. */
 int mesh_normalize_weights(Mesh *mesh, int bone_count, ImportStats *stats);
+
+/* Triangles, segments or points of one mesh: index_count / corners of its primitive. */
+static inline int mesh_element_count(const Mesh *mesh)
+{
+    return mesh->index_count / mesh_primitive_corners(mesh->primitive);
+}
 
 /* Total vertex / triangle counts over all meshes. */
 int model_total_vertices(const Model *model);

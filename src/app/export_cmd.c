@@ -46,6 +46,7 @@ int command_export_pose(const Model *model, int clip, float time, SkinningMethod
                 .normals = mesh->normals ? normals + offset : NULL,
                 .index_count = mesh->index_count,
                 .indices = mesh->indices,
+                .primitive = mesh->primitive,
             };
             offset += mesh->vertex_count;
         }

@@ -120,15 +120,19 @@ static int print_text(const Model *model)
     printf("file: ");
     print_name(model->source_path, "");
     putchar('\n');
-    int triangles = 0;
-    for (int m = 0; m < model->mesh_count; m++) triangles += model->meshes[m].index_count / 3;
-    printf("meshes: %d (%d vertices, %d triangles)\n", model->mesh_count, model_total_vertices(model), triangles);
+    int elements[3] = {0, 0, 0};   /* triangles, line segments, points (Mesh.primitive) */
+    for (int m = 0; m < model->mesh_count; m++)
+        elements[model->meshes[m].primitive] += mesh_element_count(&model->meshes[m]);
+    printf("meshes: %d (%d vertices, %d triangles", model->mesh_count, model_total_vertices(model), elements[MESH_TRIANGLES]);
+    if (elements[MESH_LINES]) printf(", %d line segments", elements[MESH_LINES]);
+    if (elements[MESH_POINTS]) printf(", %d points", elements[MESH_POINTS]);
+    printf(")\n");
     for (int m = 0; m < model->mesh_count; m++) {
         const Mesh *mesh = &model->meshes[m];
         printf("  [%d] ", m);
         print_name(mesh->name, "(unnamed)");
-        printf(": %d vertices, %d triangles, %d bones, %s", mesh->vertex_count, mesh->index_count / 3,
-               mesh->bone_count, mesh->skinned ? "skinned" : "static");
+        printf(": %d vertices, %d %s, %d bones, %s", mesh->vertex_count, mesh_element_count(mesh),
+               mesh_primitive_plural(mesh->primitive), mesh->bone_count, mesh->skinned ? "skinned" : "static");
         if (mesh->morph_target_count > 0) printf(", %d morph targets", mesh->morph_target_count);
         if (mesh->skinned && mesh->skinning_in_file != MESH_SKINNING_LINEAR)   /* FBX SkinningType */
             printf(", the file asks for %s skinning",
@@ -220,7 +224,9 @@ static int print_json(const Model *model)
         cJSON *item = cJSON_CreateObject();
         add_string(item, "name", mesh->name);
         cJSON_AddNumberToObject(item, "vertices", mesh->vertex_count);
-        cJSON_AddNumberToObject(item, "triangles", mesh->index_count / 3);
+        cJSON_AddNumberToObject(item, "triangles", mesh->primitive == MESH_TRIANGLES ? mesh_element_count(mesh) : 0);
+        if (mesh->primitive != MESH_TRIANGLES)   /* "lines": segments, "points": points */
+            cJSON_AddNumberToObject(item, mesh->primitive == MESH_LINES ? "lines" : "points", mesh_element_count(mesh));
         cJSON_AddNumberToObject(item, "bones", mesh->bone_count);
         cJSON_AddBoolToObject(item, "skinned", mesh->skinned);
         cJSON_AddNumberToObject(item, "material", mesh->material);

@@ -156,6 +156,7 @@ static int vat_export_pose(const Options *options, const LoadedBake *bake, int c
                 .normals = normals + offset,
                 .index_count = mesh->index_count,
                 .indices = mesh->indices,
+                .primitive = mesh->primitive,
             };
             offset += mesh->vertex_count;
         }

@@ -327,11 +327,15 @@ static int check_mesh(Validator *v, Mesh *mesh)
 {
     Model *model = v->model;
     mesh->name[SV_NAME_MAX - 1] = '\0';
+    if (mesh->primitive != MESH_TRIANGLES && mesh->primitive != MESH_LINES && mesh->primitive != MESH_POINTS)
+        return validate_reject(v, "mesh '%s' has an unknown primitive kind %d", mesh->name, (int)mesh->primitive), -1;
+    int corners = mesh_primitive_corners(mesh->primitive);   /* indices per element: 3, 2 or 1 */
+    const char *elements = mesh_primitive_plural(mesh->primitive);
     if (mesh->vertex_count < 0 || mesh->index_count < 0)
         return validate_reject(v, "mesh '%s' has a negative vertex or index count", mesh->name), -1;
-    if (mesh->vertex_count == 0 || mesh->index_count < 3) {
-        validate_repaired(v, "mesh '%s' has %d vertices and %d triangles; dropped", mesh->name, mesh->vertex_count,
-                 mesh->index_count / 3);
+    if (mesh->vertex_count == 0 || mesh->index_count < corners) {
+        validate_repaired(v, "mesh '%s' has %d vertices and %d %s; dropped", mesh->name, mesh->vertex_count,
+                 mesh->index_count / corners, elements);
         return 0;
     }
     if (!mesh->positions || !mesh->normals || !mesh->uvs || !mesh->indices)
@@ -339,10 +343,10 @@ static int check_mesh(Validator *v, Mesh *mesh)
     if (mesh->node_joint < 0 || mesh->node_joint >= model->skeleton.joint_count)
         return validate_reject(v, "mesh '%s' hangs under node %d, outside the %d nodes", mesh->name, mesh->node_joint,
                       model->skeleton.joint_count), -1;
-    if (mesh->index_count % 3) {
-        validate_repaired(v, "mesh '%s': %d indices is not whole triangles; the last %d dropped", mesh->name,
-                 mesh->index_count, mesh->index_count % 3);
-        mesh->index_count -= mesh->index_count % 3;
+    if (mesh->index_count % corners) {
+        validate_repaired(v, "mesh '%s': %d indices is not whole %s; the last %d dropped", mesh->name,
+                 mesh->index_count, elements, mesh->index_count % corners);
+        mesh->index_count -= mesh->index_count % corners;
     }
 
     int bad_normals = 0, scaled_normals = 0, bad_uvs = 0;
@@ -376,24 +380,25 @@ static int check_mesh(Validator *v, Mesh *mesh)
         validate_repaired(v, "mesh '%s': %d normals longer than 1e6 or shorter than 1e-6; normalised", mesh->name, scaled_normals);
     if (bad_uvs) validate_repaired(v, "mesh '%s': %d NaN or infinite texture coordinates set to 0", mesh->name, bad_uvs);
 
-    /* triangles with an index past the vertices are dropped (compacted in place) */
-    int kept = 0, bad_triangles = 0;
-    for (int t = 0; t + 2 < mesh->index_count; t += 3) {
-        uint32_t *tri = &mesh->indices[t];
-        if (tri[0] >= (uint32_t)mesh->vertex_count || tri[1] >= (uint32_t)mesh->vertex_count ||
-            tri[2] >= (uint32_t)mesh->vertex_count) {
-            bad_triangles++;
+    /* elements with an index past the vertices are dropped (compacted in place) */
+    int kept = 0, bad_elements = 0;
+    for (int t = 0; t + corners <= mesh->index_count; t += corners) {
+        uint32_t *element = &mesh->indices[t];
+        bool inside = true;
+        for (int k = 0; k < corners; k++) inside = inside && element[k] < (uint32_t)mesh->vertex_count;
+        if (!inside) {
+            bad_elements++;
             continue;
         }
-        memmove(&mesh->indices[kept], tri, sizeof(uint32_t) * 3);
-        kept += 3;
+        memmove(&mesh->indices[kept], element, sizeof(uint32_t) * (size_t)corners);
+        kept += corners;
     }
-    if (bad_triangles) {
-        validate_repaired(v, "mesh '%s': %d triangles used vertex indices past its %d vertices; dropped", mesh->name,
-                 bad_triangles, mesh->vertex_count);
+    if (bad_elements) {
+        validate_repaired(v, "mesh '%s': %d %s used vertex indices past its %d vertices; dropped", mesh->name,
+                 bad_elements, elements, mesh->vertex_count);
         mesh->index_count = kept;
         if (kept == 0) {
-            validate_repaired(v, "mesh '%s' has no triangles left; dropped", mesh->name);
+            validate_repaired(v, "mesh '%s' has no %s left; dropped", mesh->name, elements);
             return 0;
         }
     }

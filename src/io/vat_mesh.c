@@ -126,7 +126,10 @@ static bool build_mesh(const Mesh *src, int first_vertex, const vec3 *positions,
 {
     unsigned count = (unsigned)src->vertex_count;
     set_ai_string(&mesh->mName, src->name[0] ? src->name : "mesh");
-    mesh->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
+    int corners = mesh_primitive_corners(src->primitive);   /* lines and points keep their kind */
+    mesh->mPrimitiveTypes = src->primitive == MESH_LINES    ? aiPrimitiveType_LINE
+                            : src->primitive == MESH_POINTS ? aiPrimitiveType_POINT
+                                                            : aiPrimitiveType_TRIANGLE;
     mesh->mNumVertices = count;
     mesh->mVertices = calloc(count ? count : 1, sizeof(struct aiVector3D));
     mesh->mNormals = calloc(count ? count : 1, sizeof(struct aiVector3D));
@@ -134,7 +137,7 @@ static bool build_mesh(const Mesh *src, int first_vertex, const vec3 *positions,
     mesh->mTextureCoords[1] = calloc(count ? count : 1, sizeof(struct aiVector3D));
     mesh->mNumUVComponents[0] = 2;
     mesh->mNumUVComponents[1] = 2;
-    mesh->mNumFaces = (unsigned)(src->index_count / 3);
+    mesh->mNumFaces = (unsigned)(src->index_count / corners);
     mesh->mFaces = calloc(mesh->mNumFaces ? mesh->mNumFaces : 1, sizeof(struct aiFace));
     mesh->mMaterialIndex = material_index;
     if (!mesh->mVertices || !mesh->mNormals || !mesh->mTextureCoords[0] || !mesh->mTextureCoords[1] || !mesh->mFaces)
@@ -149,10 +152,10 @@ static bool build_mesh(const Mesh *src, int first_vertex, const vec3 *positions,
     }
     for (unsigned f = 0; f < mesh->mNumFaces; f++) {
         struct aiFace *face = &mesh->mFaces[f];
-        face->mNumIndices = 3;
-        face->mIndices = malloc(3 * sizeof(unsigned));
+        face->mNumIndices = (unsigned)corners;
+        face->mIndices = malloc((size_t)corners * sizeof(unsigned));
         if (!face->mIndices) return false;
-        for (int k = 0; k < 3; k++) face->mIndices[k] = src->indices[3 * f + (unsigned)k];
+        for (int k = 0; k < corners; k++) face->mIndices[k] = src->indices[(unsigned)corners * f + (unsigned)k];
     }
     return true;
 }

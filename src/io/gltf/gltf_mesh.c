@@ -7,9 +7,13 @@
  *     nodes with two skins draws twice, each bent by its own joints). Names: the mesh's name (or
  *     "meshes[N]"), with "-P" appended when the mesh has several primitives (as Assimp named them).
  *   - mode TRIANGLES (4, the default), TRIANGLE_STRIP (5: triangle i is v_i, v_(i+1+i%2),
- *     v_(i+2-i%2)) and TRIANGLE_FAN (6: v_0, v_(i+1), v_(i+2)) become triangle lists; POINTS and LINES
- *     primitives are dropped. No `indices`: vertices 0, 1, 2, ... in order. A triangle with an index
- *     past the vertex count is dropped (one warning per primitive, a repair).
+ *     v_(i+2-i%2)) and TRIANGLE_FAN (6: v_0, v_(i+1), v_(i+2)) become triangle lists (MESH_TRIANGLES);
+ *     LINES (1: segment i is v_2i, v_(2i+1)), LINE_STRIP (3: v_i, v_(i+1)) and LINE_LOOP (2: the
+ *     strip plus v_(n-1), v_0) become segment lists (MESH_LINES); POINTS (0) a point list
+ *     (MESH_POINTS). No `indices`: vertices 0, 1, 2, ... in order. An element with an index past the
+ *     vertex count is dropped (one warning per primitive, a repair). Lines and points are skinned and
+ *     morphed like triangles; without NORMAL they get +Y normals (they are drawn unlit) and no
+ *     tangents.
  *   - UVs: v' = 1 - v (glTF's origin is the image's top-left corner, skinview's the bottom-left, as
  *     Assimp delivered every format).
  *   - Attributes: POSITION, NORMAL, TEXCOORD_0, TEXCOORD_1, TANGENT, COLOR_0, JOINTS_0/_1, WEIGHTS_0/_1, each read by
@@ -54,8 +58,9 @@ typedef struct Primitive {
     float    *colors;      /* 4 per vertex (RGBA, linear; VEC3 files get alpha 1), NULL: none */
     float    *joints[2];   /* 4 per vertex (integer values), NULL: none */
     float    *weights[2];  /* 4 per vertex */
-    uint32_t *triangles;   /* 3 per triangle */
+    uint32_t *elements;    /* 3 per triangle, 2 per segment or 1 per point (kind) */
     int       index_count;
+    MeshPrimitive kind;
     int       target_count;
     float   **target_positions;   /* [target] 3 per vertex or NULL */
     float   **target_normals;
@@ -72,7 +77,7 @@ static void primitive_free(Primitive *p)
     free(p->tangents);
     free(p->colors);
     for (int s = 0; s < 2; s++) free(p->joints[s]), free(p->weights[s]);
-    free(p->triangles);
+    free(p->elements);
     for (int t = 0; t < p->target_count; t++) {
         if (p->target_positions) free(p->target_positions[t]);
         if (p->target_normals) free(p->target_normals[t]);
@@ -127,8 +132,42 @@ static bool check_count(Gltf *g, const char *mesh_name, const char *attribute, i
                      vertex_count);
 }
 
-/* Triangle list of the primitive from its indices (or 0..n-1) and mode. */
-static bool build_triangles(Gltf *g, const cJSON *primitive, Primitive *p, int mode, const char *mesh_name)
+/* The primitive's kind for glTF mode 0-6 (POINTS, LINES, LINE_LOOP, LINE_STRIP, TRIANGLES, ...). */
+static MeshPrimitive primitive_kind(int mode)
+{
+    return mode == 0 ? MESH_POINTS : mode <= 3 ? MESH_LINES : MESH_TRIANGLES;
+}
+
+/* How many elements (triangles, segments, points) `count` indices of `mode` make. */
+static int element_count(int mode, int count)
+{
+    switch (mode) {
+    case 0: return count;                              /* points */
+    case 1: return count / 2;                          /* lines */
+    case 2: return count >= 2 ? count : 0;             /* line loop: the strip and the closing segment */
+    case 3: return count >= 2 ? count - 1 : 0;         /* line strip */
+    case 4: return count / 3;                          /* triangles */
+    default: return count >= 3 ? count - 2 : 0;        /* triangle strip and fan */
+    }
+}
+
+/* Corner k of element e of `mode`, as an index into indices[count]. */
+static int element_corner(int mode, int e, int k, int count)
+{
+    switch (mode) {
+    case 0: return e;
+    case 1: return 2 * e + k;
+    case 2: return (e + k) % count;                    /* the last segment closes the loop: v_(n-1), v_0 */
+    case 3: return e + k;
+    case 4: return 3 * e + k;
+    case 5: return k == 0 ? e : k == 1 ? e + 1 + e % 2 : e + 2 - e % 2;   /* strip: every other one flipped
+                                                                            to keep the winding */
+    default: return k == 0 ? 0 : e + k;                /* fan: v_0, v_(e+1), v_(e+2) */
+    }
+}
+
+/* Element list of the primitive (triangles, segments or points) from its indices (or 0..n-1) and mode. */
+static bool build_elements(Gltf *g, const cJSON *primitive, Primitive *p, int mode, const char *mesh_name)
 {
     uint32_t *indices = NULL;
     int count = 0;
@@ -145,27 +184,31 @@ static bool build_triangles(Gltf *g, const cJSON *primitive, Primitive *p, int m
         if (!indices) return gltf_fail(g, "out of memory");
         for (int i = 0; i < count; i++) indices[i] = (uint32_t)i;
     }
-    int triangles = mode == 4 ? count / 3 : count >= 3 ? count - 2 : 0;
-    p->triangles = malloc(sizeof(uint32_t) * 3 * ((size_t)triangles + 1));
-    if (!p->triangles) {
+    p->kind = primitive_kind(mode);
+    int corners = mesh_primitive_corners(p->kind);
+    int elements = element_count(mode, count);
+    p->elements = malloc(sizeof(uint32_t) * (size_t)corners * ((size_t)elements + 1));
+    if (!p->elements) {
         free(indices);
         return gltf_fail(g, "out of memory");
     }
     int kept = 0, dropped = 0;
-    for (int t = 0; t < triangles; t++) {
-        uint32_t *out = p->triangles + 3 * (size_t)kept;
-        if (mode == 4) out[0] = indices[3 * t], out[1] = indices[3 * t + 1], out[2] = indices[3 * t + 2];
-        else if (mode == 5)   /* strip: every other triangle flipped to keep the winding */
-            out[0] = indices[t], out[1] = indices[t + 1 + t % 2], out[2] = indices[t + 2 - t % 2];
-        else out[0] = indices[0], out[1] = indices[t + 1], out[2] = indices[t + 2];   /* fan */
-        uint32_t n = (uint32_t)p->vertex_count;
-        if (out[0] < n && out[1] < n && out[2] < n) kept++;
+    uint32_t n = (uint32_t)p->vertex_count;
+    for (int e = 0; e < elements; e++) {
+        uint32_t *out = p->elements + (size_t)corners * (size_t)kept;
+        bool inside = true;
+        for (int k = 0; k < corners; k++) {
+            out[k] = indices[element_corner(mode, e, k, count)];
+            inside = inside && out[k] < n;
+        }
+        if (inside) kept++;
         else dropped++;
     }
-    p->index_count = 3 * kept;
+    p->index_count = corners * kept;
     free(indices);
     if (dropped > 0)
-        gltf_warn(g, "mesh '%s': %d triangles with a vertex index past its %d vertices dropped", mesh_name, dropped,
+        gltf_warn(g, "mesh '%s': %d %s with a vertex index past its %d vertices dropped", mesh_name, dropped,
+                  mesh_primitive_plural(p->kind),
                   p->vertex_count);
     return true;
 }
@@ -270,7 +313,7 @@ static bool read_primitive(Gltf *g, const cJSON *primitive, Primitive *p, int mo
             }
         }
     }
-    return build_triangles(g, primitive, p, mode, mesh_name);
+    return build_elements(g, primitive, p, mode, mesh_name);
 }
 
 /* The skin of node `node_json` applied to mesh (vertex v of the mesh = vertex source[v] of p). */
@@ -418,7 +461,9 @@ static bool build_mesh(Gltf *g, const Primitive *p, const cJSON *mesh_json, cons
     mesh->node_joint = node_joint;
     mesh->material = material;
     glm_mat4_identity(mesh->bind_matrix);
-    bool flat = !p->normals;   /* no NORMAL: one vertex per triangle corner (flat normals) */
+    mesh->primitive = p->kind;
+    bool triangles = p->kind == MESH_TRIANGLES;
+    bool flat = !p->normals && triangles;   /* no NORMAL: one vertex per triangle corner (flat normals) */
     int vertex_count = flat ? p->index_count : p->vertex_count;
     mesh->vertex_count = vertex_count;
     mesh->index_count = p->index_count;
@@ -429,15 +474,16 @@ static bool build_mesh(Gltf *g, const Primitive *p, const cJSON *mesh_json, cons
     mesh->indices = malloc(sizeof(uint32_t) * ((size_t)mesh->index_count + 1));
     if (p->uv1) mesh->uvs2 = calloc((size_t)vertex_count + 1, sizeof(vec2));
     if (p->colors) mesh->colors = malloc(sizeof(vec4) * ((size_t)vertex_count + 1));
-    if (p->tangents && p->normals) mesh->tangents = malloc(sizeof(vec4) * ((size_t)vertex_count + 1));
+    bool tangents = p->tangents && p->normals && triangles;
+    if (tangents) mesh->tangents = malloc(sizeof(vec4) * ((size_t)vertex_count + 1));
     if (!source || !mesh->positions || !mesh->normals || !mesh->uvs || !mesh->indices || (p->uv1 && !mesh->uvs2) ||
-        (p->colors && !mesh->colors) || (p->tangents && p->normals && !mesh->tangents)) {
+        (p->colors && !mesh->colors) || (tangents && !mesh->tangents)) {
         free(source);
         return gltf_fail(g, "out of memory");
     }
     for (int v = 0; v < vertex_count; v++)   /* mesh vertex -> primitive vertex: 1:1, or corner v's vertex */
-        source[v] = flat ? p->triangles[v] : (uint32_t)v;
-    for (int i = 0; i < mesh->index_count; i++) mesh->indices[i] = flat ? (uint32_t)i : p->triangles[i];
+        source[v] = flat ? p->elements[v] : (uint32_t)v;
+    for (int i = 0; i < mesh->index_count; i++) mesh->indices[i] = flat ? (uint32_t)i : p->elements[i];
     for (int v = 0; v < vertex_count; v++) {
         size_t s = source[v];
         const float *position = p->positions + 3 * s;
@@ -447,6 +493,7 @@ static bool build_mesh(Gltf *g, const Primitive *p, const cJSON *mesh_json, cons
         }
         glm_vec3_copy((float *)position, mesh->positions[v]);
         if (p->normals) set_normal(mesh->normals[v], p->normals[3 * s], p->normals[3 * s + 1], p->normals[3 * s + 2]);
+        else if (!flat) set_normal(mesh->normals[v], 0.0f, 0.0f, 0.0f);   /* lines and points without NORMAL: +Y */
         /* glTF's UV origin is the image's top-left, skinview's (and Assimp's) the bottom-left: v' = 1 - v */
         if (p->uv0 && isfinite(p->uv0[2 * s]) && isfinite(p->uv0[2 * s + 1]))
             mesh->uvs[v][0] = p->uv0[2 * s], mesh->uvs[v][1] = 1.0f - p->uv0[2 * s + 1];
@@ -561,7 +608,7 @@ bool gltf_meshes(Gltf *g)
         for (int k = 0; k < primitive_count; k++) {
             const cJSON *primitive = cJSON_GetArrayItem(primitives, k);
             int mode = gltf_int(primitive, "mode", 4);
-            if (mode < 4 || mode > 6) continue;   /* points and lines: dropped */
+            if (mode < 0 || mode > 6) continue;   /* not a glTF mode: nothing to draw */
             char name[SV_NAME_MAX + 16];
             if (primitive_count > 1) snprintf(name, sizeof name, "%s-%d", base, k);
             else snprintf(name, sizeof name, "%s", base);
@@ -583,6 +630,6 @@ bool gltf_meshes(Gltf *g)
             if (!ok) return false;
         }
     }
-    if (model->mesh_count == 0) return gltf_fail(g, "no triangle meshes in the file");
+    if (model->mesh_count == 0) return gltf_fail(g, "no meshes in the file");
     return true;
 }

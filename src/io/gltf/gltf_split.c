@@ -4,10 +4,11 @@
  * docs/skinning.md):
  *   - Only with a limit (--max-bones N > 0) and only skinned meshes with more than N bones (the
  *     extra bone of unweighted vertices included: the palette uploaded for a mesh is its bone list).
- *   - Triangles are taken in order; a triangle joins the current piece if the bones its three
- *     vertices use (weight > 0) still fit N, else it starts the next piece. A triangle that alone
- *     uses more than N bones cannot be split: the import fails with one line (raise --max-bones).
- *   - Each piece is a Mesh of its own: only the vertices its triangles use (in first-use order),
+ *   - Elements (triangles; segments and points of line and point meshes) are taken in order; an
+ *     element joins the current piece if the bones its vertices use (weight > 0) still fit N, else
+ *     it starts the next piece. A triangle that alone uses more than N bones cannot be split: the
+ *     import fails with one line (raise --max-bones).
+ *   - Each piece is a Mesh of its own: only the vertices its elements use (in first-use order),
  *     its bones renumbered in first-use order with their inverse binds, morph targets kept (the
  *     deltas of its vertices), the name, node, material and bind matrix of the whole. The pieces
  *     replace the mesh where it was; stats.meshes_split_by_bones counts the extra meshes.
@@ -17,12 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The distinct bones (weight > 0) of triangle t; returns their count (<= 12). */
-static int triangle_bones(const Mesh *mesh, int t, int bones[12])
+/* The distinct bones (weight > 0) of element t (corners indices each); returns their count (<= 12). */
+static int element_bones(const Mesh *mesh, int t, int corners, int bones[12])
 {
     int n = 0;
-    for (int c = 0; c < 3; c++) {
-        uint32_t v = mesh->indices[3 * t + c];
+    for (int c = 0; c < corners; c++) {
+        uint32_t v = mesh->indices[corners * t + c];
         for (int k = 0; k < SV_MAX_INFLUENCES; k++) {
             if (!(mesh->weights[v][k] > 0.0f)) continue;
             int bone = mesh->joint_indices[v][k];
@@ -34,7 +35,7 @@ static int triangle_bones(const Mesh *mesh, int t, int bones[12])
     return n;
 }
 
-/* Piece [first, end) of mesh's triangles as a new Mesh. */
+/* Piece [first, end) of mesh's elements as a new Mesh. */
 static bool make_piece(Gltf *g, const Mesh *mesh, int first, int end, Mesh *piece, int *vertex_map, int *bone_map)
 {
     memset(piece, 0, sizeof *piece);
@@ -42,10 +43,12 @@ static bool make_piece(Gltf *g, const Mesh *mesh, int first, int end, Mesh *piec
     piece->node_joint = mesh->node_joint;
     piece->material = mesh->material;
     piece->skinned = true;
+    piece->primitive = mesh->primitive;
+    int corners = mesh_primitive_corners(mesh->primitive);
     glm_mat4_copy((vec4 *)mesh->bind_matrix, piece->bind_matrix);
-    int triangles = end - first;
+    int elements = end - first;
     int vertices = 0, bones = 0;
-    for (int i = 3 * first; i < 3 * end; i++) {
+    for (int i = corners * first; i < corners * end; i++) {
         uint32_t v = mesh->indices[i];
         if (vertex_map[v] < 0) vertex_map[v] = vertices++;
         for (int k = 0; k < SV_MAX_INFLUENCES; k++) {
@@ -54,7 +57,7 @@ static bool make_piece(Gltf *g, const Mesh *mesh, int first, int end, Mesh *piec
         }
     }
     piece->vertex_count = vertices;
-    piece->index_count = 3 * triangles;
+    piece->index_count = corners * elements;
     piece->bone_count = bones;
     size_t nv = (size_t)vertices + 1, targets = (size_t)mesh->morph_target_count;
     piece->positions = malloc(sizeof(vec3) * nv);
@@ -92,10 +95,10 @@ static bool make_piece(Gltf *g, const Mesh *mesh, int first, int end, Mesh *piec
         memcpy(piece->morph_target_names, mesh->morph_target_names, sizeof *piece->morph_target_names * targets);
         memcpy(piece->morph_default_weights, mesh->morph_default_weights, sizeof(float) * targets);
     }
-    for (int i = 3 * first; i < 3 * end; i++) {
+    for (int i = corners * first; i < corners * end; i++) {
         uint32_t v = mesh->indices[i];
         int u = vertex_map[v];
-        piece->indices[i - 3 * first] = (uint32_t)u;
+        piece->indices[i - corners * first] = (uint32_t)u;
         glm_vec3_copy(mesh->positions[v], piece->positions[u]);
         glm_vec3_copy(mesh->normals[v], piece->normals[u]);
         glm_vec2_copy(mesh->uvs[v], piece->uvs[u]);
@@ -115,7 +118,7 @@ static bool make_piece(Gltf *g, const Mesh *mesh, int first, int end, Mesh *piec
         }
     }
     /* clear the maps for the next piece */
-    for (int i = 3 * first; i < 3 * end; i++) {
+    for (int i = corners * first; i < corners * end; i++) {
         uint32_t v = mesh->indices[i];
         vertex_map[v] = -1;
         for (int k = 0; k < SV_MAX_INFLUENCES; k++) bone_map[mesh->joint_indices[v][k]] = -1;
@@ -123,20 +126,11 @@ static bool make_piece(Gltf *g, const Mesh *mesh, int first, int end, Mesh *piec
     return true;
 }
 
-/* Frees everything a Mesh owns (the Model's own mesh_free is private to model.c). */
-static void free_mesh(Mesh *m)
-{
-    free(m->positions), free(m->normals), free(m->uvs), free(m->uvs2), free(m->colors), free(m->tangents), free(m->indices);
-    free(m->bone_joint), free(m->inverse_bind), free(m->joint_indices), free(m->weights), free(m->influences_in_file);
-    free(m->morph_target_names), free(m->morph_position_deltas), free(m->morph_normal_deltas),
-        free(m->morph_default_weights);
-    memset(m, 0, sizeof *m);
-}
-
 /* Splits mesh m into pieces appended to *out (count *out_count). */
 static bool split_mesh(Gltf *g, const Mesh *mesh, int limit, Mesh **out, int *out_count, int *out_capacity)
 {
-    int triangles = mesh->index_count / 3;
+    int corners = mesh_primitive_corners(mesh->primitive);
+    int elements = mesh->index_count / corners;
     int *vertex_map = malloc(sizeof(int) * ((size_t)mesh->vertex_count + 1));
     int *bone_map = malloc(sizeof(int) * ((size_t)mesh->bone_count + 1));
     bool *in_piece = calloc((size_t)mesh->bone_count + 1, 1);
@@ -148,8 +142,8 @@ static bool split_mesh(Gltf *g, const Mesh *mesh, int limit, Mesh **out, int *ou
     for (int b = 0; b < mesh->bone_count; b++) bone_map[b] = -1;
     bool ok = true;
     int first = 0, used = 0;
-    for (int t = 0; ok && t <= triangles; t++) {
-        int bones[12], n = t < triangles ? triangle_bones(mesh, t, bones) : 0;
+    for (int t = 0; ok && t <= elements; t++) {
+        int bones[12], n = t < elements ? element_bones(mesh, t, corners, bones) : 0;
         if (n > limit) {
             ok = gltf_fail(g, "a triangle uses %d bones, more than the bones-per-mesh limit of %d allows: the mesh "
                               "cannot be split (raise --max-bones)", n, limit);
@@ -157,7 +151,7 @@ static bool split_mesh(Gltf *g, const Mesh *mesh, int limit, Mesh **out, int *ou
         }
         int added = 0;
         for (int i = 0; i < n; i++) added += !in_piece[bones[i]];
-        if (t == triangles || used + added > limit) {   /* close the piece [first, t) */
+        if (t == elements || used + added > limit) {   /* close the piece [first, t) */
             if (t > first) {
                 if (*out_count == *out_capacity) {
                     int grown = *out_capacity ? 2 * *out_capacity : 8;
@@ -198,7 +192,7 @@ bool gltf_split_by_bones(Gltf *g)
             int before = count;
             ok = split_mesh(g, mesh, limit, &meshes, &count, &capacity);
             model->stats.meshes_split_by_bones += count - before - 1;
-            free_mesh(mesh);
+            mesh_free(mesh);
             continue;
         }
         if (count == capacity) {
@@ -206,7 +200,7 @@ bool gltf_split_by_bones(Gltf *g)
             Mesh *bigger = realloc(meshes, sizeof *bigger * (size_t)grown);
             if (!bigger) {
                 ok = gltf_fail(g, "out of memory");
-                free_mesh(mesh);
+                mesh_free(mesh);
                 continue;
             }
             meshes = bigger, capacity = grown;
