@@ -15,7 +15,7 @@ add_executable(test_gltf_primitives test_gltf_primitives.c)
 target_link_libraries(test_gltf_primitives PRIVATE skinview_io skinview_testutil PkgConfig::CJSON)
 add_dependencies(test_gltf_primitives skinview)
 add_test(NAME io_gltf_primitives COMMAND test_gltf_primitives)
-set_tests_properties(io_gltf_primitives PROPERTIES LABELS "io" TIMEOUT 60)
+set_tests_properties(io_gltf_primitives PROPERTIES LABELS "io;gl" TIMEOUT 60)   # gl: --verify makes a context
 
 # The glTF reader's own libFuzzer target (clang, -DSKINVIEW_FUZZ=ON; scripts/fuzz.sh runs it on
 # the JSON and GLB seeds for one share of the fuzz stage).
