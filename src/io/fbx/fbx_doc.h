@@ -18,7 +18,7 @@
  * (C, Y, I, L, bool) is an FBX_VALUE_INTEGER, every real (F, D) an FBX_VALUE_REAL, and arrays
  * are decoded (decompressed) into int64_t or double. All memory belongs to the document.
  * Limits (a damaged file ends with a one-line error, never a crash or a hang): nesting depth,
- * record and value counts, and decompressed bytes are bounded (see fbx_doc.c).
+ * record and value counts, and decompressed bytes are bounded (see fbx_doc_internal.h).
  */
 #ifndef SKINVIEW_FBX_DOC_H
 #define SKINVIEW_FBX_DOC_H

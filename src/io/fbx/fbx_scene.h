@@ -87,7 +87,7 @@ typedef struct FbxScene {
     int            up_axis, up_axis_sign, front_axis, front_axis_sign, coord_axis, coord_axis_sign;
     double         unit_scale_factor;        /* centimetres per unit, 1 when absent */
     double         frame_rate;               /* frames per second of TimeMode (CustomFrameRate), 0 if unknown */
-    void          *index;                    /* fbx_scene.c's lookup tables */
+    void          *index;                    /* fbx_scene_lookup.c's tables */
 } FbxScene;
 
 /* Reads the document and builds the graph. False with a one-line cause in error[]. */

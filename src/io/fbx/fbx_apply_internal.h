@@ -1,0 +1,110 @@
+/* fbx_apply_internal.h — what the files of stage 9 (fbx_apply*.c) share: the FBX Models as
+ * nodes, the stage's state, the animation stacks, and each step's entry point.
+ *
+ * The stage, one file per step (each file's top says its rules):
+ *   fbx_apply.c        the FBX Models as nodes, matching Assimp's joints to them, the stage itself
+ *   fbx_apply_rest.c   poses (every node's world, every joint's local), the rest pose, geometric
+ *                      transforms, scale helper joints, --info's per-joint source features
+ *   fbx_apply_skin.c   skins Assimp dropped, rebuilt; bind matrices; SkinningType Blend shares
+ *   fbx_apply_blend.c  blend shapes: the file's morph targets and their weight tracks
+ *   fbx_apply_clip.c   clips: one per AnimationStack, curves evaluated and resampled
+ */
+#ifndef SKINVIEW_FBX_APPLY_INTERNAL_H
+#define SKINVIEW_FBX_APPLY_INTERNAL_H
+
+#include "fbx_apply.h"
+#include "fbx_blend.h"
+#include "fbx_curve.h"
+#include "fbx_transform.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Node {
+    int               object;
+    int               parent;        /* index into nodes[], -1: under the scene root */
+    int               depth;
+    FbxNodeProperties props;         /* the static values */
+    FbxTrs            geometric;
+    bool              has_geometric;
+    int               scale_source;  /* index into nodes[] or -1 (fbx_scale_source) */
+} Node;
+
+typedef struct Apply {
+    Importer       *im;
+    const FbxScene *scene;
+    int             node_count;
+    Node           *nodes;           /* parents before children */
+    int            *node_of_object;  /* [object_count] -> index into nodes[], -1 */
+    FbxJointMap     map;
+    int            *joint_node;      /* [joint] -> node index, -1 none (root, unmatched or a helper) */
+    int            *helper_node;     /* [joint] -> for a scale helper joint, the node whose unscaled
+                                        world it is (fbx_insert_scale_helpers); -1 for every other joint */
+    double          root_matrix[16]; /* the scene matrix of the FBX scene root (Assimp's root joint) */
+    FbxBlendMesh   *blends;          /* [mesh_count] the FBX blend shapes that replaced Assimp's morph
+                                        targets of each mesh (channel_count 0: none) */
+} Apply;
+
+/* One animated property of one node in one stack: up to three curves (x, y, z). */
+typedef struct Channel {
+    int             node;
+    size_t          offset;
+    const FbxCurve *curves[3];
+    double          defaults[3];
+} Channel;
+
+/* A blend shape channel's DeformPercent curve in one stack. */
+typedef struct MorphChannel {
+    int             channel_object;
+    const FbxCurve *curve;
+} MorphChannel;
+
+typedef struct Stack {
+    int      object;
+    double   start, stop;          /* seconds */
+    int      channel_count;
+    Channel *channels;
+    int           morph_count;
+    MorphChannel *morphs;
+    int      layer_count;
+    int      time_count;           /* the sample times (sample_times) */
+    double  *times;
+} Stack;
+
+/* fbx_apply.c */
+bool fbx_is_kind(const FbxScene *scene, int object, const char *kind);
+bool fbx_is_subclass(const FbxScene *scene, int object, const char *subclass);
+const char *fbx_writing_application(const FbxScene *scene);
+double fbx_read_number(const FbxScene *scene, int object, const char *name, double fallback);
+void fbx_to_mat4(const double m[16], mat4 out);
+void fbx_from_mat4(mat4 m, double out[16]);
+bool fbx_record_matrix(const FbxScene *scene, const FbxRecord *record, const char *name, double out[16]);
+
+/* fbx_apply_rest.c */
+void fbx_nodes_world(const Apply *a, const FbxNodeProperties *props, FbxNodeWorld *world);
+void fbx_joints_scene(const Apply *a, const FbxNodeWorld *world, double *scene_world /* [joint*16] */);
+bool fbx_joint_local(const Skeleton *sk, const double *scene_world, int j, double local[16]);
+void fbx_trs_to_joint(const FbxTrs *trs, JointTransform *out);
+double fbx_apply_rest(Apply *a, double *scene_world);
+void fbx_apply_geometric(Apply *a);
+bool fbx_insert_scale_helpers(Apply *a, const Stack *stacks, int stack_count);
+bool fbx_set_source_features(Apply *a, const Stack *stacks, int stack_count);
+
+/* fbx_apply_skin.c */
+int fbx_geometry_of(const FbxScene *scene, int model_object);
+bool fbx_mesh_control_points(const FbxScene *scene, int geometry, const Mesh *mesh, int **out);
+bool fbx_rebuild_dropped_skins(Apply *a);
+bool fbx_apply_dq_weights(Apply *a);
+void fbx_apply_skins(Apply *a, const double *rest_scene, const bool *node_animated);
+
+/* fbx_apply_blend.c */
+bool fbx_apply_blend_shapes(Apply *a);
+bool fbx_build_morph_tracks(Apply *a, const Stack *stack, Clip *clip);
+
+/* fbx_apply_clip.c */
+void fbx_stack_properties(const Apply *a, const Stack *stack, double t, FbxNodeProperties *props);
+void fbx_free_stacks(Stack *stacks, int count);
+int fbx_collect_stacks(const Apply *a, Stack **out);
+bool fbx_apply_clips(Apply *a, Stack *stacks, int stack_count, double *scene_world);
+
+#endif
