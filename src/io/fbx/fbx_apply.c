@@ -191,6 +191,15 @@ static bool collect_nodes(Apply *a)
     return true;
 }
 
+/* The node (index into a->nodes) of the Model that holds mesh, or -1: the mesh hangs under no
+ * matched Model. */
+int fbx_mesh_node(const Apply *a, const Mesh *mesh)
+{
+    const Skeleton *sk = &a->im->model->skeleton;
+    if (mesh->node_joint < 0 || mesh->node_joint >= sk->joint_count) return -1;
+    return a->joint_node[mesh->node_joint];
+}
+
 /* ---- matching Assimp's joints to the Models ---------------------------------------- */
 
 int fbx_match_joints(const FbxScene *scene, const Importer *im, FbxJointMap *map)

@@ -29,9 +29,9 @@ bool fbx_apply_blend_shapes(Apply *a)
     if (!a->blends) return false;
     for (int m = 0; m < model->mesh_count; m++) {
         Mesh *mesh = &model->meshes[m];
-        if (mesh->node_joint < 0 || mesh->node_joint >= model->skeleton.joint_count || a->joint_node[mesh->node_joint] < 0)
-            continue;
-        int geometry = fbx_geometry_of(a->scene, a->nodes[a->joint_node[mesh->node_joint]].object);
+        int node = fbx_mesh_node(a, mesh);
+        if (node < 0) continue;
+        int geometry = fbx_geometry_of(a->scene, a->nodes[node].object);
         if (geometry < 0 || !has_blend_shape(a->scene, geometry)) continue;
         int *control_point = NULL;
         if (!fbx_mesh_control_points(a->scene, geometry, mesh, &control_point)) return false;

@@ -78,6 +78,7 @@ const char *fbx_writing_application(const FbxScene *scene);
 double fbx_read_number(const FbxScene *scene, int object, const char *name, double fallback);
 void fbx_to_mat4(const double m[16], mat4 out);
 void fbx_from_mat4(mat4 m, double out[16]);
+int fbx_mesh_node(const Apply *a, const Mesh *mesh);
 bool fbx_record_matrix(const FbxScene *scene, const FbxRecord *record, const char *name, double out[16]);
 
 /* fbx_apply_rest.c */

@@ -114,8 +114,7 @@ void fbx_apply_geometric(Apply *a)
     Model *model = a->im->model;
     for (int m = 0; m < model->mesh_count; m++) {
         Mesh *mesh = &model->meshes[m];
-        if (mesh->node_joint < 0 || mesh->node_joint >= model->skeleton.joint_count) continue;
-        int node = a->joint_node[mesh->node_joint];
+        int node = fbx_mesh_node(a, mesh);
         if (node < 0 || !a->nodes[node].has_geometric) continue;
         double g[16], g_inverse[16];
         fbx_trs_to_matrix(&a->nodes[node].geometric, g);

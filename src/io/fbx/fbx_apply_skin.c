@@ -213,12 +213,7 @@ static bool rebuild_dropped_skin(Apply *a, Mesh *mesh)
         for (int b = 0; b < bone_count; b++) sk->is_bone[mesh->bone_joint[b]] = true;
         a->im->model->stats.skins_rebuilt++;
     }
-    free(fill);
-    free(vertex_point);
-    free(order);
-    free(point_start);
-    free(clusters);
-    free(cluster_joint);
+    free(fill), free(vertex_point), free(order), free(point_start), free(clusters), free(cluster_joint);
     return ok;
 }
 
@@ -227,9 +222,7 @@ bool fbx_rebuild_dropped_skins(Apply *a)
     Model *model = a->im->model;
     for (int m = 0; m < model->mesh_count; m++) {
         Mesh *mesh = &model->meshes[m];
-        if (mesh->skinned || mesh->bone_count > 0 || mesh->node_joint < 0 || mesh->node_joint >= model->skeleton.joint_count ||
-            a->joint_node[mesh->node_joint] < 0)
-            continue;
+        if (mesh->skinned || mesh->bone_count > 0 || fbx_mesh_node(a, mesh) < 0) continue;
         if (!rebuild_dropped_skin(a, mesh)) return false;
     }
     return true;
@@ -326,10 +319,9 @@ bool fbx_apply_dq_weights(Apply *a)
     const FbxScene *scene = a->scene;
     for (int m = 0; m < model->mesh_count; m++) {
         Mesh *mesh = &model->meshes[m];
-        if (!mesh->skinned || mesh->vertex_count <= 0 || mesh->node_joint < 0 ||
-            mesh->node_joint >= model->skeleton.joint_count || a->joint_node[mesh->node_joint] < 0)
-            continue;
-        int mesh_object = a->nodes[a->joint_node[mesh->node_joint]].object;
+        int mesh_node = fbx_mesh_node(a, mesh);
+        if (!mesh->skinned || mesh->vertex_count <= 0 || mesh_node < 0) continue;
+        int mesh_object = a->nodes[mesh_node].object;
         if (skinning_type(scene, mesh_object) != MESH_SKINNING_BLEND) continue;
         int geometry = fbx_geometry_of(scene, mesh_object), skin = skin_of(scene, geometry);
         const FbxRecord *record = scene->objects[skin].record;
@@ -362,9 +354,8 @@ void fbx_apply_skins(Apply *a, const double *rest_scene, const bool *node_animat
     bool from_maya = strcmp(fbx_writing_application(scene), "Maya") == 0;
     for (int m = 0; m < model->mesh_count; m++) {
         Mesh *mesh = &model->meshes[m];
-        if (!mesh->skinned || mesh->node_joint < 0 || mesh->node_joint >= model->skeleton.joint_count) continue;
-        int mesh_node = a->joint_node[mesh->node_joint];
-        if (mesh_node < 0) continue;
+        int mesh_node = fbx_mesh_node(a, mesh);
+        if (!mesh->skinned || mesh_node < 0) continue;
         int mesh_object = a->nodes[mesh_node].object;
         mesh->skinning_in_file = (uint8_t)skinning_type(scene, mesh_object);
         double bind_world[16];

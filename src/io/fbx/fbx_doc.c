@@ -86,6 +86,7 @@ bool fbx_doc_take_array_bytes(Reader *r, uint64_t bytes)
     return true;
 }
 
+/* A new item at the end of v, zeroed; NULL when out of memory (error set). */
 void *fbx_doc_vec_push(Reader *r, Vec *v)
 {
     if (v->count == v->capacity) {
@@ -98,7 +99,9 @@ void *fbx_doc_vec_push(Reader *r, Vec *v)
         v->items = items;
         v->capacity = capacity;
     }
-    return (char *)v->items + v->item_size * v->count++;
+    void *item = (char *)v->items + v->item_size * v->count++;
+    memset(item, 0, v->item_size);
+    return item;
 }
 
 void *fbx_doc_vec_to_arena(Reader *r, const Vec *v)
@@ -200,14 +203,17 @@ void *fbx_document_alloc(FbxDocument *doc, size_t bytes)
     return fbx_doc_arena_alloc(doc->arena, bytes);
 }
 
-const double *fbx_record_reals(FbxDocument *doc, const FbxRecord *record, size_t *count)
+/* A record's numbers in order (integer and real values and arrays of them) as reals (integers
+ * converted) or as integers (reals through fbx_doc_real_to_integer): what fbx_record_reals /
+ * _integers return. */
+static const void *record_numbers(FbxDocument *doc, const FbxRecord *record, bool as_integers, size_t *count)
 {
     *count = 0;
     if (!record || record->value_count == 0) return NULL;
     const FbxValue *v = record->values;
-    if (record->value_count == 1 && v[0].type == FBX_VALUE_REAL_ARRAY) {
-        *count = v[0].length;
-        return v[0].reals;
+    if (record->value_count == 1 && v[0].type == (as_integers ? FBX_VALUE_INTEGER_ARRAY : FBX_VALUE_REAL_ARRAY)) {
+        *count = v[0].length;   /* one array of the kind asked for: as stored */
+        return as_integers ? (const void *)v[0].integers : (const void *)v[0].reals;
     }
     size_t n = 0;
     for (int i = 0; i < record->value_count; i++) {
@@ -215,47 +221,31 @@ const double *fbx_record_reals(FbxDocument *doc, const FbxRecord *record, size_t
         else if (v[i].type == FBX_VALUE_INTEGER_ARRAY || v[i].type == FBX_VALUE_REAL_ARRAY) n += v[i].length;
     }
     if (n == 0) return NULL;
-    double *out = fbx_doc_arena_alloc(doc->arena, n * sizeof *out);
-    if (!out) return NULL;
+    double *reals = as_integers ? NULL : fbx_doc_arena_alloc(doc->arena, n * sizeof *reals);
+    int64_t *integers = as_integers ? fbx_doc_arena_alloc(doc->arena, n * sizeof *integers) : NULL;
+    if (!reals && !integers) return NULL;
     size_t k = 0;
     for (int i = 0; i < record->value_count; i++) {
-        if (v[i].type == FBX_VALUE_INTEGER) out[k++] = (double)v[i].integer;
-        else if (v[i].type == FBX_VALUE_REAL) out[k++] = v[i].real;
-        else if (v[i].type == FBX_VALUE_INTEGER_ARRAY)
-            for (size_t j = 0; j < v[i].length; j++) out[k++] = (double)v[i].integers[j];
-        else if (v[i].type == FBX_VALUE_REAL_ARRAY)
-            for (size_t j = 0; j < v[i].length; j++) out[k++] = v[i].reals[j];
+        bool array = v[i].type == FBX_VALUE_INTEGER_ARRAY || v[i].type == FBX_VALUE_REAL_ARRAY;
+        bool integer = v[i].type == FBX_VALUE_INTEGER || v[i].type == FBX_VALUE_INTEGER_ARRAY;
+        if (!array && v[i].type != FBX_VALUE_INTEGER && v[i].type != FBX_VALUE_REAL) continue;
+        for (size_t j = 0; j < (array ? v[i].length : 1); j++, k++) {
+            int64_t as_int = integer ? (array ? v[i].integers[j] : v[i].integer) : 0;
+            double as_real = integer ? 0.0 : array ? v[i].reals[j] : v[i].real;
+            if (integers) integers[k] = integer ? as_int : fbx_doc_real_to_integer(as_real);
+            else reals[k] = integer ? (double)as_int : as_real;
+        }
     }
     *count = n;
-    return out;
+    return integers ? (const void *)integers : (const void *)reals;
+}
+
+const double *fbx_record_reals(FbxDocument *doc, const FbxRecord *record, size_t *count)
+{
+    return record_numbers(doc, record, false, count);
 }
 
 const int64_t *fbx_record_integers(FbxDocument *doc, const FbxRecord *record, size_t *count)
 {
-    *count = 0;
-    if (!record || record->value_count == 0) return NULL;
-    const FbxValue *v = record->values;
-    if (record->value_count == 1 && v[0].type == FBX_VALUE_INTEGER_ARRAY) {
-        *count = v[0].length;
-        return v[0].integers;
-    }
-    size_t n = 0;
-    for (int i = 0; i < record->value_count; i++) {
-        if (v[i].type == FBX_VALUE_INTEGER || v[i].type == FBX_VALUE_REAL) n++;
-        else if (v[i].type == FBX_VALUE_INTEGER_ARRAY || v[i].type == FBX_VALUE_REAL_ARRAY) n += v[i].length;
-    }
-    if (n == 0) return NULL;
-    int64_t *out = fbx_doc_arena_alloc(doc->arena, n * sizeof *out);
-    if (!out) return NULL;
-    size_t k = 0;
-    for (int i = 0; i < record->value_count; i++) {
-        if (v[i].type == FBX_VALUE_INTEGER) out[k++] = v[i].integer;
-        else if (v[i].type == FBX_VALUE_REAL) out[k++] = fbx_doc_real_to_integer(v[i].real);
-        else if (v[i].type == FBX_VALUE_INTEGER_ARRAY)
-            for (size_t j = 0; j < v[i].length; j++) out[k++] = v[i].integers[j];
-        else if (v[i].type == FBX_VALUE_REAL_ARRAY)
-            for (size_t j = 0; j < v[i].length; j++) out[k++] = fbx_doc_real_to_integer(v[i].reals[j]);
-    }
-    *count = n;
-    return out;
+    return record_numbers(doc, record, true, count);
 }

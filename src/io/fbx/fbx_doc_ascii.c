@@ -213,12 +213,11 @@ static bool ascii_record_body(Reader *r, int depth, FbxRecord *record)
             expect_value = true;
             continue;
         }
-        FbxValue *v = fbx_doc_vec_push(r, &values);
+        FbxValue *v = fbx_doc_vec_push(r, &values);   /* zeroed */
         if (!v) {
             ok = false;
             break;
         }
-        memset(v, 0, sizeof *v);
         if (c == '"') {
             size_t start = ++r->at;
             while (r->at < r->size && r->bytes[r->at] != '"') {
@@ -325,12 +324,11 @@ static bool ascii_list(Reader *r, int depth, bool in_braces, FbxRecord *parent)
             ok = fbx_doc_fail(r, "FBX: line %d: expected a record name and ':'", r->line);
             break;
         }
-        FbxRecord *record = fbx_doc_vec_push(r, &children);
+        FbxRecord *record = fbx_doc_vec_push(r, &children);   /* zeroed */
         if (!record) {
             ok = false;
             break;
         }
-        memset(record, 0, sizeof *record);
         const char *name = (const char *)r->bytes + r->at;
         size_t name_length = w;
         if (name[0] == '"') {
