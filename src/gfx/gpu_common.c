@@ -1,9 +1,33 @@
 /* gpu_common.c — GPU helpers both renderers share (gpu_common.h). */
 #include "gfx/gpu_common.h"
+#include "gfx/renderer.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+void gpu_find_uniforms(GLuint program, const GpuUniformName *table, int count, void *locations)
+{
+    for (int i = 0; i < count; i++)
+        *(GLint *)((char *)locations + table[i].offset) = glGetUniformLocation(program, table[i].name);
+}
+
+float *gpu_vertex_staging(int vertex_count, int floats_per_vertex, int mesh_index, char *error, size_t error_size)
+{
+    float *vertices = calloc((size_t)floats_per_vertex * (size_t)(vertex_count > 0 ? vertex_count : 1), sizeof(float));
+    if (!vertices) snprintf(error, error_size, "out of memory for mesh %d", mesh_index);
+    return vertices;
+}
+
+bool gpu_check_error(const char *doing, char *error, size_t error_size)
+{
+    GLenum gl_error = glGetError();
+    if (gl_error == GL_NO_ERROR) return true;
+    snprintf(error, error_size, "GL error 0x%04x while %s", gl_error, doing);
+    return false;
+}
 
 void gpu_opaque_pass_begin(bool srgb_target, bool cull_back_faces)
 {
@@ -99,20 +123,118 @@ void gpu_free_linear_textures(GLuint *linear, int count)
     free(linear);
 }
 
+bool gpu_textures_upload(const Model *model, GpuTextureSet *textures)
+{
+    memset(textures, 0, sizeof *textures);
+    textures->srgb = calloc((size_t)(model->texture_count > 0 ? model->texture_count : 1), sizeof(GLuint));
+    if (!textures->srgb) return false;
+    for (int t = 0; t < model->texture_count; t++) {
+        textures->srgb[t] = gpu_upload_texture(&model->textures[t], true);
+        textures->count = t + 1;
+    }
+    textures->linear = gpu_upload_linear_textures(model);
+    textures->white = gpu_white_texture();
+    return true;
+}
+
+void gpu_textures_free(GpuTextureSet *textures)
+{
+    if (textures->count > 0) glDeleteTextures(textures->count, textures->srgb);
+    gpu_free_linear_textures(textures->linear, textures->count);
+    if (textures->white) glDeleteTextures(1, &textures->white);
+    free(textures->srgb);
+    memset(textures, 0, sizeof *textures);
+}
+
+void gpu_upload_interleaved(GLuint *vao, GLuint *vbo, GLuint *ebo, const float *vertices, int vertex_count,
+                            const int *sizes, int attribute_count, const uint32_t *indices, int index_count)
+{
+    int floats_per_vertex = 0;
+    for (int a = 0; a < attribute_count; a++) floats_per_vertex += sizes[a];
+    glGenVertexArrays(1, vao);
+    glGenBuffers(1, vbo);
+    glGenBuffers(1, ebo);
+    glBindVertexArray(*vao);
+    glBindBuffer(GL_ARRAY_BUFFER, *vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(float) * (size_t)floats_per_vertex * (size_t)vertex_count),
+                 vertices, GL_STATIC_DRAW);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, *ebo);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(sizeof(uint32_t) * (size_t)index_count), indices,
+                 GL_STATIC_DRAW);
+    const GLsizei stride = (GLsizei)(sizeof(float) * (size_t)floats_per_vertex);
+    size_t offset = 0;
+    for (int a = 0; a < attribute_count; a++) {
+        glEnableVertexAttribArray((GLuint)a);
+        glVertexAttribPointer((GLuint)a, sizes[a], GL_FLOAT, GL_FALSE, stride, (const void *)(offset * sizeof(float)));
+        offset += (size_t)sizes[a];
+    }
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+void gpu_light_uniforms_find(GLuint program, LightUniforms *u)
+{
+/* AT(field): where in the struct a uniform's location goes */
+#define AT(field) offsetof(LightUniforms, field)
+    static const GpuUniformName names[] = {
+        {"lightDirection", AT(direction)}, {"lightColor", AT(color)}, {"ambientColor", AT(ambient)},
+        {"lightingModel", AT(lighting_model)}, {"skyColor", AT(sky)}, {"groundColor", AT(ground)},
+        {"exposure", AT(exposure)}, {"cameraPosition", AT(camera_position)}, {"encodeSrgb", AT(encode_srgb)},
+        {"view", AT(view)}, {"projection", AT(projection)},
+    };
+#undef AT
+    gpu_find_uniforms(program, names, (int)(sizeof names / sizeof names[0]), u);
+}
+
+void gpu_set_frame_uniforms(const LightUniforms *u, const mat4 view, const mat4 projection, const RenderLight *light,
+                            bool srgb_target)
+{
+    glUniformMatrix4fv(u->view, 1, GL_FALSE, (const float *)view);
+    glUniformMatrix4fv(u->projection, 1, GL_FALSE, (const float *)projection);
+    mat4 camera;
+    glm_mat4_inv((vec4 *)view, camera);
+    glUniform3fv(u->camera_position, 1, camera[3]);
+    if (light) {
+        vec3 direction;
+        if (light->follow_camera) glm_mat4_mulv3(camera, (float *)light->direction, 0.0f, direction);
+        else glm_vec3_copy((float *)light->direction, direction);
+        glUniform3fv(u->direction, 1, direction);
+        glUniform3fv(u->color, 1, light->color);
+        glUniform3fv(u->ambient, 1, light->ambient);
+        glUniform1i(u->lighting_model, (int)light->lighting);
+        glUniform3fv(u->sky, 1, light->sky);
+        glUniform3fv(u->ground, 1, light->ground);
+        glUniform1f(u->exposure, light->exposure);
+    }
+    glUniform1i(u->encode_srgb, srgb_target ? 0 : 1);
+}
+
+void gpu_blend_pass_begin(void)
+{
+    glEnable(GL_BLEND);
+    /* colour: src * a + dst * (1 - a); alpha: a + dst_a * (1 - a) (coverage, for a transparent background) */
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    glDepthMask(GL_FALSE);
+}
+
+void gpu_blend_pass_end(void)
+{
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
+}
+
 void gpu_material_uniforms_find(GLuint program, MaterialUniforms *u)
 {
-    u->base_color = glGetUniformLocation(program, "diffuseColor");
-    u->metallic = glGetUniformLocation(program, "metallicFactor");
-    u->roughness = glGetUniformLocation(program, "roughnessFactor");
-    u->normal_scale = glGetUniformLocation(program, "normalScale");
-    u->has_normal_map = glGetUniformLocation(program, "hasNormalMap");
-    u->occlusion_strength = glGetUniformLocation(program, "occlusionStrength");
-    u->emissive = glGetUniformLocation(program, "emissiveFactor");
-    u->alpha_mode = glGetUniformLocation(program, "alphaMode");
-    u->alpha_cutoff = glGetUniformLocation(program, "alphaCutoff");
-    u->unlit = glGetUniformLocation(program, "unlit");
-    u->uv_set = glGetUniformLocation(program, "uvSet");
-    u->uv_transform = glGetUniformLocation(program, "uvTransform");
+#define AT(field) offsetof(MaterialUniforms, field)
+    static const GpuUniformName names[] = {
+        {"diffuseColor", AT(base_color)}, {"metallicFactor", AT(metallic)}, {"roughnessFactor", AT(roughness)},
+        {"normalScale", AT(normal_scale)}, {"hasNormalMap", AT(has_normal_map)},
+        {"occlusionStrength", AT(occlusion_strength)}, {"emissiveFactor", AT(emissive)},
+        {"alphaMode", AT(alpha_mode)}, {"alphaCutoff", AT(alpha_cutoff)}, {"unlit", AT(unlit)},
+        {"uvSet", AT(uv_set)}, {"uvTransform", AT(uv_transform)},
+    };
+#undef AT
+    gpu_find_uniforms(program, names, (int)(sizeof names / sizeof names[0]), u);
     static const struct { const char *name; int unit; } samplers[] = {
         {"diffuseTexture", MATERIAL_UNIT_BASE_COLOR},     {"metallicRoughnessTexture", MATERIAL_UNIT_METALLIC_ROUGHNESS},
         {"normalTexture", MATERIAL_UNIT_NORMAL},          {"occlusionTexture", MATERIAL_UNIT_OCCLUSION},

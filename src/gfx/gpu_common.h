@@ -10,6 +10,22 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+/* One uniform to look up: its GLSL name and where its location goes (offsetof in the struct the
+ * table describes). gpu_find_uniforms fills every entry of `table` into `locations` (-1: absent). */
+typedef struct GpuUniformName {
+    const char *name;
+    size_t      offset;
+} GpuUniformName;
+void gpu_find_uniforms(GLuint program, const GpuUniformName *table, int count, void *locations);
+
+/* A zeroed staging buffer of `floats_per_vertex` floats per vertex (at least one vertex); NULL with
+ * "out of memory for mesh N" in error. The caller frees it. */
+float *gpu_vertex_staging(int vertex_count, int floats_per_vertex, int mesh_index, char *error, size_t error_size);
+
+/* True when GL reports no error; else false with "GL error 0x.... while `doing`" in error. */
+bool gpu_check_error(const char *doing, char *error, size_t error_size);
 
 /* The opaque pass: depth test (less), back faces culled when asked (counter-clockwise fronts),
  * no blending, and the framebuffer's sRGB encoding on when `srgb_target`. */
@@ -28,19 +44,56 @@ GLuint gpu_upload_texture(const Texture *texture, bool srgb);
 
 /* The textures of a model as the material binding needs them: srgb[t] for every texture, linear[t]
  * for the ones some material samples as data (0 elsewhere; linear may be NULL: none), `white` for
- * maps a material lacks (1 in every channel, in either encoding). */
+ * maps a material lacks (1 in every channel, in either encoding). Owned by the renderer that
+ * uploaded it (gpu_textures_upload / gpu_textures_free). */
 typedef struct GpuTextureSet {
-    int           count;
-    const GLuint *srgb;
-    const GLuint *linear;
-    GLuint        white;
+    int     count;
+    GLuint *srgb;
+    GLuint *linear;
+    GLuint  white;
 } GpuTextureSet;
+
+/* Uploads every texture of `model` (sRGB), the linear copies of the data maps and the white
+ * texture. False when out of memory (nothing is left to free then). */
+bool gpu_textures_upload(const Model *model, GpuTextureSet *textures);
+void gpu_textures_free(GpuTextureSet *textures);
 
 /* [model->texture_count] linear copies of the textures that a material's metallic-roughness,
  * normal or occlusion map samples (0 for the others); NULL when none is (or out of memory: the
  * maps then fall back to white). Free with gpu_free_linear_textures. */
 GLuint *gpu_upload_linear_textures(const Model *model);
 void gpu_free_linear_textures(GLuint *linear, int count);
+
+/* The interleaved vertex buffer of one mesh: creates *vao, *vbo (vertex_count records of the
+ * `attribute_count` float attributes sizes[0..], at locations 0..attribute_count-1, in that
+ * order) and *ebo (index_count indices), leaving the VAO unbound. */
+void gpu_upload_interleaved(GLuint *vao, GLuint *vbo, GLuint *ebo, const float *vertices, int vertex_count,
+                            const int *sizes, int attribute_count, const uint32_t *indices, int index_count);
+
+/* Uniform locations of the light part of skinned.frag and the camera (-1 where a program lacks one). */
+typedef struct LightUniforms {
+    GLint direction, color, ambient;   /* vec3 lightDirection, lightColor, ambientColor */
+    GLint lighting_model;              /* int: RenderLighting (unused where LIGHTING_COMPILED is defined) */
+    GLint sky, ground, exposure;       /* the PBR rig's hemisphere and exposure */
+    GLint camera_position;             /* vec3: the eye in scene space */
+    GLint encode_srgb;                 /* bool: gamma-encode in the shader */
+    GLint view, projection;            /* mat4 */
+} LightUniforms;
+
+void gpu_light_uniforms_find(GLuint program, LightUniforms *uniforms);
+
+struct RenderLight;
+/* Sets the camera (view, projection, the eye's position) and, when light is not NULL, the light
+ * of the bound program; encodeSrgb = !srgb_target. The key light's direction moves to scene space
+ * when it follows the camera: d_scene = R_camera d_view (R_camera = the rotation of inverse(view)). */
+void gpu_set_frame_uniforms(const LightUniforms *uniforms, const mat4 view, const mat4 projection,
+                            const struct RenderLight *light, bool srgb_target);
+
+/* The blend pass (BLEND materials, after the opaque ones): colour src * a + dst * (1 - a), alpha
+ * a + dst_a * (1 - a) (coverage, for a transparent background), depth test on, depth writes off.
+ * gpu_blend_pass_end restores depth writes and turns blending off. */
+void gpu_blend_pass_begin(void);
+void gpu_blend_pass_end(void);
 
 /* Uniform locations of the material part of skinned.frag (-1 where a program lacks one). */
 typedef struct MaterialUniforms {

@@ -67,7 +67,8 @@ typedef struct RenderLight {
 typedef struct SkinShader {
     GLuint program;
     int    max_bones;                 /* MAX_BONES the shader was compiled with */
-    GLint  projection, view, model;   /* mat4 */
+    LightUniforms frame;              /* view, projection, camera, light, encodeSrgb (gpu_common.h) */
+    GLint  model;                     /* mat4 */
     GLint  bones;                     /* mat4 bonesMatrices[MAX_BONES] (LBS; -1 in the DQ shader) */
     GLint  bone_dual_quats;           /* vec4 boneDualQuats[2 * MAX_BONES] (DQ; -1 in the LBS shader) */
     GLint  bone_stretches;            /* vec4 boneStretches[2 * MAX_BONES] (DQ: DqStretch per bone) */
@@ -79,11 +80,8 @@ typedef struct SkinShader {
     GLint  selected_bone;             /* int: palette index of the selected joint, -1 none */
     GLint  display_mode, color_map, skinned_mesh; /* skinned.frag: RenderMode */
     GLint  normal_length, line_color; /* normals.geom / normals.frag */
-    GLint  light_direction, light_color, ambient;
-    GLint  lighting_model, sky, ground, exposure, camera_position; /* skinned.frag: RenderLight */
     MaterialUniforms material;        /* skinned.frag: the material (gpu_common.h) */
     GLint  has_uv1;                   /* bool: the mesh has TEXCOORD_1 (location 10) */
-    GLint  encode_srgb;               /* bool: gamma-encode in the shader */
     GLint  morph_deltas;              /* samplerBuffer, unit 1 */
     GLint  morph_vertex_count, morph_active_count; /* int */
     GLint  morph_active;              /* vec4 morphActive[MAX_MORPH_ACTIVE / 2]: (target, weight) pairs */
@@ -142,10 +140,7 @@ typedef struct Renderer {
     GLuint       color_map;           /* 256 x 1 viridis, GL_SRGB8 (RENDER_WEIGHTS) */
     int          mesh_count;
     GpuMesh     *meshes;
-    int          texture_count;
-    GLuint      *textures;            /* one per Model.textures, GL_SRGB8_ALPHA8 + mipmaps */
-    GLuint       white_texture;       /* 1x1 white, bound for materials without a texture */
-    GLuint      *linear_textures;     /* [texture_count] linear copies of data maps, 0 elsewhere; may be NULL */
+    GpuTextureSet textures;           /* Model.textures as sRGB + mipmaps, linear copies of the data maps, white */
     int         *blend_order;         /* [mesh_count] scratch: the BLEND meshes, sorted far to near */
     float       *blend_depth;         /* [mesh_count] scratch: their view-space depth */
     GLuint       feedback_buffer;     /* transform-feedback capture (verify), grown on demand */

@@ -2,6 +2,7 @@
 #include "shader.h"
 #include "base/whole_file.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,22 +17,33 @@ static void first_log_line(const char *log, char *out, size_t out_size)
     out[n] = '\0';
 }
 
+/* `object` (a shader after glCompileShader, or a program after glLinkProgram when is_program) if
+ * that succeeded; else 0, the object deleted and the first line of its info log in `log`. */
+static GLuint checked(GLuint object, bool is_program, char *log, size_t log_size)
+{
+    GLint ok = GL_FALSE;
+    if (is_program) glGetProgramiv(object, GL_LINK_STATUS, &ok);
+    else glGetShaderiv(object, GL_COMPILE_STATUS, &ok);
+    if (ok) return object;
+    char info[2048] = "";
+    if (is_program) {
+        glGetProgramInfoLog(object, sizeof info, NULL, info);
+        glDeleteProgram(object);
+    } else {
+        glGetShaderInfoLog(object, sizeof info, NULL, info);
+        glDeleteShader(object);
+    }
+    first_log_line(info, log, log_size);
+    return 0;
+}
+
 GLuint gfx_compile_stage(GLenum stage, int count, const char *const *parts, const GLint *lengths, char *log,
                          size_t log_size)
 {
     GLuint shader = glCreateShader(stage);
     glShaderSource(shader, count, (const GLchar *const *)parts, lengths);
     glCompileShader(shader);
-    GLint ok = GL_FALSE;
-    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char info[2048] = "";
-        glGetShaderInfoLog(shader, sizeof info, NULL, info);
-        first_log_line(info, log, log_size);
-        glDeleteShader(shader);
-        return 0;
-    }
-    return shader;
+    return checked(shader, false, log, log_size);
 }
 
 /* Links the `count` shaders of `stages` (and deletes them); see gfx_link_program. */
@@ -46,16 +58,7 @@ static GLuint link_stages(const GLuint *stages, int count, const char *const *at
                                     GL_INTERLEAVED_ATTRIBS);
     glLinkProgram(program);
     for (int i = 0; i < count; i++) glDeleteShader(stages[i]);
-    GLint ok = GL_FALSE;
-    glGetProgramiv(program, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char info[2048] = "";
-        glGetProgramInfoLog(program, sizeof info, NULL, info);
-        first_log_line(info, log, log_size);
-        glDeleteProgram(program);
-        return 0;
-    }
-    return program;
+    return checked(program, true, log, log_size);
 }
 
 GLuint gfx_link_program(GLuint vertex, GLuint fragment, const char *const *attributes, int attribute_count,

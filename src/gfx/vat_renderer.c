@@ -3,6 +3,7 @@
 #include "gpu_common.h"
 #include "shader.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,11 +22,8 @@ static bool upload_mesh(const Mesh *mesh, int index, int vertex_total, VatMeshGp
                  mesh->name);
         return false;
     }
-    float *vertices = malloc(sizeof(float) * VAT_FLOATS_PER_VERTEX * (size_t)(mesh->vertex_count > 0 ? mesh->vertex_count : 1));
-    if (!vertices) {
-        snprintf(error, error_size, "out of memory for mesh %d", index);
-        return false;
-    }
+    float *vertices = gpu_vertex_staging(mesh->vertex_count, VAT_FLOATS_PER_VERTEX, index, error, error_size);
+    if (!vertices) return false;
     for (int v = 0; v < mesh->vertex_count; v++) {
         float *out = vertices + (size_t)v * VAT_FLOATS_PER_VERTEX;
         float id = mesh->uvs2[v][0];
@@ -41,27 +39,10 @@ static bool upload_mesh(const Mesh *mesh, int index, int vertex_total, VatMeshGp
         out[7] = mesh->uvs ? mesh->uvs[v][1] : 0.0f;
         out[8] = id;
     }
-    glGenVertexArrays(1, &gpu->vao);
-    glGenBuffers(1, &gpu->vbo);
-    glGenBuffers(1, &gpu->ebo);
-    glBindVertexArray(gpu->vao);
-    glBindBuffer(GL_ARRAY_BUFFER, gpu->vbo);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(float) * VAT_FLOATS_PER_VERTEX * (size_t)mesh->vertex_count),
-                 vertices, GL_STATIC_DRAW);
-    free(vertices);
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, gpu->ebo);
-    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(sizeof(uint32_t) * (size_t)mesh->index_count), mesh->indices,
-                 GL_STATIC_DRAW);
-    const GLsizei stride = sizeof(float) * VAT_FLOATS_PER_VERTEX;
     static const int sizes[4] = {3, 3, 2, 1};
-    size_t offset = 0;
-    for (GLuint a = 0; a < 4; a++) {
-        glEnableVertexAttribArray(a);
-        glVertexAttribPointer(a, sizes[a], GL_FLOAT, GL_FALSE, stride, (const void *)(offset * sizeof(float)));
-        offset += (size_t)sizes[a];
-    }
-    glBindVertexArray(0);
-    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    gpu_upload_interleaved(&gpu->vao, &gpu->vbo, &gpu->ebo, vertices, mesh->vertex_count, sizes, 4, mesh->indices,
+                           mesh->index_count);
+    free(vertices);
     gpu->vertex_count = mesh->vertex_count;
     gpu->index_count = mesh->index_count;
     gpu->material = mesh->material;
@@ -146,27 +127,17 @@ bool vat_renderer_init(VatRenderer *renderer, const Model *model, const VatGpuDa
         return false;
     }
     GLuint p = renderer->program;
-    renderer->u_projection = glGetUniformLocation(p, "projection");
-    renderer->u_view = glGetUniformLocation(p, "view");
-    renderer->u_time = glGetUniformLocation(p, "time");
-    renderer->u_bounds_min = glGetUniformLocation(p, "boundsMin");
-    renderer->u_bounds_range = glGetUniformLocation(p, "boundsRange");
-    renderer->u_width = glGetUniformLocation(p, "textureWidth");
-    renderer->u_rows_per_frame = glGetUniformLocation(p, "rowsPerFrame");
-    renderer->u_frames_per_page = glGetUniformLocation(p, "framesPerPage");
-    renderer->u_clips = glGetUniformLocation(p, "clips");
-    renderer->u_positions = glGetUniformLocation(p, "vatPositions");
-    renderer->u_normals = glGetUniformLocation(p, "vatNormals");
-    renderer->u_light_direction = glGetUniformLocation(p, "lightDirection");
-    renderer->u_light_color = glGetUniformLocation(p, "lightColor");
-    renderer->u_ambient = glGetUniformLocation(p, "ambientColor");
-    renderer->u_lighting_model = glGetUniformLocation(p, "lightingModel");
-    renderer->u_sky = glGetUniformLocation(p, "skyColor");
-    renderer->u_ground = glGetUniformLocation(p, "groundColor");
-    renderer->u_exposure = glGetUniformLocation(p, "exposure");
-    renderer->u_camera_position = glGetUniformLocation(p, "cameraPosition");
+#define AT(field) offsetof(VatRenderer, field)
+    static const GpuUniformName names[] = {
+        {"time", AT(u_time)}, {"boundsMin", AT(u_bounds_min)}, {"boundsRange", AT(u_bounds_range)},
+        {"textureWidth", AT(u_width)}, {"rowsPerFrame", AT(u_rows_per_frame)},
+        {"framesPerPage", AT(u_frames_per_page)}, {"clips", AT(u_clips)}, {"vatPositions", AT(u_positions)},
+        {"vatNormals", AT(u_normals)},
+    };
+#undef AT
+    gpu_find_uniforms(p, names, (int)(sizeof names / sizeof names[0]), renderer);
+    gpu_light_uniforms_find(p, &renderer->frame);
     gpu_material_uniforms_find(p, &renderer->material);
-    renderer->u_encode_srgb = glGetUniformLocation(p, "encodeSrgb");
     if (renderer->u_clips < 0 || renderer->u_positions < 0 || renderer->u_time < 0) {
         snprintf(error, error_size, "shader %s lacks the uniforms clips, vatPositions or time", vert_path);
         vat_renderer_free(renderer);
@@ -188,8 +159,7 @@ bool vat_renderer_init(VatRenderer *renderer, const Model *model, const VatGpuDa
     glUseProgram(0);
 
     renderer->meshes = calloc((size_t)(model->mesh_count > 0 ? model->mesh_count : 1), sizeof *renderer->meshes);
-    renderer->textures = calloc((size_t)(model->texture_count > 0 ? model->texture_count : 1), sizeof(GLuint));
-    if (!renderer->meshes || !renderer->textures) {
+    if (!renderer->meshes || !gpu_textures_upload(model, &renderer->textures)) {
         snprintf(error, error_size, "out of memory");
         vat_renderer_free(renderer);
         return false;
@@ -201,13 +171,6 @@ bool vat_renderer_init(VatRenderer *renderer, const Model *model, const VatGpuDa
         }
         renderer->mesh_count = m + 1;
     }
-    for (int t = 0; t < model->texture_count; t++) {
-        renderer->textures[t] = renderer_upload_texture(&model->textures[t]);
-        renderer->texture_count = t + 1;
-    }
-    renderer->linear_textures = gpu_upload_linear_textures(model);
-    renderer->white_texture = gpu_white_texture();
-
     renderer->positions_texture =
         data->float_precision ? upload_array_texture(GL_RGBA32F, GL_RGBA, GL_FLOAT, layout, data->positions)
                               : upload_array_texture(GL_RGBA16, GL_RGBA, GL_UNSIGNED_SHORT, layout, data->positions);
@@ -222,9 +185,7 @@ bool vat_renderer_init(VatRenderer *renderer, const Model *model, const VatGpuDa
     }
     bind_instance_attributes(renderer);
 
-    GLenum gl_error = glGetError();
-    if (gl_error != GL_NO_ERROR) {
-        snprintf(error, error_size, "GL error 0x%04x while uploading the bake", gl_error);
+    if (!gpu_check_error("uploading the bake", error, error_size)) {
         vat_renderer_free(renderer);
         return false;
     }
@@ -238,16 +199,13 @@ void vat_renderer_free(VatRenderer *renderer)
         glDeleteBuffers(1, &renderer->meshes[m].vbo);
         glDeleteBuffers(1, &renderer->meshes[m].ebo);
     }
-    if (renderer->texture_count > 0) glDeleteTextures(renderer->texture_count, renderer->textures);
-    if (renderer->white_texture) glDeleteTextures(1, &renderer->white_texture);
-    gpu_free_linear_textures(renderer->linear_textures, renderer->texture_count);
-    if (renderer->positions_texture) glDeleteTextures(1, &renderer->positions_texture);
-    if (renderer->normals_texture) glDeleteTextures(1, &renderer->normals_texture);
-    if (renderer->instance_buffer) glDeleteBuffers(1, &renderer->instance_buffer);
-    if (renderer->feedback_buffer) glDeleteBuffers(1, &renderer->feedback_buffer);
+    gpu_textures_free(&renderer->textures);
+    GLuint pages[2] = {renderer->positions_texture, renderer->normals_texture};
+    glDeleteTextures(2, pages);   /* GL ignores the names 0 */
+    GLuint buffers[2] = {renderer->instance_buffer, renderer->feedback_buffer};
+    glDeleteBuffers(2, buffers);
     if (renderer->program) glDeleteProgram(renderer->program);
     free(renderer->meshes);
-    free(renderer->textures);
     memset(renderer, 0, sizeof *renderer);
 }
 
@@ -306,25 +264,8 @@ int vat_renderer_draw(VatRenderer *renderer, float time, const mat4 view, const 
     bool srgb_target = renderer_target_is_srgb();
     gpu_opaque_pass_begin(srgb_target, renderer->cull_back_faces);
     glUseProgram(renderer->program);
-    glUniformMatrix4fv(renderer->u_view, 1, GL_FALSE, (const float *)view);
-    glUniformMatrix4fv(renderer->u_projection, 1, GL_FALSE, (const float *)projection);
+    gpu_set_frame_uniforms(&renderer->frame, view, projection, light, srgb_target);
     glUniform1f(renderer->u_time, time);
-    mat4 camera;   /* the eye's placement: the key light follows it (renderer.c set_frame_uniforms) */
-    glm_mat4_inv((vec4 *)view, camera);
-    vec3 direction;
-    if (light->follow_camera) glm_mat4_mulv3(camera, (float *)light->direction, 0.0f, direction);
-    else glm_vec3_copy((float *)light->direction, direction);
-    glUniform3fv(renderer->u_camera_position, 1, camera[3]);
-    glUniform3fv(renderer->u_light_direction, 1, direction);
-    glUniform3fv(renderer->u_light_color, 1, light->color);
-    glUniform3fv(renderer->u_ambient, 1, light->ambient);
-    glUniform1i(renderer->u_lighting_model, (int)light->lighting);
-    glUniform3fv(renderer->u_sky, 1, light->sky);
-    glUniform3fv(renderer->u_ground, 1, light->ground);
-    glUniform1f(renderer->u_exposure, light->exposure);
-    GpuTextureSet textures = {renderer->texture_count, renderer->textures, renderer->linear_textures,
-                              renderer->white_texture};
-    glUniform1i(renderer->u_encode_srgb, srgb_target ? 0 : 1);
     bind_vat_textures(renderer);
     int draw_calls = 0;
     /* pass 0: every mesh but the alpha-BLEND ones; pass 1: those, blended, depth writes off (the
@@ -337,22 +278,15 @@ int vat_renderer_draw(VatRenderer *renderer, float time, const mat4 view, const 
                 gpu->material >= 0 && gpu->material < model->material_count ? &model->materials[gpu->material] : NULL;
             bool blended = material && material->alpha_mode == MATERIAL_ALPHA_BLEND;
             if (gpu->index_count == 0 || blended != (pass == 1)) continue;
-            if (pass == 1 && !any) {
-                glEnable(GL_BLEND);
-                glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-                glDepthMask(GL_FALSE);
-            }
+            if (pass == 1 && !any) gpu_blend_pass_begin();
             any = true;
-            gpu_bind_material(model, gpu->material, &textures, &renderer->material);
+            gpu_bind_material(model, gpu->material, &renderer->textures, &renderer->material);
             glBindVertexArray(gpu->vao);
             /* the whole crowd of this mesh in one call: instance attributes carry offset, clip, time */
             glDrawElementsInstanced(GL_TRIANGLES, gpu->index_count, GL_UNSIGNED_INT, NULL, renderer->instance_count);
             draw_calls++;
         }
-        if (pass == 1 && any) {
-            glDepthMask(GL_TRUE);
-            glDisable(GL_BLEND);
-        }
+        if (pass == 1 && any) gpu_blend_pass_end();
     }
     glBindVertexArray(0);
     glBindTexture(GL_TEXTURE_2D, 0);
@@ -373,8 +307,7 @@ bool vat_renderer_capture_mesh(VatRenderer *renderer, int mesh, int clip, float 
     gpu_feedback_reserve(&renderer->feedback_buffer, &renderer->feedback_size, bytes);
     mat4 identity = GLM_MAT4_IDENTITY_INIT;
     glUseProgram(renderer->program);
-    glUniformMatrix4fv(renderer->u_view, 1, GL_FALSE, (const float *)identity);
-    glUniformMatrix4fv(renderer->u_projection, 1, GL_FALSE, (const float *)identity);
+    gpu_set_frame_uniforms(&renderer->frame, identity, identity, NULL, false);
     glUniform1f(renderer->u_time, time);
     bind_vat_textures(renderer);
 

@@ -44,19 +44,16 @@ typedef struct VatMeshGpu {
 typedef struct VatRenderer {
     const Model *model;               /* mesh.glb as imported (uvs2 = vertex ids); not owned */
     GLuint       program;
-    GLint        u_projection, u_view, u_time, u_bounds_min, u_bounds_range, u_width, u_rows_per_frame,
-                 u_frames_per_page, u_clips, u_positions, u_normals, u_light_direction, u_light_color, u_ambient,
-                 u_encode_srgb, u_lighting_model, u_sky, u_ground, u_exposure, u_camera_position;
+    GLint        u_time, u_bounds_min, u_bounds_range, u_width, u_rows_per_frame, u_frames_per_page, u_clips,
+                 u_positions, u_normals;
+    LightUniforms frame;              /* view, projection, camera, light, encodeSrgb (gpu_common.h) */
     MaterialUniforms material;        /* skinned.frag's material uniforms (gpu_common.h) */
     int          mesh_count;
     VatMeshGpu  *meshes;
     GLuint       positions_texture, normals_texture;   /* GL_TEXTURE_2D_ARRAY */
     GLuint       instance_buffer;
     int          instance_count, instance_capacity;
-    int          texture_count;
-    GLuint      *textures;
-    GLuint       white_texture;
-    GLuint      *linear_textures;     /* data maps' linear copies (gpu_upload_linear_textures), may be NULL */
+    GpuTextureSet textures;           /* mesh.glb's textures (gpu_textures_upload) */
     GLuint       feedback_buffer;
     size_t       feedback_size;
     bool         cull_back_faces;
