@@ -1,37 +1,70 @@
-add_executable(test_cli test_cli.c)
-target_link_libraries(test_cli PRIVATE skinview_app skinview_testutil)
-add_test(NAME cli_parse COMMAND test_cli)
+# Stage app (src/app/): the command line, the commands through the real binary, install and
+# desktop integration, the bundled demo. CTest names start with app_.
+skinview_test(app_cli_parse test_cli.c LINK skinview_app)
 
 # Bad usage through the real binary: exit code 2 and a message.
-add_test(NAME cli_bad_usage COMMAND skinview --no-such-option)
-set_tests_properties(cli_bad_usage PROPERTIES WILL_FAIL TRUE)
-add_test(NAME cli_help COMMAND skinview --help)
-set_tests_properties(cli_help PROPERTIES PASS_REGULAR_EXPRESSION "usage: skinview")
+add_test(NAME app_cli_bad_usage COMMAND skinview --no-such-option)
+set_tests_properties(app_cli_bad_usage PROPERTIES WILL_FAIL TRUE)
+add_test(NAME app_cli_help COMMAND skinview --help)
+set_tests_properties(app_cli_help PROPERTIES PASS_REGULAR_EXPRESSION "usage: skinview")
+
+# --version prints CMake's project version.
+add_test(NAME app_cli_version COMMAND skinview --version)
+set_tests_properties(app_cli_version PROPERTIES PASS_REGULAR_EXPRESSION "^skinview ${PROJECT_VERSION}\n$")
 
 # After `cmake --install`, the installed binary finds its shaders and the demo model
 # (share/skinview next to bin/).
-add_test(NAME install_finds_demo
+add_test(NAME app_install_finds_demo
   COMMAND ${CMAKE_COMMAND} -E env
           sh -c "rm -rf '${CMAKE_BINARY_DIR}/install-test' && '${CMAKE_COMMAND}' --install '${CMAKE_BINARY_DIR}' --prefix '${CMAKE_BINARY_DIR}/install-test' >/dev/null && '${CMAKE_BINARY_DIR}/install-test/bin/skinview' --info")
-set_tests_properties(install_finds_demo PROPERTIES PASS_REGULAR_EXPRESSION "install-test/bin/../share/skinview/assets/demo.fbx")
+set_tests_properties(app_install_finds_demo PROPERTIES PASS_REGULAR_EXPRESSION "install-test/bin/../share/skinview/assets/demo.fbx")
 
-# A bones-per-mesh limit below what one triangle needs cannot be met by splitting
-# (Assimp 5.2's SplitByBoneCount would loop forever): a clear error, exit 1, no hang.
-add_test(NAME max_bones_too_small
-  COMMAND sh -c "out=$('$<TARGET_FILE:skinview>' '${SKINVIEW_TESTMODELS_DIR}/FBX/huesitos.fbx' --info --max-bones 3 2>&1); rc=$?; echo \"$out\"; test $rc -eq 1 && echo \"$out\" | grep -q 'huesitos.fbx: a triangle uses 7 bones'")
-set_tests_properties(max_bones_too_small PROPERTIES TIMEOUT 30)
+# --thumbnail on every test model, and its refusals (damaged files, hangs, the time budget).
+add_executable(test_thumbnail test_thumbnail.c)
+target_include_directories(test_thumbnail PRIVATE /usr/include/stb)
+target_link_libraries(test_thumbnail PRIVATE skinview_testutil)
+add_dependencies(test_thumbnail skinview)
+# The budget the tests give each thumbnail: a safety net on a loaded machine (sanitizer builds
+# run several times slower), not a speed check; the seconds are printed.
+if(SKINVIEW_SANITIZE)
+  set(SKINVIEW_TEST_THUMBNAIL_BUDGET 60)
+else()
+  set(SKINVIEW_TEST_THUMBNAIL_BUDGET 20)
+endif()
+target_compile_definitions(test_thumbnail PRIVATE SKINVIEW_TEST_THUMBNAIL_BUDGET="${SKINVIEW_TEST_THUMBNAIL_BUDGET}")
+add_test(NAME app_thumbnail COMMAND test_thumbnail)
+set_tests_properties(app_thumbnail PROPERTIES LABELS "gl" TIMEOUT 600)
 
-# Files that make Assimp itself abort or hang: exit 1 with one line, never a crash or a hang.
-add_executable(test_import_guard test_import_guard.c)
-target_link_libraries(test_import_guard PRIVATE skinview_testutil)
-add_dependencies(test_import_guard skinview)
-add_test(NAME import_guard COMMAND test_import_guard)
-set_tests_properties(import_guard PROPERTIES LABELS "io" TIMEOUT 120)
+# cmake --install into a DESTDIR: every file, the installed binary run from elsewhere, the
+# desktop entry, MIME XML and database, icons and the thumbnailer entry.
+add_executable(test_install test_install.c)
+target_include_directories(test_install PRIVATE /usr/include/stb)
+target_link_libraries(test_install PRIVATE skinview_testutil)
+target_compile_definitions(test_install PRIVATE SKINVIEW_TEST_THUMBNAIL_BUDGET="${SKINVIEW_TEST_THUMBNAIL_BUDGET}")
+add_dependencies(test_install skinview skinview_man)
+add_test(NAME app_install_desktop COMMAND test_install ${CMAKE_COMMAND} ${CMAKE_BINARY_DIR})
+set_tests_properties(app_install_desktop PROPERTIES LABELS "gl" TIMEOUT 120)
+
+# The bundled demo character: regenerated == committed, FBX == GLB, clips move and loop, clean skin.
+add_executable(test_demo test_demo.c)
+target_link_libraries(test_demo PRIVATE skinview_testutil skinview_io)
+target_compile_definitions(test_demo PRIVATE DEMO_GENERATOR="$<TARGET_FILE:make_demo_model>")
+add_dependencies(test_demo make_demo_model)
+add_test(NAME app_demo_assets COMMAND test_demo)
+set_tests_properties(app_demo_assets PROPERTIES LABELS "demo" TIMEOUT 300)
+
+# The viewer opens the bundled demo when no MODEL is given.
+add_test(NAME app_demo_default_model COMMAND skinview --info --json)
+set_tests_properties(app_demo_default_model PROPERTIES LABELS "demo" PASS_REGULAR_EXPRESSION "\"Twist\"")
 
 # With no MODEL the bundled demo opens on its Walk clip (clip 0 is the quieter Idle).
-add_test(NAME demo_starts_walking
+add_test(NAME app_demo_starts_walking
   COMMAND sh -c "d='${CMAKE_CURRENT_BINARY_DIR}' && s='$<TARGET_FILE:skinview>' && \
 $s --time 0.25 --export-pose $d/default.obj && \
 $s '${CMAKE_SOURCE_DIR}/assets/demo.fbx' --clip Walk --time 0.25 --export-pose $d/walk.obj && \
 $s '${CMAKE_SOURCE_DIR}/assets/demo.fbx' --time 0.25 --export-pose $d/clip0.obj && \
 cmp $d/default.obj $d/walk.obj && ! cmp -s $d/default.obj $d/clip0.obj")
+
+# Errors first: every bad flag and bad file ends before a window exists, with no display at all
+# (DISPLAY and WAYLAND_DISPLAY unset): the message names the problem, never "cannot open a window".
+skinview_test(app_errors_first test_errors_first.c BINARY TIMEOUT 120)

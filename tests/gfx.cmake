@@ -1,3 +1,6 @@
+# Stage gfx (src/gfx/, shaders/): what the GPU draws and computes, read back. CTest names start
+# with gfx_.
+
 # Renderer and GL command tests (src/gfx, src/app/gl_commands.c, src/app/glcontext.c).
 # scripts/test.sh runs CTest under xvfb-run; without DISPLAY the offscreen context is
 # EGL surfaceless, and test_gfx_screenshot also runs the binary with DISPLAY unset.
@@ -19,7 +22,34 @@ endforeach()
 
 # test_materials: PBR materials, alpha MASK / BLEND (sorted), normal maps, vertex colours, emissive,
 # KHR_texture_transform, read back from renders of small glTF files the test writes.
-add_executable(test_materials test_materials.c)
-target_link_libraries(test_materials PRIVATE skinview_app skinview_testutil)
-add_test(NAME gfx_materials COMMAND test_materials)
-set_tests_properties(gfx_materials PROPERTIES LABELS "gfx" SKIP_RETURN_CODE 77 TIMEOUT 120)
+skinview_test(gfx_materials test_materials.c LINK skinview_app LABELS gfx SKIP TIMEOUT 120)
+
+# GPU skinning (shader) against the CPU reference over every clip of the demo
+# (needs GL: scripts/test.sh runs CTest under xvfb-run).
+add_test(NAME gfx_verify_demo COMMAND skinview ${CMAKE_SOURCE_DIR}/assets/demo.fbx --verify)
+set_tests_properties(gfx_verify_demo PROPERTIES LABELS "demo;gl" TIMEOUT 300)
+
+# --verify with the DQ shader against the CPU DQS reference, and with CPU LBS, on every model
+# (test_gfx_verify is built above).
+add_test(NAME gfx_verify_dq COMMAND test_gfx_verify --skinning dq)
+add_test(NAME gfx_verify_cpu COMMAND test_gfx_verify --skinning cpu)
+set_tests_properties(gfx_verify_dq gfx_verify_cpu PROPERTIES LABELS "gfx" SKIP_RETURN_CODE 77 TIMEOUT 600)
+
+# --gl-debug: the KHR_debug callback and the glGetError fallback catch a deliberate GL error.
+add_executable(test_gl_debug test_gl_debug.c)
+target_link_libraries(test_gl_debug PRIVATE skinview_app skinview_testutil)
+add_test(NAME gfx_gl_debug_callback COMMAND test_gl_debug 1)
+add_test(NAME gfx_gl_debug_poll COMMAND test_gl_debug poll)
+set_tests_properties(gfx_gl_debug_callback gfx_gl_debug_poll PROPERTIES
+  LABELS "robust;gl;gl_debug_selftest" SKIP_RETURN_CODE 77 TIMEOUT 60)
+
+# The aids read back from renders: heat-map colours follow the weights (and sum to 1 over the
+# joints), overlay joints land on the projected CPU joints (clip, bind, rest), CPU == GPU LBS.
+skinview_test(gfx_teach_aids test_teach_aids.c LINK skinview_app LABELS gl SKIP TIMEOUT 600)
+
+# Every flag of the aids through the real binary's --screenshot, with pixel statistics.
+skinview_test(gfx_teach_flags test_teach_flags.c STB BINARY LABELS gl TIMEOUT 600)
+
+# The influence view marks vertices whose 5th+ influences the import cut: a glTF written by the
+# test (up to 6 influences a vertex), imported whole and split, rendered, and through the binary.
+skinview_test(gfx_teach_influences_cut test_influences_cut.c LINK skinview_app STB BINARY LABELS gl TIMEOUT 300)

@@ -17,26 +17,6 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-static char *read_text(const char *path)
-{
-    FILE *file = fopen(path, "rb");
-    if (!file) return NULL;
-    size_t capacity = 1 << 16, length = 0, n;
-    char *text = malloc(capacity);
-    while (text && (n = fread(text + length, 1, capacity - length - 1, file)) > 0) {
-        length += n;
-        if (capacity - length - 1 == 0) {
-            capacity *= 2;
-            char *bigger = realloc(text, capacity);
-            if (!bigger) free(text);
-            text = bigger;
-        }
-    }
-    fclose(file);
-    if (text) text[length] = '\0';
-    return text;
-}
-
 /* Line number of position p in text (1-based). */
 static int line_of(const char *text, const char *p)
 {
@@ -94,7 +74,7 @@ static void check_blocks(const char *doc)
     }
     static char svg[SKINNING_NUMBERS_MAX_BLOCK];
     CHECK(skinning_numbers_svg(svg, sizeof svg), "skinning_numbers_svg draws the diagram");
-    char *committed = read_text(SKINVIEW_SOURCE_DIR "/docs/images/offset_matrix.svg");
+    char *committed = test_read_file(SKINVIEW_SOURCE_DIR "/docs/images/offset_matrix.svg", NULL);
     CHECK(committed != NULL, "docs/images/offset_matrix.svg exists");
     if (committed) {
         char where[400] = "";
@@ -237,7 +217,7 @@ static void check_tree(const char *doc, const char *directory)
                       strcmp(dot, ".svg") == 0))
             continue;
         if (strcmp(entry->d_name, "test_doc_numbers.c") == 0) continue;   /* this file names the forms */
-        char *text = read_text(path);
+        char *text = test_read_file(path, NULL);
         if (!text) continue;
         check_file_references(doc, path + strlen(SKINVIEW_SOURCE_DIR) + 1, text);
         free(text);
@@ -268,7 +248,7 @@ static void check_doc_references(const char *doc)
 
 int main(void)
 {
-    char *doc = read_text(SKINVIEW_SOURCE_DIR "/docs/skinning.md");
+    char *doc = test_read_file(SKINVIEW_SOURCE_DIR "/docs/skinning.md", NULL);
     CHECK(doc != NULL, "docs/skinning.md can be read");
     if (!doc) return test_finish();
     check_blocks(doc);
@@ -279,7 +259,7 @@ int main(void)
         snprintf(path, sizeof path, "%s/%s", SKINVIEW_SOURCE_DIR, trees[i]);
         check_tree(doc, path);
     }
-    char *readme = read_text(SKINVIEW_SOURCE_DIR "/README.md");
+    char *readme = test_read_file(SKINVIEW_SOURCE_DIR "/README.md", NULL);
     if (readme) check_file_references(doc, "README.md", readme);
     free(readme);
     printf("%d references to docs/skinning.md checked\n", references_checked);

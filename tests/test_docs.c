@@ -40,27 +40,6 @@ static bool set_has(const WordSet *set, const char *word)
     return false;
 }
 
-static char *read_text(const char *path)
-{
-    FILE *file = fopen(path, "rb");
-    if (!file) return NULL;
-    size_t capacity = 1 << 16, length = 0;
-    char *text = malloc(capacity);
-    size_t n;
-    while (text && (n = fread(text + length, 1, capacity - length - 1, file)) > 0) {
-        length += n;
-        if (capacity - length - 1 == 0) {
-            capacity *= 2;
-            char *bigger = realloc(text, capacity);
-            if (!bigger) free(text);
-            text = bigger;
-        }
-    }
-    fclose(file);
-    if (text) text[length] = '\0';
-    return text;
-}
-
 /* Every long option (--name) in text: "--" not preceded by a word character or '-',
  * followed by a lowercase letter or digit, then letters, digits and '-'. */
 static void collect_flags(const char *text, WordSet *flags)
@@ -148,7 +127,7 @@ int main(int argc, char **argv)
     CHECK(help_flags.count >= 10, "--help lists the options (found %d)", help_flags.count);
 
     /* 2. README, section "## Using it" */
-    char *readme = read_text(SKINVIEW_SOURCE_DIR "/README.md");
+    char *readme = test_read_file(SKINVIEW_SOURCE_DIR "/README.md", NULL);
     CHECK(readme != NULL, "README.md readable");
     char *using_it = readme ? section(readme, "## Using it") : NULL;
     CHECK(using_it != NULL, "README.md has a '## Using it' section");
@@ -158,7 +137,7 @@ int main(int argc, char **argv)
     }
 
     /* 3. man page source, and the keys of its KEYS section */
-    char *man = read_text(SKINVIEW_SOURCE_DIR "/docs/skinview.1.md");
+    char *man = test_read_file(SKINVIEW_SOURCE_DIR "/docs/skinview.1.md", NULL);
     CHECK(man != NULL, "docs/skinview.1.md readable");
     char *man_keys_section = man ? section(man, "# KEYS") : NULL;
     CHECK(man_keys_section != NULL, "docs/skinview.1.md has a '# KEYS' section");
@@ -170,7 +149,7 @@ int main(int argc, char **argv)
 
     /* 4. the roff the build generated: "\-" is a minus sign, "\fB" etc. switch fonts, "\&" is
      *    nothing */
-    char *roff = read_text(argv[1]);
+    char *roff = test_read_file(argv[1], NULL);
     CHECK(roff != NULL, "generated man page %s readable", argv[1]);
     if (roff) {
         char *out = roff;

@@ -717,24 +717,6 @@ static void test_skins(void)
 
 /* ---- conformance models ------------------------------------------------------------------------------ */
 
-static char *read_text(const char *path, long *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)n + 1);
-    if (text && fread(text, 1, (size_t)n, f) != (size_t)n) {
-        free(text);
-        text = NULL;
-    }
-    if (text) text[n] = '\0';
-    fclose(f);
-    if (size) *size = n;
-    return text;
-}
-
 /* Writes the float twin of a conformance model: accessor `accessor` (normalized integers) replaced
  * by FLOAT values worked out here with the spec's formula, in a buffer of its own; the other
  * buffers keep their files (absolute paths). */
@@ -742,7 +724,7 @@ static bool write_float_twin(const char *folder, const char *name, int accessor,
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", folder, name);
-    char *text = read_text(path, NULL);
+    char *text = test_read_file(path, NULL);
     cJSON *json = text ? cJSON_Parse(text) : NULL;
     free(text);
     if (!json) return false;
@@ -752,8 +734,7 @@ static bool write_float_twin(const char *folder, const char *name, int accessor,
     cJSON *view = cJSON_GetArrayItem(views, cJSON_GetObjectItem(a, "bufferView")->valueint);
     cJSON *buffer = cJSON_GetArrayItem(buffers, cJSON_GetObjectItem(view, "buffer")->valueint);
     snprintf(path, sizeof path, "%s/%s", folder, cJSON_GetObjectItem(buffer, "uri")->valuestring);
-    long bin_size = 0;
-    char *bin = read_text(path, &bin_size);
+    char *bin = test_read_file(path, NULL);
     int type = cJSON_GetObjectItem(a, "componentType")->valueint, count = cJSON_GetObjectItem(a, "count")->valueint;
     const char *kind = cJSON_GetObjectItem(a, "type")->valuestring;
     int components = strcmp(kind, "SCALAR") == 0 ? 1 : kind[3] - '0';
@@ -812,7 +793,7 @@ static int find_accessor(const char *folder, const char *name, bool weights)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", folder, name);
-    char *text = read_text(path, NULL);
+    char *text = test_read_file(path, NULL);
     cJSON *json = text ? cJSON_Parse(text) : NULL;
     free(text);
     int index = -1;

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #define PREFIX "/opt/skinview-test"
-/* thumbnails get the test's budget (tests/desktop.cmake), not the default 5 s: a loaded machine
+/* thumbnails get the test's budget (tests/app.cmake), not the default 5 s: a loaded machine
  * or a sanitizer build is slower, and speed is measured elsewhere, never asserted */
 #define BUDGET_FLAG " --thumbnail-budget " SKINVIEW_TEST_THUMBNAIL_BUDGET
 

@@ -14,6 +14,7 @@
 #include "app/commands.h"
 #include "app/glcontext.h"
 #include "app/scene.h"
+#include "testgl.h"
 #include "testutil.h"
 
 #include <math.h>
@@ -73,62 +74,48 @@ static bool in_list(const int *list, int count, int value)
 
 static void check_model(const char *path, const char *clip_name)
 {
-    static Model model;
-    static Renderer renderer;
-    static Animator animator;
-    static Scene scene;
-    char error[1024];
-    int max_bones = glcontext_bones_per_mesh(0);
-    if (!app_load_model(path, max_bones, &model) ||
-        !renderer_init(&renderer, &model, SKINVIEW_SOURCE_DIR "/shaders/skinned.vert",
-                       SKINVIEW_SOURCE_DIR "/shaders/skinned.frag", max_bones, error, sizeof error) ||
-        !animator_init(&animator, &model)) {
-        CHECK(false, "%s: set-up: %s", path, error);
-        return;
-    }
-    vec3 min, max;
-    app_model_bounds(&model, &animator, min, max);
-    Camera camera = {0};
-    camera_frame(&camera, min, max, (float)FB_W / FB_H, glm_rad(CAMERA_DEFAULT_FOV_Y_DEGREES));
-    mat4 view, projection;
-    camera_view(&camera, view);
-    camera_projection(&camera, (float)FB_W / FB_H, projection);
+    static TestScene t;
     AidOptions aids = {.show_skeleton = true};
-    CHECK(scene_init(&scene, &model, &renderer, &animator, &aids, min, max, error, sizeof error), "scene: %s", error);
+    if (!test_scene_open(&t, path, &aids, NULL)) return;
+    Model *model = &t.model;
+    Animator *animator = &t.animator;
+    Scene *scene = &t.scene;
+    mat4 view, projection;
+    test_scene_camera(&t, FB_W, FB_H, view, projection);
     float radius = SCENE_PICK_RADIUS * overlay_scale_for(FB_W, FB_H);
-    float (*dots)[2] = calloc((size_t)scene.dot_count + 1, sizeof *dots);
-    bool *on_screen = calloc((size_t)scene.dot_count + 1, sizeof *on_screen);
-    int *ties = calloc((size_t)scene.dot_count + 2, sizeof *ties);
+    float (*dots)[2] = calloc((size_t)scene->dot_count + 1, sizeof *dots);
+    bool *on_screen = calloc((size_t)scene->dot_count + 1, sizeof *on_screen);
+    int *ties = calloc((size_t)scene->dot_count + 2, sizeof *ties);
 
-    const int clips[2] = {clip_name ? model_find_clip(&model, clip_name) : 0, ANIMATOR_BIND_POSE};
+    const int clips[2] = {clip_name ? model_find_clip(model, clip_name) : 0, ANIMATOR_BIND_POSE};
     for (int pose = 0; pose < 2; pose++) {
-        if (pose == 0 && (clips[0] < 0 || model.clip_count == 0)) continue;
-        scene_evaluate(&scene, &animator, clips[pose], 0.4f);
+        if (pose == 0 && (clips[0] < 0 || model->clip_count == 0)) continue;
+        scene_evaluate(scene, animator, clips[pose], 0.4f);
         int visible = 0;
-        for (int d = 0; d < scene.dot_count; d++) {
-            on_screen[d] = project(&animator, scene.dot_joints[d], view, projection, &dots[d][0], &dots[d][1]);
+        for (int d = 0; d < scene->dot_count; d++) {
+            on_screen[d] = project(animator, scene->dot_joints[d], view, projection, &dots[d][0], &dots[d][1]);
             visible += on_screen[d];
         }
         /* 1. a click on (and 0.6 radius beside) every dot selects the nearest dot there */
         int on_dot = 0, on_dot_right = 0, beside = 0, beside_right = 0;
-        for (int d = 0; d < scene.dot_count; d++) {
+        for (int d = 0; d < scene->dot_count; d++) {
             if (!on_screen[d] || dots[d][0] < 0 || dots[d][1] < 0 || dots[d][0] >= FB_W || dots[d][1] >= FB_H) continue;
             for (int offset = 0; offset < 2; offset++) {
                 float fx = dots[d][0] + (offset ? 0.6f * radius : 0.0f), fy = dots[d][1];
                 double wx = fx * WINDOW_W / FB_W, wy = fy * WINDOW_H / FB_H;   /* framebuffer -> window units */
                 int tie_count;
-                int expected = nearest_dot(&scene, (const float(*)[2])dots, on_screen, fx, fy, radius, ties, &tie_count);
-                scene_select_joint(&scene, -1);
+                int expected = nearest_dot(scene, (const float(*)[2])dots, on_screen, fx, fy, radius, ties, &tie_count);
+                scene_select_joint(scene, -1);
                 /* pressed half a unit away, released on the spot: the release picks */
-                int got = scene_click_joint(&scene, &animator, view, projection, WINDOW_W, WINDOW_H, FB_W, FB_H,
+                int got = scene_click_joint(scene, animator, view, projection, WINDOW_W, WINDOW_H, FB_W, FB_H,
                                             wx + 0.5, wy - 0.5, wx, wy);
                 bool right = got == expected || in_list(ties, tie_count, got);
-                right = right && scene.selected_joint == got;
+                right = right && scene->selected_joint == got;
                 if (offset == 0) {
                     on_dot++;
                     /* the joint selected is the clicked dot's, or one drawn on the same pixel */
                     float gx = 0, gy = 0;
-                    bool drawn = got >= 0 && project(&animator, got, view, projection, &gx, &gy);
+                    bool drawn = got >= 0 && project(animator, got, view, projection, &gx, &gy);
                     right = right && drawn && hypotf(gx - fx, gy - fy) < 1.0f + 0.5f * FB_W / WINDOW_W;
                     on_dot_right += right;
                 } else {
@@ -137,7 +124,7 @@ static void check_model(const char *path, const char *clip_name)
                 }
                 if (!right)
                     printf("  %s: click at (%.1f, %.1f) fb px on %s: got joint %d, expected %d\n", path, fx, fy,
-                           model.skeleton.names[scene.dot_joints[d]], got, expected);
+                           model->skeleton.names[scene->dot_joints[d]], got, expected);
             }
         }
         CHECK(on_dot >= 10 && on_dot_right == on_dot, "%s pose %d: %d of %d clicks on a dot select it", path, pose,
@@ -151,14 +138,14 @@ static void check_model(const char *path, const char *clip_name)
             for (int wx = 3; wx < WINDOW_W; wx += 5) {
                 float fx = (float)wx * FB_W / WINDOW_W, fy = (float)wy * FB_H / WINDOW_H;
                 int tie_count;
-                int expected = nearest_dot(&scene, (const float(*)[2])dots, on_screen, fx, fy, radius, ties, &tie_count);
-                int before = scene.dot_joints[clicks % scene.dot_count];
-                scene_select_joint(&scene, before);
-                int got = scene_click_joint(&scene, &animator, view, projection, WINDOW_W, WINDOW_H, FB_W, FB_H, wx,
+                int expected = nearest_dot(scene, (const float(*)[2])dots, on_screen, fx, fy, radius, ties, &tie_count);
+                int before = scene->dot_joints[clicks % scene->dot_count];
+                scene_select_joint(scene, before);
+                int got = scene_click_joint(scene, animator, view, projection, WINDOW_W, WINDOW_H, FB_W, FB_H, wx,
                                             wy, wx, wy);
                 bool right = got == expected || in_list(ties, tie_count, got);
                 /* a click on empty space keeps the selection; a hit selects */
-                right = right && scene.selected_joint == (got >= 0 ? got : before);
+                right = right && scene->selected_joint == (got >= 0 ? got : before);
                 clicks++;
                 agree += right;
                 picked += got >= 0;
@@ -170,39 +157,32 @@ static void check_model(const char *path, const char *clip_name)
 
         /* 3. a drag from a dot (5 window units) selects nothing */
         int drags = 0, drag_selected = 0;
-        for (int d = 0; d < scene.dot_count; d++) {
+        for (int d = 0; d < scene->dot_count; d++) {
             if (!on_screen[d]) continue;
             double wx = dots[d][0] * WINDOW_W / FB_W, wy = dots[d][1] * WINDOW_H / FB_H;
-            scene_select_joint(&scene, -1);
-            int got = scene_click_joint(&scene, &animator, view, projection, WINDOW_W, WINDOW_H, FB_W, FB_H, wx, wy,
+            scene_select_joint(scene, -1);
+            int got = scene_click_joint(scene, animator, view, projection, WINDOW_W, WINDOW_H, FB_W, FB_H, wx, wy,
                                         wx + SCENE_CLICK_PIXELS + 1.0, wy);
             drags++;
-            drag_selected += got >= 0 || scene.selected_joint >= 0;
+            drag_selected += got >= 0 || scene->selected_joint >= 0;
         }
         CHECK(drags > 0 && drag_selected == 0, "%s pose %d: %d of %d drags selected a joint", path, pose, drag_selected,
               drags);
         printf("%-60s %s: %d dots (%d on screen, radius %.0f fb px): %d/%d on-dot clicks, %d/%d beside, %d/%d grid "
                "clicks (%d hits), %d drags select nothing\n",
-               path, pose == 0 ? "clip" : "bind", scene.dot_count, visible, radius, on_dot_right, on_dot, beside_right,
+               path, pose == 0 ? "clip" : "bind", scene->dot_count, visible, radius, on_dot_right, on_dot, beside_right,
                beside, agree, clicks, picked, drags);
     }
     free(dots);
     free(on_screen);
     free(ties);
-    scene_free(&scene);
-    animator_free(&animator);
-    renderer_free(&renderer);
-    model_free(&model);
+    test_scene_close(&t);
 }
 
 int main(void)
 {
     GlContext context;
-    char error[1024];
-    if (!glcontext_create_offscreen(&context, error, sizeof error)) {
-        printf("no GL context (%s): skipped\n", error);
-        return TEST_SKIP_CODE;
-    }
+    if (!test_gl_open(&context)) return TEST_SKIP_CODE;
     check_model(SKINVIEW_SOURCE_DIR "/assets/demo.fbx", NULL);
     const char *xbot = SKINVIEW_SOURCE_DIR "/../shared/models/threejs-xbot/Xbot.glb";
     if (test_file_exists(xbot)) check_model(xbot, NULL);

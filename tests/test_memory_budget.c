@@ -5,7 +5,7 @@
  * With the default budget (2 GiB + 128 x file size) that is one line naming the budget and exit 1;
  * with SKINVIEW_IMPORT_MEMORY_MB=0 (no budget) Assimp gets its memory and fails on its own words
  * instead; a budget big enough for the demo model changes nothing for it. Release builds only:
- * sanitizer builds cannot use an address-space limit (tests/robust.cmake does not register this). */
+ * sanitizer builds cannot use an address-space limit (tests/io.cmake does not register this). */
 #include "testutil.h"
 
 #include <string.h>

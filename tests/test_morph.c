@@ -26,7 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* ---- counting allocations (tests/morph.cmake links with -Wl,--wrap=malloc,...) --- */
+/* ---- counting allocations (tests/io.cmake links with -Wl,--wrap=malloc,...) --- */
 static long allocations;
 #ifdef TEST_WRAP_MALLOC
 void *__real_malloc(size_t size);

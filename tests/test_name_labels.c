@@ -15,6 +15,7 @@
 #include "app/glcontext.h"
 #include "app/scene.h"
 #include "anim/skeleton_lines.h"
+#include "testgl.h"
 #include "testutil.h"
 
 #include <math.h>
@@ -36,57 +37,43 @@ static float distance_to(const NameLabel *label, float x, float y)
 
 static void check_model(const char *path, bool dense)
 {
-    static Model model;
-    static Renderer renderer;
-    static Animator animator;
-    static Scene scene;
-    char error[1024];
-    int max_bones = glcontext_bones_per_mesh(0);
-    if (!app_load_model(path, max_bones, &model) ||
-        !renderer_init(&renderer, &model, SKINVIEW_SOURCE_DIR "/shaders/skinned.vert",
-                       SKINVIEW_SOURCE_DIR "/shaders/skinned.frag", max_bones, error, sizeof error) ||
-        !animator_init(&animator, &model)) {
-        CHECK(false, "%s: set-up: %s", path, error);
-        return;
-    }
-    vec3 min, max;
-    app_model_bounds(&model, &animator, min, max);
+    static TestScene t;
     AidOptions aids = {.show_names = true};
-    CHECK(scene_init(&scene, &model, &renderer, &animator, &aids, min, max, error, sizeof error), "scene: %s", error);
-    NameLabel *labels = calloc((size_t)scene.dot_count + 1, sizeof *labels);
+    if (!test_scene_open(&t, path, &aids, NULL)) return;
+    Model *model = &t.model;
+    Animator *animator = &t.animator;
+    Scene *scene = &t.scene;
+    NameLabel *labels = calloc((size_t)scene->dot_count + 1, sizeof *labels);
     /* the deepest dot joint (first in hierarchy order among the deepest) */
     int deepest = -1, deepest_depth = -1;
-    for (int d = 0; d < scene.dot_count; d++) {
-        int depth = skeleton_joint_depth(&model.skeleton, scene.dot_joints[d]);
-        if (depth > deepest_depth) deepest_depth = depth, deepest = scene.dot_joints[d];
+    for (int d = 0; d < scene->dot_count; d++) {
+        int depth = skeleton_joint_depth(&model->skeleton, scene->dot_joints[d]);
+        if (depth > deepest_depth) deepest_depth = depth, deepest = scene->dot_joints[d];
     }
     static const int sizes[4][2] = {{1280, 720}, {400, 700}, {320, 240}, {2560, 1440}};
     int layouts = 0, worst_naive_overlaps = 0, fewest_share_percent = 100;
     for (int s = 0; s < 4; s++) {
         int fb_w = sizes[s][0], fb_h = sizes[s][1];
         float scale = overlay_scale_for(fb_w, fb_h);
-        Camera camera = {0};
-        camera_frame(&camera, min, max, (float)fb_w / fb_h, glm_rad(CAMERA_DEFAULT_FOV_Y_DEGREES));
         mat4 view, projection;
-        camera_view(&camera, view);
-        camera_projection(&camera, (float)fb_w / fb_h, projection);
+        test_scene_camera(&t, fb_w, fb_h, view, projection);
         for (int pose = 0; pose < 2; pose++) {
-            if (pose == 1 && model.clip_count == 0) continue;
-            scene_evaluate(&scene, &animator, pose == 0 ? ANIMATOR_BIND_POSE : 0,
-                           pose == 0 ? 0.0f : 0.5f * model.clips[0].duration);
+            if (pose == 1 && model->clip_count == 0) continue;
+            scene_evaluate(scene, animator, pose == 0 ? ANIMATOR_BIND_POSE : 0,
+                           pose == 0 ? 0.0f : 0.5f * model->clips[0].duration);
             for (int selection = 0; selection < 2; selection++) {
                 int selected = selection ? deepest : -1;
-                scene_select_joint(&scene, selected);
-                int placed = scene_place_names(&scene, &animator, view, projection, fb_w, fb_h, scale, labels);
+                scene_select_joint(scene, selected);
+                int placed = scene_place_names(scene, animator, view, projection, fb_w, fb_h, scale, labels);
                 layouts++;
                 int overlaps = 0, outside = 0, far = 0, twice = 0, visible = 0, naive_overlaps = 0;
                 bool selected_named = false, parent_named = false;
                 float sx = 0, sy = 0, px = 0, py = 0;
                 bool selected_on_screen = selected >= 0 &&
-                                          scene_project_joint(&animator, selected, view, projection, fb_w, fb_h, &sx, &sy);
-                int parent = selected >= 0 ? model.skeleton.parent[selected] : -1;
+                                          scene_project_joint(animator, selected, view, projection, fb_w, fb_h, &sx, &sy);
+                int parent = selected >= 0 ? model->skeleton.parent[selected] : -1;
                 bool parent_on_screen =
-                    parent >= 0 && scene_project_joint(&animator, parent, view, projection, fb_w, fb_h, &px, &py);
+                    parent >= 0 && scene_project_joint(animator, parent, view, projection, fb_w, fb_h, &px, &py);
                 for (int i = 0; i < placed; i++) {
                     const NameLabel *a = &labels[i];
                     for (int k = i + 1; k < placed; k++) {
@@ -96,27 +83,27 @@ static void check_model(const char *path, bool dense)
                     outside += a->x < 0 || a->y < 0 || a->x + a->width > fb_w / scale + 1e-3f ||
                                a->y + a->height > fb_h / scale + 1e-3f;
                     float x, y;
-                    if (!scene_project_joint(&animator, a->joint, view, projection, fb_w, fb_h, &x, &y) ||
+                    if (!scene_project_joint(animator, a->joint, view, projection, fb_w, fb_h, &x, &y) ||
                         distance_to(a, x / scale, y / scale) > 2.5f * a->height)
                         far++;
                     selected_named = selected_named || a->joint == selected;
                     parent_named = parent_named || a->joint == parent;
                 }
-                for (int d = 0; d < scene.dot_count; d++) {
+                for (int d = 0; d < scene->dot_count; d++) {
                     float x, y;
-                    if (scene_project_joint(&animator, scene.dot_joints[d], view, projection, fb_w, fb_h, &x, &y) &&
+                    if (scene_project_joint(animator, scene->dot_joints[d], view, projection, fb_w, fb_h, &x, &y) &&
                         x >= 0 && y >= 0 && x < fb_w && y < fb_h)
                         visible++;
                 }
                 {   /* the naive layout: every name right of its dot, vertically centred */
                     NameLabel naive[256];
                     int n = 0;
-                    for (int d = 0; d < scene.dot_count && n < 256; d++) {
+                    for (int d = 0; d < scene->dot_count && n < 256; d++) {
                         float x, y, w, h;
-                        if (!scene_project_joint(&animator, scene.dot_joints[d], view, projection, fb_w, fb_h, &x, &y))
+                        if (!scene_project_joint(animator, scene->dot_joints[d], view, projection, fb_w, fb_h, &x, &y))
                             continue;
-                        overlay_measure(model.skeleton.names[scene.dot_joints[d]] + scene.name_prefix, &w, &h);
-                        naive[n++] = (NameLabel){scene.dot_joints[d], x / scale + 5.0f, y / scale - 0.5f * h - 4.0f,
+                        overlay_measure(model->skeleton.names[scene->dot_joints[d]] + scene->name_prefix, &w, &h);
+                        naive[n++] = (NameLabel){scene->dot_joints[d], x / scale + 5.0f, y / scale - 0.5f * h - 4.0f,
                                                  w + 8.0f, h + 8.0f};
                     }
                     for (int i = 0; i < n; i++)
@@ -152,20 +139,13 @@ static void check_model(const char *path, bool dense)
     printf("%-60s %d layouts without overlap; fewest named %d %% of the visible joints\n", path, layouts,
            fewest_share_percent);
     free(labels);
-    scene_free(&scene);
-    animator_free(&animator);
-    renderer_free(&renderer);
-    model_free(&model);
+    test_scene_close(&t);
 }
 
 int main(void)
 {
     GlContext context;
-    char error[1024];
-    if (!glcontext_create_offscreen(&context, error, sizeof error)) {
-        printf("no GL context (%s): skipped\n", error);
-        return TEST_SKIP_CODE;
-    }
+    if (!test_gl_open(&context)) return TEST_SKIP_CODE;
     check_model(SKINVIEW_SOURCE_DIR "/assets/demo.fbx", false);
     static const char *const dense[2] = {SKINVIEW_SOURCE_DIR "/../shared/models/threejs-xbot/Xbot.glb",
                                          SKINVIEW_SOURCE_DIR "/../shared/models/threejs-mixamo-fbx/mixamo.fbx"};

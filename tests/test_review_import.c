@@ -26,24 +26,6 @@
 
 static char temp_dir[256];
 
-static char *read_text(const char *path, size_t *size_out)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)size + 1);
-    if (text && fread(text, 1, (size_t)size, f) != (size_t)size) {
-        free(text);
-        text = NULL;
-    }
-    fclose(f);
-    if (text) text[size] = '\0';
-    if (size_out) *size_out = text ? (size_t)size : 0;
-    return text;
-}
-
 static bool write_text(const char *path, const char *text)
 {
     FILE *f = fopen(path, "wb");
@@ -96,7 +78,7 @@ static cJSON *load_simple_skin(void)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/glTF2/simple_skin/simple_skin.gltf", SKINVIEW_TESTMODELS_DIR);
-    char *text = read_text(path, NULL);
+    char *text = test_read_file(path, NULL);
     CHECK(text != NULL, "cannot read %s", path);
     if (!text) return NULL;
     cJSON *doc = cJSON_Parse(text);
@@ -276,7 +258,7 @@ static void test_names_utf8(void)
     int status = system(command);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "utf8: skinview --info --json failed");
     size_t size = 0;
-    char *json = read_text(out_path, &size);
+    char *json = test_read_file(out_path, &size);
     CHECK(json && valid_utf8((unsigned char *)json, size), "utf8: --info --json output is not valid UTF-8 (JSON)");
     cJSON *parsed = json ? cJSON_Parse(json) : NULL;
     CHECK(parsed != NULL, "utf8: --info --json output does not parse");
@@ -287,7 +269,7 @@ static void test_names_utf8(void)
 static bool copy_file(const char *from, const char *to)
 {
     size_t size = 0;
-    char *data = read_text(from, &size);
+    char *data = test_read_file(from, &size);
     FILE *f = data ? fopen(to, "wb") : NULL;
     bool ok = f && fwrite(data, 1, size, f) == size;
     if (f && fclose(f) != 0) ok = false;
@@ -306,7 +288,7 @@ static void test_percent_encoded_uris(void)
     snprintf(to, sizeof to, "%s/Cesium logo \xc3\xa9.png", temp_dir);   /* space and U+00E9 */
     CHECK(copy_file(from, to), "cannot copy %s", from);
     snprintf(from, sizeof from, "%s/BoxTextured.gltf", dir);
-    char *text = read_text(from, NULL);
+    char *text = test_read_file(from, NULL);
     cJSON *doc = text ? cJSON_Parse(text) : NULL;
     free(text);
     CHECK(doc != NULL, "cannot read %s", from);
@@ -338,7 +320,7 @@ static void test_md5_guard(void)
 {
     char source[1024];
     snprintf(source, sizeof source, "%s/MD5/SimpleCube.md5mesh", SKINVIEW_TESTMODELS_DIR);
-    char *text = read_text(source, NULL);
+    char *text = test_read_file(source, NULL);
     CHECK(text != NULL, "cannot read %s", source);
     if (!text) return;
     const char *edits[][2] = {

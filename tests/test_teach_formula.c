@@ -16,6 +16,7 @@
 #include "app/glcontext.h"
 #include "app/scene.h"
 #include "anim/inspect.h"
+#include "testgl.h"
 #include "testutil.h"
 
 #include "stb_image.h"   /* the implementation is in skinview_io (import_material.c) */
@@ -61,67 +62,52 @@ static bool project(const mat4 view, const mat4 projection, const float p[3], fl
 
 static void test_scene(void)
 {
-    static Model model;
-    static Renderer renderer;
-    static Animator animator;
-    static Scene scene;
-    char error[1024];
-    int max_bones = glcontext_bones_per_mesh(0);
+    static TestScene t;
     const char *path = SKINVIEW_SOURCE_DIR "/assets/demo.fbx";
-    if (!app_load_model(path, max_bones, &model) ||
-        !renderer_init(&renderer, &model, SKINVIEW_SOURCE_DIR "/shaders/skinned.vert",
-                       SKINVIEW_SOURCE_DIR "/shaders/skinned.frag", max_bones, error, sizeof error) ||
-        !animator_init(&animator, &model)) {
-        CHECK(false, "%s: set-up: %s", path, error);
-        return;
-    }
-    vec3 min, max;
-    app_model_bounds(&model, &animator, min, max);
-    Camera camera = {0};
-    camera_frame(&camera, min, max, (float)FB_W / FB_H, glm_rad(CAMERA_DEFAULT_FOV_Y_DEGREES));
-    mat4 view, projection;
-    camera_view(&camera, view);
-    camera_projection(&camera, (float)FB_W / FB_H, projection);
     AidOptions aids = {.show_skeleton = true, .compare = true, .compare_a = SKINNING_GPU_LBS,
                        .compare_b = SKINNING_GPU_DQ, .joint = "upper_arm.L"};
-    CHECK(scene_init(&scene, &model, &renderer, &animator, &aids, min, max, error, sizeof error), "scene: %s", error);
-    int twist = model_find_clip(&model, "Twist");
-    scene_evaluate(&scene, &animator, twist, 0.75f);
+    if (!test_scene_open(&t, path, &aids, NULL)) return;
+    Animator *animator = &t.animator;
+    Scene *scene = &t.scene;
+    mat4 view, projection;
+    test_scene_camera(&t, FB_W, FB_H, view, projection);
+    int twist = model_find_clip(&t.model, "Twist");
+    scene_evaluate(scene, animator, twist, 0.75f);
 
     /* the difference view: the legend end is a 1-2-5 number at or above the largest distance, and
      * the distances are the CPU references' */
-    float legend = scene.compare_legend, largest = scene.compare_max;
+    float legend = scene->compare_legend, largest = scene->compare_max;
     float mantissa = legend / powf(10.0f, floorf(log10f(legend)));
     CHECK(largest > 0.0f && legend >= largest && legend <= 5.0f * largest &&
               (fabsf(mantissa - 1.0f) < 1e-4f || fabsf(mantissa - 2.0f) < 1e-4f || fabsf(mantissa - 5.0f) < 1e-4f ||
                fabsf(mantissa - 10.0f) < 1e-3f),
           "legend end %g for the largest distance %g", legend, largest);
-    const Mesh *mesh = &model.meshes[0];
+    const Mesh *mesh = &t.model.meshes[0];
     vec3 *lbs = malloc(sizeof(vec3) * mesh->vertex_count), *dq = malloc(sizeof(vec3) * mesh->vertex_count);
     SkinDqPose pose;
-    skin_dq_pose_init(&pose, &model);
-    skin_dq_pose_update(&pose, &animator);
-    animator_skin_mesh(&animator, 0, lbs, NULL);
-    skin_dq_pose_skin_mesh(&pose, &animator, 0, dq, NULL);
+    skin_dq_pose_init(&pose, &t.model);
+    skin_dq_pose_update(&pose, animator);
+    animator_skin_mesh(animator, 0, lbs, NULL);
+    skin_dq_pose_skin_mesh(&pose, animator, 0, dq, NULL);
     double worst = 0.0, most = 0.0;
     for (int v = 0; v < mesh->vertex_count; v++) {
         double d = glm_vec3_distance(lbs[v], dq[v]);
-        worst = fmax(worst, fabs(d - scene.distances[scene.mesh_offset[0] + v]));
+        worst = fmax(worst, fabs(d - scene->distances[scene->mesh_offset[0] + v]));
         most = fmax(most, d);
     }
     CHECK(worst <= 1e-7 && fabs(most - largest) <= 1e-7, "distances = |p_lbs - p_dq| (%.3g), largest %.4g = %.4g", worst,
           most, largest);
     printf("difference view, demo Twist at 0.75 s: largest |p_lbs - p_dq| %.4g scene units, legend end %g\n", largest,
            legend);
-    scene.aids.compare_b = SKINNING_GPU_LBS;
-    scene_evaluate(&scene, &animator, twist, 0.75f);
-    CHECK(scene.compare_max == 0.0f && scene.compare_legend == 0.0f, "lbs against lbs: 0 everywhere (%g)", scene.compare_max);
-    scene.aids.compare = false;
+    scene->aids.compare_b = SKINNING_GPU_LBS;
+    scene_evaluate(scene, animator, twist, 0.75f);
+    CHECK(scene->compare_max == 0.0f && scene->compare_legend == 0.0f, "lbs against lbs: 0 everywhere (%g)", scene->compare_max);
+    scene->aids.compare = false;
 
     /* a click on a vertex inspects it: the test picks vertices, projects them itself and clicks there */
-    int walk = model_find_clip(&model, "Walk");
-    scene_evaluate(&scene, &animator, walk, 0.3f);
-    animator_skin_mesh(&animator, 0, lbs, NULL);
+    int walk = model_find_clip(&t.model, "Walk");
+    scene_evaluate(scene, animator, walk, 0.3f);
+    animator_skin_mesh(animator, 0, lbs, NULL);
     int tried = 0, right = 0;
     for (int v = 0; v < mesh->vertex_count; v += 97) {
         float x, y, depth;
@@ -136,58 +122,55 @@ static void test_scene(void)
                 best = ud, expected = u;
         }
         tried++;
-        scene.inspect_vertex = -1;
-        bool picked = scene_click_vertex(&scene, &animator, view, projection, FB_W, FB_H, FB_W, FB_H, x, y);
+        scene->inspect_vertex = -1;
+        bool picked = scene_click_vertex(scene, animator, view, projection, FB_W, FB_H, FB_W, FB_H, x, y);
         /* float rounding may pick another vertex at (nearly) the same depth */
         float gx, gy, gd;
-        bool same_place = picked && project(view, projection, lbs[scene.inspect_vertex], &gx, &gy, &gd) &&
+        bool same_place = picked && project(view, projection, lbs[scene->inspect_vertex], &gx, &gy, &gd) &&
                           hypotf(gx - x, gy - y) <= radius + 0.5f && fabsf(gd - best) < 1e-4f;
-        if (picked && (scene.inspect_vertex == expected || same_place) && scene.aids.inspector &&
-            scene.inspection->vertex == scene.inspect_vertex)
+        if (picked && (scene->inspect_vertex == expected || same_place) && scene->aids.inspector &&
+            scene->inspection->vertex == scene->inspect_vertex)
             right++;
     }
     CHECK(tried > 20 && right == tried, "a click inspects the vertex under it: %d of %d", right, tried);
     printf("vertex clicks: %d of %d picked the expected vertex\n", right, tried);
-    CHECK(!scene_click_vertex(&scene, &animator, view, projection, FB_W, FB_H, FB_W, FB_H, 2.0, 2.0),
+    CHECK(!scene_click_vertex(scene, animator, view, projection, FB_W, FB_H, FB_W, FB_H, 2.0, 2.0),
           "a click on empty space picks nothing");
 
     /* hide / isolate: Backspace on upper_arm.L hides it and its descendants, / keeps only its chain */
-    const Skeleton *skeleton = &model.skeleton;
-    int arm = scene.selected_joint;
+    const Skeleton *skeleton = &t.model.skeleton;
+    int arm = scene->selected_joint;
     CHECK(arm >= 0 && strcmp(skeleton->names[arm], "upper_arm.L") == 0, "upper_arm.L selected");
-    scene_toggle_hide_joint(&scene);
-    scene_evaluate(&scene, &animator, walk, 0.3f);
+    scene_toggle_hide_joint(scene);
+    scene_evaluate(scene, animator, walk, 0.3f);
     int hidden = 0, wrong = 0;
     for (int j = 0; j < skeleton->joint_count; j++) {
         bool below = false;
         for (int a = j; a >= 0; a = skeleton->parent[a]) below |= a == arm;
-        hidden += !scene_joint_visible(&scene, j);
-        wrong += scene_joint_visible(&scene, j) == below;
+        hidden += !scene_joint_visible(scene, j);
+        wrong += scene_joint_visible(scene, j) == below;
     }
     CHECK(wrong == 0 && hidden >= 3, "Backspace hides the joint and its %d descendants (%d wrong)", hidden - 1, wrong);
-    scene_toggle_hide_joint(&scene);
-    scene.aids.isolate_joint = true;
-    scene_evaluate(&scene, &animator, walk, 0.3f);
+    scene_toggle_hide_joint(scene);
+    scene->aids.isolate_joint = true;
+    scene_evaluate(scene, animator, walk, 0.3f);
     wrong = 0;
     int shown = 0;
     for (int j = 0; j < skeleton->joint_count; j++) {
         bool chain = false;
         for (int a = j; a >= 0; a = skeleton->parent[a]) chain |= a == arm;
         for (int a = arm; a >= 0; a = skeleton->parent[a]) chain |= a == j;
-        shown += scene_joint_visible(&scene, j);
-        wrong += scene_joint_visible(&scene, j) != chain;
+        shown += scene_joint_visible(scene, j);
+        wrong += scene_joint_visible(scene, j) != chain;
     }
     CHECK(wrong == 0 && shown < skeleton->joint_count, "/ shows only the chain (%d joints, %d wrong)", shown, wrong);
-    CHECK(renderer.only_selected, "/ with a joint: the influence view shows only its vertices");
-    scene.aids.isolate_joint = false;
+    CHECK(t.renderer.only_selected, "/ with a joint: the influence view shows only its vertices");
+    scene->aids.isolate_joint = false;
 
     free(lbs);
     free(dq);
     skin_dq_pose_free(&pose);
-    scene_free(&scene);
-    animator_free(&animator);
-    renderer_free(&renderer);
-    model_free(&model);
+    test_scene_close(&t);
 }
 
 /* Morph sliders on a model with targets (AnimatedMorphCube, when ../shared has it). */
@@ -198,51 +181,39 @@ static void test_sliders(void)
         printf("%s absent: sliders skipped\n", path);
         return;
     }
-    static Model model;
-    static Renderer renderer;
-    static Animator animator;
-    static Scene scene;
-    char error[1024];
-    int max_bones = glcontext_bones_per_mesh(0);
-    if (!app_load_model(path, max_bones, &model) ||
-        !renderer_init(&renderer, &model, SKINVIEW_SOURCE_DIR "/shaders/skinned.vert",
-                       SKINVIEW_SOURCE_DIR "/shaders/skinned.frag", max_bones, error, sizeof error) ||
-        !animator_init(&animator, &model)) {
-        CHECK(false, "%s: set-up: %s", path, error);
-        return;
-    }
-    vec3 min = {-1, -1, -1}, max = {1, 1, 1};
+    static TestScene t;
+    static const float bounds[2][3] = {{-1, -1, -1}, {1, 1, 1}};
     AidOptions aids = {.show_morphs = true};
-    CHECK(scene_init(&scene, &model, &renderer, &animator, &aids, min, max, error, sizeof error), "scene: %s", error);
+    if (!test_scene_open(&t, path, &aids, bounds)) return;
+    Animator *animator = &t.animator;
+    Scene *scene = &t.scene;
     static Overlay overlay;
+    char error[256];
     CHECK(overlay_init(&overlay, error, sizeof error), "overlay");
-    scene_evaluate(&scene, &animator, 0, 1.0f);
-    float clip_weights[2] = {animator.morph_weights[0][0], animator.morph_weights[0][1]};
+    scene_evaluate(scene, animator, 0, 1.0f);
+    float clip_weights[2] = {animator->morph_weights[0][0], animator->morph_weights[0][1]};
     mat4 view, projection;
     glm_mat4_identity(view);
     glm_mat4_identity(projection);
     overlay_begin(&overlay);
-    scene_teach_overlay(&scene, &animator, &overlay, FB_W, FB_H, 1.0f);   /* lays the sliders out */
-    CHECK(scene.slider_rows == 2 && scene.slider_mesh == 0, "two sliders (%d)", scene.slider_rows);
+    scene_teach_overlay(scene, animator, &overlay, FB_W, FB_H, 1.0f);   /* lays the sliders out */
+    CHECK(scene->slider_rows == 2 && scene->slider_mesh == 0, "two sliders (%d)", scene->slider_rows);
     /* press on slider 1 at 3/4 of its bar, drag to 1/4 */
-    float y = scene.slider_y + 1.5f * scene.slider_h, x = scene.slider_x + 0.75f * scene.slider_w;
-    CHECK(scene_slider_grab(&scene, 0, x, y), "a press on a bar is the slider's");
-    scene_evaluate(&scene, &animator, 0, 1.0f);
-    CHECK(fabsf(animator.morph_weights[0][1] - 0.75f) < 1e-5f && animator.morph_weights[0][0] == clip_weights[0],
-          "the press sets target 1 to 0.75 (%g), target 0 keeps the clip's", animator.morph_weights[0][1]);
-    scene_slider_grab(&scene, 1, scene.slider_x + 0.25f * scene.slider_w, y + 20.0f);
-    scene_evaluate(&scene, &animator, 0, 1.0f);
-    CHECK(fabsf(animator.morph_weights[0][1] - 0.25f) < 1e-5f, "the drag follows the cursor (%g)", animator.morph_weights[0][1]);
-    scene_slider_grab(&scene, 2, 0.0f, 0.0f);
-    scene_evaluate(&scene, &animator, 0, 1.0f);
-    CHECK(animator.morph_weights[0][1] == clip_weights[1] && animator.morph_weights[0][0] == clip_weights[0],
+    float y = scene->slider_y + 1.5f * scene->slider_h, x = scene->slider_x + 0.75f * scene->slider_w;
+    CHECK(scene_slider_grab(scene, 0, x, y), "a press on a bar is the slider's");
+    scene_evaluate(scene, animator, 0, 1.0f);
+    CHECK(fabsf(animator->morph_weights[0][1] - 0.75f) < 1e-5f && animator->morph_weights[0][0] == clip_weights[0],
+          "the press sets target 1 to 0.75 (%g), target 0 keeps the clip's", animator->morph_weights[0][1]);
+    scene_slider_grab(scene, 1, scene->slider_x + 0.25f * scene->slider_w, y + 20.0f);
+    scene_evaluate(scene, animator, 0, 1.0f);
+    CHECK(fabsf(animator->morph_weights[0][1] - 0.25f) < 1e-5f, "the drag follows the cursor (%g)", animator->morph_weights[0][1]);
+    scene_slider_grab(scene, 2, 0.0f, 0.0f);
+    scene_evaluate(scene, animator, 0, 1.0f);
+    CHECK(animator->morph_weights[0][1] == clip_weights[1] && animator->morph_weights[0][0] == clip_weights[0],
           "the release gives the weight back to the clip");
-    CHECK(!scene_slider_grab(&scene, 0, 2.0f, 2.0f), "a press elsewhere is not the sliders'");
+    CHECK(!scene_slider_grab(scene, 0, 2.0f, 2.0f), "a press elsewhere is not the sliders'");
     overlay_free(&overlay);
-    scene_free(&scene);
-    animator_free(&animator);
-    renderer_free(&renderer);
-    model_free(&model);
+    test_scene_close(&t);
 }
 
 /* ---- flags through the binary ---- */
@@ -425,10 +396,7 @@ int main(void)
     test_json();
     test_keys();
     GlContext context;
-    char error[1024];
-    if (!glcontext_create_offscreen(&context, error, sizeof error)) {
-        printf("no GL context (%s): scene checks skipped\n", error);
-    } else {
+    if (test_gl_open(&context)) {
         test_scene();
         test_sliders();
         glcontext_destroy(&context);

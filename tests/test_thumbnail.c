@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The budget this test gives each good file (tests/desktop.cmake: 20 s, 60 s under the
+/* The budget this test gives each good file (tests/app.cmake: 20 s, 60 s under the
  * sanitizers): a safety net on a loaded machine, not a speed check (TEAM rule: speed is
  * measured, never asserted). The seconds are printed; the default 5 s budget itself is
  * exercised by the refusals at the end. */

@@ -1,4 +1,5 @@
 #include "testutil.h"
+#include "base/whole_file.h"
 
 #include <dirent.h>
 #include <stdint.h>
@@ -444,4 +445,12 @@ bool test_gltf_write(const TestGltf *g, const char *path, const char *members, b
     if (f) ok = fclose(f) == 0 && ok;
     free(json);
     return ok;
+}
+
+char *test_read_file(const char *path, size_t *size)
+{
+    size_t length = 0;
+    char *text = whole_file_read(path, (size_t)-1, &length, NULL);
+    if (size) *size = length;
+    return text;
 }

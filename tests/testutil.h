@@ -34,6 +34,10 @@ void test_naive_mat4_mul(const float a[4][4], const float b[4][4], float out[4][
 
 bool test_file_exists(const char *path);
 
+/* The file at `path` whole, NUL-terminated (malloc'd: free() it), *size = its byte count (size may
+ * be NULL); NULL if it cannot be read (src/base/whole_file.c, no size limit). */
+char *test_read_file(const char *path, size_t *size);
+
 /* Whether `path` is an FBX older than 7.1 (its binary header or ASCII FBXVersion / banner says so):
  * Assimp 5.2.5 refuses those and skinview reads them with its own FBX reader (src/io/fbx/), so
  * tests that take Assimp as their reference skip them (test_fbx_*.c cover them). */

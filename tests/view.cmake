@@ -1,3 +1,94 @@
+# Stage view (src/view/ and the window): the player layer, input, camera, HUD, the teaching aids in
+# the window. CTest names start with view_.
+
+# The key -> action table / playback state machine and the orbit camera.
+# Both are pure (no window, no GL): their sources are compiled straight into the test
+# programs, so these tests do not depend on the rest of the app being built.
+add_executable(test_input test_input.c ${CMAKE_SOURCE_DIR}/src/view/playback.c ${CMAKE_SOURCE_DIR}/src/view/keys.c ${CMAKE_SOURCE_DIR}/src/view/aids.c)
+target_include_directories(test_input PRIVATE ${CMAKE_SOURCE_DIR}/src/app)
+# GLFW for the key constants only (no glfw calls are linked).
+target_compile_options(test_input PRIVATE ${GLFW_CFLAGS_OTHER})
+target_include_directories(test_input PRIVATE ${GLFW_INCLUDE_DIRS})
+target_link_libraries(test_input PRIVATE skinview_testutil ${MATH_LIBRARY})
+add_test(NAME view_input COMMAND test_input)
+
+add_executable(test_camera test_camera.c ${CMAKE_SOURCE_DIR}/src/view/camera.c)
+target_include_directories(test_camera PRIVATE ${CMAKE_SOURCE_DIR}/src/app)
+target_link_libraries(test_camera PRIVATE skinview_testutil ${MATH_LIBRARY})
+add_test(NAME view_camera COMMAND test_camera)
+
+# Viewer UX (issue 11): clip browser, timeline, playback modes, cross-fade, framing, HUD.
+# Pure logic is compiled straight into the test programs (no window, no GL).
+add_executable(test_browser test_browser.c ${CMAKE_SOURCE_DIR}/src/view/browser.c ${CMAKE_SOURCE_DIR}/src/view/timeline.c)
+target_include_directories(test_browser PRIVATE ${CMAKE_SOURCE_DIR}/src/app)
+target_link_libraries(test_browser PRIVATE skinview_testutil ${MATH_LIBRARY})
+add_test(NAME view_browser_timeline COMMAND test_browser)
+
+skinview_test(view_blend_root_motion test_blend.c LINK skinview_app)
+
+skinview_test(view_facing test_facing.c LINK skinview_app)
+
+# Screenshots of the first frame (framing) and of the HUD (browser, timeline, status line).
+skinview_test(view_screens test_ux_screens.c STB BINARY LABELS gfx TIMEOUT 600)
+
+# The window path end to end under a virtual X server: the viewer must still be running
+# (drawing frames) when `timeout` stops it, i.e. exit code 124. The viewer's own exit code
+# is written to a file, so xvfb-run's clean-up hiccups under parallel runs do not count.
+# Skipped when xvfb-run is not installed.
+find_program(XVFB_RUN_EXECUTABLE xvfb-run)
+find_program(TIMEOUT_EXECUTABLE timeout)
+if(XVFB_RUN_EXECUTABLE AND TIMEOUT_EXECUTABLE)
+  # sh -c WINDOW_RUN sh NAME COMMAND...: COMMAND under `timeout 4` on a virtual X server
+  set(WINDOW_RUN [=[
+name=$1; shift; rc_file="$PWD/$name.rc"; rm -f "$rc_file"
+"$XVFB_RUN" -a -s "-screen 0 800x600x24" sh -c '"$TIMEOUT" 4 "$@"; echo $? > "$0"' "$rc_file" "$@"
+rc=$(cat "$rc_file" 2>/dev/null || echo none)
+[ "$rc" = 124 ] || { echo "$name: the window exited with $rc before the timeout (124 expected)"; exit 1; }
+echo "$name: the window ran until the timeout"]=])
+  set(WINDOW_ENV "XVFB_RUN=${XVFB_RUN_EXECUTABLE};TIMEOUT=${TIMEOUT_EXECUTABLE}")
+  add_test(NAME view_window_xvfb COMMAND sh -c "${WINDOW_RUN}" sh view_window_xvfb $<TARGET_FILE:skinview>
+           ${SKINVIEW_TESTMODELS_DIR}/glTF2/simple_skin/simple_skin.gltf --size 640x480)
+  set_tests_properties(view_window_xvfb PROPERTIES TIMEOUT 60 LABELS "gl;window" ENVIRONMENT "${WINDOW_ENV}")
+
+  # The --vat window (a crowd of 16, the HUD on) the same way, on a bake of the demo.
+  add_test(NAME view_vat_window_bake
+    COMMAND sh -c "rm -rf '${CMAKE_CURRENT_BINARY_DIR}/vat_window' && '$<TARGET_FILE:skinview>' '${CMAKE_SOURCE_DIR}/assets/demo.fbx' --bake-vat '${CMAKE_CURRENT_BINARY_DIR}/vat_window' --fps 2 --quiet")
+  set_tests_properties(view_vat_window_bake PROPERTIES FIXTURES_SETUP vat_window_dir TIMEOUT 60 LABELS "gl")
+  add_test(NAME view_vat_window_xvfb COMMAND sh -c "${WINDOW_RUN}" sh view_vat_window_xvfb $<TARGET_FILE:skinview>
+           --vat ${CMAKE_CURRENT_BINARY_DIR}/vat_window --instances 16 --size 640x480)
+  set_tests_properties(view_vat_window_xvfb PROPERTIES FIXTURES_REQUIRED vat_window_dir TIMEOUT 60 LABELS "gl;window"
+                       ENVIRONMENT "${WINDOW_ENV}")
+endif()
+
+# The running viewer driven with xdotool: --watch reloads (and survives a damaged file), Ctrl+R,
+# F11 fullscreen, Q quits (skipped without a display or xdotool).
+add_executable(test_viewer_live test_viewer_live.c)
+target_link_libraries(test_viewer_live PRIVATE skinview_testutil skinview_io)
+target_include_directories(test_viewer_live SYSTEM PRIVATE /usr/include/stb)
+find_package(X11)
+if(X11_FOUND)   # the drag-and-drop part speaks XDND with Xlib
+  target_compile_definitions(test_viewer_live PRIVATE SKINVIEW_TEST_X11=1)
+  target_include_directories(test_viewer_live PRIVATE ${X11_INCLUDE_DIR})
+  target_link_libraries(test_viewer_live PRIVATE ${X11_LIBRARIES})
+endif()
+add_dependencies(test_viewer_live skinview)
+add_test(NAME view_live COMMAND test_viewer_live)
+set_tests_properties(view_live PROPERTIES LABELS "gl;window" SKIP_RETURN_CODE 77 TIMEOUT 120 RUN_SERIAL TRUE)
+
+
+# Click-to-select a joint dot (scene_click_joint, the viewer's mouse callback) against the test's
+# own projection of the joints: the demo and Xbot, a clip and the bind pose, a HiDPI window.
+skinview_test(view_teach_joint_click test_joint_click.c LINK skinview_testgl LABELS gl SKIP TIMEOUT 300)
+
+# Joint names (J) never overlap: scene_place_names on the demo and two dense rigs, four window
+# sizes, bind pose and mid-clip, with and without a selected joint.
+skinview_test(view_teach_name_labels test_name_labels.c LINK skinview_testgl LABELS gl SKIP TIMEOUT 300)
+
+# Issue 19 in the window layer and the binary: each aid from its key and its flag (D E Y Z /
+# Backspace; --compare, --skinning rigid, --inspect-vertex, --show-bone-space, --show-morphs,
+# --morph, --isolate-joint, --hide-joints), a click inspecting the vertex under it, the morph sliders.
+skinview_test(view_teach_formula test_teach_formula.c LINK skinview_testgl STB BINARY LABELS gl TIMEOUT 300)
+
 # The player layer (src/view/) under a virtual X server.
 # view_monkey: a seeded stream of random keys, characters, clicks, drags, wheel turns, resizes,
 # drops and reloads (src/view/monkey.c, SKINVIEW_MONKEY) through both subjects' windows — the

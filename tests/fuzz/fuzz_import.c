@@ -12,7 +12,7 @@
  * and checks that what comes out is finite: validation promises the animation path only ever
  * sees usable data, so a NaN here is a validation bug and aborts (a crash for libFuzzer).
  *
- * Built only with clang (cmake -DSKINVIEW_FUZZ=ON, see tests/robust.cmake and scripts/fuzz.sh):
+ * Built only with clang (cmake -DSKINVIEW_FUZZ=ON, see tests/io.cmake and scripts/fuzz.sh):
  *   clang -fsanitize=fuzzer,address,undefined
  */
 #include "fuzz_animate.h"
