@@ -15,7 +15,7 @@
  * the median batch. Jobs:
  *   pose_forward    animator_evaluate at 60 fps: sampling, local->model, palettes (pose_fast.c)
  *   pose_seek       the same at random times
- *   sample_forward  packed_clip_sample alone; local_to_model_palette: the second pass alone;
+ *   sample_forward  packed_clip_sample_forward alone; local_to_model_palette: the second pass alone;
  *                   palette: pose_palettes alone
  *   pose_reference  the reference jobs: pose_set_rest + clip_sample + pose_local_to_model +
  *                   skin_palette (what the Animator ran before pose_fast.c)
@@ -259,7 +259,7 @@ typedef enum Job {
 static const char *const job_names[JOB_COUNT] = {
     "pose, forward playback (sample+model+palette)",
     "pose, random seeks",
-    "  sampling alone (packed_clip_sample), forward",
+    "  sampling alone (packed_clip_sample_forward)",
     "  local->model + palettes (second pass)",
     "  palettes alone (pose_palettes)",
     "reference jobs: rest+clip_sample+model+palette",
@@ -332,7 +332,7 @@ static double run_batch(Bench *b, Job job)
         break;
     case JOB_SAMPLE_FORWARD:
         for (int f = 0; f < frames; f++)
-            if (b->clip) packed_clip_sample(&a->packed[clip], b->forward_times[f], a->timeline_states, a->local);
+            if (b->clip) packed_clip_sample_forward(&a->packed[clip], b->forward_times[f], &a->cursor, a->local);
         break;
     case JOB_HIERARCHY:
         for (int f = 0; f < frames; f++)

@@ -227,19 +227,28 @@ static double compare_sampling(const Clip *clip, const Skeleton *skeleton, const
     packed_clip_build(&packed, clip, skeleton);
     TimelineState *states = xcalloc((size_t)packed.timeline_count, sizeof(TimelineState));
     TrackCursor *cursors = xcalloc((size_t)clip->track_count, sizeof(TrackCursor));
-    mat4 fast[JOINTS], reference[JOINTS];
-    double worst = 0.0;
-    int worst_at = -1;
+    PackedCursor cursor;
+    CHECK(packed_cursor_init(&cursor, packed.timeline_count, packed.lane_capacity), "packed_cursor_init");
+    mat4 fast[JOINTS], reference[JOINTS], lanes[JOINTS];
+    pose_set_rest(skeleton, lanes);   /* the lane sampler writes animated joints only, held ones on a refill */
+    double worst = 0.0, worst_lanes = 0.0;
+    int worst_at = -1, worst_lanes_at = -1;
     for (int i = 0; i < count; i++) {
         pose_set_rest(skeleton, fast);
         pose_set_rest(skeleton, reference);
         packed_clip_sample(&packed, times[i], states, fast);
+        packed_clip_sample_forward(&packed, times[i], &cursor, lanes);
         clip_sample(clip, skeleton, times[i], cursors, reference);
-        double difference = mat4_difference(reference, fast, JOINTS);
+        double difference = mat4_difference(reference, fast, JOINTS), difference_lanes = mat4_difference(reference, lanes, JOINTS);
         if (difference > worst) worst = difference, worst_at = i;
+        if (difference_lanes > worst_lanes) worst_lanes = difference_lanes, worst_lanes_at = i;
     }
     CHECK(worst <= 2e-6, "%s: packed sampling = clip_sample within %.2g (worst at t = %g)", what, worst,
           worst_at >= 0 ? (double)times[worst_at] : 0.0);
+    CHECK(worst_lanes <= 2e-6, "%s: lane sampling (%d lanes, %d one by one, %d held) = clip_sample within %.2g (worst at t = %g)",
+          what, packed.lane_count, packed.other_count, packed.held_count, worst_lanes,
+          worst_lanes_at >= 0 ? (double)times[worst_lanes_at] : 0.0);
+    packed_cursor_free(&cursor);
     free(states);
     free(cursors);
     packed_clip_free(&packed);
@@ -283,7 +292,7 @@ static void test_slerp_error_bound(void)
     versor keys[2];
     JointTrack track = {.joint = 0, .rotation_count = 2, .rotation_times = times, .rotation_values = keys};
     Clip clip = {.duration = 1.0f, .track_count = 1, .tracks = &track};
-    double worst_small = 0.0, worst_wide = 0.0, worst_reference = 0.0;
+    double worst_small = 0.0, worst_wide = 0.0, worst_reference = 0.0, worst_lanes = 0.0;
     for (int a = 0; a < 400; a++) {
         double arc = a < 300 ? 60.0 * (a + 0.01) / 300.0 : 60.0 + 119.0 * (a - 300) / 99.0;   /* rotation angle, degrees */
         vec3 axis = {rng_uniform(-1, 1), rng_uniform(-1, 1), rng_uniform(-1, 1)};
@@ -296,10 +305,14 @@ static void test_slerp_error_bound(void)
         packed_clip_build(&packed, &clip, &skeleton);
         TimelineState states[4] = {0};
         CHECK(packed.timeline_count <= 4, "test setup: %d timelines", packed.timeline_count);
+        PackedCursor cursor;
+        CHECK(packed_cursor_init(&cursor, packed.timeline_count, packed.lane_capacity) && packed.lane_count == 1,
+              "test setup: one lane");
         for (int s = 0; s <= 16; s++) {
             float t = (float)s / 16.0f;
-            mat4 local;
+            mat4 local, lane;
             packed_clip_sample(&packed, t, states, &local);
+            packed_clip_sample_forward(&packed, t, &cursor, &lane);
             /* exact: slerp in double between the normalised keys, the short way, with the arc
              * θ = 2 atan2(|q1 - q0|, |q1 + q0|) (accurate for tiny arcs, where acos(d) is not) */
             double q0[4], q1[4], n0 = 0.0, n1 = 0.0, d = 0.0, minus = 0.0, plus = 0.0;
@@ -326,14 +339,17 @@ static void test_slerp_error_bound(void)
             worst_reference = fmax(worst_reference, mat4_difference(&want, &reference_matrix, 1));
             if (arc <= 60.0) worst_small = fmax(worst_small, difference);
             else worst_wide = fmax(worst_wide, difference);
+            worst_lanes = fmax(worst_lanes, mat4_difference(&want, &lane, 1));
         }
+        packed_cursor_free(&cursor);
         packed_clip_free(&packed);
     }
     CHECK(worst_small <= 1e-6, "series slerp (rotation arcs <= 60 deg between keys): within %.2g of exact slerp",
           worst_small);
     CHECK(worst_wide <= 1e-6, "acos/sin slerp (arcs 60..179 deg): within %.2g of exact slerp", worst_wide);
-    printf("slerp weights vs double-precision slerp: %.2g (arcs <= 60 deg), %.2g (wider); "
-           "the reference quat_slerp_shortest: %.2g\n", worst_small, worst_wide, worst_reference);
+    CHECK(worst_lanes <= 1e-6, "lane slerp (sin series in θ², arcs 0.01..179 deg): within %.2g of exact slerp", worst_lanes);
+    printf("slerp weights vs double-precision slerp: %.2g (arcs <= 60 deg), %.2g (wider), lanes %.2g; "
+           "the reference quat_slerp_shortest: %.2g\n", worst_small, worst_wide, worst_lanes, worst_reference);
     skeleton.joint_count = 1;
     Model holder = {.skeleton = skeleton};
     model_free(&holder);
@@ -478,6 +494,14 @@ int main(void)
     Clip clip;
     build_clip(&clip, 1.75f);
     test_packing(&clip, &skeleton);
+    Clip dense;   /* the same keys in 0.1 s: too dense for the lanes, every track sampled one by one */
+    build_clip(&dense, 0.1f);
+    {
+        PackedClip packed;
+        CHECK(packed_clip_build(&packed, &dense, &skeleton) && packed.lane_count < 5 && packed.other_count > 1,
+              "dense tracks leave the lanes (%d lanes, %d one by one)", packed.lane_count, packed.other_count);
+        packed_clip_free(&packed);
+    }
     /* every kernel this CPU has: the baseline, and the AVX2 + FMA compilation of pose_fast.c
      * (pose_fast_avx2.c) when simd.c finds it (SKINVIEW_SIMD=sse2 limits the run to the baseline) */
     int best = anim_simd_level();
@@ -485,6 +509,7 @@ int main(void)
         anim_simd_set(level);
         printf("  kernel: %s\n", anim_simd_name(level));
         test_sampling_matches_reference(&clip, &skeleton);
+        test_sampling_matches_reference(&dense, &skeleton);
         test_slerp_error_bound();
         test_denormal_key_span();
         test_held_tracks();
@@ -495,5 +520,8 @@ int main(void)
     Model holder = {.skeleton = skeleton, .clip_count = 1, .clips = xcalloc(1, sizeof(Clip))};
     holder.clips[0] = clip;
     model_free(&holder);
+    Model dense_holder = {.clip_count = 1, .clips = xcalloc(1, sizeof(Clip))};
+    dense_holder.clips[0] = dense;
+    model_free(&dense_holder);
     return test_finish();
 }

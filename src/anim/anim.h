@@ -135,13 +135,17 @@ typedef struct PackedChannel {
                                  repeated once; LINEAR rotations unit and sign-aligned
                                  (dot(q_k, q_k+1) >= 0) */
     const float  *tangents;   /* CUBICSPLINE: [2 * count * 4] in- and out-tangent per key */
+    const float  *theta2;     /* LINEAR R: [count] θ_k² with θ_k = acos(q_k . q_k+1), half the
+                                 rotation from key k to k+1 (the lane sampler's slerp); else NULL */
 } PackedChannel;
 
 typedef struct PackedTrack {
     int           joint;
     PackedChannel translation, rotation, scale;
     bool          held;         /* every channel one held key: local = held_local at every time */
-    mat4          held_local;
+    /* 32-byte aligned in every compilation: cglm aligns mat4 to 32 bytes only where __AVX__ is
+     * defined, and pose_fast_avx2.c / pose_lanes_avx2.c must see the same layout as the rest */
+    _Alignas(32) mat4 held_local;
 } PackedTrack;
 
 typedef struct PackedClip {
@@ -151,6 +155,16 @@ typedef struct PackedClip {
     int             timeline_count;    /* distinct key-time arrays (at most 3 per track) */
     PackedTimeline *timelines;
     float          *block;             /* every timeline's and channel's floats, one allocation */
+    /* The tracks by how a frame treats them (indices into tracks, each list in track order):
+     * lanes: every channel LINEAR or STEP, sampled several at a time (packed_clip_sample_forward);
+     * others: a CUBICSPLINE channel, or so many keys (more than PACKED_DENSE_KEYS_PER_SECOND over
+     * its channels) that forward playback would cross a key at most frames, sampled one by one;
+     * held: computed once (held_local). */
+    int             lane_count, lane_capacity;   /* capacity: lane_count rounded up to 8 */
+    int            *lane_track;        /* [lane_capacity]: the track in each lane, -1 for padding */
+    int            *lane_joint;        /* [lane_capacity]: its joint, -1 for padding */
+    int             other_count, held_count;
+    int            *other_tracks, *held_tracks;
 } PackedClip;
 
 /* Per timeline, per player: the cursor kept between frames, and this frame's key and factor. */
@@ -159,6 +173,43 @@ typedef struct TimelineState {
     int   key;       /* this frame: times[key] <= t < times[key+1] (clamped) */
     float alpha;     /* this frame: (t - times[key]) / (times[key+1] - times[key]) in [0, 1] */
 } TimelineState;
+
+/* A lane's channel interval is rewritten each time playback crosses a key (~15 ns on the build
+ * machine), where sampling the track on its own costs ~22 ns and a lane ~4 ns: at 60 frames a
+ * second the lanes pay off below about 1.2 key crossings per frame, 72 keys a second. */
+#define PACKED_DENSE_KEYS_PER_SECOND 72.0f
+
+/* Per player, what forward playback of a packed clip keeps between frames (packed_cursor_*):
+ * the timelines' cursors, and for every lane of the clip the key interval each of its three
+ * channels is in, with that interval's times and values spread out one float per lane
+ * (structure of arrays: field f of lane i at lane_fields[(channel * LANE_FIELDS + f) * capacity + i]),
+ * so that a frame is a few lerps of whole vector registers; a lane's entry is rewritten only when
+ * the time crosses its channel's next key. */
+enum {
+    LANE_NEXT,          /* time of the next key (+Inf after the last): crossing it moves the interval */
+    LANE_START,         /* times[k] */
+    LANE_INV_SPAN,      /* 1 / (times[k+1] - times[k]); 0 holds values[k] (STEP, last key, zero span) */
+    LANE_V0,            /* 4 fields: values[k] */
+    LANE_V1 = LANE_V0 + 4,   /* 4 fields: R: values[k+1]; T and S: values[k+1] - values[k] */
+    LANE_THETA2 = LANE_V1 + 4,   /* R: θ_k² (PackedChannel.theta2) */
+    LANE_FIELDS
+};
+
+typedef struct PackedCursor {
+    TimelineState *timelines;        /* [timeline_capacity] */
+    int            timeline_capacity;
+    int            lane_capacity;    /* lanes allocated: at least the clip's lane_capacity */
+    int           *lane_key;         /* [3 * lane_capacity]: each lane channel's key k */
+    float         *lane_fields;      /* [3 * LANE_FIELDS * lane_capacity] */
+    bool           lanes_valid;      /* false: the next frame fills every lane (and the held tracks) */
+    float          lanes_time;       /* key time of the last frame (-Inf after a reset) */
+} PackedCursor;
+
+/* Allocates a cursor for clips of up to `timelines` timelines and `lanes` lanes (false: out of memory). */
+bool packed_cursor_init(PackedCursor *cursor, int timelines, int lanes);
+void packed_cursor_free(PackedCursor *cursor);
+/* Forget the position (a new clip, or local[] rewritten by someone else): the next frame starts over. */
+void packed_cursor_reset(PackedCursor *cursor);
 
 /* Packs `clip` (allocates; false when out of memory). packed_clip_free undoes it. */
 bool packed_clip_build(PackedClip *packed, const Clip *clip, const Skeleton *skeleton);
@@ -173,6 +224,12 @@ void packed_clip_find_keys(const PackedClip *packed, float key_time, TimelineSta
 /* clip_sample on a packed clip: the local matrix of every animated joint at playback time
  * `time`. states has packed->timeline_count entries. */
 void packed_clip_sample(const PackedClip *packed, float time, TimelineState *states, mat4 *local);
+
+/* The same, the way playback runs it (what pose_evaluate_packed does): the lanes a vector at a
+ * time from their cached key intervals, the others one by one; the held tracks are written only
+ * when the cursor starts over (reset, or time going backwards), so between frames nobody else may
+ * write local[] of an animated joint without packed_cursor_reset(). */
+void packed_clip_sample_forward(const PackedClip *packed, float time, PackedCursor *cursor, mat4 *local);
 
 /* ---- hierarchy (pose.c) ------------------------------------------------- */
 
@@ -198,6 +255,10 @@ typedef struct PaletteTargets {
     int          *first;          /* [joint_count + 1]: joint j drives entries [first[j], first[j+1]) */
     const vec4  **inverse_bind;   /* [bones of every skinned mesh]: that bone's inverse bind matrix */
     vec4        **palette;        /* the palette slot it writes */
+    int           copy_count;     /* entries equal to an earlier one (same joint, same inverse bind:
+                                     meshes sharing a skin), copied instead of multiplied */
+    const vec4  **copy_from;      /* [copy_count] */
+    vec4        **copy_to;        /* [copy_count] */
     bool          affine;         /* every rest_local and inverse_bind ends in the row (0 0 0 1) */
 } PaletteTargets;
 
@@ -209,7 +270,7 @@ void palette_targets_free(PaletteTargets *targets);
  * the joints: model = parent * local, palette = model * inverse_bind for the bones it drives.
  * The result of clip_sample + pose_local_to_model + skin_palette on every skinned mesh. */
 void pose_evaluate_packed(const PackedClip *clip, const Skeleton *skeleton, const PaletteTargets *targets, float time,
-                          TimelineState *states, mat4 *local, mat4 *joint_model);
+                          PackedCursor *cursor, mat4 *local, mat4 *joint_model);
 
 /* The second half of pose_evaluate_packed: model = parent * local and the palettes, one loop. */
 void pose_model_and_palettes(const Skeleton *skeleton, const PaletteTargets *targets, const mat4 *local, mat4 *joint_model);

@@ -56,6 +56,23 @@ static void trs_from_matrix(const mat4 m, JointTransform *out)
     glm_mat4_quat(rotation, out->rotation);
 }
 
+/* An earlier skinned mesh whose palette mesh m can share (the same bones: joints and inverse
+ * bind matrices; neither following its node), or -1. Meshes cut from one skinned object (one per
+ * material) usually are: one palette, computed once per frame, read by both. */
+static int shared_palette_mesh(const Model *model, int m)
+{
+    const Mesh *mesh = &model->meshes[m];
+    if (!mesh->skinned || mesh->skin_follows_node || mesh->bone_count <= 0) return -1;
+    for (int e = 0; e < m; e++) {
+        const Mesh *earlier = &model->meshes[e];
+        if (earlier->skinned && !earlier->skin_follows_node && earlier->bone_count == mesh->bone_count &&
+            memcmp(earlier->bone_joint, mesh->bone_joint, sizeof(int) * (size_t)mesh->bone_count) == 0 &&
+            memcmp(earlier->inverse_bind, mesh->inverse_bind, sizeof(mat4) * (size_t)mesh->bone_count) == 0)
+            return e;
+    }
+    return -1;
+}
+
 bool animator_init(Animator *animator, const Model *model)
 {
     memset(animator, 0, sizeof *animator);
@@ -95,7 +112,8 @@ bool animator_init(Animator *animator, const Model *model)
     }
     for (int m = 0; m < model->mesh_count; m++) {
         int bones = model->meshes[m].bone_count > 0 ? model->meshes[m].bone_count : 1;
-        animator->palettes[m] = calloc((size_t)bones, sizeof(mat4));
+        int same = shared_palette_mesh(model, m);
+        animator->palettes[m] = same >= 0 ? animator->palettes[same] : calloc((size_t)bones, sizeof(mat4));
         if (!animator->palettes[m]) {
             animator_free(animator);
             return false;
@@ -120,17 +138,16 @@ bool animator_init(Animator *animator, const Model *model)
         animator_free(animator);
         return false;
     }
-    int max_timelines = 1;
+    int max_timelines = 1, max_lanes = 0;
     for (int c = 0; c < model->clip_count; c++) {
         if (!packed_clip_build(&animator->packed[c], &model->clips[c], &model->skeleton)) {
             animator_free(animator);
             return false;
         }
         if (animator->packed[c].timeline_count > max_timelines) max_timelines = animator->packed[c].timeline_count;
+        if (animator->packed[c].lane_capacity > max_lanes) max_lanes = animator->packed[c].lane_capacity;
     }
-    animator->timeline_states = calloc((size_t)max_timelines, sizeof(TimelineState));
-    animator->timeline_count = max_timelines;
-    if (!animator->timeline_states) {
+    if (!packed_cursor_init(&animator->cursor, max_timelines, max_lanes)) {
         animator_free(animator);
         return false;
     }
@@ -141,7 +158,11 @@ bool animator_init(Animator *animator, const Model *model)
 void animator_free(Animator *animator)
 {
     if (animator->palettes && animator->model)
-        for (int m = 0; m < animator->model->mesh_count; m++) free(animator->palettes[m]);
+        for (int m = 0; m < animator->model->mesh_count; m++) {
+            bool shared = false;   /* a palette shared with an earlier mesh is freed there */
+            for (int e = 0; e < m && !shared; e++) shared = animator->palettes[e] == animator->palettes[m];
+            if (!shared) free(animator->palettes[m]);
+        }
     if (animator->skin_runs && animator->model)
         for (int m = 0; m < animator->model->mesh_count; m++) free(animator->skin_runs[m]);
     if (animator->morph_weights && animator->model)
@@ -160,7 +181,7 @@ void animator_free(Animator *animator)
     if (animator->packed && animator->model)
         for (int c = 0; c < animator->model->clip_count; c++) packed_clip_free(&animator->packed[c]);
     free(animator->packed);
-    free(animator->timeline_states);
+    packed_cursor_free(&animator->cursor);
     palette_targets_free(&animator->targets);
     free(animator->palettes);
     free(animator->skin_runs);
@@ -194,7 +215,7 @@ static void switch_clip(Animator *animator, int clip)
     const Skeleton *skeleton = &model->skeleton;
     memset(animator->cursors, 0, sizeof(TrackCursor) * (size_t)max_track_count(model));
     memset(animator->morph_cursors, 0, sizeof(int) * (size_t)max_morph_tracks(model));
-    memset(animator->timeline_states, 0, sizeof(TimelineState) * (size_t)animator->timeline_count);
+    packed_cursor_reset(&animator->cursor);
     animator->clip = clip;
     animator->root_joint = clip >= 0 ? clip_root_motion_joint(&model->clips[clip]) : -1;
     glm_vec3_zero(animator->root_anchor);
@@ -258,9 +279,10 @@ void animator_evaluate(Animator *animator, int clip, float time)
     if (clip >= 0) {   /* the fast path: sampling, then hierarchy and palettes (pose_fast.c) */
         if (animator->local_blended) {   /* a cross-fade wrote joints this clip has no track for */
             pose_set_rest(skeleton, animator->local);
+            packed_cursor_reset(&animator->cursor);   /* the held tracks are written again */
             animator->local_blended = false;
         }
-        pose_evaluate_packed(&animator->packed[clip], skeleton, &animator->targets, time, animator->timeline_states,
+        pose_evaluate_packed(&animator->packed[clip], skeleton, &animator->targets, time, &animator->cursor,
                              animator->local, animator->joint_model);
         if (animator->in_place && animator->root_joint >= 0) {
             apply_in_place(animator);

@@ -38,8 +38,7 @@ typedef struct Animator {
     JointTransform *bind_trs;      /* [joint_count] bind_local as translation, rotation, scale (fades) */
     int           clip;            /* clip the cursors belong to */
     PackedClip   *packed;          /* [clip_count]: the clips' keys laid out for sampling (pose_fast.c) */
-    TimelineState *timeline_states; /* [timeline_count]: the fast path's key cursors */
-    int           timeline_count;  /* most timelines of any clip */
+    PackedCursor  cursor;          /* the fast path's key cursors and lanes (sized for every clip) */
     PaletteTargets targets;        /* palette entries per joint (pose_fast.c) */
     /* cross-fade (animator_evaluate_blend) */
     TrackCursor  *fade_cursors;    /* [max track count]: the clip fading out */

@@ -35,61 +35,9 @@
  * 10. The palette entries a joint drives are listed per joint with direct pointers to the
  *     inverse bind matrix and the palette slot (no mesh / bone indirection per frame).
  */
-#include "anim.h"
+#include "pose_kernel.h"
 
-#include <math.h>
 #include <stdlib.h>
-#include <string.h>
-
-/* The per-frame functions are compiled twice: here for the baseline (SSE2 on x86-64) and, on
- * x86-64 with GCC or Clang, a second time by pose_fast_avx2.c with -mavx2 -mfma
- * -ffp-contract=fast (the same source: VEX encoding, and a*b + c fused into one FMA with one
- * rounding). Each public per-frame function runs the kernel simd.c chose. POSE_KERNEL(name)
- * is the name of this compilation's copy. */
-#ifdef POSE_FAST_AVX2
-#define POSE_KERNEL(name) name##_avx2
-#define POSE_KERNEL_LINKAGE          /* called from pose_fast.c's dispatch */
-#else
-#define POSE_KERNEL(name) name##_baseline
-#define POSE_KERNEL_LINKAGE static
-#endif
-#if ANIM_HAVE_AVX2_KERNELS
-void packed_clip_find_keys_avx2(const PackedClip *packed, float key_time, TimelineState *states);
-void packed_clip_sample_avx2(const PackedClip *packed, float time, TimelineState *states, mat4 *local);
-void pose_palettes_avx2(const PaletteTargets *targets, int joint_count, const mat4 *joint_model);
-void pose_evaluate_packed_avx2(const PackedClip *clip, const Skeleton *skeleton, const PaletteTargets *targets,
-                               float time, TimelineState *states, mat4 *local, mat4 *joint_model);
-void pose_model_and_palettes_avx2(const Skeleton *skeleton, const PaletteTargets *targets, const mat4 *local,
-                                  mat4 *joint_model);
-#endif
-#ifndef POSE_FAST_AVX2
-#if ANIM_HAVE_AVX2_KERNELS
-#define POSE_DISPATCH(name, arguments)                                                                              \
-    do {                                                                                                            \
-        if (anim_simd_level() >= ANIM_SIMD_AVX2) name##_avx2 arguments;                                             \
-        else name##_baseline arguments;                                                                             \
-    } while (0)
-#else
-#define POSE_DISPATCH(name, arguments) name##_baseline arguments
-#endif
-#endif
-
-/* 4 floats in one SIMD register; loads and stores through memcpy (any alignment). */
-typedef float v4 __attribute__((vector_size(16)));
-
-static inline v4 load4(const float *p)
-{
-    v4 v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-static inline void store4(float *p, v4 v)
-{
-    memcpy(p, &v, sizeof v);
-}
-
-#define SPLAT(v, i) __builtin_shufflevector((v), (v), i, i, i, i)   /* (v_i, v_i, v_i, v_i) */
 
 #ifndef POSE_FAST_AVX2 /* built once: baseline compilation only */
 /* ---- building the packed clip (once) ---------------------------------------------- */
@@ -119,11 +67,11 @@ static int find_or_add_timeline(PackedClip *packed, float **block, const float *
     return packed->timeline_count++;
 }
 
-/* Floats one channel needs at most: its timeline, values (+1 padding key), tangents. */
+/* Floats one channel needs at most: its timeline, values (+1 padding key), tangents or θ². */
 static size_t channel_floats(int count, bool cubic)
 {
     if (count <= 0) count = 1;   /* a missing channel: one key with the rest value */
-    return (size_t)count * 2 + (size_t)(count + 1) * 4 + (cubic ? (size_t)count * 8 : 0);
+    return (size_t)count * 2 + (size_t)(count + 1) * 4 + (cubic ? (size_t)count * 8 : (size_t)count);
 }
 
 /* Packs one channel of `width` (3 or 4) floats per value into *block. count == 0: one key
@@ -155,6 +103,19 @@ static void pack_channel(PackedClip *packed, PackedChannel *out, float **block, 
     memcpy(v + 4 * count, v + 4 * (count - 1), sizeof(float) * 4);   /* padding: values[count] = values[count-1] */
     out->values = v;
     *block = v + 4 * (count + 1);
+    if (width == 4 && out->kind == INTERPOLATION_LINEAR) {
+        /* θ_k = acos(q_k . q_k+1) of each interval, squared, for the lane sampler's slerp weights
+         * (in double: acos is steep near 1); the padding key gives the last one θ = 0 */
+        float *theta2 = *block;
+        for (int k = 0; k < count; k++) {
+            const float *q0 = v + 4 * k, *q1 = q0 + 4;
+            double d = (double)q0[0] * q1[0] + (double)q0[1] * q1[1] + (double)q0[2] * q1[2] + (double)q0[3] * q1[3];
+            double theta = acos(d > 1.0 ? 1.0 : (d < 0.0 ? 0.0 : d));
+            theta2[k] = (float)(theta * theta);
+        }
+        out->theta2 = theta2;
+        *block += count;
+    }
     if (cubic) {
         for (int k = 0; k < 2 * count; k++) memcpy(*block + 4 * k, tangents + width * k, sizeof(float) * (size_t)width);
         out->tangents = *block;
@@ -163,6 +124,46 @@ static void pack_channel(PackedClip *packed, PackedChannel *out, float **block, 
 }
 
 static void hold_constant_tracks(PackedClip *packed);
+
+/* A track the lanes sample: not held, no CUBICSPLINE channel, and keys sparse enough (anim.h). */
+static bool track_in_lanes(const PackedClip *packed, const PackedTrack *track)
+{
+    const PackedChannel *channels[3] = {&track->translation, &track->rotation, &track->scale};
+    int crossings = 0;   /* keys after the first, over the three channels */
+    for (int c = 0; c < 3; c++) {
+        if (channels[c]->kind == INTERPOLATION_CUBICSPLINE) return false;
+        crossings += packed->timelines[channels[c]->timeline].count - 1;
+    }
+    return !track->held && (float)crossings <= PACKED_DENSE_KEYS_PER_SECOND * packed->duration;
+}
+
+/* The three track lists of PackedClip (lanes, others, held), after hold_constant_tracks. */
+static bool sort_tracks(PackedClip *packed)
+{
+    int tracks = packed->track_count, lanes = 0;
+    for (int i = 0; i < tracks; i++) {
+        if (track_in_lanes(packed, &packed->tracks[i])) lanes++;
+    }
+    packed->lane_capacity = (lanes + 7) / 8 * 8;
+    packed->lane_track = malloc(sizeof(int) * (size_t)(2 * packed->lane_capacity + 2 * tracks + 1));
+    if (!packed->lane_track) {
+        packed_clip_free(packed);
+        return false;
+    }
+    packed->lane_joint = packed->lane_track + packed->lane_capacity;
+    packed->other_tracks = packed->lane_joint + packed->lane_capacity;
+    packed->held_tracks = packed->other_tracks + tracks;
+    for (int i = 0; i < tracks; i++) {
+        const PackedTrack *track = &packed->tracks[i];
+        if (track->held) packed->held_tracks[packed->held_count++] = i;
+        else if (track_in_lanes(packed, track)) packed->lane_track[packed->lane_count++] = i;
+        else packed->other_tracks[packed->other_count++] = i;
+    }
+    for (int i = packed->lane_count; i < packed->lane_capacity; i++) packed->lane_track[i] = -1;
+    for (int i = 0; i < packed->lane_capacity; i++)
+        packed->lane_joint[i] = packed->lane_track[i] >= 0 ? packed->tracks[packed->lane_track[i]].joint : -1;
+    return true;
+}
 
 bool packed_clip_build(PackedClip *packed, const Clip *clip, const Skeleton *skeleton)
 {
@@ -200,7 +201,7 @@ bool packed_clip_build(PackedClip *packed, const Clip *clip, const Skeleton *ske
                      (const float *)t->scale_tangents, t->scale_interpolation, 3, rest->scale);
     }
     hold_constant_tracks(packed);
-    return true;
+    return sort_tracks(packed);
 }
 
 void packed_clip_free(PackedClip *packed)
@@ -208,35 +209,14 @@ void packed_clip_free(PackedClip *packed)
     free(packed->block);
     free(packed->tracks);
     free(packed->timelines);
+    free(packed->lane_track);   /* (lane_joint, other_tracks and held_tracks live in the same allocation) */
     memset(packed, 0, sizeof *packed);
 }
 
 #endif
 
-/* ---- sampling (every frame) --------------------------------------------------------- */
 
-/* Key k with times[k] <= t < times[k+1] (0 before the first key, count-1 from the last on),
- * the same interval as key_find(). Forward playback moves the cursor by 0 or 1 key: two
- * compares. Anything else (a seek, a loop wrap) is a binary search. */
-static inline int timeline_key(const PackedTimeline *timeline, float t, int *cursor)
-{
-    const float *times = timeline->times;
-    int last = timeline->count - 1, k = *cursor;
-    if (k < last && times[k] <= t) {
-        if (t < times[k + 1]) return k;
-        if (k + 1 == last || t < times[k + 2]) return *cursor = k + 1;
-    }
-    if (last <= 0 || t <= times[0]) return *cursor = 0;
-    if (t >= times[last]) return *cursor = last;
-    int lo = 0, hi = last;   /* times[lo] <= t < times[hi] */
-    while (hi - lo > 1) {
-        int mid = (lo + hi) >> 1;
-        if (times[mid] <= t) lo = mid; else hi = mid;
-    }
-    return *cursor = lo;
-}
-
-POSE_KERNEL_LINKAGE void POSE_KERNEL(packed_clip_find_keys)(const PackedClip *packed, float key_time, TimelineState *states)
+void POSE_KERNEL(packed_clip_find_keys)(const PackedClip *packed, float key_time, TimelineState *states)
 {
     for (int i = 0; i < packed->timeline_count; i++) {
         const PackedTimeline *timeline = &packed->timelines[i];
@@ -248,132 +228,6 @@ POSE_KERNEL_LINKAGE void POSE_KERNEL(packed_clip_find_keys)(const PackedClip *pa
     }
 }
 
-/* The glTF cubic Hermite spline of sample.c (hermite()) on 4 floats, s = alpha. */
-static inline v4 packed_hermite(const PackedChannel *channel, const PackedTimeline *timeline, int k, float s)
-{
-    float td = timeline->times[k + 1] - timeline->times[k];
-    float s2 = s * s, s3 = s2 * s;
-    float h00 = 2.0f * s3 - 3.0f * s2 + 1.0f, h10 = td * (s3 - 2.0f * s2 + s);
-    float h01 = -2.0f * s3 + 3.0f * s2, h11 = td * (s3 - s2);
-    v4 v0 = load4(channel->values + 4 * k), v1 = load4(channel->values + 4 * (k + 1));
-    v4 out_tangent0 = load4(channel->tangents + 4 * (2 * k + 1)), in_tangent1 = load4(channel->tangents + 4 * (2 * k + 2));
-    return h00 * v0 + h10 * out_tangent0 + h01 * v1 + h11 * in_tangent1;
-}
-
-/* STEP, or CUBICSPLINE (which holds its key at and after the last key, as sample.c). */
-static inline v4 packed_sample_other(const PackedClip *clip, const PackedChannel *channel, const TimelineState *state,
-                                     float t)
-{
-    const PackedTimeline *timeline = &clip->timelines[channel->timeline];
-    int k = state->key;
-    if (channel->kind == INTERPOLATION_STEP || k == timeline->count - 1 || t <= timeline->times[k])
-        return load4(channel->values + 4 * k);
-    return packed_hermite(channel, timeline, k, state->alpha);
-}
-
-/* A T or S channel: v = v_k + a (v_k+1 - v_k) (v_k+1 = the padding copy after the last key). */
-static inline __attribute__((always_inline)) v4 packed_sample_vec3(const PackedClip *clip, const PackedChannel *channel, const TimelineState *states,
-                                    float t)
-{
-    const TimelineState *state = &states[channel->timeline];
-    if (channel->kind != INTERPOLATION_LINEAR) return packed_sample_other(clip, channel, state, t);
-    v4 v0 = load4(channel->values + 4 * state->key), v1 = load4(channel->values + 4 * state->key + 4);
-    return v0 + state->alpha * (v1 - v0);
-}
-
-/* Slerp between sign-aligned unit keys q0, q1 (cos θ = d >= 0) at a, written as
- *   slerp = (sin((1-a)θ) q0 + sin(aθ) q1) / sin θ.
- * The result is only used through its direction (local_from_trs divides by |q|²), so the
- * weights w = (sin((1-a)θ), sin(aθ)) are enough. For θ <= 30° (d >= cos 30°; θ is half the angle
- * between the keys' rotations, so keys at most 60° apart) they come from
- * Taylor series, both lanes at once:  sin(x) = x (1 - x²/6 + x⁴/120),  x² = (1-a)² θ² or a² θ²,
- *   θ² = acos(d)² = 2u + u²/3 + 4u³/45 (u = 1 - d);
- * the direction is then within 2e-7 rad of slerp's in exact arithmetic (8e-9 at 20°,
- * docs/performance.md), the size of float rounding. Wider arcs: acos and sin.
- * Returns the blend and its squared length |w0 q0 + w1 q1|² = w0² + w1² + 2 w0 w1 d. */
-static inline v4 slerp_unnormalized(v4 q0, v4 q1, float d, float a, float *length2)
-{
-    float w0, w1;
-    if (d >= 0.8660254f) {
-        float u = 1.0f - d;
-        float theta2 = u * (2.0f + u * (1.0f / 3.0f + u * (4.0f / 45.0f)));
-        v4 x = {1.0f - a, a, 0.0f, 0.0f}, x2 = x * x * theta2;
-        v4 w = x * (1.0f - x2 * (1.0f / 6.0f - x2 * (1.0f / 120.0f)));
-        w0 = w[0], w1 = w[1];
-    } else {
-        float theta = acosf(d);
-        w0 = sinf((1.0f - a) * theta);
-        w1 = sinf(a * theta);
-    }
-    *length2 = w0 * w0 + w1 * w1 + 2.0f * w0 * w1 * d;
-    return w0 * q0 + w1 * q1;
-}
-
-/* An R channel, not normalised, and its squared length. */
-static inline v4 packed_sample_quat(const PackedClip *clip, const PackedChannel *channel, const TimelineState *states,
-                                    float t, float *length2)
-{
-    const TimelineState *state = &states[channel->timeline];
-    if (channel->kind != INTERPOLATION_LINEAR) {
-        v4 q = packed_sample_other(clip, channel, state, t), squares = q * q;
-        *length2 = (squares[0] + squares[1]) + (squares[2] + squares[3]);
-        return q;
-    }
-    v4 q0 = load4(channel->values + 4 * state->key), q1 = load4(channel->values + 4 * state->key + 4);
-    v4 products = q0 * q1;
-    float d = (products[0] + products[1]) + (products[2] + products[3]);   /* cos θ >= 0: keys sign-aligned */
-    return slerp_unnormalized(q0, q1, d > 1.0f ? 1.0f : d, state->alpha, length2);
-}
-
-/* local = T * R * S written straight into the matrix, q = (x, y, z, w) of squared length
- * length2 (any length):
- *   R = rotation of q / |q|, from the products of q and s q with s = 2 / |q|²:
- *     column 0 = (1 - yy - zz, xy + wz, xz - wy), column 1 = (xy - wz, 1 - xx - zz, yz + wx),
- *     column 2 = (xz + wy, yz - wx, 1 - xx - yy)   (xy = s x y, ...),
- *   column i *= scale_i, column 3 = (translation, 1). */
-static inline void local_from_trs(v4 translation, v4 q, float length2, v4 scale, mat4 local)
-{
-    float s = length2 > 0.0f ? 2.0f / length2 : 0.0f;
-    v4 sq = s * q;
-    v4 diagonal = q * sq;                                                     /* xx yy zz ww */
-    v4 cross = __builtin_shufflevector(q, q, 0, 0, 1, 3) * __builtin_shufflevector(sq, sq, 2, 1, 2, 3); /* xz xy yz */
-    v4 wxyz = SPLAT(q, 3) * __builtin_shufflevector(sq, sq, 1, 2, 0, 3);             /* wy wz wx */
-    v4 sum = cross + wxyz, difference = cross - wxyz;   /* xz+wy xy+wz yz+wx / xz-wy xy-wz yz-wx; lane 3: ., 0 */
-    v4 one_minus = (v4){1.0f, 1.0f, 1.0f, 1.0f} - __builtin_shufflevector(diagonal, diagonal, 1, 0, 0, 3) -
-                   __builtin_shufflevector(diagonal, diagonal, 2, 2, 1, 3);   /* 1-yy-zz 1-xx-zz 1-xx-yy */
-    /* gather the columns with two-source shuffles (lane 3 of `difference` is exactly 0) */
-    v4 c0 = __builtin_shufflevector(__builtin_shufflevector(one_minus, sum, 0, 5, 0, 5), difference, 0, 1, 4, 7);
-    v4 c1 = __builtin_shufflevector(__builtin_shufflevector(difference, one_minus, 1, 5, 1, 5),
-                                    __builtin_shufflevector(sum, difference, 2, 7, 2, 7), 0, 1, 4, 5);
-    v4 c2 = __builtin_shufflevector(__builtin_shufflevector(sum, difference, 0, 6, 0, 6),
-                                    __builtin_shufflevector(one_minus, difference, 2, 7, 2, 7), 0, 1, 4, 5);
-    store4(local[0], c0 * SPLAT(scale, 0));
-    store4(local[1], c1 * SPLAT(scale, 1));
-    store4(local[2], c2 * SPLAT(scale, 2));
-    translation[3] = 1.0f;
-    store4(local[3], translation);
-}
-
-/* local = T * R * S of one track, its timelines' keys found (packed_clip_find_keys). */
-static inline __attribute__((always_inline)) void track_sample(const PackedClip *clip, const PackedTrack *track, const TimelineState *states,
-                                float key_time, mat4 local)
-{
-    float length2;
-    v4 rotation = packed_sample_quat(clip, &track->rotation, states, key_time, &length2);
-    local_from_trs(packed_sample_vec3(clip, &track->translation, states, key_time), rotation, length2,
-                   packed_sample_vec3(clip, &track->scale, states, key_time), local);
-}
-
-/* A track whose three channels each hold one key has the same local matrix at every time: it
- * was computed once (hold_constant_tracks) and is copied; the others are sampled. */
-static inline __attribute__((always_inline)) void track_or_held(const PackedClip *clip, const PackedTrack *track,
-                                                                const TimelineState *states, float key_time, mat4 *local)
-{
-    if (track->held)
-        glm_mat4_copy((vec4 *)track->held_local, local[track->joint]);
-    else
-        track_sample(clip, track, states, key_time, local[track->joint]);
-}
 
 #ifndef POSE_FAST_AVX2
 /* Marks the tracks whose channels are all one held key and stores their local matrix, computed by
@@ -394,12 +248,6 @@ static void hold_constant_tracks(PackedClip *packed)
 }
 #endif
 
-static inline float key_time_of(const PackedClip *packed, float time)
-{
-    if (!(time > 0.0f)) time = 0.0f;   /* also catches NaN */
-    if (time > packed->duration) time = packed->duration;
-    return packed->start + time;
-}
 
 #ifndef POSE_FAST_AVX2
 float packed_clip_key_time(const PackedClip *packed, float time)
@@ -408,7 +256,7 @@ float packed_clip_key_time(const PackedClip *packed, float time)
 }
 #endif
 
-POSE_KERNEL_LINKAGE void POSE_KERNEL(packed_clip_sample)(const PackedClip *packed, float time, TimelineState *states, mat4 *local)
+void POSE_KERNEL(packed_clip_sample)(const PackedClip *packed, float time, TimelineState *states, mat4 *local)
 {
     float key_time = key_time_of(packed, time);
     POSE_KERNEL(packed_clip_find_keys)(packed, key_time, states);
@@ -417,51 +265,70 @@ POSE_KERNEL_LINKAGE void POSE_KERNEL(packed_clip_sample)(const PackedClip *packe
 
 /* ---- local -> model and palette, fused (every frame) -------------------------------- */
 
-/* out = a * b for affine a, b (last rows 0 0 0 1): column i = a0 b_i.x + a1 b_i.y + a2 b_i.z (+ a3 for i = 3). */
+/* out = a * b for affine a, b (last rows 0 0 0 1): column i = a0 b_i.x + a1 b_i.y + a2 b_i.z (+ a3 for i = 3).
+ * The left matrix is loaded once (AffineLeft) and reused: a joint's model matrix multiplies
+ * every inverse bind matrix of the bones it drives. */
 #ifdef POSE_FAST_AVX2
 #include <immintrin.h>
 /* The same product with 8-float registers (the AVX2 compilation only): two columns of b at a time,
  *   (out_i | out_i+1) = (a0|a0) (b_i.x | b_i+1.x) + (a1|a1) (b_i.y | ..) + (a2|a2) (b_i.z | ..) [+ (0|a3)],
  * the columns of a broadcast from memory to both halves, the coordinates of b spread within each
  * half (vpermilps): 6 permutes and 6 multiply-adds instead of 12 and 12. */
-static inline void affine_mul(const mat4 a, const mat4 b, mat4 out)
+typedef struct AffineLeft {
+    __m256 a0, a1, a2, a3_high;
+} AffineLeft;
+
+static inline AffineLeft affine_left(const mat4 a)
 {
-    __m256 a0 = _mm256_broadcast_ps((const __m128 *)a[0]), a1 = _mm256_broadcast_ps((const __m128 *)a[1]);
-    __m256 a2 = _mm256_broadcast_ps((const __m128 *)a[2]);
-    __m256 a3_high = _mm256_insertf128_ps(_mm256_setzero_ps(), _mm_loadu_ps(a[3]), 1);
+    return (AffineLeft){_mm256_broadcast_ps((const __m128 *)a[0]), _mm256_broadcast_ps((const __m128 *)a[1]),
+                        _mm256_broadcast_ps((const __m128 *)a[2]),
+                        _mm256_insertf128_ps(_mm256_setzero_ps(), _mm_loadu_ps(a[3]), 1)};
+}
+
+static inline void affine_mul(const AffineLeft *a, const mat4 b, mat4 out)
+{
     __m256 b01 = _mm256_loadu_ps(b[0]), b23 = _mm256_loadu_ps(b[2]);
-    __m256 out01 = _mm256_fmadd_ps(a2, _mm256_permute_ps(b01, 0xAA),
-                                   _mm256_fmadd_ps(a1, _mm256_permute_ps(b01, 0x55), _mm256_mul_ps(a0, _mm256_permute_ps(b01, 0x00))));
-    __m256 out23 = _mm256_fmadd_ps(a2, _mm256_permute_ps(b23, 0xAA),
-                                   _mm256_fmadd_ps(a1, _mm256_permute_ps(b23, 0x55), _mm256_fmadd_ps(a0, _mm256_permute_ps(b23, 0x00), a3_high)));
+    __m256 out01 = _mm256_fmadd_ps(a->a2, _mm256_permute_ps(b01, 0xAA),
+                                   _mm256_fmadd_ps(a->a1, _mm256_permute_ps(b01, 0x55), _mm256_mul_ps(a->a0, _mm256_permute_ps(b01, 0x00))));
+    __m256 out23 = _mm256_fmadd_ps(a->a2, _mm256_permute_ps(b23, 0xAA),
+                                   _mm256_fmadd_ps(a->a1, _mm256_permute_ps(b23, 0x55),
+                                                   _mm256_fmadd_ps(a->a0, _mm256_permute_ps(b23, 0x00), a->a3_high)));
     _mm256_storeu_ps(out[0], out01);
     _mm256_storeu_ps(out[2], out23);
 }
 #else
-static inline void affine_mul(const mat4 a, const mat4 b, mat4 out)
+typedef struct AffineLeft {
+    v4 a0, a1, a2, a3;
+} AffineLeft;
+
+static inline AffineLeft affine_left(const mat4 a)
 {
-    v4 a0 = load4(a[0]), a1 = load4(a[1]), a2 = load4(a[2]), a3 = load4(a[3]);
+    return (AffineLeft){load4(a[0]), load4(a[1]), load4(a[2]), load4(a[3])};
+}
+
+static inline void affine_mul(const AffineLeft *a, const mat4 b, mat4 out)
+{
     v4 b0 = load4(b[0]), b1 = load4(b[1]), b2 = load4(b[2]), b3 = load4(b[3]);
-    store4(out[0], a0 * SPLAT(b0, 0) + a1 * SPLAT(b0, 1) + a2 * SPLAT(b0, 2));
-    store4(out[1], a0 * SPLAT(b1, 0) + a1 * SPLAT(b1, 1) + a2 * SPLAT(b1, 2));
-    store4(out[2], a0 * SPLAT(b2, 0) + a1 * SPLAT(b2, 1) + a2 * SPLAT(b2, 2));
-    store4(out[3], a0 * SPLAT(b3, 0) + a1 * SPLAT(b3, 1) + a2 * SPLAT(b3, 2) + a3);
+    store4(out[0], a->a0 * SPLAT(b0, 0) + a->a1 * SPLAT(b0, 1) + a->a2 * SPLAT(b0, 2));
+    store4(out[1], a->a0 * SPLAT(b1, 0) + a->a1 * SPLAT(b1, 1) + a->a2 * SPLAT(b1, 2));
+    store4(out[2], a->a0 * SPLAT(b2, 0) + a->a1 * SPLAT(b2, 1) + a->a2 * SPLAT(b2, 2));
+    store4(out[3], a->a0 * SPLAT(b3, 0) + a->a1 * SPLAT(b3, 1) + a->a2 * SPLAT(b3, 2) + a->a3);
 }
 #endif
-
-static inline void joint_mul(bool affine, const mat4 a, const mat4 b, mat4 out)
-{
-    if (affine)
-        affine_mul(a, b, out);
-    else
-        glm_mat4_mul((vec4 *)a, (vec4 *)b, out);
-}
 
 #ifndef POSE_FAST_AVX2
 static bool last_row_is_0001(const mat4 m)
 {
     return m[0][3] == 0.0f && m[1][3] == 0.0f && m[2][3] == 0.0f && m[3][3] == 1.0f;
 }
+
+/* Every skinned mesh's bones, flattened: entry e is bone (mesh, b) with its joint. */
+typedef struct BoneEntry {
+    int          joint;
+    const vec4  *inverse_bind;
+    vec4        *palette;
+    int          same_as;   /* an earlier entry with the same joint and inverse bind matrix, or -1 */
+} BoneEntry;
 
 bool palette_targets_build(PaletteTargets *targets, const Model *model, mat4 **palettes)
 {
@@ -470,33 +337,53 @@ bool palette_targets_build(PaletteTargets *targets, const Model *model, mat4 **p
     int joints = skeleton->joint_count, count = 0;
     for (int m = 0; m < model->mesh_count; m++)
         if (model->meshes[m].skinned) count += model->meshes[m].bone_count;
+    size_t slots = (size_t)(count > 0 ? count : 1);
     targets->first = calloc((size_t)joints + 1, sizeof(int));
-    targets->inverse_bind = calloc((size_t)(count > 0 ? count : 1), sizeof(mat4 *));
-    targets->palette = calloc((size_t)(count > 0 ? count : 1), sizeof(mat4 *));
+    targets->inverse_bind = calloc(slots, sizeof(mat4 *));
+    targets->palette = calloc(slots, sizeof(mat4 *));
+    targets->copy_from = calloc(slots, sizeof(mat4 *));
+    targets->copy_to = calloc(slots, sizeof(mat4 *));
     int *fill = calloc((size_t)(joints > 0 ? joints : 1), sizeof(int));
-    if (!targets->first || !targets->inverse_bind || !targets->palette || !fill) {
+    BoneEntry *entries = calloc(slots, sizeof(BoneEntry));
+    if (!targets->first || !targets->inverse_bind || !targets->palette || !targets->copy_from || !targets->copy_to ||
+        !fill || !entries) {
         free(fill);
+        free(entries);
         palette_targets_free(targets);
         return false;
     }
-    /* counting sort of the bones of every skinned mesh by joint: first[j] = start of joint j's entries */
-    for (int m = 0; m < model->mesh_count; m++)
-        for (int b = 0; model->meshes[m].skinned && b < model->meshes[m].bone_count; b++) {
-            int joint = model->meshes[m].bone_joint[b];
-            if (joint >= 0 && joint < joints) targets->first[joint + 1]++;
-        }
-    for (int j = 0; j < joints; j++) targets->first[j + 1] += targets->first[j];
     targets->affine = true;
+    int n = 0;
     for (int m = 0; m < model->mesh_count; m++)
         for (int b = 0; model->meshes[m].skinned && b < model->meshes[m].bone_count; b++) {
             int joint = model->meshes[m].bone_joint[b];
             if (!last_row_is_0001(model->meshes[m].inverse_bind[b])) targets->affine = false;
             if (joint < 0 || joint >= joints) continue;
-            int slot = targets->first[joint] + fill[joint]++;
-            targets->inverse_bind[slot] = (const vec4 *)model->meshes[m].inverse_bind[b];
-            targets->palette[slot] = palettes[m][b];
+            BoneEntry *e = &entries[n];
+            *e = (BoneEntry){joint, (const vec4 *)model->meshes[m].inverse_bind[b], palettes[m][b], -1};
+            /* meshes that share a skin bind the same joint with the same matrix: one product, copied */
+            for (int earlier = 0; earlier < n && e->same_as < 0; earlier++)
+                if (entries[earlier].joint == joint && memcmp(entries[earlier].inverse_bind, e->inverse_bind, sizeof(mat4)) == 0)
+                    e->same_as = earlier;
+            if (e->same_as < 0) targets->first[joint + 1]++;
+            n++;
         }
+    /* counting sort of the distinct entries by joint: first[j] = start of joint j's entries */
+    for (int j = 0; j < joints; j++) targets->first[j + 1] += targets->first[j];
+    for (int i = 0; i < n; i++) {
+        const BoneEntry *e = &entries[i];
+        if (e->same_as >= 0) {
+            if (entries[e->same_as].palette == e->palette) continue;   /* meshes sharing one palette (Animator) */
+            targets->copy_from[targets->copy_count] = entries[e->same_as].palette;
+            targets->copy_to[targets->copy_count++] = e->palette;
+            continue;
+        }
+        int slot = targets->first[e->joint] + fill[e->joint]++;
+        targets->inverse_bind[slot] = e->inverse_bind;
+        targets->palette[slot] = e->palette;
+    }
     free(fill);
+    free(entries);
     for (int j = 0; j < joints; j++)
         if (!last_row_is_0001(skeleton->rest_local[j])) targets->affine = false;
     return true;
@@ -507,57 +394,89 @@ void palette_targets_free(PaletteTargets *targets)
     free(targets->first);
     free(targets->inverse_bind);
     free(targets->palette);
+    free(targets->copy_from);
+    free(targets->copy_to);
     memset(targets, 0, sizeof *targets);
 }
 
 #endif
 
-/* palette_i = model_j * inverse_bind_i for the bones joint j drives. */
-static inline __attribute__((always_inline)) void joint_palette_entries(const PaletteTargets *targets, int j, const mat4 joint_model)
+/* palette_i = model_j * inverse_bind_i for the bones joint j drives; `affine` is a constant at
+ * each call (the loops below are written out twice by the compiler, no test per product). */
+static inline __attribute__((always_inline)) void joint_palette_entries(const PaletteTargets *targets, int j,
+                                                                        const mat4 joint_model, bool affine)
 {
     const vec4 *const *inverse_bind = targets->inverse_bind;
     vec4 *const *palette = targets->palette;
-    bool affine = targets->affine;
-    for (int i = targets->first[j], end = targets->first[j + 1]; i < end; i++)
-        joint_mul(affine, joint_model, inverse_bind[i], palette[i]);
+    int i = targets->first[j], end = targets->first[j + 1];
+    if (i == end) return;
+    if (affine) {
+        AffineLeft model_j = affine_left(joint_model);
+        for (; i < end; i++) affine_mul(&model_j, inverse_bind[i], palette[i]);
+    } else {
+        for (; i < end; i++) glm_mat4_mul((vec4 *)joint_model, (vec4 *)inverse_bind[i], palette[i]);
+    }
 }
 
-POSE_KERNEL_LINKAGE void POSE_KERNEL(pose_palettes)(const PaletteTargets *targets, int joint_count, const mat4 *joint_model)
+/* The entries equal to an earlier one (PaletteTargets.copy_*), after the products. */
+static inline void palette_copies(const PaletteTargets *targets)
 {
-    for (int j = 0; j < joint_count; j++) joint_palette_entries(targets, j, joint_model[j]);
+    for (int c = 0; c < targets->copy_count; c++) memcpy(targets->copy_to[c], targets->copy_from[c], sizeof(mat4));
 }
 
-POSE_KERNEL_LINKAGE void POSE_KERNEL(pose_model_and_palettes)(const Skeleton *skeleton, const PaletteTargets *targets, const mat4 *local,
-                                          mat4 *joint_model);
-
-POSE_KERNEL_LINKAGE void POSE_KERNEL(pose_evaluate_packed)(const PackedClip *clip, const Skeleton *skeleton, const PaletteTargets *targets,
-                                       float time, TimelineState *states, mat4 *local, mat4 *joint_model)
+static inline __attribute__((always_inline)) void palettes_of(const PaletteTargets *targets, int joint_count,
+                                                              const mat4 *joint_model, bool affine)
 {
-    float key_time = key_time_of(clip, time);
-    const PackedTrack *tracks = clip->tracks;
-    /* Pass 1: the local matrix of every animated joint. Tracks do not depend on each other, so
-     * the CPU overlaps their long chains (key -> weights -> 2/|q|² -> matrix). (One loop over
-     * the joints doing everything measured 25 % slower: a child waited for its parent's
+    for (int j = 0; j < joint_count; j++) joint_palette_entries(targets, j, joint_model[j], affine);
+    palette_copies(targets);
+}
+
+void POSE_KERNEL(pose_palettes)(const PaletteTargets *targets, int joint_count, const mat4 *joint_model)
+{
+    if (targets->affine)
+        palettes_of(targets, joint_count, joint_model, true);
+    else
+        palettes_of(targets, joint_count, joint_model, false);
+}
+
+void POSE_KERNEL(pose_evaluate_packed)(const PackedClip *clip, const Skeleton *skeleton, const PaletteTargets *targets,
+                                       float time, PackedCursor *cursor, mat4 *local, mat4 *joint_model)
+{
+    /* Pass 1: the local matrix of every animated joint (pose_lanes.c: several tracks per vector
+     * register). Tracks do not depend on each other, so the CPU overlaps their chains. (One loop
+     * over the joints doing everything measured 25 % slower: a child waited for its parent's
      * sampling chain, and a skeleton is a few long chains.) */
-    POSE_KERNEL(packed_clip_find_keys)(clip, key_time, states);
-    for (int i = 0; i < clip->track_count; i++) track_or_held(clip, &tracks[i], states, key_time, local);
+    POSE_KERNEL(packed_clip_sample_forward)(clip, time, cursor, local);
     /* Pass 2: model_j = model_parent * local_j, then the palette entries joint j drives. */
     POSE_KERNEL(pose_model_and_palettes)(skeleton, targets, (const mat4 *)local, joint_model);
 }
 
-POSE_KERNEL_LINKAGE void POSE_KERNEL(pose_model_and_palettes)(const Skeleton *skeleton, const PaletteTargets *targets, const mat4 *local,
-                                          mat4 *joint_model)
+static inline __attribute__((always_inline)) void model_and_palettes(const Skeleton *skeleton, const PaletteTargets *targets,
+                                                                     const mat4 *local, mat4 *joint_model, bool affine)
 {
     const int *parents = skeleton->parent;
-    bool affine = targets->affine;
     for (int j = 0, joints = skeleton->joint_count; j < joints; j++) {
         int parent = parents[j];
-        if (parent < 0)
+        if (parent < 0) {
             glm_mat4_copy((vec4 *)local[j], joint_model[j]);
-        else   /* model_j = model_parent * local_j (parent < j: already done) */
-            joint_mul(affine, joint_model[parent], local[j], joint_model[j]);
-        joint_palette_entries(targets, j, joint_model[j]);
+        } else if (affine) {   /* model_j = model_parent * local_j (parent < j: already done) */
+            AffineLeft model_parent = affine_left(joint_model[parent]);
+            affine_mul(&model_parent, local[j], joint_model[j]);
+        } else {
+            glm_mat4_mul(joint_model[parent], (vec4 *)local[j], joint_model[j]);
+        }
+        joint_palette_entries(targets, j, joint_model[j], affine);
     }
+    palette_copies(targets);
+}
+
+void POSE_KERNEL(pose_model_and_palettes)(const Skeleton *skeleton, const PaletteTargets *targets, const mat4 *local,
+                                          mat4 *joint_model)
+{
+    if (targets->affine)
+        model_and_palettes(skeleton, targets, local, joint_model, true);
+    else
+        model_and_palettes(skeleton, targets, local, joint_model, false);
 }
 
 #ifndef POSE_FAST_AVX2
@@ -579,9 +498,9 @@ void pose_palettes(const PaletteTargets *targets, int joint_count, const mat4 *j
 }
 
 void pose_evaluate_packed(const PackedClip *clip, const Skeleton *skeleton, const PaletteTargets *targets, float time,
-                          TimelineState *states, mat4 *local, mat4 *joint_model)
+                          PackedCursor *cursor, mat4 *local, mat4 *joint_model)
 {
-    POSE_DISPATCH(pose_evaluate_packed, (clip, skeleton, targets, time, states, local, joint_model));
+    POSE_DISPATCH(pose_evaluate_packed, (clip, skeleton, targets, time, cursor, local, joint_model));
 }
 
 void pose_model_and_palettes(const Skeleton *skeleton, const PaletteTargets *targets, const mat4 *local, mat4 *joint_model)
