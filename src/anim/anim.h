@@ -163,6 +163,11 @@ typedef struct PackedClip {
     int             lane_count, lane_capacity;   /* capacity: lane_count rounded up to 8 */
     int            *lane_track;        /* [lane_capacity]: the track in each lane, -1 for padding */
     int            *lane_joint;        /* [lane_capacity]: its joint, -1 for padding */
+    /* channel c (0 T, 1 R, 2 S) of lane i at [c * lane_capacity + i]: its timeline, and one record
+     * of LANE_FIELDS floats per key k (what the cursor's lane fields hold in interval k) */
+    const PackedTimeline **lane_timeline;
+    const float         **lane_records;
+    float                *record_block;
     int             other_count, held_count;
     int            *other_tracks, *held_tracks;
 } PackedClip;

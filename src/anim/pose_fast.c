@@ -125,46 +125,6 @@ static void pack_channel(PackedClip *packed, PackedChannel *out, float **block, 
 
 static void hold_constant_tracks(PackedClip *packed);
 
-/* A track the lanes sample: not held, no CUBICSPLINE channel, and keys sparse enough (anim.h). */
-static bool track_in_lanes(const PackedClip *packed, const PackedTrack *track)
-{
-    const PackedChannel *channels[3] = {&track->translation, &track->rotation, &track->scale};
-    int crossings = 0;   /* keys after the first, over the three channels */
-    for (int c = 0; c < 3; c++) {
-        if (channels[c]->kind == INTERPOLATION_CUBICSPLINE) return false;
-        crossings += packed->timelines[channels[c]->timeline].count - 1;
-    }
-    return !track->held && (float)crossings <= PACKED_DENSE_KEYS_PER_SECOND * packed->duration;
-}
-
-/* The three track lists of PackedClip (lanes, others, held), after hold_constant_tracks. */
-static bool sort_tracks(PackedClip *packed)
-{
-    int tracks = packed->track_count, lanes = 0;
-    for (int i = 0; i < tracks; i++) {
-        if (track_in_lanes(packed, &packed->tracks[i])) lanes++;
-    }
-    packed->lane_capacity = (lanes + 7) / 8 * 8;
-    packed->lane_track = malloc(sizeof(int) * (size_t)(2 * packed->lane_capacity + 2 * tracks + 1));
-    if (!packed->lane_track) {
-        packed_clip_free(packed);
-        return false;
-    }
-    packed->lane_joint = packed->lane_track + packed->lane_capacity;
-    packed->other_tracks = packed->lane_joint + packed->lane_capacity;
-    packed->held_tracks = packed->other_tracks + tracks;
-    for (int i = 0; i < tracks; i++) {
-        const PackedTrack *track = &packed->tracks[i];
-        if (track->held) packed->held_tracks[packed->held_count++] = i;
-        else if (track_in_lanes(packed, track)) packed->lane_track[packed->lane_count++] = i;
-        else packed->other_tracks[packed->other_count++] = i;
-    }
-    for (int i = packed->lane_count; i < packed->lane_capacity; i++) packed->lane_track[i] = -1;
-    for (int i = 0; i < packed->lane_capacity; i++)
-        packed->lane_joint[i] = packed->lane_track[i] >= 0 ? packed->tracks[packed->lane_track[i]].joint : -1;
-    return true;
-}
-
 bool packed_clip_build(PackedClip *packed, const Clip *clip, const Skeleton *skeleton)
 {
     memset(packed, 0, sizeof *packed);
@@ -201,7 +161,11 @@ bool packed_clip_build(PackedClip *packed, const Clip *clip, const Skeleton *ske
                      (const float *)t->scale_tangents, t->scale_interpolation, 3, rest->scale);
     }
     hold_constant_tracks(packed);
-    return sort_tracks(packed);
+    if (!packed_lanes_build(packed)) {
+        packed_clip_free(packed);
+        return false;
+    }
+    return true;
 }
 
 void packed_clip_free(PackedClip *packed)
@@ -210,6 +174,9 @@ void packed_clip_free(PackedClip *packed)
     free(packed->tracks);
     free(packed->timelines);
     free(packed->lane_track);   /* (lane_joint, other_tracks and held_tracks live in the same allocation) */
+    free(packed->lane_timeline);
+    free(packed->lane_records);
+    free(packed->record_block);
     memset(packed, 0, sizeof *packed);
 }
 

@@ -31,6 +31,8 @@
     void pose_model_and_palettes_##suffix(const Skeleton *skeleton, const PaletteTargets *targets, const mat4 *local,  \
                                           mat4 *joint_model);
 POSE_KERNEL_DECLARATIONS(baseline)
+/* pose_lanes.c, at packing: the track lists and every lane channel's key records (false: out of memory) */
+bool packed_lanes_build(PackedClip *packed);
 #if ANIM_HAVE_AVX2_KERNELS
 POSE_KERNEL_DECLARATIONS(avx2)
 #endif

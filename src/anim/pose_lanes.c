@@ -127,39 +127,107 @@ static inline const PackedChannel *lane_channel(const PackedTrack *track, int ch
     return channel == 0 ? &track->translation : (channel == 1 ? &track->rotation : &track->scale);
 }
 
-/* Lane `lane`'s channel (0 T, 1 R, 2 S) enters key interval k: its fields, one float each. */
-static void lane_set(const PackedClip *packed, PackedCursor *cursor, int channel, int lane, int k)
+#ifndef POSE_FAST_AVX2 /* built once: baseline compilation only */
+/* A track the lanes sample: not held, no CUBICSPLINE channel, and keys sparse enough (anim.h). */
+static bool track_in_lanes(const PackedClip *packed, const PackedTrack *track)
 {
-    size_t capacity = (size_t)cursor->lane_capacity;
-    float *field = cursor->lane_fields + (size_t)channel * LANE_FIELDS * capacity + lane;
-    cursor->lane_key[(size_t)channel * capacity + (size_t)lane] = k;
-    int track = packed->lane_track[lane];
-    if (track < 0) {   /* padding: never crosses a key, identity rotation */
-        for (int f = 0; f < LANE_FIELDS; f++) field[f * capacity] = 0.0f;
-        field[LANE_NEXT * capacity] = INFINITY;
-        field[(LANE_V0 + 3) * capacity] = field[(LANE_V1 + 3) * capacity] = channel == 1 ? 1.0f : 0.0f;
-        return;
+    int crossings = 0;   /* keys after the first, over the three channels */
+    for (int c = 0; c < 3; c++) {
+        const PackedChannel *channel = lane_channel(track, c);
+        if (channel->kind == INTERPOLATION_CUBICSPLINE) return false;
+        crossings += packed->timelines[channel->timeline].count - 1;
     }
-    const PackedChannel *c = lane_channel(&packed->tracks[track], channel);
-    const PackedTimeline *timeline = &packed->timelines[c->timeline];
+    return !track->held && (float)crossings <= PACKED_DENSE_KEYS_PER_SECOND * packed->duration;
+}
+
+/* Padding lanes: one key that is never left (next = +Inf), identity rotation. */
+static const float pad_time = 0.0f;
+static const PackedTimeline pad_timeline = {.count = 1, .times = &pad_time, .inv_span = &pad_time};
+static const float pad_records[3][LANE_FIELDS] = {
+    {INFINITY, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {INFINITY, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0},
+    {INFINITY, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0},
+};
+
+/* Record k of a channel: its lane fields while the time is in key interval k. */
+static void channel_record(const PackedChannel *c, const PackedTimeline *timeline, int channel, int k, float *record)
+{
     bool linear = c->kind == INTERPOLATION_LINEAR;   /* else STEP: a = 0 holds values[k] until the next key */
     const float *v0 = c->values + 4 * k, *v1 = linear ? v0 + 4 : v0;   /* values[count] pads the last key */
-    field[LANE_NEXT * capacity] = k + 1 < timeline->count ? timeline->times[k + 1] : INFINITY;
-    field[LANE_START * capacity] = timeline->times[k];
-    field[LANE_INV_SPAN * capacity] = linear ? timeline->inv_span[k] : 0.0f;
+    record[LANE_NEXT] = k + 1 < timeline->count ? timeline->times[k + 1] : INFINITY;
+    record[LANE_START] = timeline->times[k];
+    record[LANE_INV_SPAN] = linear ? timeline->inv_span[k] : 0.0f;
     for (int i = 0; i < 4; i++) {
-        field[(LANE_V0 + i) * capacity] = v0[i];
-        field[(LANE_V1 + i) * capacity] = channel == 1 ? v1[i] : v1[i] - v0[i];
+        record[LANE_V0 + i] = v0[i];
+        record[LANE_V1 + i] = channel == 1 ? v1[i] : v1[i] - v0[i];
     }
-    field[LANE_THETA2 * capacity] = linear && c->theta2 ? c->theta2[k] : 0.0f;
+    record[LANE_THETA2] = linear && c->theta2 ? c->theta2[k] : 0.0f;
+}
+
+bool packed_lanes_build(PackedClip *packed)
+{
+    int tracks = packed->track_count, lanes = 0;
+    for (int i = 0; i < tracks; i++)
+        if (track_in_lanes(packed, &packed->tracks[i])) lanes++;
+    int capacity = packed->lane_capacity = (lanes + 7) / 8 * 8;
+    packed->lane_track = malloc(sizeof(int) * (size_t)(2 * capacity + 2 * tracks + 1));
+    packed->lane_timeline = calloc((size_t)(3 * capacity + 1), sizeof(PackedTimeline *));
+    packed->lane_records = calloc((size_t)(3 * capacity + 1), sizeof(float *));
+    if (!packed->lane_track || !packed->lane_timeline || !packed->lane_records) return false;
+    packed->lane_joint = packed->lane_track + capacity;
+    packed->other_tracks = packed->lane_joint + capacity;
+    packed->held_tracks = packed->other_tracks + tracks;
+    size_t records = 0;
+    for (int i = 0; i < tracks; i++) {
+        const PackedTrack *track = &packed->tracks[i];
+        if (track->held) {
+            packed->held_tracks[packed->held_count++] = i;
+        } else if (track_in_lanes(packed, track)) {
+            packed->lane_track[packed->lane_count++] = i;
+            for (int c = 0; c < 3; c++) records += (size_t)packed->timelines[lane_channel(track, c)->timeline].count;
+        } else {
+            packed->other_tracks[packed->other_count++] = i;
+        }
+    }
+    packed->record_block = malloc(sizeof(float) * LANE_FIELDS * (records > 0 ? records : 1));
+    if (!packed->record_block) return false;
+    float *next = packed->record_block;
+    for (int lane = 0; lane < capacity; lane++) {
+        int track = packed->lane_track[lane] = lane < packed->lane_count ? packed->lane_track[lane] : -1;
+        packed->lane_joint[lane] = track >= 0 ? packed->tracks[track].joint : -1;
+        for (int c = 0; c < 3; c++) {
+            int slot = c * capacity + lane;
+            if (track < 0) {
+                packed->lane_timeline[slot] = &pad_timeline;
+                packed->lane_records[slot] = pad_records[c];
+                continue;
+            }
+            const PackedChannel *channel = lane_channel(&packed->tracks[track], c);
+            const PackedTimeline *timeline = &packed->timelines[channel->timeline];
+            packed->lane_timeline[slot] = timeline;
+            packed->lane_records[slot] = next;
+            for (int k = 0; k < timeline->count; k++, next += LANE_FIELDS) channel_record(channel, timeline, c, k, next);
+        }
+    }
+    return true;
+}
+#endif
+
+/* Lane `lane`'s channel (0 T, 1 R, 2 S) enters key interval k: its record into the lane fields. */
+static inline void lane_set(const PackedClip *packed, PackedCursor *cursor, int channel, int lane, int k)
+{
+    size_t capacity = (size_t)cursor->lane_capacity;
+    float *field = cursor->lane_fields + (size_t)channel * LANE_FIELDS * capacity + (size_t)lane;
+    const float *record = packed->lane_records[channel * packed->lane_capacity + lane] + (size_t)LANE_FIELDS * (size_t)k;
+#pragma GCC unroll 12
+    for (int f = 0; f < LANE_FIELDS; f++) field[(size_t)f * capacity] = record[f];
 }
 
 /* The time crossed this lane channel's next key: find its key (usually the next one) and set it. */
 static void lane_advance(const PackedClip *packed, PackedCursor *cursor, int channel, int lane, float t)
 {
-    const PackedChannel *c = lane_channel(&packed->tracks[packed->lane_track[lane]], channel);
     int *key = &cursor->lane_key[(size_t)channel * (size_t)cursor->lane_capacity + (size_t)lane];
-    lane_set(packed, cursor, channel, lane, timeline_key(&packed->timelines[c->timeline], t, key));
+    lane_set(packed, cursor, channel, lane, timeline_key(packed->lane_timeline[channel * packed->lane_capacity + lane], t, key));
 }
 
 /* Every lane from the timelines' keys at t (a start, or time going backwards), and the held tracks. */
@@ -168,9 +236,11 @@ static void lanes_fill(const PackedClip *packed, float t, PackedCursor *cursor, 
     POSE_KERNEL(packed_clip_find_keys)(packed, t, cursor->timelines);
     for (int lane = 0; lane < packed->lane_capacity; lane++) {
         int track = packed->lane_track[lane];
-        for (int channel = 0; channel < 3; channel++)
-            lane_set(packed, cursor, channel, lane,
-                     track < 0 ? 0 : cursor->timelines[lane_channel(&packed->tracks[track], channel)->timeline].key);
+        for (int channel = 0; channel < 3; channel++) {
+            int k = track < 0 ? 0 : cursor->timelines[lane_channel(&packed->tracks[track], channel)->timeline].key;
+            cursor->lane_key[(size_t)channel * (size_t)cursor->lane_capacity + (size_t)lane] = k;
+            lane_set(packed, cursor, channel, lane, k);
+        }
     }
     for (int i = 0; i < packed->held_count; i++) {
         const PackedTrack *track = &packed->tracks[packed->held_tracks[i]];
@@ -188,6 +258,7 @@ static inline void store_column(vf x, vf y, vf z, vf w, float *const *destinatio
     vf t2 = __builtin_shufflevector(z, w, 0, 8, 1, 9, 4, 12, 5, 13), t3 = __builtin_shufflevector(z, w, 2, 10, 3, 11, 6, 14, 7, 15);
     vf r[4] = {__builtin_shufflevector(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13), __builtin_shufflevector(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15),
                __builtin_shufflevector(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13), __builtin_shufflevector(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15)};
+#pragma GCC unroll 4
     for (int l = 0; l < 4; l++) {   /* r[l] = lane l's column | lane l+4's column */
         store4(destination[l] + 4 * column, __builtin_shufflevector(r[l], r[l], 0, 1, 2, 3));
         store4(destination[l + 4] + 4 * column, __builtin_shufflevector(r[l], r[l], 4, 5, 6, 7));
@@ -236,6 +307,7 @@ static inline __attribute__((always_inline)) void sample_lanes(const PackedClip 
     vf xs = x * s, ys = y * s, zs = z * s;
     vf xx = x * xs, yy = y * ys, zz = z * zs, xy = x * ys, xz = x * zs, yz = y * zs, wx = w * xs, wy = w * ys, wz = w * zs;
     float *destination[LANES];
+#pragma GCC unroll 8
     for (int l = 0; l < LANES; l++) {
         int joint = packed->lane_joint[lane + l];
         destination[l] = joint >= 0 ? (float *)local[joint] : (float *)scratch;   /* padding: a scratch matrix */
