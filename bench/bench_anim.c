@@ -332,19 +332,19 @@ static double run_batch(Bench *b, Job job)
         break;
     case JOB_SAMPLE_FORWARD:
         for (int f = 0; f < frames; f++)
-            if (b->clip) packed_clip_sample_forward(&a->packed[clip], b->forward_times[f], &a->cursor, a->local);
+            if (b->clip) packed_clip_sample_forward(&a->playback.packed[clip], b->forward_times[f], &a->playback.cursor, a->local);
         break;
     case JOB_HIERARCHY:
         for (int f = 0; f < frames; f++)
-            pose_model_and_palettes(&model->skeleton, &a->targets, (const mat4 *)a->local, a->joint_model);
+            pose_model_and_palettes(&model->skeleton, &a->playback.targets, (const mat4 *)a->local, a->joint_model);
         break;
     case JOB_PALETTE:
-        for (int f = 0; f < frames; f++) pose_palettes(&a->targets, model->skeleton.joint_count, (const mat4 *)a->joint_model);
+        for (int f = 0; f < frames; f++) pose_palettes(&a->playback.targets, model->skeleton.joint_count, (const mat4 *)a->joint_model);
         break;
     case JOB_POSE_REFERENCE:   /* the pipeline as it was before the fast path (animator.c's rest-pose route) */
         for (int f = 0; f < frames; f++) {
             pose_set_rest(&model->skeleton, a->local);
-            if (b->clip) clip_sample(b->clip, &model->skeleton, b->forward_times[f], a->cursors, a->local);
+            if (b->clip) clip_sample(b->clip, &model->skeleton, b->forward_times[f], a->playback.cursors, a->local);
             pose_local_to_model(&model->skeleton, (const mat4 *)a->local, a->joint_model);
             for (int m = 0; m < model->mesh_count; m++)
                 if (model->meshes[m].skinned) skin_palette(&model->meshes[m], (const mat4 *)a->joint_model, a->palettes[m]);
@@ -352,7 +352,7 @@ static double run_batch(Bench *b, Job job)
         break;
     case JOB_SAMPLE_REFERENCE:
         for (int f = 0; f < frames; f++)
-            if (b->clip) clip_sample(b->clip, &model->skeleton, b->forward_times[f], a->cursors, a->local);
+            if (b->clip) clip_sample(b->clip, &model->skeleton, b->forward_times[f], a->playback.cursors, a->local);
         break;
     case JOB_SKIN_REFERENCE: {
         mat4 identity;

@@ -185,7 +185,7 @@ static void test_in_place(void)
 
     Animator animator;
     CHECK(animator_init(&animator, &model), "animator");
-    animator.in_place = true;
+    animator.root.in_place = true;
     float worst = 0.0f;
     bool y_moves = false;
     for (int i = 0; i <= 40; i++) {
@@ -202,7 +202,7 @@ static void test_in_place(void)
     printf("in place: worst ground drift of the root %.3g\n", worst);
     CHECK(worst <= 1e-6f, "in place keeps the root's ground position within 1e-6 (worst %g)", worst);
     CHECK(y_moves, "in place keeps the vertical motion");
-    animator.in_place = false;
+    animator.root.in_place = false;
     animator_evaluate(&animator, 0, 1.0f);
     CHECK(near(animator.joint_model[0][3][0], 3.0f, 1e-6f), "as authored: the root travels");
     animator_free(&animator);

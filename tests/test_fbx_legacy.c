@@ -122,7 +122,7 @@ static void blend_shapes(void)
         if (animator_init(&animator, &model)) {
             animator_evaluate(&animator, 0, 0.5f);
             bool morphed = animator_morph_mesh(&animator, 0);
-            float z = morphed ? animator.morphs[0].positions[top][2] : -1.0f;
+            float z = morphed ? animator.morph.meshes[0].positions[top][2] : -1.0f;
             CHECK(morphed && fabsf(z - 1.0f) < 1e-5f, "at 0.5 s the weight is 0.5: z = %g (1)", z);
             animator_free(&animator);
         }

@@ -110,7 +110,7 @@ static void check_vertex(const Animator *animator, const SkinDqPose *dq, int m, 
     double p[3] = {mesh->positions[v][0], mesh->positions[v][1], mesh->positions[v][2]};
     int active = 0;
     for (int t = 0; t < mesh->morph_target_count; t++) {
-        double w = animator->morph_weights[m][t];
+        double w = animator->morph.weights[m][t];
         if (w == 0.0) continue;
         active++;
         for (int i = 0; i < 3; i++) p[i] += w * mesh->morph_position_deltas[(size_t)t * mesh->vertex_count + v][i];
@@ -146,9 +146,9 @@ static void check_vertex(const Animator *animator, const SkinDqPose *dq, int m, 
             dmat_mul(joint_model[mesh->node_joint], bind_inverse, follow);
             dmat_mul(follow, palette, palette);
         }
-        if (animator->clip == ANIMATOR_BIND_POSE) dmat_from(mesh->bind_matrix, palette);   /* the bind pose: N */
+        if (animator->playback.clip == ANIMATOR_BIND_POSE) dmat_from(mesh->bind_matrix, palette);   /* the bind pose: N */
         double scale = 1.0 + fabs(joint_model[joint][0][0]) + fabs(joint_model[joint][1][1]) + fabs(joint_model[joint][2][2]);
-        if (animator->clip != ANIMATOR_BIND_POSE)
+        if (animator->playback.clip != ANIMATOR_BIND_POSE)
             worst->joint = fmax(worst->joint, mat_difference(joint_model[joint], in->joint_model) / (scale + size));
         worst->palette = fmax(worst->palette, mat_difference(palette, in->palette) / (scale + size));
         CHECK(mat_difference(offset, in->offset) == 0.0, "offset matrix is the mesh's inverse bind");
@@ -372,7 +372,7 @@ static void test_morph_override(const char *path)
         animator_evaluate(&animator, clip, time);
         float clip_weights[64];
         int targets = m->morph_target_count < 64 ? m->morph_target_count : 64;
-        memcpy(clip_weights, animator.morph_weights[mesh], sizeof(float) * (size_t)targets);
+        memcpy(clip_weights, animator.morph.weights[mesh], sizeof(float) * (size_t)targets);
         MorphOverride o;
         char error[256], spec[64];
         snprintf(spec, sizeof spec, "1=0.625");   /* by index */
@@ -381,9 +381,9 @@ static void test_morph_override(const char *path)
         morph_override_apply(&o, &animator);
         int changed_other = 0;
         for (int t = 0; t < targets; t++)
-            if (t != 1 && animator.morph_weights[mesh][t] != clip_weights[t]) changed_other++;
-        CHECK(animator.morph_weights[mesh][1] == 0.625f && changed_other == 0,
-              "--morph 1=0.625 sets target 1 (%g) and nothing else (%d changed)", animator.morph_weights[mesh][1],
+            if (t != 1 && animator.morph.weights[mesh][t] != clip_weights[t]) changed_other++;
+        CHECK(animator.morph.weights[mesh][1] == 0.625f && changed_other == 0,
+              "--morph 1=0.625 sets target 1 (%g) and nothing else (%d changed)", animator.morph.weights[mesh][1],
               changed_other);
         VertexInspection info;
         vertex_inspect(&animator, NULL, mesh, 0, &info);
@@ -394,7 +394,7 @@ static void test_morph_override(const char *path)
         morph_override_clear(&o, mesh, 1);
         animator_evaluate(&animator, clip, time);
         morph_override_apply(&o, &animator);
-        CHECK(memcmp(animator.morph_weights[mesh], clip_weights, sizeof(float) * (size_t)targets) == 0,
+        CHECK(memcmp(animator.morph.weights[mesh], clip_weights, sizeof(float) * (size_t)targets) == 0,
               "released: every weight is the clip's again");
         morph_override_free(&o);
         if (m->morph_target_names && m->morph_target_names[0][0]) {   /* by name */
@@ -402,7 +402,7 @@ static void test_morph_override(const char *path)
             CHECK(morph_override_parse(&model, spec, &o, error, sizeof error), "--morph %s: %s", spec, error);
             animator_evaluate(&animator, clip, time);
             morph_override_apply(&o, &animator);
-            CHECK(animator.morph_weights[mesh][0] == 0.25f, "--morph NAME=0.25 by name");
+            CHECK(animator.morph.weights[mesh][0] == 0.25f, "--morph NAME=0.25 by name");
             morph_override_free(&o);
         }
         CHECK(!morph_override_parse(&model, "no-such-target=1", &o, error, sizeof error) && strstr(error, "no morph"),

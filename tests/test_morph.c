@@ -438,10 +438,10 @@ static void check_variant(bool skinned)
 
     /* only non-zero weights cost work: at 1 s target 1 has weight 0 and is not listed */
     animator_evaluate(&animator, 0, 1.0f);
-    CHECK(animator.morphs[0].active_count == 1 && animator.morphs[0].active_targets[0] == 0,
-          "%s: active targets at 1 s: %d", name, animator.morphs[0].active_count);
+    CHECK(animator.morph.meshes[0].active_count == 1 && animator.morph.meshes[0].active_targets[0] == 0,
+          "%s: active targets at 1 s: %d", name, animator.morph.meshes[0].active_count);
     animator_evaluate(&animator, 0, 0.0f);
-    CHECK(animator.morphs[0].active_count == 0, "%s: active targets at 0 s: %d", name, animator.morphs[0].active_count);
+    CHECK(animator.morph.meshes[0].active_count == 0, "%s: active targets at 0 s: %d", name, animator.morph.meshes[0].active_count);
 
     /* the per-frame path allocates nothing */
     vec3 positions[4], normals[4];
@@ -782,8 +782,8 @@ static void check_many_targets(void)
         Animator animator;
         animator_init(&animator, &model);
         animator_evaluate(&animator, 0, 0.5f);
-        CHECK(animator.morphs[0].active_count == MANY_TARGETS, "many targets: %d active",
-              animator.morphs[0].active_count);
+        CHECK(animator.morph.meshes[0].active_count == MANY_TARGETS, "many targets: %d active",
+              animator.morph.meshes[0].active_count);
         vec3 posed[4];
         animator_skin_mesh(&animator, 0, posed, NULL);
         float worst = 0.0f;

@@ -179,7 +179,7 @@ static void check_pose(const Model *model, Animator *animator, float t)
         int n = node_of_mesh(model, m);
         float w[2];
         weights_of_node(n, t, w);
-        const float *got = animator->morph_weights[m];
+        const float *got = animator->morph.weights[m];
         CHECK(fabsf(got[0] - w[0]) <= 1e-6f && fabsf(got[1] - w[1]) <= 1e-6f,
               "mesh %d (node %d) at %g s: weights (%g, %g), expected (%g, %g)", m, n, t, got[0], got[1], w[0], w[1]);
         vec3 positions[3];

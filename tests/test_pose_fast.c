@@ -376,7 +376,7 @@ static void test_pose_matches_reference(Clip *clip, Skeleton *skeleton, bool aff
     model.meshes = &mesh;
     Animator animator;
     CHECK(animator_init(&animator, &model), "animator_init");
-    CHECK(animator.targets.affine == affine, "PaletteTargets.affine = %d", affine);
+    CHECK(animator.playback.targets.affine == affine, "PaletteTargets.affine = %d", affine);
     TrackCursor *cursors = xcalloc((size_t)clip->track_count, sizeof(TrackCursor));
     mat4 local[JOINTS], joint_model[JOINTS], palette[5];
     double worst_model = 0.0, worst_palette = 0.0;

@@ -787,7 +787,7 @@ static void test_animator_basics(const Model *m)
 {
     Animator a;
     CHECK(animator_init(&a, m), "animator_init");
-    CHECK(a.clip == ANIMATOR_REST_POSE && animator_matches(&a, m, ANIMATOR_REST_POSE, 0.0f),
+    CHECK(a.playback.clip == ANIMATOR_REST_POSE && animator_matches(&a, m, ANIMATOR_REST_POSE, 0.0f),
           "after init: the rest pose");
 
     animator_evaluate(&a, ANIMATOR_BIND_POSE, 0.0f);
@@ -900,7 +900,7 @@ static void test_animator_switch_resets_cursors(const Model *m)
     CHECK(memcmp(played.joint_model, fresh.joint_model, sizeof(mat4) * JOINTS) == 0 &&
               memcmp(played.palettes[0], fresh.palettes[0], sizeof(mat4) * 3) == 0,
           "Walk then Wave: same pose as a fresh Wave");
-    CHECK(memcmp(played.cursors, fresh.cursors, sizeof(TrackCursor) * 3) == 0,
+    CHECK(memcmp(played.playback.cursors, fresh.playback.cursors, sizeof(TrackCursor) * 3) == 0,
           "switching clip resets every cursor (the tracks Wave does not have too)");
     /* And back to the first clip at an earlier time (a backward jump). */
     animator_evaluate(&played, 0, 0.2f);

@@ -191,7 +191,7 @@ static void test_sliders(void)
     char error[256];
     CHECK(overlay_init(&overlay, error, sizeof error), "overlay");
     scene_evaluate(scene, animator, 0, 1.0f);
-    float clip_weights[2] = {animator->morph_weights[0][0], animator->morph_weights[0][1]};
+    float clip_weights[2] = {animator->morph.weights[0][0], animator->morph.weights[0][1]};
     mat4 view, projection;
     glm_mat4_identity(view);
     glm_mat4_identity(projection);
@@ -202,14 +202,14 @@ static void test_sliders(void)
     float y = scene->slider_y + 1.5f * scene->slider_h, x = scene->slider_x + 0.75f * scene->slider_w;
     CHECK(scene_slider_grab(scene, 0, x, y), "a press on a bar is the slider's");
     scene_evaluate(scene, animator, 0, 1.0f);
-    CHECK(fabsf(animator->morph_weights[0][1] - 0.75f) < 1e-5f && animator->morph_weights[0][0] == clip_weights[0],
-          "the press sets target 1 to 0.75 (%g), target 0 keeps the clip's", animator->morph_weights[0][1]);
+    CHECK(fabsf(animator->morph.weights[0][1] - 0.75f) < 1e-5f && animator->morph.weights[0][0] == clip_weights[0],
+          "the press sets target 1 to 0.75 (%g), target 0 keeps the clip's", animator->morph.weights[0][1]);
     scene_slider_grab(scene, 1, scene->slider_x + 0.25f * scene->slider_w, y + 20.0f);
     scene_evaluate(scene, animator, 0, 1.0f);
-    CHECK(fabsf(animator->morph_weights[0][1] - 0.25f) < 1e-5f, "the drag follows the cursor (%g)", animator->morph_weights[0][1]);
+    CHECK(fabsf(animator->morph.weights[0][1] - 0.25f) < 1e-5f, "the drag follows the cursor (%g)", animator->morph.weights[0][1]);
     scene_slider_grab(scene, 2, 0.0f, 0.0f);
     scene_evaluate(scene, animator, 0, 1.0f);
-    CHECK(animator->morph_weights[0][1] == clip_weights[1] && animator->morph_weights[0][0] == clip_weights[0],
+    CHECK(animator->morph.weights[0][1] == clip_weights[1] && animator->morph.weights[0][0] == clip_weights[0],
           "the release gives the weight back to the clip");
     CHECK(!scene_slider_grab(scene, 0, 2.0f, 2.0f), "a press elsewhere is not the sliders'");
     overlay_free(&overlay);

@@ -216,12 +216,19 @@ void packed_cursor_free(PackedCursor *cursor);
 /* Forget the position (a new clip, or local[] rewritten by someone else): the next frame starts over. */
 void packed_cursor_reset(PackedCursor *cursor);
 
+/* Playback time (seconds from the clip's start, what --time takes) -> key time: clamped to
+ * [0, duration] (NaN: 0), then read at file time start + time. The one clamp every sampler uses
+ * (clip_sample, the morph weights, the packed clips). */
+static inline float clip_key_time(float start, float duration, float time)
+{
+    if (!(time > 0.0f)) time = 0.0f;   /* also catches NaN */
+    if (time > duration) time = duration;
+    return start + time;
+}
+
 /* Packs `clip` (allocates; false when out of memory). packed_clip_free undoes it. */
 bool packed_clip_build(PackedClip *packed, const Clip *clip, const Skeleton *skeleton);
 void packed_clip_free(PackedClip *packed);
-
-/* Playback time (seconds from the clip's start, clamped to [0, duration]; NaN = 0) -> key time. */
-float packed_clip_key_time(const PackedClip *packed, float time);
 
 /* The key and factor of every timeline at key time key_time (states[timeline_count]). */
 void packed_clip_find_keys(const PackedClip *packed, float key_time, TimelineState *states);

@@ -1,8 +1,8 @@
 /* animator.h — the buffers one animated model instance needs, allocated once.
  *
- * Animator owns the pose (local and model-space joint matrices), the key
- * cursors and one palette per mesh. animator_evaluate() runs the whole
- * per-frame pipeline of anim.h without allocating anything.
+ * Animator owns the pose (local and model-space joint matrices, one palette per mesh) and the
+ * state of clip playback, cross-fades, root motion and morph weights, each in its own struct.
+ * animator_evaluate() runs the whole per-frame pipeline of anim.h without allocating anything.
  */
 #ifndef SKINVIEW_ANIMATOR_H
 #define SKINVIEW_ANIMATOR_H
@@ -22,35 +22,66 @@ typedef struct MeshMorph {
     vec3  *normals;                /* [vertex_count] */
 } MeshMorph;
 
+/* Clip playback: which clip the instance plays, and the fast path's state for it (pose_fast.c,
+ * pose_lanes.c). `primed` says whether local[] is what the fast path expects between frames: the
+ * rest matrix at every joint the clip has no track for, and the clip's held tracks. A clip switch
+ * primes it; a cross-fade, which writes every joint, unprimes it, and the next fast frame primes
+ * it again (rest pose + cursor reset). */
+typedef struct ClipPlayback {
+    int            clip;        /* clip index, or ANIMATOR_REST_POSE / ANIMATOR_BIND_POSE */
+    PackedClip    *packed;      /* [clip_count]: every clip's keys laid out for sampling */
+    PackedCursor   cursor;      /* key cursors and lanes of `clip` (sized for every clip) */
+    PaletteTargets targets;     /* the palette entries each joint drives */
+    TrackCursor   *cursors;     /* [max track count]: reference clip_sample cursors of `clip` (fades, root anchor) */
+    bool           primed;      /* local[] = rest + held tracks of `clip` (see above) */
+} ClipPlayback;
+
+/* Cross-fade (animator_evaluate_blend): the clip fading out, with its own cursors, and the two
+ * local poses as translation / rotation / scale, blended joint by joint. */
+typedef struct CrossFade {
+    int             from_clip;  /* clip `cursors` belong to */
+    TrackCursor    *cursors;    /* [max track count] */
+    JointTransform *from, *to;  /* [joint_count] local poses of the two sides */
+    unsigned char  *animated;   /* [joint_count] 1 where either side has a track */
+} CrossFade;
+
+/* Root motion: with in_place set (by the caller), the clip's root joint keeps the ground position
+ * (x, z) it has at the clip's time 0. */
+typedef struct RootMotion {
+    bool in_place;
+    int  joint;     /* clip_root_motion_joint() of the playing clip, -1 if none */
+    vec3 anchor;    /* its scene position at time 0 of that clip */
+} RootMotion;
+
+/* Morph weights of this pose, per mesh, with each mesh's active targets and scratch vertices. */
+typedef struct MorphWeights {
+    float    **weights;   /* [mesh_count][morph_target_count] */
+    MeshMorph *meshes;    /* [mesh_count] */
+    int       *cursors;   /* [max morph track count over clips] */
+} MorphWeights;
+
+/* The bind pose (pose_bind), computed once at init. */
+typedef struct BindPose {
+    mat4           *local;   /* [joint_count] */
+    mat4           *model;   /* [joint_count] */
+    JointTransform *trs;     /* [joint_count] local as translation, rotation, scale (fades) */
+} BindPose;
+
+/* One animated instance of a model: the pose every evaluate writes (local, joint_model, one
+ * palette per mesh; meshes with the same bones share one), the skinning layout of each mesh, and
+ * the parts above. */
 typedef struct Animator {
     const Model  *model;
     mat4         *local;           /* [joint_count] */
     mat4         *joint_model;     /* [joint_count] model (scene) space */
-    TrackCursor  *cursors;         /* [max track count over clips]: cursors of the reference clip_sample */
     mat4        **palettes;        /* [mesh_count][bone_count] */
     SkinRun     **skin_runs;       /* [mesh_count][skin_run_count[m]]: influence-count runs (skin_fast.c) */
     int          *skin_run_count;  /* [mesh_count] */
-    float       **morph_weights;   /* [mesh_count][morph_target_count]: this pose's target weights */
-    MeshMorph    *morphs;          /* [mesh_count] */
-    int          *morph_cursors;   /* [max morph track count over clips] */
-    mat4         *bind_local;      /* [joint_count] the bind pose (pose_bind), computed once */
-    mat4         *bind_model;      /* [joint_count] */
-    JointTransform *bind_trs;      /* [joint_count] bind_local as translation, rotation, scale (fades) */
-    int           clip;            /* clip the cursors belong to */
-    PackedClip   *packed;          /* [clip_count]: the clips' keys laid out for sampling (pose_fast.c) */
-    PackedCursor  cursor;          /* the fast path's key cursors and lanes (sized for every clip) */
-    PaletteTargets targets;        /* palette entries per joint (pose_fast.c) */
-    /* cross-fade (animator_evaluate_blend) */
-    TrackCursor  *fade_cursors;    /* [max track count]: the clip fading out */
-    int           fade_clip;       /* clip fade_cursors belong to */
-    JointTransform *trs_from, *trs_to; /* [joint_count] local poses of the two clips */
-    unsigned char *animated;       /* [joint_count] 1 where either clip has a track */
-    /* root motion: when in_place is set (by the caller), the clip's root joint keeps the
-     * ground position (x, z) it has at the clip's time 0 */
-    bool          in_place;
-    int           root_joint;      /* clip_root_motion_joint() of `clip`, -1 if none */
-    vec3          root_anchor;     /* its scene position at time 0 of `clip` */
-    bool          local_blended;   /* local[] was written by a cross-fade (reset before the fast path) */
+    ClipPlayback  playback;
+    CrossFade     fade;
+    RootMotion    root;
+    MorphWeights  morph;
+    BindPose      bind;
 } Animator;
 
 /* Allocates every buffer for `model`. Returns false on out-of-memory. */
@@ -86,7 +117,7 @@ void animator_mesh_matrix(const Animator *animator, int mesh, mat4 out);
 void animator_skin_mesh(const Animator *animator, int mesh, vec3 *out_positions, vec3 *out_normals);
 
 /* Morph pass of mesh m at the current pose: when some target of the mesh has a non-zero weight,
- * writes the morphed mesh-space vertices to animator->morphs[m].positions / .normals and
+ * writes the morphed mesh-space vertices to animator->morph.meshes[m].positions / .normals and
  * returns true (skin from those); false when there is nothing to morph (skin the stored
  * vertices). Touches only mesh m's scratch buffers: meshes may run on different threads. */
 bool animator_morph_mesh(const Animator *animator, int mesh);

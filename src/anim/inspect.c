@@ -51,7 +51,7 @@ bool vertex_inspect(const Animator *animator, const SkinDqPose *dq, int mesh_ind
     /* morph: p = p_stored + sum_t w_t * delta_t (the animator's active targets of this pose) */
     glm_vec3_copy(out->stored_position, out->position);
     glm_vec3_copy(out->stored_normal, out->normal);
-    const MeshMorph *morph = &animator->morphs[mesh_index];
+    const MeshMorph *morph = &animator->morph.meshes[mesh_index];
     if (mesh->morph_target_count > 0) {
         out->morph_count = morph->active_count;
         for (int i = 0; i < morph->active_count; i++) {

@@ -2,6 +2,8 @@
  * (clip names, the 4 largest influences, renormalised weights). */
 #include "model.h"
 
+#include "alloc.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,37 +11,20 @@
 
 void mesh_free(Mesh *mesh)
 {
-    free(mesh->positions);
-    free(mesh->normals);
-    free(mesh->uvs);
-    free(mesh->uvs2);
-    free(mesh->colors);
-    free(mesh->tangents);
-    free(mesh->indices);
-    free(mesh->bone_joint);
-    free(mesh->inverse_bind);
-    free(mesh->joint_indices);
-    free(mesh->weights);
-    free(mesh->influences_in_file);
-    free(mesh->dq_weight);
-    free(mesh->morph_target_names);
-    free(mesh->morph_position_deltas);
-    free(mesh->morph_normal_deltas);
-    free(mesh->morph_default_weights);
+    void *owned[] = {mesh->positions, mesh->normals, mesh->uvs, mesh->uvs2, mesh->colors, mesh->tangents,
+                     mesh->indices, mesh->bone_joint, mesh->inverse_bind, mesh->joint_indices, mesh->weights,
+                     mesh->influences_in_file, mesh->dq_weight, mesh->morph_target_names,
+                     mesh->morph_position_deltas, mesh->morph_normal_deltas, mesh->morph_default_weights};
+    anim_free_each(owned, sizeof owned / sizeof *owned);
     memset(mesh, 0, sizeof *mesh);
 }
 
 void joint_track_free(JointTrack *track)
 {
-    free(track->translation_times);
-    free(track->translation_values);
-    free(track->rotation_times);
-    free(track->rotation_values);
-    free(track->scale_times);
-    free(track->scale_values);
-    free(track->translation_tangents);
-    free(track->rotation_tangents);
-    free(track->scale_tangents);
+    void *owned[] = {track->translation_times, track->translation_values, track->translation_tangents,
+                     track->rotation_times, track->rotation_values, track->rotation_tangents,
+                     track->scale_times, track->scale_values, track->scale_tangents};
+    anim_free_each(owned, sizeof owned / sizeof *owned);
     memset(track, 0, sizeof *track);
 }
 

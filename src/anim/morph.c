@@ -9,18 +9,9 @@
 
 #include <string.h>
 
-/* Playback time (seconds from the clip's start, clamped to [0, duration]) -> file time of the keys
- * (as clip_sample does). */
-static float morph_key_time(const Clip *clip, float time)
-{
-    if (!(time > 0.0f)) time = 0.0f;   /* also catches NaN */
-    if (time > clip->duration) time = clip->duration;
-    return clip->start + time;
-}
-
 void clip_sample_morph_weights(const Clip *clip, float time, int *cursors, float *const *weights)
 {
-    time = morph_key_time(clip, time);
+    time = clip_key_time(clip->start, clip->duration, time);
     for (int i = 0; i < clip->morph_track_count; i++) {
         const MorphTrack *track = &clip->morph_tracks[i];
         /* linear: w_k + a (w_k+1 - w_k); STEP: w_k until key k+1; CUBICSPLINE: glTF's Hermite (sample.c) */

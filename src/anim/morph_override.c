@@ -2,6 +2,8 @@
  * `--morph NAME=W,...`; see animator.h). */
 #include "animator.h"
 
+#include "alloc.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,33 +13,24 @@
 bool morph_override_init(MorphOverride *o, const Model *model)
 {
     memset(o, 0, sizeof *o);
+    bool ok = true;
     o->mesh_count = model->mesh_count;
-    size_t meshes = (size_t)(model->mesh_count > 0 ? model->mesh_count : 1);
-    o->set = calloc(meshes, sizeof *o->set);
-    o->weight = calloc(meshes, sizeof *o->weight);
-    if (!o->set || !o->weight) {
-        morph_override_free(o);
-        return false;
-    }
-    for (int m = 0; m < model->mesh_count; m++) {
+    o->set = anim_zeroed((size_t)model->mesh_count, sizeof *o->set, &ok);
+    o->weight = anim_zeroed((size_t)model->mesh_count, sizeof *o->weight, &ok);
+    for (int m = 0; ok && m < model->mesh_count; m++) {
         int targets = model->meshes[m].morph_target_count;
         if (targets <= 0) continue;
-        o->set[m] = calloc((size_t)targets, sizeof **o->set);
-        o->weight[m] = calloc((size_t)targets, sizeof **o->weight);
-        if (!o->set[m] || !o->weight[m]) {
-            morph_override_free(o);
-            return false;
-        }
+        /* one block per mesh: the weights, then whether each is set */
+        o->weight[m] = anim_zeroed((size_t)targets, sizeof(float) + sizeof(bool), &ok);
+        if (ok) o->set[m] = (bool *)(o->weight[m] + targets);
     }
-    return true;
+    if (!ok) morph_override_free(o);
+    return ok;
 }
 
 void morph_override_free(MorphOverride *o)
 {
-    for (int m = 0; m < o->mesh_count; m++) {
-        if (o->set) free(o->set[m]);
-        if (o->weight) free(o->weight[m]);
-    }
+    for (int m = 0; o->weight && m < o->mesh_count; m++) free(o->weight[m]);   /* (set[m] lives in the same block) */
     free(o->set);
     free(o->weight);
     memset(o, 0, sizeof *o);
@@ -118,12 +111,12 @@ void morph_override_apply(const MorphOverride *o, Animator *animator)
         bool changed = false;
         for (int t = 0; t < mesh->morph_target_count; t++)
             if (o->set[m][t]) {
-                animator->morph_weights[m][t] = o->weight[m][t];   /* the hand-set weight replaces the clip's */
+                animator->morph.weights[m][t] = o->weight[m][t];   /* the hand-set weight replaces the clip's */
                 changed = true;
             }
         if (changed) {
-            MeshMorph *morph = &animator->morphs[m];
-            morph->active_count = morph_active_targets(animator->morph_weights[m], mesh->morph_target_count,
+            MeshMorph *morph = &animator->morph.meshes[m];
+            morph->active_count = morph_active_targets(animator->morph.weights[m], mesh->morph_target_count,
                                                        morph->active_targets, morph->active_weights);
         }
     }

@@ -37,6 +37,8 @@
  */
 #include "pose_kernel.h"
 
+#include "alloc.h"
+
 #include <stdlib.h>
 
 #ifndef POSE_FAST_AVX2 /* built once: baseline compilation only */
@@ -139,10 +141,11 @@ bool packed_clip_build(PackedClip *packed, const Clip *clip, const Skeleton *ske
         floats += channel_floats(t->scale_count, t->scale_interpolation == INTERPOLATION_CUBICSPLINE);
     }
     size_t channels = 3 * (size_t)clip->track_count;
-    packed->block = calloc(floats > 0 ? floats : 1, sizeof(float));
-    packed->tracks = calloc((size_t)(clip->track_count > 0 ? clip->track_count : 1), sizeof(PackedTrack));
-    packed->timelines = calloc(channels > 0 ? channels : 1, sizeof(PackedTimeline));
-    if (!packed->block || !packed->tracks || !packed->timelines) {
+    bool ok = true;
+    packed->block = anim_zeroed(floats, sizeof(float), &ok);
+    packed->tracks = anim_zeroed((size_t)clip->track_count, sizeof(PackedTrack), &ok);
+    packed->timelines = anim_zeroed(channels, sizeof(PackedTimeline), &ok);
+    if (!ok) {
         packed_clip_free(packed);
         return false;
     }
@@ -170,13 +173,10 @@ bool packed_clip_build(PackedClip *packed, const Clip *clip, const Skeleton *ske
 
 void packed_clip_free(PackedClip *packed)
 {
-    free(packed->block);
-    free(packed->tracks);
-    free(packed->timelines);
-    free(packed->lane_track);   /* (lane_joint, other_tracks and held_tracks live in the same allocation) */
-    free(packed->lane_timeline);
-    free(packed->lane_records);
-    free(packed->record_block);
+    /* (lane_joint, other_tracks and held_tracks live in lane_track's allocation) */
+    void *owned[] = {packed->block, packed->tracks, packed->timelines, packed->lane_track, (void *)packed->lane_timeline,
+                     (void *)packed->lane_records, packed->record_block};
+    anim_free_each(owned, sizeof owned / sizeof *owned);
     memset(packed, 0, sizeof *packed);
 }
 
@@ -215,17 +215,9 @@ static void hold_constant_tracks(PackedClip *packed)
 }
 #endif
 
-
-#ifndef POSE_FAST_AVX2
-float packed_clip_key_time(const PackedClip *packed, float time)
-{
-    return key_time_of(packed, time);
-}
-#endif
-
 void POSE_KERNEL(packed_clip_sample)(const PackedClip *packed, float time, TimelineState *states, mat4 *local)
 {
-    float key_time = key_time_of(packed, time);
+    float key_time = clip_key_time(packed->start, packed->duration, time);
     POSE_KERNEL(packed_clip_find_keys)(packed, key_time, states);
     for (int i = 0; i < packed->track_count; i++) track_or_held(packed, &packed->tracks[i], states, key_time, local);
 }
@@ -304,16 +296,16 @@ bool palette_targets_build(PaletteTargets *targets, const Model *model, mat4 **p
     int joints = skeleton->joint_count, count = 0;
     for (int m = 0; m < model->mesh_count; m++)
         if (model->meshes[m].skinned) count += model->meshes[m].bone_count;
-    size_t slots = (size_t)(count > 0 ? count : 1);
-    targets->first = calloc((size_t)joints + 1, sizeof(int));
-    targets->inverse_bind = calloc(slots, sizeof(mat4 *));
-    targets->palette = calloc(slots, sizeof(mat4 *));
-    targets->copy_from = calloc(slots, sizeof(mat4 *));
-    targets->copy_to = calloc(slots, sizeof(mat4 *));
-    int *fill = calloc((size_t)(joints > 0 ? joints : 1), sizeof(int));
-    BoneEntry *entries = calloc(slots, sizeof(BoneEntry));
-    if (!targets->first || !targets->inverse_bind || !targets->palette || !targets->copy_from || !targets->copy_to ||
-        !fill || !entries) {
+    bool ok = true;
+    size_t slots = (size_t)count;
+    targets->first = anim_zeroed((size_t)joints + 1, sizeof(int), &ok);
+    targets->inverse_bind = anim_zeroed(slots, sizeof(mat4 *), &ok);
+    targets->palette = anim_zeroed(slots, sizeof(mat4 *), &ok);
+    targets->copy_from = anim_zeroed(slots, sizeof(mat4 *), &ok);
+    targets->copy_to = anim_zeroed(slots, sizeof(mat4 *), &ok);
+    int *fill = anim_zeroed((size_t)joints, sizeof(int), &ok);   /* entries placed per joint so far */
+    BoneEntry *entries = anim_zeroed(slots, sizeof(BoneEntry), &ok);
+    if (!ok) {
         free(fill);
         free(entries);
         palette_targets_free(targets);
@@ -358,11 +350,8 @@ bool palette_targets_build(PaletteTargets *targets, const Model *model, mat4 **p
 
 void palette_targets_free(PaletteTargets *targets)
 {
-    free(targets->first);
-    free(targets->inverse_bind);
-    free(targets->palette);
-    free(targets->copy_from);
-    free(targets->copy_to);
+    void *owned[] = {targets->first, targets->inverse_bind, targets->palette, targets->copy_from, targets->copy_to};
+    anim_free_each(owned, sizeof owned / sizeof *owned);
     memset(targets, 0, sizeof *targets);
 }
 

@@ -213,11 +213,5 @@ static inline __attribute__((always_inline)) void track_or_held(const PackedClip
     else
         track_sample(clip, track, states, key_time, local[track->joint]);
 }
-static inline float key_time_of(const PackedClip *packed, float time)
-{
-    if (!(time > 0.0f)) time = 0.0f;   /* also catches NaN */
-    if (time > packed->duration) time = packed->duration;
-    return packed->start + time;
-}
 
 #endif

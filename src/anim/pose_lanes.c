@@ -23,7 +23,7 @@
  * tests/test_pose_fast.c checks the result against clip_sample for every kernel. */
 #include "pose_kernel.h"
 
-#include <stdlib.h>
+#include "alloc.h"
 
 #ifdef POSE_FAST_AVX2
 #include <immintrin.h>
@@ -94,11 +94,12 @@ bool packed_cursor_init(PackedCursor *cursor, int timelines, int lanes)
     memset(cursor, 0, sizeof *cursor);
     cursor->timeline_capacity = timelines > 0 ? timelines : 1;
     cursor->lane_capacity = (lanes + 7) / 8 * 8;
-    size_t capacity = (size_t)(cursor->lane_capacity > 0 ? cursor->lane_capacity : 1);
-    cursor->timelines = calloc((size_t)cursor->timeline_capacity, sizeof(TimelineState));
-    cursor->lane_key = calloc(3 * capacity, sizeof(int));
-    cursor->lane_fields = calloc(3 * LANE_FIELDS * capacity, sizeof(float));
-    if (!cursor->timelines || !cursor->lane_key || !cursor->lane_fields) {
+    size_t capacity = (size_t)cursor->lane_capacity;
+    bool ok = true;
+    cursor->timelines = anim_zeroed((size_t)cursor->timeline_capacity, sizeof(TimelineState), &ok);
+    cursor->lane_key = anim_zeroed(3 * capacity, sizeof(int), &ok);
+    cursor->lane_fields = anim_zeroed(3 * LANE_FIELDS * capacity, sizeof(float), &ok);
+    if (!ok) {
         packed_cursor_free(cursor);
         return false;
     }
@@ -170,10 +171,11 @@ bool packed_lanes_build(PackedClip *packed)
     for (int i = 0; i < tracks; i++)
         if (track_in_lanes(packed, &packed->tracks[i])) lanes++;
     int capacity = packed->lane_capacity = (lanes + 7) / 8 * 8;
-    packed->lane_track = malloc(sizeof(int) * (size_t)(2 * capacity + 2 * tracks + 1));
-    packed->lane_timeline = calloc((size_t)(3 * capacity + 1), sizeof(PackedTimeline *));
-    packed->lane_records = calloc((size_t)(3 * capacity + 1), sizeof(float *));
-    if (!packed->lane_track || !packed->lane_timeline || !packed->lane_records) return false;
+    bool ok = true;
+    packed->lane_track = anim_zeroed((size_t)(2 * capacity + 2 * tracks), sizeof(int), &ok);
+    packed->lane_timeline = anim_zeroed((size_t)(3 * capacity), sizeof(PackedTimeline *), &ok);
+    packed->lane_records = anim_zeroed((size_t)(3 * capacity), sizeof(float *), &ok);
+    if (!ok) return false;
     packed->lane_joint = packed->lane_track + capacity;
     packed->other_tracks = packed->lane_joint + capacity;
     packed->held_tracks = packed->other_tracks + tracks;
@@ -189,8 +191,8 @@ bool packed_lanes_build(PackedClip *packed)
             packed->other_tracks[packed->other_count++] = i;
         }
     }
-    packed->record_block = malloc(sizeof(float) * LANE_FIELDS * (records > 0 ? records : 1));
-    if (!packed->record_block) return false;
+    packed->record_block = anim_zeroed(records * LANE_FIELDS, sizeof(float), &ok);
+    if (!ok) return false;
     float *next = packed->record_block;
     for (int lane = 0; lane < capacity; lane++) {
         int track = packed->lane_track[lane] = lane < packed->lane_count ? packed->lane_track[lane] : -1;
@@ -321,7 +323,7 @@ static inline __attribute__((always_inline)) void sample_lanes(const PackedClip 
 
 void POSE_KERNEL(packed_clip_sample_forward)(const PackedClip *packed, float time, PackedCursor *cursor, mat4 *local)
 {
-    float t = key_time_of(packed, time);
+    float t = clip_key_time(packed->start, packed->duration, time);
     if (packed->lane_capacity > cursor->lane_capacity) {   /* a cursor made for smaller clips: one by one */
         POSE_KERNEL(packed_clip_sample)(packed, time, cursor->timelines, local);
         return;

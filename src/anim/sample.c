@@ -100,38 +100,39 @@ static void hermite(const float *v0, const float *out_tangent0, const float *v1,
     for (int i = 0; i < n; i++) out[i] = h00 * v0[i] + h10 * out_tangent0[i] + h01 * v1[i] + h11 * in_tangent1[i];
 }
 
+/* A STEP channel, or a CUBICSPLINE one with tangents, of n floats per key: key k holds (STEP;
+ * CUBICSPLINE at and after the last key), else the Hermite spline between keys k and k+1.
+ * Returns whether the spline ran. */
+static bool sample_step_or_spline(const float *times, const float *values, const float *tangents, int count, int n,
+                                  Interpolation kind, float t, int *cursor, float *out)
+{
+    int k = key_find(times, count, t, cursor);
+    if (k >= count - 1 || kind == INTERPOLATION_STEP || t <= times[k]) {   /* STEP: key k holds until k+1 */
+        memcpy(out, values + n * k, sizeof(float) * (size_t)n);
+        return false;
+    }
+    hermite(values + n * k, tangents + n * (2 * k + 1), values + n * (k + 1), tangents + n * (2 * (k + 1)), n,
+            times[k + 1] - times[k], key_alpha(times, count, k, t), out);
+    return true;
+}
+
 void sample_vec3_channel(const float *times, const vec3 *values, const vec3 *tangents, int count,
                          Interpolation kind, float t, int *cursor, vec3 out)
 {
-    if (kind == INTERPOLATION_LINEAR || (kind == INTERPOLATION_CUBICSPLINE && !tangents)) {
+    if (kind == INTERPOLATION_LINEAR || (kind == INTERPOLATION_CUBICSPLINE && !tangents))
         sample_vec3(times, values, count, t, cursor, out);
-        return;
-    }
-    int k = key_find(times, count, t, cursor);
-    if (k >= count - 1 || kind == INTERPOLATION_STEP || t <= times[k]) {   /* STEP: key k holds until k+1 */
-        glm_vec3_copy((float *)values[k], out);
-        return;
-    }
-    hermite(values[k], tangents[2 * k + 1], values[k + 1], tangents[2 * (k + 1)], 3, times[k + 1] - times[k],
-            key_alpha(times, count, k, t), out);
+    else
+        sample_step_or_spline(times, (const float *)values, (const float *)tangents, count, 3, kind, t, cursor, out);
 }
 
 void sample_quat_channel(const float *times, const versor *values, const versor *tangents, int count,
                          Interpolation kind, float t, int *cursor, versor out)
 {
-    if (kind == INTERPOLATION_LINEAR || (kind == INTERPOLATION_CUBICSPLINE && !tangents)) {
+    if (kind == INTERPOLATION_LINEAR || (kind == INTERPOLATION_CUBICSPLINE && !tangents))
         sample_quat(times, values, count, t, cursor, out);
-        return;
-    }
-    int k = key_find(times, count, t, cursor);
-    if (k >= count - 1 || kind == INTERPOLATION_STEP || t <= times[k]) {
-        glm_vec4_copy((float *)values[k], out);
-        return;
-    }
     /* the spline runs on the four components, then the result is normalised (glTF spec) */
-    hermite(values[k], tangents[2 * k + 1], values[k + 1], tangents[2 * (k + 1)], 4, times[k + 1] - times[k],
-            key_alpha(times, count, k, t), out);
-    glm_quat_normalize(out);
+    else if (sample_step_or_spline(times, (const float *)values, (const float *)tangents, count, 4, kind, t, cursor, out))
+        glm_quat_normalize(out);
 }
 
 float sample_float_channel(const float *times, const float *values, const float *tangents, int count,
@@ -175,18 +176,10 @@ static void sample_track(const JointTrack *track, const Skeleton *skeleton, floa
                             track->scale_interpolation, time, &cursor->scale_key, out->scale);
 }
 
-/* Playback time (seconds from the clip's start, clamped to [0, duration]) -> file time of the keys. */
-static float clip_key_time(const Clip *clip, float time)
-{
-    if (!(time > 0.0f)) time = 0.0f;   /* also catches NaN */
-    if (time > clip->duration) time = clip->duration;
-    return clip->start + time;
-}
-
 void clip_sample(const Clip *clip, const Skeleton *skeleton, float time,
                  TrackCursor *cursors, mat4 *local)
 {
-    time = clip_key_time(clip, time);
+    time = clip_key_time(clip->start, clip->duration, time);
     for (int i = 0; i < clip->track_count; i++) {
         const JointTrack *track = &clip->tracks[i];
         JointTransform trs;
@@ -198,7 +191,7 @@ void clip_sample(const Clip *clip, const Skeleton *skeleton, float time,
 void clip_sample_trs(const Clip *clip, const Skeleton *skeleton, float time,
                      TrackCursor *cursors, JointTransform *local_trs)
 {
-    time = clip_key_time(clip, time);
+    time = clip_key_time(clip->start, clip->duration, time);
     for (int i = 0; i < clip->track_count; i++)
         sample_track(&clip->tracks[i], skeleton, time, &cursors[i], &local_trs[clip->tracks[i].joint]);
 }

@@ -314,6 +314,18 @@ int skin_dq_pose_update(SkinDqPose *pose, const Animator *animator)
     return fallbacks;
 }
 
+/* Mesh `mesh` as skinning reads it at the animator's pose: morph targets first, in mesh space
+ * (the morphed vertices in the animator's scratch buffers, no allocation), else its own. */
+static Mesh morphed_mesh(const Animator *animator, int mesh)
+{
+    Mesh morphed = animator->model->meshes[mesh];
+    if (animator_morph_mesh(animator, mesh)) {
+        morphed.positions = animator->morph.meshes[mesh].positions;
+        morphed.normals = animator->morph.meshes[mesh].normals;
+    }
+    return morphed;
+}
+
 void skin_dq_pose_skin_mesh(const SkinDqPose *pose, const Animator *animator, int mesh, vec3 *out_positions,
                             vec3 *out_normals)
 {
@@ -323,11 +335,7 @@ void skin_dq_pose_skin_mesh(const SkinDqPose *pose, const Animator *animator, in
     }
     mat4 node_model;
     animator_mesh_matrix(animator, mesh, node_model);
-    Mesh morphed = animator->model->meshes[mesh];   /* morph targets first, in mesh space (no allocation) */
-    if (animator_morph_mesh(animator, mesh)) {
-        morphed.positions = animator->morphs[mesh].positions;
-        morphed.normals = animator->morphs[mesh].normals;
-    }
+    Mesh morphed = morphed_mesh(animator, mesh);
     skin_vertices_dq(&morphed, pose->dq[mesh], pose->stretch[mesh], node_model, out_positions, out_normals);
 }
 
@@ -339,11 +347,7 @@ void skin_mesh_by_method(SkinningMethod method, const SkinDqPose *pose, const An
     } else if (method == SKINNING_RIGID) {
         mat4 node_model;
         animator_mesh_matrix(animator, mesh, node_model);
-        Mesh morphed = animator->model->meshes[mesh];   /* morph targets first, in mesh space (no allocation) */
-        if (animator_morph_mesh(animator, mesh)) {
-            morphed.positions = animator->morphs[mesh].positions;
-            morphed.normals = animator->morphs[mesh].normals;
-        }
+        Mesh morphed = morphed_mesh(animator, mesh);
         skin_vertices_rigid(&morphed, (const mat4 *)animator->palettes[mesh], node_model, out_positions, out_normals);
     } else {
         animator_skin_mesh(animator, mesh, out_positions, out_normals);

@@ -126,6 +126,15 @@ float vat_dequantize(uint16_t q, float min, float range)
 
 static float sign_not_zero(float v) { return v >= 0.0f ? 1.0f : -1.0f; }
 
+/* The octahedron's lower half folded over the diagonals of the square, and back (the fold is its
+ * own inverse): (x, y) -> ((1 - |y|) sign x, (1 - |x|) sign y). */
+static void fold_diagonals(vec2 xy)
+{
+    float x = xy[0], y = xy[1];
+    xy[0] = (1.0f - fabsf(y)) * sign_not_zero(x);
+    xy[1] = (1.0f - fabsf(x)) * sign_not_zero(y);
+}
+
 void vat_octahedral_encode(const vec3 n, vec2 e)
 {
     float l1 = fabsf(n[0]) + fabsf(n[1]) + fabsf(n[2]);
@@ -133,28 +142,17 @@ void vat_octahedral_encode(const vec3 n, vec2 e)
         e[0] = e[1] = 0.0f;
         return;
     }
-    float x = n[0] / l1, y = n[1] / l1;
-    if (n[2] < 0.0f) {    /* fold the lower hemisphere over the diagonals */
-        float fx = (1.0f - fabsf(y)) * sign_not_zero(x);
-        float fy = (1.0f - fabsf(x)) * sign_not_zero(y);
-        x = fx;
-        y = fy;
-    }
-    e[0] = x;
-    e[1] = y;
+    e[0] = n[0] / l1, e[1] = n[1] / l1;
+    if (n[2] < 0.0f) fold_diagonals(e);   /* the lower hemisphere */
 }
 
 void vat_octahedral_decode(const vec2 e, vec3 n)
 {
-    float x = e[0], y = e[1], z = 1.0f - fabsf(e[0]) - fabsf(e[1]);
-    if (z < 0.0f) {
-        float ux = (1.0f - fabsf(y)) * sign_not_zero(x);
-        float uy = (1.0f - fabsf(x)) * sign_not_zero(y);
-        x = ux;
-        y = uy;
-    }
-    n[0] = x;
-    n[1] = y;
+    vec2 xy = {e[0], e[1]};
+    float z = 1.0f - fabsf(e[0]) - fabsf(e[1]);
+    if (z < 0.0f) fold_diagonals(xy);   /* the lower hemisphere, unfolded */
+    n[0] = xy[0];
+    n[1] = xy[1];
     n[2] = z;
     glm_vec3_normalize(n);
 }

@@ -186,14 +186,14 @@ static bool facing_from_travel(const Model *model, Animator *animator, int clip,
     if (clip < 0 || clip >= model->clip_count || model->clips[clip].duration <= 0.0f) return false;
     int root = clip_root_motion_joint(&model->clips[clip]);
     if (root < 0) return false;
-    bool in_place = animator->in_place;
-    animator->in_place = false;
+    bool in_place = animator->root.in_place;
+    animator->root.in_place = false;
     animator_evaluate(animator, clip, 0.0f);
     vec3 start, end;
     glm_vec3_copy(animator->joint_model[root][3], start);
     animator_evaluate(animator, clip, model->clips[clip].duration);
     glm_vec3_copy(animator->joint_model[root][3], end);
-    animator->in_place = in_place;
+    animator->root.in_place = in_place;
     vec3 lo, hi;   /* the body's size: its joints' box at the start */
     animator_evaluate(animator, clip, 0.0f);
     glm_vec3_copy(animator->joint_model[0][3], lo);

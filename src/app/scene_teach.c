@@ -299,7 +299,7 @@ void scene_teach_draw(Scene *scene, const Animator *animator, const mat4 view, c
     if (under_skeleton && scene->aids.show_bone_space && joint >= 0) {
         /* the bone's frame now (bright) and at bind time (dim): the axes its vertices are fixed in */
         float length = 0.18f * scene->size;
-        const vec4 *now = animator->joint_model[joint], *bind = animator->bind_model[joint];
+        const vec4 *now = animator->joint_model[joint], *bind = animator->bind.model[joint];
         for (int axis = 0; axis < 3; axis++) {
             vec3 d;
             glm_vec3_normalize_to((float *)bind[axis], d);
@@ -541,7 +541,7 @@ void scene_teach_overlay(Scene *scene, const Animator *animator, Overlay *overla
         static const float track[4] = {0.35f, 0.37f, 0.42f, 1.0f}, fill[4] = {0.95f, 0.62f, 0.2f, 1.0f},
                            clip_fill[4] = {0.55f, 0.75f, 0.95f, 1.0f};
         for (int t = 0; t < rows; t++) {
-            float weight = animator->morph_weights[mesh][t];
+            float weight = animator->morph.weights[mesh][t];
             bool set = scene->morph_override.set && scene->morph_override.set[mesh] && scene->morph_override.set[mesh][t];
             char label[SV_NAME_MAX + 40];
             snprintf(label, sizeof label, "%.20s", m->morph_target_names && m->morph_target_names[t][0]

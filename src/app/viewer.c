@@ -124,7 +124,7 @@ static time_t file_mtime(const char *path)
 static void skinned_evaluate(void *self, const Playback *p)
 {
     Loaded *scene = ((Viewer *)self)->scene;
-    scene->animator.in_place = p->root_motion == ROOT_MOTION_IN_PLACE;
+    scene->animator.root.in_place = p->root_motion == ROOT_MOTION_IN_PLACE;
     scene->renderer.cull_back_faces = p->cull_back_faces;
     if (p->fading) {   /* the cross-fade, then the skinning method's CPU work (scene_evaluate does both otherwise) */
         animator_evaluate_blend(&scene->animator, p->fade_clip, p->fade_time, p->clip, p->time, playback_fade_weight(p));

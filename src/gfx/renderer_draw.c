@@ -12,7 +12,7 @@
 static void set_morph_uniforms(Renderer *renderer, const SkinShader *shader, const Animator *animator, int m)
 {
     GpuMesh *gpu = &renderer->meshes[m];
-    const MeshMorph *morph = &animator->morphs[m];
+    const MeshMorph *morph = &animator->morph.meshes[m];
     /* --skinning cpu: the uploaded vertices are morphed already (animator_skin_mesh) */
     bool cpu_done = renderer->method == SKINNING_CPU_LBS && gpu->skinned;
     int active = gpu->morph_target_count > 0 && !cpu_done ? morph->active_count : 0;
