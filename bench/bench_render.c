@@ -1,7 +1,8 @@
 /* bench_render — the frame time of the skinned model's draw (a benchmark, not a test: it prints
  * numbers; docs/performance.md "Rendering").
  *
- *   build/bench_render [MODEL] [--frames K] [--size WxH] [--samples N] [--clip INDEX] [--lighting flat|default] [--json]
+ *   build/bench_render [MODEL] [--frames K] [--size WxH] [--samples N] [--clip INDEX] [--lighting flat|default]
+ *                      [--shadow] [--environment FILE.hdr] [--json]
  *
  * Off-screen at --size (default 1280x720, no multisampling), the camera framed on the model as
  * the viewer frames it; one frame = pose the clip at the next time step + the skinning method's
@@ -9,10 +10,13 @@
  * (after 5 warm-up frames), in milliseconds, wall time and the process's CPU time (run it with
  * LP_NUM_THREADS=0 on a shared machine: the CPU time is then the frame's work, whatever the load).
  * On llvmpipe the fragment shader dominates: this is
- * what a material or lighting change costs. --lighting as skinview's (default: the PBR rig).
+ * what a material or lighting change costs. --lighting as skinview's (default: the PBR rig);
+ * --shadow adds renderer_draw_shadow on the model's lowest point (a square of twice its size), as
+ * the viewer's --shadow; --environment as skinview's.
  */
 #include "app/bounds.h"
 #include "app/commands.h"
+#include "app/environment.h"
 #include "app/glcontext.h"
 #include "anim/animator.h"
 #include "gfx/framebuffer.h"
@@ -50,7 +54,8 @@ int main(int argc, char **argv)
 {
     const char *model_path = NULL;
     int frames = 60, width = 1280, height = 720, samples = 0, clip = 0;
-    bool json = false, flat = false;
+    bool json = false, flat = false, shadow = false;
+    const char *environment = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) frames = atoi(argv[++i]);
         else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) sscanf(argv[++i], "%dx%d", &width, &height);
@@ -58,10 +63,12 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--clip") == 0 && i + 1 < argc) clip = atoi(argv[++i]);
         else if (strcmp(argv[i], "--json") == 0) json = true;
         else if (strcmp(argv[i], "--lighting") == 0 && i + 1 < argc) flat = strcmp(argv[++i], "flat") == 0;
+        else if (strcmp(argv[i], "--shadow") == 0) shadow = true;
+        else if (strcmp(argv[i], "--environment") == 0 && i + 1 < argc) environment = argv[++i];
         else if (argv[i][0] != '-') model_path = argv[i];
         else {
             fprintf(stderr, "usage: bench_render [MODEL] [--frames K] [--size WxH] [--samples N] [--clip INDEX] "
-                            "[--lighting flat|default] [--json]\n");
+                            "[--lighting flat|default] [--shadow] [--environment FILE.hdr] [--json]\n");
             return 2;
         }
     }
@@ -96,8 +103,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_render: GL set-up failed: %s\n", error);
         return 1;
     }
+    if (environment && !app_environment_apply(&renderer, environment, error, sizeof error)) {
+        fprintf(stderr, "bench_render: %s\n", error);
+        return 1;
+    }
     vec3 box_min, box_max;
     app_model_bounds(&model, &animator, box_min, box_max);
+    float ground_center[2] = {0.5f * (box_min[0] + box_max[0]), 0.5f * (box_min[2] + box_max[2])};
+    float ground_radius = glm_vec3_distance(box_min, box_max);
     Camera camera = {0};
     float aspect = (float)width / (float)height;
     camera_frame(&camera, box_min, box_max, aspect, glm_rad(CAMERA_DEFAULT_FOV_Y_DEGREES));
@@ -118,6 +131,8 @@ int main(int argc, char **argv)
         animator_evaluate(&animator, clip, t);
         renderer_prepare(&renderer, &animator);
         renderer_clear(0.18f, 0.2f, 0.23f);
+        if (shadow)
+            renderer_draw_shadow(&renderer, &animator, view, projection, &light, box_min[1], ground_center, ground_radius);
         renderer_draw(&renderer, &animator, view, projection, &light);
         glFinish();
         if (k >= 0) times[k] = now_seconds() - start, cpu[k] = cpu_seconds() - cpu_start;
@@ -129,14 +144,15 @@ int main(int argc, char **argv)
     int vertices = model_total_vertices(&model);
     if (json)
         printf("{\"model\": \"%s\", \"renderer\": \"%s\", \"width\": %d, \"height\": %d, \"samples\": %d, "
-               "\"vertices\": %d, \"frames\": %d, \"lighting\": \"%s\", \"median_ms\": %.3f, \"best_ms\": %.3f, \"cpu_median_ms\": %.3f, \"cpu_best_ms\": %.3f}\n",
+               "\"vertices\": %d, \"frames\": %d, \"lighting\": \"%s\", \"shadow\": %s, \"environment\": %s, \"median_ms\": %.3f, \"best_ms\": %.3f, \"cpu_median_ms\": %.3f, \"cpu_best_ms\": %.3f}\n",
                model_path, context.renderer_name, width, height, samples, vertices, frames, flat ? "flat" : "default",
-               median, best, cpu_median, cpu_best);
+               shadow ? "true" : "false", environment ? "true" : "false", median, best, cpu_median, cpu_best);
     else
         printf("bench_render %s on %s, %dx%d, %d samples, %d vertices, lighting %s: %.3f ms per frame (median of %d), "
-               "best %.3f ms; CPU %.3f ms per frame (median), best %.3f ms\n",
+               "best %.3f ms; CPU %.3f ms per frame (median), best %.3f ms%s%s\n",
                model_path, context.renderer_name, width, height, samples, vertices, flat ? "flat" : "default", median,
-               frames, best, cpu_median, cpu_best);
+               frames, best, cpu_median, cpu_best, shadow ? " (with --shadow)" : "",
+               environment ? " (with --environment)" : "");
     free(times);
     free(cpu);
     framebuffer_free(&framebuffer);

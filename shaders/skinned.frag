@@ -39,7 +39,7 @@ uniform vec3  emissiveFactor;     // linear RGB, times KHR_materials_emissive_st
 uniform int   alphaMode;          // 0 OPAQUE, 1 MASK, 2 BLEND (MaterialAlphaMode)
 uniform float alphaCutoff;
 uniform bool  unlit;              // KHR_materials_unlit: base colour as is
-// What the model's materials use at all (src/gfx/renderer.c material_feature_defines): the skinned
+// What the model's materials use at all (src/gfx/renderer_shader.c renderer_material_features): the skinned
 // renderer defines MATERIAL_FEATURES_SELECTED and one HAS_* per feature some material or mesh of
 // the model has, so a model pays per pixel only for what it uses (llvmpipe runs every path it
 // compiles); without MATERIAL_FEATURES_SELECTED (the VAT player) everything is compiled in.
@@ -195,6 +195,29 @@ vec3 hemisphere(vec3 dir)
     return mix(groundColor, skyColor, clamp(0.5 + 0.5 * dir.y, 0.0, 1.0));
 }
 
+#ifdef HAS_ENVIRONMENT
+// --environment (src/gfx/renderer_environment.c): the image's irradiance / pi as 9 spherical
+// harmonics, and its radiance prefiltered per roughness in the mip levels of one
+// latitude-longitude texture (level k: roughness k / (ENVIRONMENT_LEVELS - 1)).
+uniform vec3 environmentSh[9];
+uniform sampler2D environmentMap; // unit 7, linear RGB16F; +Y up, the centre column along -Z
+const float ENVIRONMENT_LEVELS = 5.0;
+vec3 environmentDiffuse(vec3 n)
+{
+    return max(environmentSh[0] * 0.282095
+             + environmentSh[1] * (0.488603 * n.y) + environmentSh[2] * (0.488603 * n.z) + environmentSh[3] * (0.488603 * n.x)
+             + environmentSh[4] * (1.092548 * n.x * n.y) + environmentSh[5] * (1.092548 * n.y * n.z)
+             + environmentSh[6] * (0.315392 * (3.0 * n.z * n.z - 1.0)) + environmentSh[7] * (1.092548 * n.x * n.z)
+             + environmentSh[8] * (0.546274 * (n.x * n.x - n.y * n.y)), vec3(0.0));
+}
+vec3 environmentSpecular(vec3 r, float roughness)
+{
+    // u = 0.5 + atan2(x, -z) / (2 pi), v = acos(y) / pi from the top row (uploaded top row first)
+    vec2 uv = vec2(0.5 + atan(r.x, -r.z) / (2.0 * PI), acos(clamp(r.y, -1.0, 1.0)) / PI);
+    return textureLod(environmentMap, uv, roughness * (ENVIRONMENT_LEVELS - 1.0)).rgb;
+}
+#endif
+
 vec3 shadePbr(vec3 baseColor, vec3 n, float metallic, float roughness, float occlusion)
 {
     vec3 v = normalize(cameraPosition - scenePosition);
@@ -220,8 +243,13 @@ vec3 shadePbr(vec3 baseColor, vec3 n, float metallic, float roughness, float occ
     vec4 r = roughness * c0 + c1;
     float a004 = min(r.x * r.x, exp2(-9.28 * nv)) * r.x + r.y;
     vec2 ab = vec2(-1.04, 1.04) * a004 + r.zw;
+#ifdef HAS_ENVIRONMENT
+    vec3 specularAmbient = (f0 * ab.x + ab.y) * environmentSpecular(reflect(-v, n), roughness);
+    vec3 diffuseAmbient = cDiff * environmentDiffuse(n);
+#else
     vec3 specularAmbient = (f0 * ab.x + ab.y) * hemisphere(reflect(-v, n));
     vec3 diffuseAmbient = cDiff * hemisphere(n);
+#endif
     return direct + occlusion * (diffuseAmbient + specularAmbient);
 }
 
@@ -243,6 +271,10 @@ void main()
     if (alphaMode == 2 && teaching && albedo.a < 1.0 / 255.0) discard;
 #endif
     float alpha = alphaMode == 2 && !teaching ? albedo.a : 1.0;
+    if (displayMode == RENDER_SHADOW) {   // the ground shadow's mask: coverage only (renderer_shadow.c)
+        fragColor = vec4(1.0);
+        return;
+    }
 
     vec3 n = normalize(sceneNormal);
     vec3 color;
@@ -297,6 +329,6 @@ void main()
         // a darker (or, on dark surfaces, lighter) shade of the lit surface: dense meshes stay readable
         color = luminance > 0.12 ? 0.35 * color : mix(color, vec3(1.0), 0.6);
     }
-    // OPAQUE and MASK write alpha 1; BLEND writes its alpha (blended over what is drawn: renderer.c)
+    // OPAQUE and MASK write alpha 1; BLEND writes its alpha (blended over what is drawn: renderer_draw.c)
     fragColor = vec4(encodeSrgb ? linear_to_srgb(color) : color, alpha);
 }

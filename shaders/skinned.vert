@@ -5,7 +5,7 @@
 // src/anim/skin.c by tests/test_skin.c). The normal leaves here unnormalised: skinned.frag
 // normalises it (--verify compares normals by their angle).
 // The loader inserts "#define MAX_BONES N" after the #version line, N from
-// GL_MAX_VERTEX_UNIFORM_COMPONENTS (src/gfx/renderer.c).
+// GL_MAX_VERTEX_UNIFORM_COMPONENTS (src/gfx/renderer_shader.c).
 #ifndef MAX_BONES
 #define MAX_BONES 64
 #endif
@@ -29,7 +29,7 @@ layout(location = 7) in float influencesInFile;
 // the CPU (renderer_set_vertex_heat); shown through the weight heat-map's colours when showHeat.
 layout(location = 8) in float heatValue;
 uniform bool showHeat;
-// Also outside the 16 floats, for the material (src/gfx/renderer.c upload_mesh; docs/materials.md):
+// Also outside the 16 floats, for the material (src/gfx/renderer_mesh.c upload_vertices; docs/materials.md):
 // each in its own buffer, bound only when the mesh has it; otherwise the attribute's current value
 // applies, set by the renderer: colour (1,1,1,1), tangent (0,0,0,0) = none, uv1 unused.
 layout(location = 9) in vec4 color;      // COLOR_0 / Assimp colour set 0, linear RGBA

@@ -23,7 +23,7 @@ layout(location = 7) in float influencesInFile;
 // The difference view (--compare A,B): as in skinned.vert.
 layout(location = 8) in float heatValue;
 uniform bool showHeat;
-// Also outside the 16 floats, for the material (src/gfx/renderer.c upload_mesh; docs/materials.md):
+// Also outside the 16 floats, for the material (src/gfx/renderer_mesh.c upload_vertices; docs/materials.md):
 // each in its own buffer, bound only when the mesh has it; otherwise the attribute's current value
 // applies, set by the renderer: colour (1,1,1,1), tangent (0,0,0,0) = none, uv1 unused.
 layout(location = 9) in vec4 color;      // COLOR_0 / Assimp colour set 0, linear RGBA

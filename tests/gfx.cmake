@@ -23,6 +23,14 @@ endforeach()
 # test_materials: PBR materials, alpha MASK / BLEND (sorted), normal maps, vertex colours, emissive,
 # KHR_texture_transform, read back from renders of small glTF files the test writes.
 skinview_test(gfx_materials test_materials.c LINK skinview_app LABELS gfx SKIP TIMEOUT 120)
+# the same program, one case each: --shadow's ground shadow, --environment's image-based light
+# (a .hdr written by the test), an OBJ's opacity map (MASK) and bump map (normal map), a VAT
+# bake's mesh.glb keeping the material's maps
+foreach(case shadow environment opacity vat_materials)
+    string(REPLACE "_materials" "" argument ${case})
+    add_test(NAME gfx_${case} COMMAND test_materials ${argument})
+    set_tests_properties(gfx_${case} PROPERTIES LABELS "gfx" SKIP_RETURN_CODE 77 TIMEOUT 120)
+endforeach()
 
 # GPU skinning (shader) against the CPU reference over every clip of the demo
 # (needs GL: scripts/test.sh runs CTest under xvfb-run).

@@ -19,7 +19,7 @@ const char *cli_usage(void)
            "                [--verify] [--max-bones N] [--gl-debug] [--skinning gpu|cpu|dq|rigid]\n"
            "                [--inspect-vertex MESH:INDEX [--json]] [--compare A,B] [--morph NAME=W,...]\n"
            "                [--show-bone-space] [--show-morphs] [--isolate-joint] [--hide-joints A,B]\n"
-           "                [--lighting flat|default]\n"
+           "                [--lighting flat|default] [--shadow] [--environment FILE.hdr]\n"
            "                [--show-skeleton] [--show-weights [JOINT]] [--show-influences] [--joint NAME]\n"
            "                [--show-axes [all]] [--show-names] [--joint-values] [--wireframe]\n"
            "                [--show-normals] [--no-grid] [--optimize-keys [TOLERANCE]] [--no-extrapolation]\n"
@@ -94,6 +94,9 @@ const char *cli_usage(void)
            "  --lighting MODE    default: the materials as glTF defines them (metallic-roughness PBR)\n"
            "                     under a key light that follows the camera, a sky/ground ambient and\n"
            "                     a tone map; flat: the old look, one fixed light over the base colour\n"
+           "  --shadow           the model's shadow on the ground grid, cast by the key light\n"
+           "  --environment HDR  ambient light from an equirectangular Radiance .hdr image\n"
+           "                     (diffuse and specular, prefiltered at load) instead of the sky/ground\n"
            "  --show-skeleton    bones as lines, joints as dots (key B)\n"
            "  --show-weights [JOINT]  colour each vertex by its weight on the selected joint (key W)\n"
            "                     (JOINT: a joint name; an argument naming an existing file is the MODEL)\n"
@@ -327,6 +330,11 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
                 return false;
             }
             options->flat_lighting = strcmp(value, "flat") == 0;
+        } else if (strcmp(arg, "--shadow") == 0) {
+            options->aids.shadow = true;
+        } else if (strcmp(arg, "--environment") == 0) {
+            NEED_VALUE();
+            options->aids.environment = value;   /* checked by main (a bad file exits 1) */
         } else if (strcmp(arg, "--show-skeleton") == 0) {
             options->aids.show_skeleton = true;
         } else if (strcmp(arg, "--show-weights") == 0) {

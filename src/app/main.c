@@ -1,6 +1,7 @@
 /* main.c — skinview: parse the command line, pick a command. */
 #include "commands.h"
 #include "gfx/gl_debug.h"
+#include "io/hdr_image.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +13,10 @@ int main(int argc, char **argv)
     if (!cli_parse(argc, argv, &options, error, sizeof error)) {
         fprintf(stderr, "skinview: %s (try --help)\n", error);
         return 2;
+    }
+    if (options.aids.environment && !hdr_image_check(options.aids.environment, error, sizeof error)) {
+        fprintf(stderr, "skinview: %s\n", error);
+        return 1;
     }
     if (options.gl_debug) gl_debug_request();
     app_set_key_optimizer(options.optimize_keys, options.info);

@@ -1,5 +1,6 @@
 /* scene.c — the model plus the teaching aids, for the viewer and --screenshot (see scene.h). */
 #include "scene.h"
+#include "environment.h"
 #include "anim/skeleton_lines.h"
 #include "gfx/colormap.h"
 
@@ -101,6 +102,10 @@ bool scene_init(Scene *scene, const Model *model, Renderer *renderer, Animator *
     scene->dot_count = skeleton_dot_joints(model, scene->line_joints, scene->segment_count, scene->dot_joints,
                                            scene->dot_kinds);
     if (!lines_init(&scene->lines, scene->vertex_capacity / 2, error, error_size)) {
+        scene_free(scene);
+        return false;
+    }
+    if (aids->environment && !app_environment_apply(renderer, aids->environment, error, error_size)) {
         scene_free(scene);
         return false;
     }
@@ -532,6 +537,9 @@ void scene_draw(Scene *scene, const Animator *animator, const mat4 view, const m
     float scale = overlay_scale_for(fb_width, fb_height);
     renderer->mode = scene->aids.compare || scene->aids.show_weights ? RENDER_WEIGHTS : scene->aids.show_influences ? RENDER_INFLUENCES
                                                                                               : RENDER_LIT;
+    if (scene->aids.shadow)   /* before the model, which covers it */
+        renderer_draw_shadow(renderer, animator, view, projection, light, scene->grid.y, scene->grid.center,
+                             scene->grid.spacing * (float)scene->grid.half_lines);
     renderer_draw(renderer, animator, view, projection, light);
     if (scene->aids.wireframe) renderer_draw_wireframe(renderer, animator, view, projection, light);
     if (scene->aids.show_normals)

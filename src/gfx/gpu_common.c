@@ -186,6 +186,17 @@ void gpu_light_uniforms_find(GLuint program, LightUniforms *u)
     gpu_find_uniforms(program, names, (int)(sizeof names / sizeof names[0]), u);
 }
 
+void gpu_light_scene_direction(const RenderLight *light, const mat4 view, vec3 out)
+{
+    if (!light->follow_camera) {
+        glm_vec3_copy((float *)light->direction, out);
+        return;
+    }
+    mat4 camera;
+    glm_mat4_inv((vec4 *)view, camera);
+    glm_mat4_mulv3(camera, (float *)light->direction, 0.0f, out);
+}
+
 void gpu_set_frame_uniforms(const LightUniforms *u, const mat4 view, const mat4 projection, const RenderLight *light,
                             bool srgb_target)
 {
@@ -196,8 +207,7 @@ void gpu_set_frame_uniforms(const LightUniforms *u, const mat4 view, const mat4 
     glUniform3fv(u->camera_position, 1, camera[3]);
     if (light) {
         vec3 direction;
-        if (light->follow_camera) glm_mat4_mulv3(camera, (float *)light->direction, 0.0f, direction);
-        else glm_vec3_copy((float *)light->direction, direction);
+        gpu_light_scene_direction(light, view, direction);
         glUniform3fv(u->direction, 1, direction);
         glUniform3fv(u->color, 1, light->color);
         glUniform3fv(u->ambient, 1, light->ambient);

@@ -89,6 +89,10 @@ struct RenderLight;
 void gpu_set_frame_uniforms(const LightUniforms *uniforms, const mat4 view, const mat4 projection,
                             const struct RenderLight *light, bool srgb_target);
 
+/* The key light's direction (toward the light, not normalised) in scene space: as given, or
+ * R_camera d_view when it follows the camera (R_camera = the rotation of inverse(view)). */
+void gpu_light_scene_direction(const struct RenderLight *light, const mat4 view, vec3 out);
+
 /* The blend pass (BLEND materials, after the opaque ones): colour src * a + dst * (1 - a), alpha
  * a + dst_a * (1 - a) (coverage, for a transparent background), depth test on, depth writes off.
  * gpu_blend_pass_end restores depth writes and turns blending off. */

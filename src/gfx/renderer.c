@@ -110,6 +110,8 @@ void renderer_free(Renderer *renderer)
     for (int m = 0; m < renderer->mesh_count; m++) renderer_free_mesh(&renderer->meshes[m]);
     if (renderer->color_map) glDeleteTextures(1, &renderer->color_map);
     skin_shader_free(&renderer->dq_shader);
+    renderer_shadow_free(&renderer->shadow);
+    if (renderer->environment_texture) glDeleteTextures(1, &renderer->environment_texture);
     skin_shader_free(&renderer->normals_shader[0]);
     skin_shader_free(&renderer->normals_shader[1]);
     skin_dq_pose_free(&renderer->dq_pose);

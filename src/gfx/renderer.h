@@ -85,6 +85,7 @@ typedef struct SkinShader {
     GLint  morph_deltas;              /* samplerBuffer, unit 1 */
     GLint  morph_vertex_count, morph_active_count; /* int */
     GLint  morph_active;              /* vec4 morphActive[MAX_MORPH_ACTIVE / 2]: (target, weight) pairs */
+    GLint  environment_sh;            /* vec3 environmentSh[9] (HAS_ENVIRONMENT); environmentMap: unit 7 */
 } SkinShader;
 
 /* GL objects of one Mesh: an interleaved VBO (position, normal, uv, 4 x (bone index, weight)
@@ -100,6 +101,7 @@ typedef struct GpuMesh {
     GLuint linear_share_vbo;          /* location 12: 1 - Mesh.dq_weight (DQ shader's LBS share); 0 when NULL */
     vec3   centroid;                  /* mean of the stored positions: the blend pass's sort key */
     int    anchor_bone;               /* skinned: the bone with the most weight (moves the centroid) */
+    float  radius;                    /* the largest distance of a stored position from the centroid */
     int    vertex_count;
     int    index_count;
     int    bone_count;
@@ -118,10 +120,23 @@ typedef enum RenderMode {
     RENDER_WEIGHTS = 1,      /* weight heat-map of the selected joint (viridis, shaded: skinned.frag heatShade) */
     RENDER_INFLUENCES = 2,   /* influence count per vertex: 1 blue, 2 green, 3 yellow, 4 red, magenta: had
                                 more than 4, the rest cut at import (Mesh.influences_in_file) (shaded alike) */
-    RENDER_WIREFRAME = 3     /* the edges over the surface: a darker (or lighter) shade of the lit colour */
+    RENDER_WIREFRAME = 3,    /* the edges over the surface: a darker (or lighter) shade of the lit colour */
+    RENDER_SHADOW = 4        /* coverage 1 wherever a surface is (alpha cut as the lit view): the shadow mask */
 } RenderMode;
 #define RENDER_MODE_DEFINES                                                                             \
-    "#define RENDER_LIT 0\n#define RENDER_WEIGHTS 1\n#define RENDER_INFLUENCES 2\n#define RENDER_WIREFRAME 3\n"
+    "#define RENDER_LIT 0\n#define RENDER_WEIGHTS 1\n#define RENDER_INFLUENCES 2\n#define RENDER_WIREFRAME 3\n" \
+    "#define RENDER_SHADOW 4\n"
+
+/* The ground shadow (renderer_draw_shadow): the model flattened onto the ground plane along the
+ * key light, drawn into a coverage mask seen from above, then a ground quad darkened by the mask
+ * blurred (a soft edge). */
+typedef struct RendererShadow {
+    GLuint framebuffer, mask;         /* RENDERER_SHADOW_SIZE^2, GL_R8, mipmapped */
+    GLuint program, vao, vbo;         /* the ground quad */
+    GLint  view_projection, rectangle, center, radius, strength;
+    bool   failed;                    /* reported once, not retried */
+} RendererShadow;
+#define RENDERER_SHADOW_SIZE 512
 
 typedef struct Renderer {
     const Model *model;               /* not owned; must outlive the renderer */
@@ -143,13 +158,17 @@ typedef struct Renderer {
     GpuTextureSet textures;           /* Model.textures as sRGB + mipmaps, linear copies of the data maps, white */
     int         *blend_order;         /* [mesh_count] scratch: the BLEND meshes, sorted far to near */
     float       *blend_depth;         /* [mesh_count] scratch: their view-space depth */
+    bool         has_environment;     /* --environment: skinned.frag's ambient comes from it */
+    GLuint       environment_texture; /* ENVIRONMENT_LEVELS mip levels, GL_RGB16F (renderer_environment.c) */
+    float        environment_sh[9][3];/* the diffuse irradiance / pi as spherical harmonics */
+    RendererShadow shadow;            /* --shadow: the mask and the ground program (renderer_shadow.c), made on first use */
     GLuint       feedback_buffer;     /* transform-feedback capture (verify), grown on demand */
     size_t       feedback_size;       /* bytes */
     bool         cull_back_faces;     /* false (default): both sides drawn, for open meshes */
     bool         show_heat;           /* RENDER_WEIGHTS colours come from renderer_set_vertex_heat, not a joint */
     bool         only_selected;       /* RENDER_INFLUENCES: only the selected joint's vertices in colour */
     const bool  *mesh_visible;        /* [mesh_count], false = not drawn (viewer's U list); NULL = all */
-    /* programs compiled on first use (renderer.c ensure_*): the DQ and normals ones, and the
+    /* programs compiled on first use (renderer_shader.c renderer_ensure_*): the DQ and normals ones, and the
      * skinning programs again for another lighting model (skinned.frag LIGHTING_COMPILED) */
     RenderLighting shader_lighting;   /* what shader and dq_shader were compiled for */
     int          max_bones;
@@ -250,6 +269,35 @@ void renderer_draw_wireframe(Renderer *renderer, const Animator *animator, const
  * them), depth-tested against what is drawn. */
 void renderer_draw_normals(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
                            float length, const float color[3]);
+
+/* --environment: an equirectangular radiance image (rgb[width * height * 3], linear, rows top
+ * to bottom: +Y up, the centre column looking along -Z) prefiltered for image-based ambient light
+ * (renderer_environment.c): the diffuse irradiance / pi as 9 spherical-harmonic coefficients,
+ * and ENVIRONMENT_LEVELS levels of ENVIRONMENT_WIDTH x ENVIRONMENT_WIDTH / 2 >> k texels, level
+ * k the radiance around each direction for roughness k / (ENVIRONMENT_LEVELS - 1). */
+#define ENVIRONMENT_WIDTH 128
+#define ENVIRONMENT_LEVELS 5
+typedef struct EnvironmentLight {
+    float  sh[9][3];
+    float *levels[ENVIRONMENT_LEVELS];   /* RGB, rows top to bottom */
+} EnvironmentLight;
+/* Pure CPU; false when out of memory or the image is empty. Free with environment_light_free. */
+bool environment_prefilter(const float *rgb, int width, int height, EnvironmentLight *out);
+void environment_light_free(EnvironmentLight *light);
+/* Prefilters the image, uploads it and recompiles the programs with HAS_ENVIRONMENT: from then on
+ * the PBR ambient (diffuse and specular) comes from the image instead of the sky/ground
+ * hemisphere; the key light stays. False when out of memory or the programs do not compile. */
+bool renderer_set_environment(Renderer *renderer, const float *rgb, int width, int height);
+
+/* The model's shadow on the ground plane y = ground_y, inside the square of half size `radius`
+ * around (center[0], center[1]) in x, z (the ground grid's): the meshes as posed, projected along
+ * the key light (its direction in scene space; a light lower than ~11 degrees is raised to that),
+ * blurred, drawn as black of opacity RENDERER_SHADOW_STRENGTH x coverage over what is drawn,
+ * depth-tested, no depth writes. Call after clearing and before renderer_draw (the model covers
+ * it). Changes no binding the caller sees (framebuffer, viewport restored). */
+#define RENDERER_SHADOW_STRENGTH 0.55f
+void renderer_draw_shadow(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
+                          const RenderLight *light, float ground_y, const float center[2], float radius);
 
 bool renderer_capture_mesh(Renderer *renderer, const Animator *animator, int mesh, vec3 *out_positions,
                            vec3 *out_normals);

@@ -3,6 +3,7 @@
  * normals views, and the transform-feedback capture --verify reads. */
 #include "renderer_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,12 +85,13 @@ static void set_mesh_uniforms(Renderer *renderer, const SkinShader *shader, cons
 }
 
 /* Frame-wide uniforms of one program: camera, light (gpu_set_frame_uniforms), displayMode. */
-static void set_frame_uniforms(const SkinShader *shader, const mat4 view, const mat4 projection,
+static void set_frame_uniforms(const Renderer *renderer, const SkinShader *shader, const mat4 view, const mat4 projection,
                                const RenderLight *light, bool srgb_target, int display_mode)
 {
     glUseProgram(shader->program);
     gpu_set_frame_uniforms(&shader->frame, view, projection, light, srgb_target);
     glUniform1i(shader->display_mode, display_mode);
+    if (shader->environment_sh >= 0) glUniform3fv(shader->environment_sh, 9, &renderer->environment_sh[0][0]);
 }
 
 /* Mesh m's material, or NULL. */
@@ -135,37 +137,48 @@ static void draw_mesh(Renderer *renderer, const Animator *animator, int m, const
     glDrawElements(GL_TRIANGLES, gpu->index_count, GL_UNSIGNED_INT, NULL);
 }
 
-/* View-space depth (distance along the view direction, larger = farther) of mesh m's centroid
- * as posed: skinned meshes move it with their anchor bone's palette entry, static ones with
- * their model matrix. */
-static float mesh_view_depth(const Renderer *renderer, const Animator *animator, const mat4 view, int m)
+void renderer_mesh_posed_bounds(const Renderer *renderer, const Animator *animator, int m, vec3 center, float *radius)
 {
     const GpuMesh *gpu = &renderer->meshes[m];
     mat4 placement;
     if (gpu->skinned && gpu->bone_count > 0) glm_mat4_copy(animator->palettes[m][gpu->anchor_bone], placement);
     else animator_mesh_matrix(animator, m, placement);
-    vec4 scene, eye;
-    glm_mat4_mulv(placement, (vec4){gpu->centroid[0], gpu->centroid[1], gpu->centroid[2], 1.0f}, scene);
-    glm_mat4_mulv((vec4 *)view, scene, eye);
+    glm_mat4_mulv3(placement, (float *)gpu->centroid, 1.0f, center);
+    float scale = 0.0f;   /* the largest axis scale of the placement */
+    for (int c = 0; c < 3; c++) scale = fmaxf(scale, glm_vec3_norm(placement[c]));
+    *radius = gpu->radius * scale;
+}
+
+/* View-space depth (distance along the view direction, larger = farther) of mesh m's centroid as posed. */
+static float mesh_view_depth(const Renderer *renderer, const Animator *animator, const mat4 view, int m)
+{
+    vec3 scene;
+    float radius;
+    renderer_mesh_posed_bounds(renderer, animator, m, scene, &radius);
+    vec4 eye;
+    glm_mat4_mulv((vec4 *)view, (vec4){scene[0], scene[1], scene[2], 1.0f}, eye);
     return -eye[2];
 }
 
 /* Draws the meshes with displayMode `display_mode` (state set by the caller): the opaque pass
  * (every mesh but the BLEND ones, which the lit view keeps for later), then, in the lit view, the
  * BLEND pass sorted far to near with depth writes off. */
-static void draw_meshes(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
+void renderer_draw_meshes(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
                         const RenderLight *light, bool srgb_target, int display_mode)
 {
-    if (renderer->dq_shader.program) set_frame_uniforms(&renderer->dq_shader, view, projection, light, srgb_target, display_mode);
-    set_frame_uniforms(&renderer->shader, view, projection, light, srgb_target, display_mode);
+    if (renderer->dq_shader.program) set_frame_uniforms(renderer, &renderer->dq_shader, view, projection, light, srgb_target, display_mode);
+    set_frame_uniforms(renderer, &renderer->shader, view, projection, light, srgb_target, display_mode);
     const SkinShader *current = &renderer->shader;
-    glActiveTexture(GL_TEXTURE2);   /* unit 0: diffuse texture, 1: morph deltas, 2: heat-map colours, 3-6: maps */
+    glActiveTexture(GL_TEXTURE7);   /* unit 0: diffuse texture, 1: morph deltas, 2: heat-map colours, 3-6: maps, 7: environment */
+    glBindTexture(GL_TEXTURE_2D, renderer->environment_texture);
+    glActiveTexture(GL_TEXTURE2);
     glBindTexture(GL_TEXTURE_2D, renderer->color_map);
     glActiveTexture(GL_TEXTURE0);
     glVertexAttrib4f(9, 1.0f, 1.0f, 1.0f, 1.0f);   /* meshes without colours: white */
     glVertexAttrib4f(10, 0.0f, 0.0f, 0.0f, 0.0f);  /* without tangents: none (derivatives) */
     bool lit = display_mode == RENDER_LIT;
-    bool culling_owned = display_mode != RENDER_WIREFRAME;   /* the wireframe shows every edge */
+    /* the wireframe shows every edge; the shadow mask every (flattened) face */
+    bool culling_owned = display_mode != RENDER_WIREFRAME && display_mode != RENDER_SHADOW;
     int blended = 0;
     for (int m = 0; m < renderer->mesh_count; m++) {
         const GpuMesh *gpu = &renderer->meshes[m];
@@ -201,7 +214,7 @@ static void draw_meshes(Renderer *renderer, const Animator *animator, const mat4
     }
     if (culling_owned) glDisable(GL_CULL_FACE);
     glBindVertexArray(0);
-    for (int unit = 6; unit >= 2; unit--) {
+    for (int unit = 7; unit >= 2; unit--) {
         glActiveTexture(GL_TEXTURE0 + (GLenum)unit);
         glBindTexture(GL_TEXTURE_2D, 0);
     }
@@ -218,7 +231,7 @@ void renderer_draw(Renderer *renderer, const Animator *animator, const mat4 view
     if (light) renderer_ensure_lighting(renderer, light->lighting);
     bool srgb_target = renderer_target_is_srgb();
     gpu_opaque_pass_begin(srgb_target, renderer->cull_back_faces);
-    draw_meshes(renderer, animator, view, projection, light, srgb_target, (int)renderer->mode);
+    renderer_draw_meshes(renderer, animator, view, projection, light, srgb_target, (int)renderer->mode);
     gpu_opaque_pass_end();
 }
 
@@ -235,7 +248,7 @@ void renderer_draw_wireframe(Renderer *renderer, const Animator *animator, const
     glEnable(GL_POLYGON_OFFSET_LINE);
     glPolygonOffset(-1.0f, -1.0f);
     glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
-    draw_meshes(renderer, animator, view, projection, light, srgb_target, RENDER_WIREFRAME);
+    renderer_draw_meshes(renderer, animator, view, projection, light, srgb_target, RENDER_WIREFRAME);
     glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
     glDisable(GL_POLYGON_OFFSET_LINE);
     glDepthFunc(GL_LESS);

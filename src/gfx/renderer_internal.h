@@ -24,8 +24,27 @@ bool renderer_load_program(SkinShader *shader, const char *vert_path, const char
 bool renderer_ensure_dq_shader(Renderer *renderer);
 bool renderer_ensure_normals_shaders(Renderer *renderer);
 void renderer_ensure_lighting(Renderer *renderer, RenderLighting lighting);
+/* The skinning programs again for the current lighting with the features of now (material
+ * features + HAS_ENVIRONMENT when set); false (one line on stderr, the old ones kept) on failure. */
+bool renderer_recompile(Renderer *renderer);
 /* Does mesh m use the dual quaternion shader (method DQ, skinned, palette converted)? */
 bool renderer_mesh_uses_dq(const Renderer *renderer, int m);
+
+/* renderer_draw.c */
+/* Draws the meshes with displayMode `display_mode` (state set by the caller): the opaque pass
+ * (every mesh but the BLEND ones, which the lit view keeps for later), then, in the lit view, the
+ * BLEND pass sorted far to near with depth writes off. */
+void renderer_draw_meshes(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
+                          const RenderLight *light, bool srgb_target, int display_mode);
+
+/* Mesh m's bounding sphere as posed: its centroid moved by the anchor bone's palette entry
+ * (skinned) or its model matrix (static), the radius scaled by the placement's largest axis. A
+ * skinned mesh deforms around it: limbs keep their lengths, so the bind pose's radius holds
+ * roughly, not exactly. */
+void renderer_mesh_posed_bounds(const Renderer *renderer, const Animator *animator, int m, vec3 center, float *radius);
+
+/* renderer_shadow.c */
+void renderer_shadow_free(RendererShadow *shadow);
 
 /* renderer_mesh.c */
 /* Uploads mesh `mesh_index` of `model` into *gpu: the 16-float VAO (and the CPU-skinned one),

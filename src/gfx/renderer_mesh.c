@@ -5,6 +5,7 @@
 #include "renderer_internal.h"
 #include "anim/tangents.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,13 +125,16 @@ static bool upload_skin_attributes(const Mesh *mesh, int mesh_index, GpuMesh *gp
     return true;
 }
 
-/* Mean of the stored positions and the bone with the most summed weight: what the blend pass
- * sorts by (renderer_draw). */
+/* Mean of the stored positions, their largest distance from it, and the bone with the most summed
+ * weight: what the blend pass sorts by (renderer_draw) and the shadow bounds (renderer_draw_shadow). */
 static void mesh_sort_anchor(const Mesh *mesh, GpuMesh *gpu)
 {
     glm_vec3_zero(gpu->centroid);
     for (int v = 0; v < mesh->vertex_count; v++) glm_vec3_add(gpu->centroid, mesh->positions[v], gpu->centroid);
     if (mesh->vertex_count > 0) glm_vec3_scale(gpu->centroid, 1.0f / (float)mesh->vertex_count, gpu->centroid);
+    gpu->radius = 0.0f;
+    for (int v = 0; v < mesh->vertex_count; v++)
+        gpu->radius = fmaxf(gpu->radius, glm_vec3_distance(gpu->centroid, mesh->positions[v]));
     gpu->anchor_bone = 0;
     float *sums = mesh->skinned && mesh->bone_count > 0 ? calloc((size_t)mesh->bone_count, sizeof(float)) : NULL;
     if (!sums) return;   /* static, or out of memory: bone 0 */

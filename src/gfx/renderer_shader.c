@@ -92,7 +92,7 @@ bool renderer_load_program(SkinShader *shader, const char *vert_path, const char
         {"rigidSkinning", AT(rigid_skinning)}, {"showHeat", AT(show_heat)}, {"onlySelected", AT(only_selected)},
         {"selectedBone", AT(selected_bone)}, {"hasUv1", AT(has_uv1)}, {"morphDeltas", AT(morph_deltas)},
         {"morphVertexCount", AT(morph_vertex_count)}, {"morphActiveCount", AT(morph_active_count)},
-        {"morphActive", AT(morph_active)}, {"displayMode", AT(display_mode)}, {"colorMap", AT(color_map)},
+        {"morphActive", AT(morph_active)}, {"environmentSh", AT(environment_sh)}, {"displayMode", AT(display_mode)}, {"colorMap", AT(color_map)},
         {"skinnedMesh", AT(skinned_mesh)}, {"normalLength", AT(normal_length)}, {"lineColor", AT(line_color)},
     };
 #undef AT
@@ -109,6 +109,8 @@ bool renderer_load_program(SkinShader *shader, const char *vert_path, const char
     gpu_material_uniforms_find(program, &shader->material);   /* binds the program, sets the map units */
     glUniform1i(shader->morph_deltas, 1);
     glUniform1i(shader->color_map, 2);
+    GLint environment_map = glGetUniformLocation(program, "environmentMap");
+    if (environment_map >= 0) glUniform1i(environment_map, 7);
     glUniform1i(shader->selected_bone, -1);
     glUseProgram(0);
     return true;
@@ -169,24 +171,22 @@ bool renderer_ensure_normals_shaders(Renderer *renderer)
 
 /* The skinning programs for `lighting` (recompiled when it changes; kept as they are, with one
  * line on stderr, if the new ones do not compile). */
-void renderer_ensure_lighting(Renderer *renderer, RenderLighting lighting)
+/* Compiles the LBS (and, when it exists, the DQ) program for `lighting` with renderer->features;
+ * replaces the current ones only when all compile (else one line on stderr, false). */
+static bool rebuild_programs(Renderer *renderer, RenderLighting lighting)
 {
-    if (lighting == renderer->shader_lighting || (lighting != LIGHTING_FLAT && lighting != LIGHTING_PBR) ||
-        renderer->lighting_failed[lighting])
-        return;
     SkinShader lbs, dq;
     memset(&dq, 0, sizeof dq);
     char error[1024];
     bool ok = renderer_load_program(&lbs, renderer->vert_path, NULL, renderer->frag_path, renderer->max_bones, lighting,
-                                renderer->features, error, sizeof error);
+                                    renderer->features, error, sizeof error);
     if (ok && renderer->dq_shader.program)
         ok = renderer_load_program(&dq, renderer->dq_vert_path, NULL, renderer->frag_path, renderer->max_bones, lighting,
-                               renderer->features, error, sizeof error);
+                                   renderer->features, error, sizeof error);
     if (!ok) {
         skin_shader_free(&lbs);
         fprintf(stderr, "skinview: %s\n", error);
-        renderer->lighting_failed[lighting] = true;
-        return;
+        return false;
     }
     skin_shader_free(&renderer->shader);
     renderer->shader = lbs;
@@ -195,4 +195,23 @@ void renderer_ensure_lighting(Renderer *renderer, RenderLighting lighting)
         renderer->dq_shader = dq;
     }
     renderer->shader_lighting = lighting;
+    return true;
+}
+
+void renderer_ensure_lighting(Renderer *renderer, RenderLighting lighting)
+{
+    if (lighting == renderer->shader_lighting || (lighting != LIGHTING_FLAT && lighting != LIGHTING_PBR) ||
+        renderer->lighting_failed[lighting])
+        return;
+    if (!rebuild_programs(renderer, lighting)) renderer->lighting_failed[lighting] = true;
+}
+
+bool renderer_recompile(Renderer *renderer)
+{
+    renderer_material_features(renderer->model, renderer->features, sizeof renderer->features);
+    if (renderer->has_environment) {
+        size_t n = strlen(renderer->features);
+        snprintf(renderer->features + n, sizeof renderer->features - n, "#define HAS_ENVIRONMENT\n");
+    }
+    return rebuild_programs(renderer, renderer->shader_lighting);
 }

@@ -280,6 +280,13 @@ int vat_renderer_draw(VatRenderer *renderer, float time, const mat4 view, const 
             if (gpu->index_count == 0 || blended != (pass == 1)) continue;
             if (pass == 1 && !any) gpu_blend_pass_begin();
             any = true;
+            /* glTF doubleSided false culls the back faces (as the skinned renderer) */
+            if (renderer->cull_back_faces || (material && !material->double_sided)) {
+                glEnable(GL_CULL_FACE);
+                glCullFace(GL_BACK);
+            } else {
+                glDisable(GL_CULL_FACE);
+            }
             gpu_bind_material(model, gpu->material, &renderer->textures, &renderer->material);
             glBindVertexArray(gpu->vao);
             /* the whole crowd of this mesh in one call: instance attributes carry offset, clip, time */

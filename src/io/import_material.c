@@ -134,6 +134,38 @@ static const struct aiTexture *find_embedded(const Importer *im, const char *sou
     return NULL;
 }
 
+/* Adds a texture to the model under `key` (its source string, or for one made here — an
+ * opacity-combined diffuse, a normal map from a height map — a description, so it is made once);
+ * an existing key returns that texture. Takes `rgba` (malloc'd: model_free frees it). Returns its
+ * index, or -1 (out of memory: rgba freed). */
+static int add_texture(Importer *im, const char *key, int width, int height, unsigned char *rgba)
+{
+    Model *model = im->model;
+    for (int t = 0; t < model->texture_count; t++)
+        if (strcmp(im->texture_keys[t], key) == 0) {
+            free(rgba);
+            return t;
+        }
+    Texture *grown = realloc(model->textures, sizeof(Texture) * (size_t)(model->texture_count + 1));
+    char **keys = realloc(im->texture_keys, sizeof(char *) * (size_t)(model->texture_count + 1));
+    if (grown) model->textures = grown;
+    if (keys) im->texture_keys = keys;
+    char *copy = strdup(key);
+    if (!grown || !keys || !copy) {
+        free(copy);
+        free(rgba);
+        return -1;
+    }
+    Texture *texture = &model->textures[model->texture_count];
+    memset(texture, 0, sizeof *texture);
+    utf8_copy_valid(texture->source, sizeof texture->source, key, strlen(key));
+    texture->width = width;
+    texture->height = height;
+    texture->rgba = rgba;
+    im->texture_keys[model->texture_count] = copy;
+    return model->texture_count++;
+}
+
 /* Loads the texture `source` (embedded "*N", an embedded file name, or a file next to
  * the model) once; returns its index in model->textures, or -1 with a warning. */
 int import_load_texture(Importer *im, const char *source)
@@ -197,24 +229,7 @@ int import_load_texture(Importer *im, const char *source)
         return -1;
     }
 
-    Texture *grown = realloc(model->textures, sizeof(Texture) * (size_t)(model->texture_count + 1));
-    char **keys = realloc(im->texture_keys, sizeof(char *) * (size_t)(model->texture_count + 1));
-    if (grown) model->textures = grown;
-    if (keys) im->texture_keys = keys;
-    char *key = strdup(source);
-    if (!grown || !keys || !key) {
-        free(key);
-        stbi_image_free(rgba);
-        return -1;
-    }
-    Texture *texture = &model->textures[model->texture_count];
-    memset(texture, 0, sizeof *texture);
-    utf8_copy_valid(texture->source, sizeof texture->source, source, strlen(source));
-    texture->width = width;
-    texture->height = height;
-    texture->rgba = rgba;   /* stb_image allocates with malloc: model_free's free() matches */
-    im->texture_keys[model->texture_count] = key;
-    return model->texture_count++;
+    return add_texture(im, source, width, height, rgba);   /* stb_image allocates with malloc */
 }
 
 /* Float property `key` (an AI_MATKEY_* triple), false when absent or not finite. */
@@ -254,6 +269,72 @@ static bool texture_alpha(const Texture *texture, bool *cut_out)
     return below > 0;
 }
 
+/* Texel (x, y) of `t` sampled at the same relative place in a texture of size w x h (nearest). */
+static const unsigned char *texel_at(const Texture *t, int x, int y, int w, int h)
+{
+    int tx = (int)(((long long)x * t->width) / w), ty = (int)(((long long)y * t->height) / h);
+    return t->rgba + 4 * ((size_t)ty * (size_t)t->width + (size_t)tx);
+}
+
+/* A separate OPACITY texture (FBX TransparentColor / TransparencyFactor maps, Collada
+ * <transparent>, X): the diffuse texture's colour with the opacity map as alpha, at the diffuse
+ * texture's size (the opacity map resampled, nearest). The opacity is the map's alpha when it has
+ * one (some texel below 250), else its red channel (a grey mask). Without a diffuse texture: white
+ * RGB (the material colour tints it). Returns the combined texture, or -1. */
+static int combine_opacity(Importer *im, int diffuse, int opacity)
+{
+    Model *model = im->model;
+    const Texture *mask = &model->textures[opacity];
+    const Texture *color = diffuse >= 0 ? &model->textures[diffuse] : mask;
+    int width = color->width, height = color->height;
+    if (!mask->rgba || width <= 0 || height <= 0) return -1;
+    bool cut_out;
+    bool alpha_channel = texture_alpha(mask, &cut_out);
+    unsigned char *rgba = malloc(4 * (size_t)width * (size_t)height);
+    if (!rgba) return -1;
+    for (int y = 0; y < height; y++)
+        for (int x = 0; x < width; x++) {
+            unsigned char *out = rgba + 4 * ((size_t)y * (size_t)width + (size_t)x);
+            const unsigned char *m = texel_at(mask, x, y, width, height);
+            if (diffuse >= 0 && color->rgba) memcpy(out, texel_at(color, x, y, width, height), 3);
+            else memset(out, 255, 3);
+            out[3] = alpha_channel ? m[3] : m[0];
+        }
+    char key[600];
+    snprintf(key, sizeof key, "%s + opacity %s", diffuse >= 0 ? im->texture_keys[diffuse] : "white",
+             im->texture_keys[opacity]);
+    return add_texture(im, key, width, height, rgba);
+}
+
+/* A grey height (bump) map as a tangent-space normal map: with h(x, y) in [0, 1] (the red
+ * channel) and central differences, n = normalize(-BUMP_SLOPE dh/dx, BUMP_SLOPE dh/dy, 1) stored as
+ * n * 0.5 + 0.5 (rows run top to bottom while the map's +Y is up, hence the sign of dh/dy);
+ * the edges wrap (tiling textures). BUMP_SLOPE turns one full 0..1 step per texel into a
+ * 63-degree slope (the material's bump scaling scales the result as glTF's normal scale). */
+#define BUMP_SLOPE 2.0f
+static int height_to_normal(Importer *im, int height)
+{
+    const Texture *t = &im->model->textures[height];
+    int w = t->width, h = t->height;
+    if (!t->rgba || w <= 0 || h <= 0) return -1;
+    unsigned char *rgba = malloc(4 * (size_t)w * (size_t)h);
+    if (!rgba) return -1;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+#define H(px, py) (t->rgba[4 * ((size_t)(((py) + h) % h) * (size_t)w + (size_t)(((px) + w) % w))] / 255.0f)
+            float dx = 0.5f * (H(x + 1, y) - H(x - 1, y)), dy = 0.5f * (H(x, y + 1) - H(x, y - 1));
+#undef H
+            vec3 n = {-BUMP_SLOPE * dx, BUMP_SLOPE * dy, 1.0f};
+            glm_vec3_normalize(n);
+            unsigned char *out = rgba + 4 * ((size_t)y * (size_t)w + (size_t)x);
+            for (int c = 0; c < 3; c++) out[c] = (unsigned char)lroundf((n[c] * 0.5f + 0.5f) * 255.0f);
+            out[3] = 255;
+        }
+    char key[600];
+    snprintf(key, sizeof key, "normals from height %s", im->texture_keys[height]);
+    return add_texture(im, key, w, h, rgba);
+}
+
 /* FBX / Collada / X / OBJ materials are Phong-style (diffuse, specular, shininess): mapped onto
  * glTF's metallic-roughness here, docs/materials.md section "Assimp formats" (the table there
  * is this function):
@@ -263,13 +344,14 @@ static bool texture_alpha(const Texture *texture, bool *cut_out)
  *               strength below 0.01) or no shininess: 1; the file's $mat.roughnessFactor wins
  *   normal    = the NORMALS texture, else a HEIGHT texture (the slot Assimp gives OBJ's bump and
  *               FBX's bump maps) when its pixels are a normal map's (mean blue > 0.7, mean red and
- *               green near 0.5); a grey height map is left out
+ *               green near 0.5), else converted from heights to normals (height_to_normal)
  *   emissive  = the emissive colour (x $mat.emissiveIntensity), the EMISSIVE texture (white factor
  *               when the colour is black)
  *   alpha     = opacity (AI_MATKEY_OPACITY) x diffuse alpha: below 1 is BLEND (opacity 0 counts as
  *               1: exporters write 0 for "not set" far more often than an invisible material);
  *               a diffuse texture with a used alpha channel: MASK (cutoff 0.5) when its alpha is
- *               a cut-out, else BLEND (a separate OPACITY texture is not read yet)
+ *               a cut-out, else BLEND; a separate OPACITY texture becomes the diffuse texture's
+ *               alpha (combine_opacity) and is judged the same way
  *   double-sided = true (these formats have no dependable flag; open meshes are common) */
 static void map_specular_workflow(Importer *im, const struct aiMaterial *src, Material *material)
 {
@@ -300,6 +382,8 @@ static void map_specular_workflow(Importer *im, const struct aiMaterial *src, Ma
             if (count > 0 && sum[2] / (double)count > 0.7 && fabs(sum[0] / (double)count - 0.5) < 0.15 &&
                 fabs(sum[1] / (double)count - 0.5) < 0.15)
                 normal = height;
+            else
+                normal = height_to_normal(im, height);   /* a grey height map: its slopes */
         }
     }
     if (normal >= 0) {
@@ -323,6 +407,11 @@ static void map_specular_workflow(Importer *im, const struct aiMaterial *src, Ma
         if (glm_vec3_max(material->emissive_factor) <= 0.0f) glm_vec3_one(material->emissive_factor);
     }
 
+    int opacity_texture = material_texture(im, src, aiTextureType_OPACITY, NULL);
+    if (opacity_texture >= 0 && opacity_texture != material->diffuse_texture) {
+        int combined = combine_opacity(im, material->diffuse_texture, opacity_texture);
+        if (combined >= 0) material->diffuse_texture = material->diffuse_map.texture = combined;
+    }
     float opacity = 1.0f;
     if (material_float(src, AI_MATKEY_OPACITY, &opacity) && opacity > 0.0f && opacity < 1.0f)
         material->diffuse_color[3] *= opacity;

@@ -101,6 +101,7 @@ static void free_scene(struct aiScene *scene)
         free(mesh->mNormals);
         free(mesh->mTextureCoords[0]);
         free(mesh->mTextureCoords[1]);
+        free(mesh->mColors[0]);
         for (unsigned f = 0; mesh->mFaces && f < mesh->mNumFaces; f++) free(mesh->mFaces[f].mIndices);
         free(mesh->mFaces);
         free(mesh);
@@ -142,6 +143,12 @@ static bool build_mesh(const Mesh *src, int first_vertex, const vec3 *positions,
     mesh->mMaterialIndex = material_index;
     if (!mesh->mVertices || !mesh->mNormals || !mesh->mTextureCoords[0] || !mesh->mTextureCoords[1] || !mesh->mFaces)
         return false;
+    if (src->colors) {   /* COLOR_0, linear, as the renderer multiplies the base colour by it */
+        mesh->mColors[0] = calloc(count ? count : 1, sizeof(struct aiColor4D));
+        if (!mesh->mColors[0]) return false;
+        for (unsigned v = 0; v < count; v++)
+            mesh->mColors[0][v] = (struct aiColor4D){src->colors[v][0], src->colors[v][1], src->colors[v][2], src->colors[v][3]};
+    }
     for (unsigned v = 0; v < count; v++) {
         const float *p = positions[first_vertex + (int)v], *n = normals[first_vertex + (int)v];
         mesh->mVertices[v] = (struct aiVector3D){p[0], p[1], p[2]};
@@ -158,6 +165,48 @@ static bool build_mesh(const Mesh *src, int first_vertex, const vec3 *positions,
         for (int k = 0; k < corners; k++) face->mIndices[k] = src->indices[(unsigned)corners * f + (unsigned)k];
     }
     return true;
+}
+
+/* The maps and settings beyond the base colour, as Assimp's glTF 2 exporter reads them: the
+ * metallic-roughness (its UNKNOWN slot), normal (+ scale), occlusion (LIGHTMAP, + strength: the
+ * exporter reads them as "$tex.file.scale" / ".strength") and
+ * emissive textures, the emissive colour (x strength), double-sided, the alpha mode and cutoff.
+ * Texture coordinates are the first set and transforms are not carried (the second set holds the
+ * vertex ids). */
+static bool add_material_maps(struct aiMaterial *material, const Material *src, int texture_count)
+{
+    const struct {
+        int              texture;
+        enum aiTextureType type;
+    } maps[] = {
+        {src->metallic_roughness_map.texture, aiTextureType_UNKNOWN},
+        {src->normal_map.texture, aiTextureType_NORMALS},
+        {src->occlusion_map.texture, aiTextureType_LIGHTMAP},
+        {src->emissive_map.texture, aiTextureType_EMISSIVE},
+    };
+    bool ok = true;
+    for (size_t k = 0; k < sizeof maps / sizeof maps[0] && ok; k++) {
+        if (maps[k].texture < 0 || maps[k].texture >= texture_count) continue;
+        char reference[32];
+        snprintf(reference, sizeof reference, "*%d", maps[k].texture);   /* Assimp: embedded texture N */
+        ok = add_string_property(material, "$tex.file", (unsigned)maps[k].type, reference);
+        if (ok && maps[k].type == aiTextureType_NORMALS)
+            ok = add_property(material, "$tex.file.scale", aiTextureType_NORMALS, 0, aiPTI_Float, &src->normal_scale,
+                              sizeof src->normal_scale);
+        if (ok && maps[k].type == aiTextureType_LIGHTMAP)
+            ok = add_property(material, "$tex.file.strength", aiTextureType_LIGHTMAP, 0, aiPTI_Float,
+                              &src->occlusion_strength, sizeof src->occlusion_strength);
+    }
+    float emissive[4] = {src->emissive_factor[0] * src->emissive_strength, src->emissive_factor[1] * src->emissive_strength,
+                         src->emissive_factor[2] * src->emissive_strength, 1.0f};
+    int double_sided = src->double_sided ? 1 : 0;
+    static const char *const alpha_modes[] = {"OPAQUE", "MASK", "BLEND"};
+    int mode = src->alpha_mode >= 0 && src->alpha_mode <= 2 ? (int)src->alpha_mode : 0;
+    return ok && add_property(material, "$clr.emissive", 0, 0, aiPTI_Float, emissive, sizeof emissive) &&
+           add_property(material, "$mat.twosided", 0, 0, aiPTI_Integer, &double_sided, sizeof double_sided) &&
+           add_string_property(material, "$mat.gltf.alphaMode", 0, alpha_modes[mode]) &&
+           add_property(material, "$mat.gltf.alphaCutoff", 0, 0, aiPTI_Float, &src->alpha_cutoff,
+                        sizeof src->alpha_cutoff);
 }
 
 bool vat_export_mesh(const char *path, const Model *model, const vec3 *positions, const vec3 *normals, char *error,
@@ -212,11 +261,11 @@ bool vat_export_mesh(const char *path, const Model *model, const vec3 *positions
         struct aiMaterial *material = calloc(1, sizeof *material);
         scene->mMaterials[m] = material;
         scene->mNumMaterials = m + 1;
-        if (!material || !(material->mProperties = calloc(8, sizeof(struct aiMaterialProperty *)))) {
+        if (!material || !(material->mProperties = calloc(24, sizeof(struct aiMaterialProperty *)))) {
             ok = false;
             break;
         }
-        material->mNumAllocated = 8;
+        material->mNumAllocated = 24;
         const Material *src = m < (unsigned)model->material_count ? &model->materials[m] : NULL;
         float color[4] = {0.8f, 0.8f, 0.8f, 1.0f};
         if (src) memcpy(color, src->diffuse_color, sizeof color);
@@ -234,6 +283,7 @@ bool vat_export_mesh(const char *path, const Model *model, const vec3 *positions
             ok = add_string_property(material, "$tex.file", aiTextureType_DIFFUSE, reference) &&
                  add_string_property(material, "$tex.file", aiTextureType_BASE_COLOR, reference);
         }
+        if (ok && src) ok = add_material_maps(material, src, model->texture_count);
     }
     int first_vertex = 0;
     for (int m = 0; ok && m < model->mesh_count; m++) {

@@ -1,8 +1,8 @@
 /* vat_mesh.h — mesh.glb of a VAT bake, written with Assimp's glTF 2 exporter.
  *
  * Every mesh of the model in the bind pose (scene space, the positions --clip bind shows),
- * its normals, UVs and material (diffuse/base colour and, when the model has one, its
- * diffuse texture embedded as PNG), plus a second UV set that addresses the textures:
+ * its normals, UVs, vertex colours and material (base colour, metallic-roughness, normal,
+ * occlusion and emissive textures embedded as PNG, their factors, alpha mode, double-sided), plus a second UV set that addresses the textures:
  * TEXCOORD_1 = (vertex id, 0), the vertex id being the texel column/row index of vat.h
  * (mesh order, vertices in order: id = first_vertex of the mesh + index in the mesh).
  * Importers may reorder or weld vertices; the id travels with each vertex.

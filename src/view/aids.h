@@ -26,6 +26,8 @@ typedef struct AidOptions {
     bool        joint_values;    /* --joint-values (I): the selected joint's local and model values */
     bool        wireframe;       /* --wireframe (X) */
     bool        grid;            /* ground grid + world axes (G); --no-grid turns it off */
+    bool        shadow;          /* --shadow: the model's shadow on the ground grid (renderer_draw_shadow) */
+    const char *environment;     /* --environment FILE.hdr: image-based ambient light, NULL: the hemisphere */
     bool        show_normals;    /* --show-normals (V) */
     const char *morph;           /* --morph NAME=W,...: morph target weights over the clip's (the sliders' start) */
     bool        inspector;       /* E (a click on a vertex, --inspect-vertex with --screenshot): the vertex
