@@ -22,27 +22,6 @@
 
 /* ---- shared conversions ----------------------------------------------------- */
 
-bool import_fail(Importer *im, const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    vsnprintf(im->error, im->error_size, format, args);
-    va_end(args);
-    return false;
-}
-
-void import_warn(Importer *im, const char *format, ...)
-{
-    im->model->stats.repairs++;
-    if (!im->warnings) return;
-    fprintf(im->warnings, "skinview: warning: %s: ", im->path);
-    va_list args;
-    va_start(args, format);
-    vfprintf(im->warnings, format, args);
-    va_end(args);
-    fputc('\n', im->warnings);
-}
-
 /* Names are stored as valid UTF-8 (they reach JSON, the overlay and OBJ group names):
  * bytes that are not UTF-8 become U+FFFD and a long name is cut between characters.
  * Lookups by name (bones, channels) use the untouched aiScene strings. */

@@ -15,6 +15,7 @@
  *     may be STEP or CUBICSPLINE, is read by src/io/gltf/, not by Assimp).
  */
 #include "import_internal.h"
+#include "key_order.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,22 +23,10 @@
 
 #define DEFAULT_TICKS_PER_SECOND 25.0
 
-typedef struct KeyRef {
-    double time;
-    int    index;
-} KeyRef;
-
-static int compare_keys(const void *a, const void *b)
-{
-    const KeyRef *x = a, *y = b;
-    if (x->time != y->time) return x->time < y->time ? -1 : 1;
-    return (x->index > y->index) - (x->index < y->index);   /* stable: file order among equal times */
-}
-
 /* Orders one channel's keys by time and keeps, for each distinct time (in float seconds),
  * the last key of the file. Writes the kept key indices to keep[] and their times to times[].
  * Returns the kept count, or -1 on a non-finite time. */
-static int clean_key_times(Importer *im, const double *ticks, int count, double ticks_per_second, KeyRef *scratch, int *keep,
+static int clean_key_times(Importer *im, const double *ticks, int count, double ticks_per_second, KeyOrder *scratch, int *keep,
                            float *times, float *last_time)
 {
     for (int k = 0; k < count; k++) {
@@ -48,7 +37,7 @@ static int clean_key_times(Importer *im, const double *ticks, int count, double 
     bool sorted = true;
     for (int k = 1; k < count && sorted; k++) sorted = scratch[k - 1].time <= scratch[k].time;
     if (!sorted) {
-        qsort(scratch, (size_t)count, sizeof *scratch, compare_keys);
+        qsort(scratch, (size_t)count, sizeof *scratch, key_order_compare);
         im->channels_reordered++;   /* a repair: warned about once per clip (import_clips) */
     }
     int kept = 0;
@@ -99,7 +88,7 @@ static bool build_track(Importer *im, const struct aiNodeAnim *channel, double t
             return import_fail(im, "clip '%s', channel '%.100s': non-finite scale key", clip_name, channel->mNodeName.data);
     }
 
-    KeyRef *scratch = malloc(sizeof(KeyRef) * most);
+    KeyOrder *scratch = malloc(sizeof(KeyOrder) * most);
     int *keep = malloc(sizeof(int) * most);
     double *ticks = malloc(sizeof(double) * most);
     if (!scratch || !keep || !ticks) {
@@ -111,60 +100,39 @@ static bool build_track(Importer *im, const struct aiNodeAnim *channel, double t
     bool ok = true;
     const char *channel_name = channel->mNodeName.data;
 
-    /* translation */
-    int n = (int)channel->mNumPositionKeys;
-    if (n > 0) {
-        for (int k = 0; k < n; k++) ticks[k] = channel->mPositionKeys[k].mTime;
-        track->translation_times = malloc(sizeof(float) * (size_t)n);
-        track->translation_values = malloc(sizeof(vec3) * (size_t)n);
-        if (!track->translation_times || !track->translation_values) ok = import_fail(im, "out of memory");
-        else {
-            int kept = clean_key_times(im, ticks, n, tps, scratch, keep, track->translation_times, last_time);
-            if (kept < 0) ok = import_fail(im, "clip '%s', channel '%.100s': non-finite key time", clip_name, channel_name);
-            for (int k = 0; ok && k < kept; k++) {
-                const struct aiVector3D *v = &channel->mPositionKeys[keep[k]].mValue;
-                track->translation_values[k][0] = v->x;
-                track->translation_values[k][1] = v->y;
-                track->translation_values[k][2] = v->z;
-            }
-            track->translation_count = ok ? kept : 0;
+    /* translation, rotation, scale: the same steps on each channel's own keys */
+    float **times_of[3] = {&track->translation_times, &track->rotation_times, &track->scale_times};
+    int *count_of[3] = {&track->translation_count, &track->rotation_count, &track->scale_count};
+    for (int c = 0; ok && c < 3; c++) {
+        int n = (int)counts[c];
+        if (n == 0) continue;
+        for (int k = 0; k < n; k++)
+            ticks[k] = c == 0 ? channel->mPositionKeys[k].mTime : c == 1 ? channel->mRotationKeys[k].mTime
+                                                                       : channel->mScalingKeys[k].mTime;
+        *times_of[c] = malloc(sizeof(float) * (size_t)n);
+        void *values = malloc((c == 1 ? sizeof(versor) : sizeof(vec3)) * (size_t)n);
+        if (c == 0) track->translation_values = values;
+        else if (c == 1) track->rotation_values = values;
+        else track->scale_values = values;
+        if (!*times_of[c] || !values) {
+            ok = import_fail(im, "out of memory");
+            break;
         }
-    }
-    /* rotation */
-    n = (int)channel->mNumRotationKeys;
-    if (ok && n > 0) {
-        for (int k = 0; k < n; k++) ticks[k] = channel->mRotationKeys[k].mTime;
-        track->rotation_times = malloc(sizeof(float) * (size_t)n);
-        track->rotation_values = malloc(sizeof(versor) * (size_t)n);
-        if (!track->rotation_times || !track->rotation_values) ok = import_fail(im, "out of memory");
-        else {
-            int kept = clean_key_times(im, ticks, n, tps, scratch, keep, track->rotation_times, last_time);
-            if (kept < 0) ok = import_fail(im, "clip '%s', channel '%.100s': non-finite key time", clip_name, channel_name);
-            for (int k = 0; ok && k < kept; k++) {
-                const struct aiQuaternion *q = &channel->mRotationKeys[keep[k]].mValue;
-                import_quat_from_assimp(q, track->rotation_values[k]);
-            }
-            track->rotation_count = ok ? kept : 0;
+        int kept = clean_key_times(im, ticks, n, tps, scratch, keep, *times_of[c], last_time);
+        if (kept < 0) {
+            ok = import_fail(im, "clip '%s', channel '%.100s': non-finite key time", clip_name, channel_name);
+            break;
         }
-    }
-    /* scale */
-    n = (int)channel->mNumScalingKeys;
-    if (ok && n > 0) {
-        for (int k = 0; k < n; k++) ticks[k] = channel->mScalingKeys[k].mTime;
-        track->scale_times = malloc(sizeof(float) * (size_t)n);
-        track->scale_values = malloc(sizeof(vec3) * (size_t)n);
-        if (!track->scale_times || !track->scale_values) ok = import_fail(im, "out of memory");
-        else {
-            int kept = clean_key_times(im, ticks, n, tps, scratch, keep, track->scale_times, last_time);
-            if (kept < 0) ok = import_fail(im, "clip '%s', channel '%.100s': non-finite key time", clip_name, channel_name);
-            for (int k = 0; ok && k < kept; k++) {
-                const struct aiVector3D *v = &channel->mScalingKeys[keep[k]].mValue;
-                track->scale_values[k][0] = v->x;
-                track->scale_values[k][1] = v->y;
-                track->scale_values[k][2] = v->z;
+        for (int k = 0; k < kept; k++) {
+            if (c == 1) {
+                import_quat_from_assimp(&channel->mRotationKeys[keep[k]].mValue, track->rotation_values[k]);
+                continue;
             }
-            track->scale_count = ok ? kept : 0;
+            const struct aiVector3D *v = c == 0 ? &channel->mPositionKeys[keep[k]].mValue : &channel->mScalingKeys[keep[k]].mValue;
+            float *out = c == 0 ? track->translation_values[k] : track->scale_values[k];
+            out[0] = v->x, out[1] = v->y, out[2] = v->z;
         }
+        *count_of[c] = kept;
     }
     free(scratch);
     free(keep);

@@ -26,6 +26,7 @@
 #define SKINVIEW_IMPORT_INTERNAL_H
 
 #include "import.h"
+#include "report.h"
 
 #include <assimp/scene.h>
 
@@ -133,9 +134,10 @@ bool import_collada_bind_shape(Importer *im, const char *path, const void *data,
 
 /* ---- shared conversions (import.c) ---- */
 
-bool import_fail(Importer *im, const char *format, ...) __attribute__((format(printf, 2, 3)));
-/* A repair: one line "skinview: warning: PATH: ..." (unless quiet), counted in stats.repairs. */
-void import_warn(Importer *im, const char *format, ...) __attribute__((format(printf, 2, 3)));
+/* An error (one line into im->error; returns false) and a repair (one line "skinview: warning:
+ * PATH: ..." unless quiet, counted in stats.repairs): report.h's two messages on the Importer. */
+#define import_fail(im, ...) io_fail((im)->error, (im)->error_size, __VA_ARGS__)
+#define import_warn(im, ...) io_warn((im)->warnings, (im)->path, &(im)->model->stats, __VA_ARGS__)
 /* Name as valid UTF-8, cut between characters to SV_NAME_MAX. */
 void import_copy_name(char dst[SV_NAME_MAX], const struct aiString *src);
 bool import_matrix_is_finite(const struct aiMatrix4x4 *m);

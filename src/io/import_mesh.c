@@ -104,14 +104,8 @@ static bool build_skin(Importer *im, const struct aiMesh *src, Mesh *mesh, const
     free(bone_of_src);
 
     if (bone_count == 0) {   /* every bone was dropped: the mesh is static after all */
-        free(mesh->bone_joint);
-        free(mesh->inverse_bind);
-        free(mesh->joint_indices);
-        free(mesh->weights);
-        mesh->bone_joint = NULL;
-        mesh->inverse_bind = NULL;
-        mesh->joint_indices = NULL;
-        mesh->weights = NULL;
+        free(mesh->bone_joint), free(mesh->inverse_bind), free(mesh->joint_indices), free(mesh->weights);
+        mesh->bone_joint = NULL, mesh->inverse_bind = NULL, mesh->joint_indices = NULL, mesh->weights = NULL;
         return true;
     }
 

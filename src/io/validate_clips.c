@@ -2,24 +2,13 @@
  * channel's keys finite, sorted by time, one per time (the later one in the file wins), rotations unit length;
  * tracks on joints that exist and at most one track per joint, clips with nothing left dropped. */
 #include "validate_internal.h"
+#include "key_order.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- clips ----------------------------------------------------------------------- */
-
-typedef struct KeyOrder {
-    float time;
-    int   index;
-} KeyOrder;
-
-static int compare_key_order(const void *a, const void *b)
-{
-    const KeyOrder *x = a, *y = b;
-    if (x->time != y->time) return x->time < y->time ? -1 : 1;
-    return (x->index > y->index) - (x->index < y->index);   /* stable: file order among equal times */
-}
 
 typedef struct ChannelRepairs {
     int dropped;        /* keys with a NaN/infinite time or value */
@@ -117,7 +106,7 @@ static bool clean_channel(const Channel *c, ChannelRepairs *r)
         if (k > 0 && c->times[k - 1] > c->times[k]) sorted = false;
     }
     if (!sorted) {
-        qsort(order, (size_t)kept, sizeof *order, compare_key_order);
+        qsort(order, (size_t)kept, sizeof *order, key_order_compare);
         r->reordered++;
     }
     memcpy(values_copy, c->values, sizeof(float) * (size_t)kept * (size_t)w);

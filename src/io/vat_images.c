@@ -38,53 +38,86 @@ static void png_warning_ignored(png_structp png, png_const_charp message)
     (void)message;
 }
 
+/* One libpng write or read in progress: what has to be released however it ends. */
+typedef struct PngJob {
+    FILE         *file;
+    PngErrorSink *sink;
+    png_bytep    *rows;        /* [height] row pointers into the caller's texels */
+    png_structp   png;
+    png_infop     info;
+    bool          write;
+} PngJob;
+
+/* Releases everything; true when the file was written (or read) and closed without an error. */
+static bool png_job_close(PngJob *job)
+{
+    if (job->write) png_destroy_write_struct(job->png ? &job->png : NULL, job->info ? &job->info : NULL);
+    else png_destroy_read_struct(job->png ? &job->png : NULL, job->info ? &job->info : NULL, NULL);
+    free(job->sink);
+    free(job->rows);
+    bool ok = !ferror(job->file);
+    return (fclose(job->file) == 0) & ok;
+}
+
+/* Opens path for a write or a read of `height` rows and gives libpng the file; false with the
+ * one-line error set ("cannot write PATH: ..." / "PATH: cannot open: ..."), nothing left open. */
+static bool png_job_open(PngJob *job, const char *path, bool write, int height, char *error, size_t error_size)
+{
+    memset(job, 0, sizeof *job);
+    job->write = write;
+    job->file = fopen(path, write ? "wb" : "rb");
+    if (!job->file) {
+        snprintf(error, error_size, write ? "cannot write %s: %s" : "%s: cannot open: %s", path, strerror(errno));
+        return false;
+    }
+    job->sink = calloc(1, sizeof *job->sink);
+    job->rows = malloc(sizeof(png_bytep) * (size_t)(height > 0 ? height : 1));
+    if (job->sink)
+        job->png = write ? png_create_write_struct(PNG_LIBPNG_VER_STRING, job->sink, png_error_to_sink, png_warning_ignored)
+                         : png_create_read_struct(PNG_LIBPNG_VER_STRING, job->sink, png_error_to_sink, png_warning_ignored);
+    job->info = job->png ? png_create_info_struct(job->png) : NULL;
+    if (!job->sink || !job->rows || !job->png || !job->info) {
+        snprintf(error, error_size, write ? "cannot write %s: out of memory" : "%s: out of memory", path);
+        png_job_close(job);
+        return false;
+    }
+    png_init_io(job->png, job->file);
+    return true;
+}
+
+/* The longjmp branch: libpng's message as the error ("cannot write PATH: ..." / "PATH: damaged
+ * PNG: ..."), everything released; returns false. */
+static bool png_job_failed(PngJob *job, const char *path, char *error, size_t error_size)
+{
+    snprintf(error, error_size, job->write ? "cannot write %s: %s" : "%s: damaged PNG: %s", path, job->sink->message);
+    png_job_close(job);
+    return false;
+}
+
+/* Row y of the texels: width * channels 16-bit samples. */
+static void png_job_rows(PngJob *job, int width, int height, int channels, const uint16_t *texels)
+{
+    for (int y = 0; y < height; y++) job->rows[y] = (png_bytep)(texels + (size_t)y * (size_t)width * (size_t)channels);
+    /* PNG stores 16-bit samples big-endian; our arrays are host order */
+    uint16_t probe = 1;
+    if (*(unsigned char *)&probe == 1) png_set_swap(job->png);
+}
+
 bool vat_write_png16(const char *path, int width, int height, int channels, const uint16_t *texels, char *error,
                      size_t error_size)
 {
-    FILE *file = fopen(path, "wb");
-    if (!file) {
-        snprintf(error, error_size, "cannot write %s: %s", path, strerror(errno));
-        return false;
-    }
-    /* volatile: read after longjmp */
-    PngErrorSink *sink = calloc(1, sizeof *sink);
-    png_bytep *volatile rows = malloc(sizeof(png_bytep) * (size_t)height);
-    png_structp png = sink ? png_create_write_struct(PNG_LIBPNG_VER_STRING, sink, png_error_to_sink,
-                                                     png_warning_ignored)
-                           : NULL;
-    png_infop info = png ? png_create_info_struct(png) : NULL;
-    if (!sink || !rows || !png || !info) {
-        snprintf(error, error_size, "cannot write %s: out of memory", path);
-        png_destroy_write_struct(png ? &png : NULL, info ? &info : NULL);
-        free(sink);
-        free(rows);
-        fclose(file);
-        return false;
-    }
-    if (setjmp(sink->jump)) {
-        snprintf(error, error_size, "cannot write %s: %s", path, sink->message);
-        png_destroy_write_struct(&png, &info);
-        free(sink);
-        free(rows);
-        fclose(file);
-        return false;
-    }
-    png_init_io(png, file);
-    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 16,
+    PngJob job;   /* not changed after setjmp: what the longjmp branch reads is what was set */
+    if (!png_job_open(&job, path, true, height, error, error_size)) return false;
+    if (setjmp(job.sink->jump)) return png_job_failed(&job, path, error, error_size);
+    png_set_IHDR(job.png, job.info, (png_uint_32)width, (png_uint_32)height, 16,
                  channels == 2 ? PNG_COLOR_TYPE_GRAY_ALPHA : PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    png_set_compression_level(png, VAT_PNG_COMPRESSION_LEVEL);
-    png_write_info(png, info);
-    /* PNG stores 16-bit samples big-endian; our arrays are host order */
-    uint16_t probe = 1;
-    if (*(unsigned char *)&probe == 1) png_set_swap(png);
-    for (int y = 0; y < height; y++) rows[y] = (png_bytep)(texels + (size_t)y * (size_t)width * (size_t)channels);
-    png_write_image(png, rows);
-    png_write_end(png, NULL);
-    png_destroy_write_struct(&png, &info);
-    free(sink);
-    free(rows);
-    if (ferror(file) | (fclose(file) != 0)) {
+    png_set_compression_level(job.png, VAT_PNG_COMPRESSION_LEVEL);
+    png_write_info(job.png, job.info);
+    png_job_rows(&job, width, height, channels, texels);
+    png_write_image(job.png, job.rows);
+    png_write_end(job.png, NULL);
+    if (!png_job_close(&job)) {
         snprintf(error, error_size, "cannot write %s: %s", path, strerror(errno));
         return false;
     }
@@ -94,59 +127,26 @@ bool vat_write_png16(const char *path, int width, int height, int channels, cons
 bool vat_read_png16(const char *path, int width, int height, int channels, uint16_t *texels, char *error,
                     size_t error_size)
 {
-    FILE *file = fopen(path, "rb");
-    if (!file) {
-        snprintf(error, error_size, "%s: cannot open: %s", path, strerror(errno));
-        return false;
-    }
-    PngErrorSink *sink = calloc(1, sizeof *sink);
-    png_bytep *volatile rows = malloc(sizeof(png_bytep) * (size_t)(height > 0 ? height : 1));
-    png_structp png = sink ? png_create_read_struct(PNG_LIBPNG_VER_STRING, sink, png_error_to_sink,
-                                                    png_warning_ignored)
-                           : NULL;
-    png_infop info = png ? png_create_info_struct(png) : NULL;
-    if (!sink || !rows || !png || !info) {
-        snprintf(error, error_size, "%s: out of memory", path);
-        png_destroy_read_struct(png ? &png : NULL, info ? &info : NULL, NULL);
-        free(sink);
-        free(rows);
-        fclose(file);
-        return false;
-    }
-    if (setjmp(sink->jump)) {
-        snprintf(error, error_size, "%s: damaged PNG: %s", path, sink->message);
-        png_destroy_read_struct(&png, &info, NULL);
-        free(sink);
-        free(rows);
-        fclose(file);
-        return false;
-    }
-    png_init_io(png, file);
-    png_read_info(png, info);
+    PngJob job;   /* not changed after setjmp */
+    if (!png_job_open(&job, path, false, height, error, error_size)) return false;
+    if (setjmp(job.sink->jump)) return png_job_failed(&job, path, error, error_size);
+    png_read_info(job.png, job.info);
     png_uint_32 w = 0, h = 0;
     int depth = 0, color = 0, interlace = 0;
-    png_get_IHDR(png, info, &w, &h, &depth, &color, &interlace, NULL, NULL);
+    png_get_IHDR(job.png, job.info, &w, &h, &depth, &color, &interlace, NULL, NULL);
     int want_color = channels == 2 ? PNG_COLOR_TYPE_GRAY_ALPHA : PNG_COLOR_TYPE_RGB_ALPHA;
     if (w != (png_uint_32)width || h != (png_uint_32)height || depth != 16 || color != want_color ||
         interlace != PNG_INTERLACE_NONE) {
         snprintf(error, error_size, "%s: is %ux%u, %d-bit, colour type %d; vat.json expects %dx%d 16-bit %s", path,
                  (unsigned)w, (unsigned)h, depth, color, width, height, channels == 2 ? "gray+alpha" : "RGBA");
-        png_destroy_read_struct(&png, &info, NULL);
-        free(sink);
-        free(rows);
-        fclose(file);
+        png_job_close(&job);
         return false;
     }
-    uint16_t probe = 1;
-    if (*(unsigned char *)&probe == 1) png_set_swap(png);
-    png_read_update_info(png, info);
-    for (int y = 0; y < height; y++) rows[y] = (png_bytep)(texels + (size_t)y * (size_t)width * (size_t)channels);
-    png_read_image(png, rows);
-    png_read_end(png, NULL);
-    png_destroy_read_struct(&png, &info, NULL);
-    free(sink);
-    free(rows);
-    fclose(file);
+    png_job_rows(&job, width, height, channels, texels);
+    png_read_update_info(job.png, job.info);
+    png_read_image(job.png, job.rows);
+    png_read_end(job.png, NULL);
+    png_job_close(&job);
     return true;
 }
 

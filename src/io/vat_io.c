@@ -97,13 +97,15 @@ bool vat_write_manifest(const char *path, const VatManifest *manifest, char *err
     cJSON_AddStringToObject(root, "precision", manifest->float_precision ? "float" : "16");
 
     cJSON *json_layout = cJSON_AddObjectToObject(root, "layout");
-    cJSON_AddNumberToObject(json_layout, "width", layout->width);
-    cJSON_AddNumberToObject(json_layout, "rows_per_frame", layout->rows_per_frame);
-    cJSON_AddNumberToObject(json_layout, "frames_per_page", layout->frames_per_page);
-    cJSON_AddNumberToObject(json_layout, "page_height", layout->page_height);
-    cJSON_AddNumberToObject(json_layout, "page_count", layout->page_count);
-    cJSON_AddNumberToObject(json_layout, "slot_count", layout->slot_count);
-    cJSON_AddNumberToObject(json_layout, "max_texture", layout->max_texture);
+    const struct {
+        const char *name;
+        int         value;
+    } layout_numbers[] = {{"width", layout->width},           {"rows_per_frame", layout->rows_per_frame},
+                          {"frames_per_page", layout->frames_per_page}, {"page_height", layout->page_height},
+                          {"page_count", layout->page_count}, {"slot_count", layout->slot_count},
+                          {"max_texture", layout->max_texture}};
+    for (size_t i = 0; i < sizeof layout_numbers / sizeof layout_numbers[0]; i++)
+        cJSON_AddNumberToObject(json_layout, layout_numbers[i].name, layout_numbers[i].value);
     cJSON_AddStringToObject(json_layout, "texel",
                             "slot = clip.first_slot + frame; page = slot / frames_per_page; x = vertex % width; "
                             "y = (slot % frames_per_page) * rows_per_frame + vertex / width (y = 0: first PNG row)");
@@ -225,6 +227,24 @@ static bool manifest_fail(char *error, size_t error_size, const char *path, cons
 {
     snprintf(error, error_size, "%s: %s", path, what);
     return false;
+}
+
+/* The items of the manifest's array `name` (1 to `limit` of them): item_size bytes each, zeroed,
+ * their count in *count; NULL with the error set. */
+static void *manifest_array(const cJSON *array, const char *name, int limit, size_t item_size, int *count,
+                            const char *path, char *error, size_t error_size)
+{
+    int n = cJSON_GetArraySize(array);
+    if (!cJSON_IsArray(array) || n < 1 || n > limit) {
+        char what[64];
+        snprintf(what, sizeof what, "\"%s\" must be a non-empty array", name);
+        manifest_fail(error, error_size, path, what);
+        return NULL;
+    }
+    void *items = calloc((size_t)n, item_size);
+    if (!items) manifest_fail(error, error_size, path, "out of memory");
+    *count = items ? n : 0;
+    return items;
 }
 
 bool vat_read_manifest(const char *dir, VatManifest *manifest, char *error, size_t error_size)
@@ -371,16 +391,9 @@ bool vat_read_manifest(const char *dir, VatManifest *manifest, char *error, size
     }
     manifest->layout = rebuilt;
 
-    int mesh_count = cJSON_GetArraySize(meshes);
-    if (!cJSON_IsArray(meshes) || mesh_count < 1 || mesh_count > 1000000) {
-        manifest_fail(error, error_size, path, "\"meshes\" must be a non-empty array");
-        goto done;
-    }
-    manifest->meshes = calloc((size_t)mesh_count, sizeof *manifest->meshes);
-    if (!manifest->meshes) {
-        manifest_fail(error, error_size, path, "out of memory");
-        goto done;
-    }
+    int mesh_count = 0;
+    manifest->meshes = manifest_array(meshes, "meshes", 1000000, sizeof *manifest->meshes, &mesh_count, path, error, error_size);
+    if (!manifest->meshes) goto done;
     manifest->mesh_count = mesh_count;
     long long next_vertex = 0;
     for (int m = 0; m < mesh_count; m++) {
@@ -400,16 +413,9 @@ bool vat_read_manifest(const char *dir, VatManifest *manifest, char *error, size
         goto done;
     }
 
-    int file_count = cJSON_GetArraySize(files);
-    if (!cJSON_IsArray(files) || file_count < 1 || file_count > VAT_MAX_FILES) {
-        manifest_fail(error, error_size, path, "\"files\" must be a non-empty array");
-        goto done;
-    }
-    manifest->files = calloc((size_t)file_count, sizeof *manifest->files);
-    if (!manifest->files) {
-        manifest_fail(error, error_size, path, "out of memory");
-        goto done;
-    }
+    int file_count = 0;
+    manifest->files = manifest_array(files, "files", VAT_MAX_FILES, sizeof *manifest->files, &file_count, path, error, error_size);
+    if (!manifest->files) goto done;
     manifest->file_count = file_count;
     for (int f = 0; f < file_count; f++) {
         const cJSON *item = cJSON_GetArrayItem(files, f);

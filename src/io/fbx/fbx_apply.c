@@ -117,21 +117,24 @@ static int model_parent_object(const FbxScene *scene, int object)
     }
 }
 
+/* The vector properties of a Model and where they live in FbxNodeProperties: the first
+ * FBX_ANIMATED_PROPERTY_COUNT are the ones a curve node can drive (fbx_apply_clip.c). */
+const FbxVec3Property fbx_node_vec3_properties[FBX_NODE_VEC3_PROPERTY_COUNT] = {
+#define P(name, field) {name, offsetof(FbxNodeProperties, field)}
+    P("Lcl Translation", translation),   P("Lcl Rotation", rotation),     P("Lcl Scaling", scaling),
+    P("PreRotation", pre_rotation),      P("PostRotation", post_rotation),
+    P("RotationOffset", rotation_offset), P("RotationPivot", rotation_pivot),
+    P("ScalingOffset", scaling_offset),  P("ScalingPivot", scaling_pivot),
+    P("GeometricTranslation", geometric_translation), P("GeometricRotation", geometric_rotation),
+    P("GeometricScaling", geometric_scaling),
+#undef P
+};
+
 static void read_node_properties(const FbxScene *scene, int object, FbxNodeProperties *p)
 {
     fbx_node_properties_default(p);
-    read_vec3(scene, object, "Lcl Translation", p->translation);
-    read_vec3(scene, object, "Lcl Rotation", p->rotation);
-    read_vec3(scene, object, "Lcl Scaling", p->scaling);
-    read_vec3(scene, object, "PreRotation", p->pre_rotation);
-    read_vec3(scene, object, "PostRotation", p->post_rotation);
-    read_vec3(scene, object, "RotationOffset", p->rotation_offset);
-    read_vec3(scene, object, "RotationPivot", p->rotation_pivot);
-    read_vec3(scene, object, "ScalingOffset", p->scaling_offset);
-    read_vec3(scene, object, "ScalingPivot", p->scaling_pivot);
-    read_vec3(scene, object, "GeometricTranslation", p->geometric_translation);
-    read_vec3(scene, object, "GeometricRotation", p->geometric_rotation);
-    read_vec3(scene, object, "GeometricScaling", p->geometric_scaling);
+    for (int k = 0; k < FBX_NODE_VEC3_PROPERTY_COUNT; k++)
+        read_vec3(scene, object, fbx_node_vec3_properties[k].name, (double *)((char *)p + fbx_node_vec3_properties[k].offset));
     int order = (int)fbx_read_number(scene, object, "RotationOrder", 0);
     p->rotation_order = order >= 0 && order <= 5 ? order : 0;
     p->rotation_active = fbx_read_number(scene, object, "RotationActive", 1) != 0;

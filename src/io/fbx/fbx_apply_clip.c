@@ -16,24 +16,6 @@
 
 /* ---- clips ------------------------------------------------------------------------------- */
 
-/* The transform properties a curve node can drive, and where they live in FbxNodeProperties. */
-typedef struct AnimatedProperty {
-    const char *name;
-    size_t      offset;
-} AnimatedProperty;
-
-static const AnimatedProperty animated_properties[] = {
-    {"Lcl Translation", offsetof(FbxNodeProperties, translation)},
-    {"Lcl Rotation", offsetof(FbxNodeProperties, rotation)},
-    {"Lcl Scaling", offsetof(FbxNodeProperties, scaling)},
-    {"PreRotation", offsetof(FbxNodeProperties, pre_rotation)},
-    {"PostRotation", offsetof(FbxNodeProperties, post_rotation)},
-    {"RotationOffset", offsetof(FbxNodeProperties, rotation_offset)},
-    {"RotationPivot", offsetof(FbxNodeProperties, rotation_pivot)},
-    {"ScalingOffset", offsetof(FbxNodeProperties, scaling_offset)},
-    {"ScalingPivot", offsetof(FbxNodeProperties, scaling_pivot)},
-};
-#define ANIMATED_PROPERTY_COUNT (int)(sizeof animated_properties / sizeof animated_properties[0])
 
 static int component_of(const char *property)
 {
@@ -91,10 +73,10 @@ static bool collect_channels(const Apply *a, int stack_object, Stack *stack)
             }
             if (node < 0 || !drive->property) continue;
             int property = -1;
-            for (int p = 0; p < ANIMATED_PROPERTY_COUNT && property < 0; p++)
-                if (strcmp(drive->property, animated_properties[p].name) == 0) property = p;
+            for (int p = 0; p < FBX_ANIMATED_PROPERTY_COUNT && property < 0; p++)
+                if (strcmp(drive->property, fbx_node_vec3_properties[p].name) == 0) property = p;
             if (property < 0) continue;
-            Channel channel = {.node = node, .offset = animated_properties[property].offset};
+            Channel channel = {.node = node, .offset = fbx_node_vec3_properties[property].offset};
             const double *current = (const double *)((const char *)&a->nodes[node].props + channel.offset);
             for (int i = 0; i < 3; i++) channel.defaults[i] = current[i];
             double d3[3];

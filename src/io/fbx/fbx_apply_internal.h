@@ -45,6 +45,16 @@ typedef struct Apply {
                                         targets of each mesh (channel_count 0: none) */
 } Apply;
 
+/* A vector (3 doubles) property of a Model: its FBX name and its place in FbxNodeProperties. */
+typedef struct FbxVec3Property {
+    const char *name;
+    size_t      offset;
+} FbxVec3Property;
+
+#define FBX_NODE_VEC3_PROPERTY_COUNT 12
+#define FBX_ANIMATED_PROPERTY_COUNT 9   /* the first 9: Lcl T / R / S, pre / post rotation, pivots, offsets */
+extern const FbxVec3Property fbx_node_vec3_properties[FBX_NODE_VEC3_PROPERTY_COUNT];
+
 /* One animated property of one node in one stack: up to three curves (x, y, z). */
 typedef struct Channel {
     int             node;

@@ -28,18 +28,13 @@ bool fbx_legacy_is_kind(const FbxScene *s, int o, const char *kind)
 
 void fbx_model_map_free(FbxModelMap *map)
 {
-    if (map->mesh_control_point)
-        for (int m = 0; m < map->mesh_count; m++) free(map->mesh_control_point[m]);
-    if (map->mesh_bone_cluster)
-        for (int m = 0; m < map->mesh_count; m++) free(map->mesh_bone_cluster[m]);
-    if (map->material_texture)
-        for (int m = 0; m < map->material_count; m++) free(map->material_texture[m]);
-    free(map->joint_object);
-    free(map->mesh_model_object);
-    free(map->mesh_geometry_object);
-    free(map->mesh_control_point);
-    free(map->mesh_bone_cluster);
-    free(map->material_texture);
+    int **per_mesh[2] = {map->mesh_control_point, map->mesh_bone_cluster};   /* [mesh] arrays of their own */
+    for (int k = 0; k < 2; k++)
+        for (int m = 0; per_mesh[k] && m < map->mesh_count; m++) free(per_mesh[k][m]);
+    for (int m = 0; map->material_texture && m < map->material_count; m++) free(map->material_texture[m]);
+    void *arrays[] = {map->joint_object,       map->mesh_model_object, map->mesh_geometry_object,
+                      map->mesh_control_point, map->mesh_bone_cluster, map->material_texture};
+    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) free(arrays[k]);
     memset(map, 0, sizeof *map);
 }
 

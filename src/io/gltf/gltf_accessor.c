@@ -206,19 +206,28 @@ static bool read_values(Gltf *g, int index, const AccessorInfo *info, double **o
     return true;
 }
 
+/* The accessor's values as doubles (*values) and a buffer of `size` bytes per value for the
+ * caller's conversion; NULL (nothing left allocated) with g->error set. */
+static void *read_for_conversion(Gltf *g, int index, const AccessorInfo *info, size_t size, double **values)
+{
+    if (!read_values(g, index, info, values)) return NULL;
+    void *converted = malloc(size * (size_t)info->count * (size_t)info->components);
+    if (!converted) {
+        free(*values);
+        gltf_fail(g, "out of memory");
+    }
+    return converted;
+}
+
 bool gltf_read_floats(Gltf *g, int index, int components, float **out, int *count, int *components_out)
 {
     *out = NULL;
     AccessorInfo info;
     if (!accessor_info(g, index, components, &info)) return false;
     double *values;
-    if (!read_values(g, index, &info, &values)) return false;
+    float *floats = read_for_conversion(g, index, &info, sizeof *floats, &values);
+    if (!floats) return false;
     size_t total = (size_t)info.count * (size_t)info.components;
-    float *floats = malloc(sizeof(float) * total);
-    if (!floats) {
-        free(values);
-        return gltf_fail(g, "out of memory");
-    }
     bool normalize = info.normalized && info.type != GLTF_FLOAT;
     for (size_t i = 0; i < total; i++) floats[i] = normalize ? gltf_normalize(values[i], info.type) : (float)values[i];
     free(values);
@@ -237,13 +246,9 @@ bool gltf_read_uints(Gltf *g, int index, int components, uint32_t **out, int *co
         return gltf_fail(g, "damaged glTF file: accessor %d has componentType %d where unsigned integers are required",
                          index, info.type);
     double *values;
-    if (!read_values(g, index, &info, &values)) return false;
+    uint32_t *ints = read_for_conversion(g, index, &info, sizeof *ints, &values);
+    if (!ints) return false;
     size_t total = (size_t)info.count * (size_t)info.components;
-    uint32_t *ints = malloc(sizeof(uint32_t) * total);
-    if (!ints) {
-        free(values);
-        return gltf_fail(g, "out of memory");
-    }
     for (size_t i = 0; i < total; i++) ints[i] = (uint32_t)values[i];
     free(values);
     *out = ints;

@@ -23,6 +23,7 @@
  *     glTF times are seconds, the file states no tick rate.
  */
 #include "gltf_internal.h"
+#include "../key_order.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,18 +34,6 @@ static Interpolation interpolation_of(const cJSON *sampler)
     if (kind && strcmp(kind, "STEP") == 0) return INTERPOLATION_STEP;
     if (kind && strcmp(kind, "CUBICSPLINE") == 0) return INTERPOLATION_CUBICSPLINE;
     return INTERPOLATION_LINEAR;   /* the default */
-}
-
-typedef struct KeyOrder {
-    float time;
-    int   index;
-} KeyOrder;
-
-static int compare_keys(const void *a, const void *b)
-{
-    const KeyOrder *x = a, *y = b;
-    if (x->time != y->time) return x->time < y->time ? -1 : 1;
-    return (x->index > y->index) - (x->index < y->index);   /* stable: file order among equal times */
 }
 
 /* The keys of one sampler, sorted and without repeated times: keep[k] = the source key of kept key k. */
@@ -77,7 +66,7 @@ static bool clean_keys(Gltf *g, const float *input, int count, Keys *keys, ClipS
         if (k > 0 && input[k] < input[k - 1]) sorted = false;
     }
     if (!sorted) {
-        qsort(order, (size_t)count, sizeof *order, compare_keys);
+        qsort(order, (size_t)count, sizeof *order, key_order_compare);
         state->reordered++;
     }
     int kept = 0;

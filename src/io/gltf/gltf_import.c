@@ -17,27 +17,6 @@
 #include <string.h>
 #include <strings.h>
 
-bool gltf_fail(Gltf *g, const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    vsnprintf(g->error, g->error_size, format, args);
-    va_end(args);
-    return false;
-}
-
-void gltf_warn(Gltf *g, const char *format, ...)
-{
-    g->model->stats.repairs++;
-    if (!g->warnings) return;
-    fprintf(g->warnings, "skinview: warning: %s: ", g->source);
-    va_list args;
-    va_start(args, format);
-    vfprintf(g->warnings, format, args);
-    va_end(args);
-    fputc('\n', g->warnings);
-}
-
 bool gltf_is_gltf_name(const char *name)
 {
     if (!name) return false;

@@ -22,6 +22,7 @@
 #define SKINVIEW_GLTF_INTERNAL_H
 
 #include "../import.h"
+#include "../report.h"
 
 /* import_percent_decode(): %XX escapes of a URI (import.c) */
 bool import_percent_decode(const char *in, char *out, size_t out_size);
@@ -111,9 +112,10 @@ typedef struct Gltf {
 } Gltf;
 
 /* ---- gltf_import.c ---- */
-bool gltf_fail(Gltf *g, const char *format, ...) __attribute__((format(printf, 2, 3)));
-/* A repair: one warning line, counted in stats.repairs. */
-void gltf_warn(Gltf *g, const char *format, ...) __attribute__((format(printf, 2, 3)));
+/* An error (one line into g->error; returns false) and a repair (one warning line, counted in
+ * stats.repairs): report.h's two messages on the glTF reader's state. */
+#define gltf_fail(g, ...) io_fail((g)->error, (g)->error_size, __VA_ARGS__)
+#define gltf_warn(g, ...) io_warn((g)->warnings, (g)->source, &(g)->model->stats, __VA_ARGS__)
 /* How many times a glTF import read its model file since the program started (tests). */
 long gltf_file_reads(void);
 

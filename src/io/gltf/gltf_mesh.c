@@ -70,12 +70,7 @@ typedef struct Primitive {
 
 static void primitive_free(Primitive *p)
 {
-    free(p->positions);
-    free(p->normals);
-    free(p->uv0);
-    free(p->uv1);
-    free(p->tangents);
-    free(p->colors);
+    free(p->positions), free(p->normals), free(p->uv0), free(p->uv1), free(p->tangents), free(p->colors);
     for (int s = 0; s < 2; s++) free(p->joints[s]), free(p->weights[s]);
     free(p->elements);
     for (int t = 0; t < p->target_count; t++) {

@@ -109,20 +109,15 @@ bool gltf_meshopt_decode(void *out, size_t count, size_t byte_stride, const void
                             mode);
     if (byte_stride != 2 && byte_stride != 4)
         return meshopt_fail(error, error_size, "EXT_meshopt_compression: %s byteStride %zu (2 or 4)", mode, byte_stride);
-    if (strcmp(mode, "TRIANGLES") == 0) {
-        if (count % 3 != 0)
-            return meshopt_fail(error, error_size, "EXT_meshopt_compression: TRIANGLES count %zu is not a multiple of 3", count);
-        if (!meshopt_check_header(bytes, source_size, 0xE0u, 1, mode, error, error_size))
-            return false;
-        if (meshopt_decodeIndexBuffer(out, count, byte_stride, bytes, source_size) != 0)
-            return meshopt_fail(error, error_size, "EXT_meshopt_compression: damaged or truncated TRIANGLES stream (%zu bytes for %zu indices)",
-                                source_size, count);
-        return true;
-    }
-    if (!meshopt_check_header(bytes, source_size, 0xD0u, 1, mode, error, error_size))
-        return false;
-    if (meshopt_decodeIndexSequence(out, count, byte_stride, bytes, source_size) != 0)
-        return meshopt_fail(error, error_size, "EXT_meshopt_compression: damaged or truncated INDICES stream (%zu bytes for %zu indices)",
-                            source_size, count);
+    bool triangles = strcmp(mode, "TRIANGLES") == 0;   /* else INDICES */
+    if (triangles && count % 3 != 0)
+        return meshopt_fail(error, error_size, "EXT_meshopt_compression: TRIANGLES count %zu is not a multiple of 3", count);
+    /* header byte: 0xE0 an index buffer (triangles), 0xD0 an index sequence; version 1 */
+    if (!meshopt_check_header(bytes, source_size, triangles ? 0xE0u : 0xD0u, 1, mode, error, error_size)) return false;
+    int status = triangles ? meshopt_decodeIndexBuffer(out, count, byte_stride, bytes, source_size)
+                           : meshopt_decodeIndexSequence(out, count, byte_stride, bytes, source_size);
+    if (status != 0)
+        return meshopt_fail(error, error_size, "EXT_meshopt_compression: damaged or truncated %s stream (%zu bytes for %zu indices)",
+                            mode, source_size, count);
     return true;
 }
