@@ -14,7 +14,7 @@
  * t = 0 and t = 1 (the morph and the skin applied as to any mesh: vertex 0 at x = 0.25, the top
  * vertices 2 along Z at t = 1); through the binary, --info --json counts them and --export-pose
  * writes the OBJ `p` and `l` elements with every vertex's posed position, and --verify (GPU against
- * CPU) passes.
+ * CPU) passes, and --screenshot draws them (GL_LINES, GL_POINTS) without a GL error.
  */
 #include "anim/animator.h"
 #include "io/import.h"
@@ -209,6 +209,20 @@ static void check_verify(const char *path)
     free(out);
 }
 
+/* --screenshot: the lines and points are drawn (GL_LINES / GL_POINTS) without a GL error (the
+ * tests run with SKINVIEW_GL_DEBUG=1: a GL error fails the test). Skipped without OpenGL. */
+static void check_screenshot(const char *path)
+{
+    char png[512], command[1400], *out = malloc(65536);
+    snprintf(png, sizeof png, "%s/square.png", temp_dir);
+    snprintf(command, sizeof command, "'%s' '%s' --clip lift --time 1 --size 160x120 --screenshot '%s' 2>&1", SKINVIEW_BINARY,
+             path, png);
+    int status = test_run_capture(command, out, 65536);
+    if (status != 0 && strstr(out, "no OpenGL context")) printf("--screenshot skipped, no OpenGL here\n");
+    else CHECK(status == 0 && test_file_exists(png) && !strstr(out, "GL error"), "--screenshot exit %d:\n%s", status, out);
+    free(out);
+}
+
 int main(void)
 {
     snprintf(temp_dir, sizeof temp_dir, "/tmp/skinview_gltf_primitives_XXXXXX");
@@ -227,6 +241,7 @@ int main(void)
     check_info(path);
     check_export(path);
     check_verify(path);
+    check_screenshot(path);
     char command[400];
     snprintf(command, sizeof command, "rm -rf '%s'", temp_dir);
     if (system(command) != 0) fprintf(stderr, "could not remove %s\n", temp_dir);

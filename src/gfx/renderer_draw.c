@@ -133,8 +133,11 @@ static void draw_mesh(Renderer *renderer, const Animator *animator, int m, const
     set_mesh_uniforms(renderer, shader, animator, m);
     gpu_bind_material(renderer->model, gpu->material, &renderer->textures, &shader->material);
     glUniform1i(shader->has_uv1, gpu->uv1_vbo ? 1 : 0);
+    MeshPrimitive primitive = renderer->model->meshes[m].primitive;
+    if (primitive != MESH_TRIANGLES) glUniform1i(shader->material.unlit, 1);   /* lines, points: flat colour, no lighting */
+    static const GLenum gl_mode[] = {GL_TRIANGLES, GL_LINES, GL_POINTS};    /* by MeshPrimitive */
     glBindVertexArray(mesh_vao(renderer, m));
-    glDrawElements(GL_TRIANGLES, gpu->index_count, GL_UNSIGNED_INT, NULL);
+    glDrawElements(gl_mode[primitive], gpu->index_count, GL_UNSIGNED_INT, NULL);
 }
 
 void renderer_mesh_posed_bounds(const Renderer *renderer, const Animator *animator, int m, vec3 center, float *radius)

@@ -87,7 +87,7 @@ static bool upload_material_attributes(const Mesh *mesh, int mesh_index, bool no
     if (mesh->uvs2) gpu->uv1_vbo = upload_attribute(gpu, 11, 2, (const float *)mesh->uvs2, mesh->vertex_count, GL_STATIC_DRAW);
     if (mesh->tangents) {
         gpu->tangent_vbo = upload_attribute(gpu, 10, 4, (const float *)mesh->tangents, mesh->vertex_count, GL_STATIC_DRAW);
-    } else if (normal_mapped && mesh->uvs && mesh->normals) {
+    } else if (normal_mapped && mesh->primitive == MESH_TRIANGLES && mesh->uvs && mesh->normals) {
         vec4 *generated = malloc(sizeof(vec4) * (size_t)mesh->vertex_count);
         if (!generated) {
             snprintf(error, error_size, "out of memory for the tangents of mesh %d", mesh_index);
