@@ -539,15 +539,12 @@ static bool check_magnitudes(Validator *v)
                                                                    (const float *)track->translation_tangents,
                                                                    track->translation_count, true));
         }
-        if (!joints_in_bounds(sk, clip_scale, clip_reach, world_scale, world_reach, &worst)) {
+        bool in_bounds = joints_in_bounds(sk, clip_scale, clip_reach, world_scale, world_reach, &worst);
+        if (!in_bounds)
             validate_repaired(v, "clip '%s': its keys could carry node '%s' to an absurd size or distance (scale beyond %g or "
                         "beyond %g units); clip dropped", clip->name, sk->names[worst], (double)VALIDATE_MAX_SCALE,
                      (double)VALIDATE_MAX_EXTENT);
-            clip_free(clip);
-            continue;
-        }
-        if (kept != c) model->clips[kept] = *clip;
-        kept++;
+        validate_keep_clip(model, c, in_bounds, &kept);
     }
     model->clip_count = kept;
     free(clip_scale);

@@ -326,12 +326,7 @@ bool validate_clips(Validator *v)
         Clip *clip = &model->clips[c];
         int verdict = ok ? check_clip(v, clip, joint_taken) : 1;
         if (verdict < 0) ok = false;
-        if (verdict == 0) {
-            clip_free(clip);
-            continue;
-        }
-        if (kept != c) model->clips[kept] = *clip;
-        kept++;
+        validate_keep_clip(model, c, verdict != 0, &kept);
     }
     model->clip_count = kept;
     free(joint_taken);

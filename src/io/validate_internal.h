@@ -22,6 +22,17 @@ typedef struct Validator {
 void validate_repaired(Validator *v, const char *format, ...) __attribute__((format(printf, 2, 3)));
 /* The one-line reason the model is refused, into v->error; returns false. */
 bool validate_reject(Validator *v, const char *format, ...) __attribute__((format(printf, 2, 3)));
+/* The end of every clip check: clip c is freed (keep false) or moved down to clips[*kept], so
+ * that the kept clips stay in order at the front; the caller sets clip_count = *kept at the end. */
+static inline void validate_keep_clip(Model *model, int c, bool keep, int *kept)
+{
+    if (!keep) {
+        clip_free(&model->clips[c]);
+        return;
+    }
+    if (*kept != c) model->clips[*kept] = model->clips[c];
+    (*kept)++;
+}
 /* True when all n floats are finite. */
 bool validate_finite(const float *f, int n);
 
