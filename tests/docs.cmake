@@ -19,3 +19,7 @@ target_link_libraries(test_doc_numbers PRIVATE skinview_io skinview_testutil Pkg
 add_dependencies(test_doc_numbers skinview)
 add_test(NAME docs_numbers COMMAND test_doc_numbers)
 set_tests_properties(docs_numbers PROPERTIES LABELS "docs" TIMEOUT 60)
+
+# README.md and docs/skinning.md point at code that exists: every path a file or folder of the tree,
+# every "`name` (src/file.c)" a name in that file (test_doc_pointers.c).
+skinview_test(docs_code_pointers test_doc_pointers.c LABELS docs)

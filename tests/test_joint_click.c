@@ -82,7 +82,7 @@ static void check_model(const char *path, const char *clip_name)
     Scene *scene = &t.scene;
     mat4 view, projection;
     test_scene_camera(&t, FB_W, FB_H, view, projection);
-    float radius = SCENE_PICK_RADIUS * overlay_scale_for(FB_W, FB_H);
+    float radius = SCENE_PICK_RADIUS * text_scale_for(FB_W, FB_H);
     float (*dots)[2] = calloc((size_t)scene->dot_count + 1, sizeof *dots);
     bool *on_screen = calloc((size_t)scene->dot_count + 1, sizeof *on_screen);
     int *ties = calloc((size_t)scene->dot_count + 2, sizeof *ties);

@@ -54,7 +54,9 @@ static void check_model(const char *path, bool dense)
     int layouts = 0, worst_naive_overlaps = 0, fewest_share_percent = 100;
     for (int s = 0; s < 4; s++) {
         int fb_w = sizes[s][0], fb_h = sizes[s][1];
-        float scale = overlay_scale_for(fb_w, fb_h);
+        float scale = text_scale_for(fb_w, fb_h);
+        text_set_size(&t.text, scene_text_pixels(fb_w, fb_h));
+        const float pad = text_pad(&t.text);
         mat4 view, projection;
         test_scene_camera(&t, fb_w, fb_h, view, projection);
         for (int pose = 0; pose < 2; pose++) {
@@ -64,7 +66,7 @@ static void check_model(const char *path, bool dense)
             for (int selection = 0; selection < 2; selection++) {
                 int selected = selection ? deepest : -1;
                 scene_select_joint(scene, selected);
-                int placed = scene_place_names(scene, animator, view, projection, fb_w, fb_h, scale, labels);
+                int placed = scene_place_names(scene, &t.text, animator, view, projection, fb_w, fb_h, labels);
                 layouts++;
                 int overlaps = 0, outside = 0, far = 0, twice = 0, visible = 0, naive_overlaps = 0;
                 bool selected_named = false, parent_named = false;
@@ -80,11 +82,10 @@ static void check_model(const char *path, bool dense)
                         overlaps += overlap(a, &labels[k]);
                         twice += a->joint == labels[k].joint;
                     }
-                    outside += a->x < 0 || a->y < 0 || a->x + a->width > fb_w / scale + 1e-3f ||
-                               a->y + a->height > fb_h / scale + 1e-3f;
+                    outside += a->x < 0 || a->y < 0 || a->x + a->width > fb_w + 1e-3f || a->y + a->height > fb_h + 1e-3f;
                     float x, y;
                     if (!scene_project_joint(animator, a->joint, view, projection, fb_w, fb_h, &x, &y) ||
-                        distance_to(a, x / scale, y / scale) > 2.5f * a->height)
+                        distance_to(a, x, y) > 2.5f * a->height)
                         far++;
                     selected_named = selected_named || a->joint == selected;
                     parent_named = parent_named || a->joint == parent;
@@ -102,9 +103,9 @@ static void check_model(const char *path, bool dense)
                         float x, y, w, h;
                         if (!scene_project_joint(animator, scene->dot_joints[d], view, projection, fb_w, fb_h, &x, &y))
                             continue;
-                        overlay_measure(model->skeleton.names[scene->dot_joints[d]] + scene->name_prefix, &w, &h);
-                        naive[n++] = (NameLabel){scene->dot_joints[d], x / scale + 5.0f, y / scale - 0.5f * h - 4.0f,
-                                                 w + 8.0f, h + 8.0f};
+                        text_measure(&t.text, model->skeleton.names[scene->dot_joints[d]] + scene->name_prefix, &w, &h);
+                        naive[n++] = (NameLabel){scene->dot_joints[d], x + pad + 1.0f, y - 0.5f * h - pad,
+                                                 w + 2.0f * pad, h + 2.0f * pad};
                     }
                     for (int i = 0; i < n; i++)
                         for (int k = i + 1; k < n; k++) naive_overlaps += overlap(&naive[i], &naive[k]);

@@ -68,7 +68,13 @@ static bool is_viridis_purple(const unsigned char *p) { return p[0] > 55 && p[0]
 static bool is_count_blue(const unsigned char *p) { return p[2] > 200 && p[0] < 100 && p[1] < 120; }
 static bool is_count_green(const unsigned char *p) { return p[1] > 180 && p[0] < 110 && p[2] < 110; }
 static bool is_cyan(const unsigned char *p) { return p[0] < 120 && p[1] > 190 && p[2] > 225; }
-static bool is_text_white(const unsigned char *p) { return p[0] > 225 && p[1] > 225 && p[2] > 225; }
+/* The aids' text: light grey to white and neutral. DejaVu is anti-aliased, so at the 11-pixel size of a
+ * 320x240 window a glyph's stems are one or two partly covered pixels over the dark panel; the old
+ * 6x8 bitmap font set whole pixels to white (> 225), which the TrueType text rarely reaches. */
+static bool is_text_white(const unsigned char *p)
+{
+    return p[0] > 165 && p[1] > 165 && p[2] > 165 && abs(p[0] - p[2]) < 30 && abs(p[0] - p[1]) < 30;
+}
 static bool is_grid(const unsigned char *p) { return abs(p[0] - 98) < 22 && abs(p[1] - 104) < 22 && abs(p[2] - 114) < 22; }
 static bool is_dark(const unsigned char *p) { return p[0] < 40 && p[1] < 40 && p[2] < 40; }
 

@@ -113,7 +113,7 @@ static void test_scene(void)
         float x, y, depth;
         if (!project(view, projection, lbs[v], &x, &y, &depth) || x < 0 || y < 0 || x >= FB_W || y >= FB_H) continue;
         /* the nearest-to-eye vertex within the radius is the expected answer */
-        float radius = SCENE_PICK_RADIUS * overlay_scale_for(FB_W, FB_H);
+        float radius = SCENE_PICK_RADIUS * text_scale_for(FB_W, FB_H);
         int expected = -1;
         float best = INFINITY;
         for (int u = 0; u < mesh->vertex_count; u++) {
@@ -187,16 +187,14 @@ static void test_sliders(void)
     if (!test_scene_open(&t, path, &aids, bounds)) return;
     Animator *animator = &t.animator;
     Scene *scene = &t.scene;
-    static Overlay overlay;
-    char error[256];
-    CHECK(overlay_init(&overlay, error, sizeof error), "overlay");
     scene_evaluate(scene, animator, 0, 1.0f);
     float clip_weights[2] = {animator->morph.weights[0][0], animator->morph.weights[0][1]};
     mat4 view, projection;
     glm_mat4_identity(view);
     glm_mat4_identity(projection);
-    overlay_begin(&overlay);
-    scene_teach_overlay(scene, animator, &overlay, FB_W, FB_H, 1.0f);   /* lays the sliders out */
+    text_set_size(&t.text, scene_text_pixels(FB_W, FB_H));
+    text_begin(&t.text);
+    scene_teach_text(scene, animator, &t.text, FB_W, FB_H, 1.0f);   /* lays the sliders out */
     CHECK(scene->slider_rows == 2 && scene->slider_mesh == 0, "two sliders (%d)", scene->slider_rows);
     /* press on slider 1 at 3/4 of its bar, drag to 1/4 */
     float y = scene->slider_y + 1.5f * scene->slider_h, x = scene->slider_x + 0.75f * scene->slider_w;
@@ -212,7 +210,6 @@ static void test_sliders(void)
     CHECK(animator->morph.weights[0][1] == clip_weights[1] && animator->morph.weights[0][0] == clip_weights[0],
           "the release gives the weight back to the clip");
     CHECK(!scene_slider_grab(scene, 0, 2.0f, 2.0f), "a press elsewhere is not the sliders'");
-    overlay_free(&overlay);
     test_scene_close(&t);
 }
 

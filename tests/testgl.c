@@ -42,8 +42,16 @@ bool test_scene_open(TestScene *t, const char *path, const AidOptions *aids, con
     } else {
         app_model_bounds(&t->model, &t->animator, t->min, t->max);
     }
+    if (!text_init(&t->text, error, sizeof error)) {
+        CHECK(false, "%s: text: %s", path, error);
+        animator_free(&t->animator);
+        renderer_free(&t->renderer);
+        model_free(&t->model);
+        return false;
+    }
     if (!scene_init(&t->scene, &t->model, &t->renderer, &t->animator, aids, t->min, t->max, error, sizeof error)) {
         CHECK(false, "%s: scene: %s", path, error);
+        text_free(&t->text);
         animator_free(&t->animator);
         renderer_free(&t->renderer);
         model_free(&t->model);
@@ -55,6 +63,7 @@ bool test_scene_open(TestScene *t, const char *path, const AidOptions *aids, con
 void test_scene_close(TestScene *t)
 {
     scene_free(&t->scene);
+    text_free(&t->text);
     animator_free(&t->animator);
     renderer_free(&t->renderer);
     model_free(&t->model);

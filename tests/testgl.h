@@ -14,6 +14,7 @@ typedef struct TestScene {
     Renderer renderer;
     Animator animator;
     Scene    scene;
+    Text     text;       /* the aids' text (text_init), for scene_place_names / scene_teach_text */
     vec3     min, max;   /* the model's bounds (app_model_bounds), or those passed in */
 } TestScene;
 
@@ -21,7 +22,7 @@ typedef struct TestScene {
 bool test_gl_open(GlContext *context);
 
 /* Loads `path` at the context's bones-per-mesh limit with the repository's shaders and builds
- * the scene with `aids`; bounds (min then max) NULL: the model's own. A failure is a failed CHECK
+ * the scene with `aids` and its text; bounds (min then max) NULL: the model's own. A failure is a failed CHECK
  * and returns false (nothing to free). `t` is large: make it static. */
 bool test_scene_open(TestScene *t, const char *path, const AidOptions *aids, const float bounds[2][3]);
 void test_scene_close(TestScene *t);

@@ -1,123 +1,53 @@
-/* cli.c — command-line parsing. */
+/* cli.c — command-line parsing: one table of options (name, value, parser, help) from which both
+ * cli_parse and the --help text are made. */
 #include "cli.h"
 #include "view/playback.h"
 #include "view/camera.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-const char *cli_usage(void)
+/* How an option reads its value (the next argument) into its Options field. */
+typedef enum OptionKind {
+    OPTION_FLAG,     /* no value: the bool field is set */
+    OPTION_TEXT,     /* the value itself (a const char * field) */
+    OPTION_FLOAT,    /* a number in [min, max] (min excluded when min_open) into a float field */
+    OPTION_INT,      /* an integer in [min, max] into an int field */
+    OPTION_CUSTOM,   /* parse(): values, optional values, several fields */
+} OptionKind;
+
+typedef struct CliOption CliOption;
+/* A custom option: argv[*i] is the option; consume its values by advancing *i. False with the
+ * message in error. */
+typedef bool (*OptionParse)(const CliOption *option, int argc, char **argv, int *i, Options *options, char *error,
+                            size_t error_size);
+
+struct CliOption {
+    const char *name;        /* "--time" */
+    const char *shown;       /* what --help shows after the name ("SECONDS"), NULL: nothing */
+    OptionKind  kind;
+    size_t      field;       /* offsetof(Options, ...) of what it sets */
+    double      min, max;    /* OPTION_FLOAT / OPTION_INT range */
+    bool        min_open;    /* OPTION_FLOAT: min itself is refused */
+    const char *needs;       /* the message's "--NAME needs <needs>, got 'VALUE'" */
+    size_t      also;        /* a bool field set as well (0: none), e.g. bake_option_set */
+    OptionParse parse;       /* OPTION_CUSTOM */
+    const char *help;        /* --help lines ('\n' between); NULL: not listed (an alias, or said with another) */
+};
+
+#define FIELD(f) offsetof(Options, f)
+#define NO_ALSO 0
+
+/* Writes the message for a bad value of `option`. */
+static bool bad_value(const CliOption *option, const char *value, char *error, size_t error_size)
 {
-    return "usage: skinview [MODEL] [--clip NAME|INDEX] [--time SECONDS] [--speed X]\n"
-           "                [--info] [--json]\n"
-           "                [--screenshot OUT.png] [--size WxH]\n"
-           "                [--export-pose OUT.obj]\n"
-           "                [--verify] [--max-bones N] [--gl-debug] [--skinning gpu|cpu|dq|rigid]\n"
-           "                [--inspect-vertex MESH:INDEX [--json]] [--compare A,B] [--morph NAME=W,...]\n"
-           "                [--show-bone-space] [--show-morphs] [--isolate-joint] [--hide-joints A,B]\n"
-           "                [--lighting flat|default] [--shadow] [--environment FILE.hdr]\n"
-           "                [--show-skeleton] [--show-weights [JOINT]] [--show-influences] [--joint NAME]\n"
-           "                [--show-axes [all]] [--show-names] [--joint-values] [--wireframe]\n"
-           "                [--show-normals] [--no-grid] [--optimize-keys [TOLERANCE]] [--no-extrapolation]\n"
-           "                [--loop loop|once|ping-pong] [--blend SECONDS] [--watch]\n"
-           "                [--show-hud] [--show-browser] [--view VIEW]\n"
-           "                [--bake-vat OUTDIR [--fps N] [--clips A,B|all] [--precision 16|float]\n"
-           "                                   [--max-texture N] [--quiet]]\n"
-           "       skinview --vat OUTDIR [--instances N] [--clip ...] [--time ...] [--speed X]\n"
-           "                [--screenshot OUT.png | --export-pose OUT.obj | --verify] [--size WxH]\n"
-           "       skinview --thumbnail IN OUT SIZE [--thumbnail-budget SECONDS]\n"
-           "                [--help] [--version]\n"
-           "  MODEL              any file Assimp reads (FBX, glTF/GLB, Collada, X, ...);\n"
-           "                     default: the bundled demo model\n"
-           "  --clip NAME|INDEX  clip by name or by index from 0 (as --info lists them);\n"
-           "                     'bind' = bind pose, 'rest' = file node transforms\n"
-           "  --time SECONDS     time from the clip start\n"
-           "  --speed X          playback speed factor (default 1); negative plays backwards;\n"
-           "                     1/64 <= |X| <= 64 (the keys' range)\n"
-           "  --loop MODE        loop (default), once (stop on the last frame) or ping-pong\n"
-           "  --blend SECONDS    cross-fade when the viewer changes clip or pose source (T)\n"
-           "                     (default 0.25, 0 = cut)\n"
-           "  --watch            the viewer reloads MODEL when the file changes on disk\n"
-           "  --show-hud         --screenshot also draws the status line and the timeline\n"
-           "  --show-browser     --screenshot also draws the clip list (implies --show-hud)\n"
-           "  --view VIEW        --screenshot camera: front, back, right, left, top or bottom\n"
-           "                     (default: three-quarter front, as the viewer opens)\n"
-           "  --info [--json]    print meshes, joints and clips, then exit\n"
-           "  --screenshot PNG   render one frame off-screen, write a PNG, exit\n"
-           "  --size WxH         screenshot / window size (default 1280x720)\n"
-           "  --export-pose OBJ  write the skinned meshes at --clip/--time in scene space, exit\n"
-           "  --verify           compare GPU skinning (shaders/skinned.vert) with the CPU\n"
-           "                     reference for every clip; exit 1 on mismatch\n"
-           "  --max-bones N      force a smaller bones-per-mesh limit (meshes are split)\n"
-           "  --gl-debug         report every OpenGL error (KHR_debug callback, else glGetError\n"
-           "                     after each stage) and exit 1 if there was one\n"
-           "  --thumbnail IN OUT SIZE  write a SIZExSIZE PNG of model IN to OUT (transparent\n"
-           "                     background; the middle of clip 0 or --clip, or --time; the bind\n"
-           "                     pose without clips), exit; for file managers\n"
-           "  --thumbnail-budget SECONDS  give up a thumbnail after this long: exit 1, nothing\n"
-           "                     written (default 5)\n"
-           "  --bake-vat OUTDIR  bake vertex animation textures (positions.png, normals.png,\n"
-           "                     mesh.glb, vat.json) of the selected clips into OUTDIR, exit\n"
-           "  --fps N            bake rate in frames per second (default 30)\n"
-           "  --clips A,B|all    clips to bake, by name or index from 0 (default all)\n"
-           "  --precision 16|float  16-bit PNG positions (default) or 32-bit float EXR\n"
-           "  --max-texture N    largest texture side (default: GL_MAX_TEXTURE_SIZE, else 16384);\n"
-           "                     more frames go to further pages (positions_1.png ...)\n"
-           "  --quiet            no progress bar on stderr while baking\n"
-           "  --vat OUTDIR       play a bake back with shaders/vat.vert (no skeleton)\n"
-           "  --instances N      with --vat: N copies on a grid, one draw call per mesh\n"
-           "  --skinning METHOD  gpu: linear blend skinning in the shader (default); cpu: linear\n"
-           "                     blend skinning on the CPU, uploaded each frame; dq: dual quaternion\n"
-           "                     skinning in the shader; rigid: each vertex follows its heaviest joint\n"
-           "                     only (the joints crack). --screenshot, --export-pose and --verify follow it\n"
-           "  --inspect-vertex MESH:INDEX  print one vertex through the skinning formula at --clip/--time\n"
-           "                     (MESH: index or name; INDEX as --export-pose orders the vertices): stored\n"
-           "                     position, morph steps, bone<k>info with joint names, each joint's\n"
-           "                     model-space, offset and palette matrix, each weighted term, the sum,\n"
-           "                     bone-space coordinates; with --json one object (keys: influences [joint,\n"
-           "                     weight, joint_model, offset, palette, bone_space, term], sum, final, ...)\n"
-           "                     With --screenshot: the inspector panel in the picture (key E, click a vertex)\n"
-           "  --compare A,B      colour each vertex by the distance between methods A and B (lbs, dq,\n"
-           "                     rigid), surface drawn by A, legend in scene units (key D)\n"
-           "  --morph NAME=W,... set morph target weights (target name or index) over the clip's\n"
-           "  --show-morphs      morph target sliders of the selected mesh (key Z; drag a bar,\n"
-           "                     release: back to the clip's weight)\n"
-           "  --show-bone-space  the selected joint's bone space: its axes now and at bind time, and\n"
-           "                     the vertices it moves coloured by weight (key Y)\n"
-           "  --isolate-joint    the skeleton overlay shows only the selected joint's chain, the\n"
-           "                     influence view only its vertices (key /)\n"
-           "  --hide-joints A,B  hide these joints and their descendants in the overlay (key Backspace)\n"
-           "  --lighting MODE    default: the materials as glTF defines them (metallic-roughness PBR)\n"
-           "                     under a key light that follows the camera, a sky/ground ambient and\n"
-           "                     a tone map; flat: the old look, one fixed light over the base colour\n"
-           "  --shadow           the model's shadow on the ground grid, cast by the key light\n"
-           "  --environment HDR  ambient light from an equirectangular Radiance .hdr image\n"
-           "                     (diffuse and specular, prefiltered at load) instead of the sky/ground\n"
-           "  --show-skeleton    bones as lines, joints as dots (key B)\n"
-           "  --show-weights [JOINT]  colour each vertex by its weight on the selected joint (key W)\n"
-           "                     (JOINT: a joint name; an argument naming an existing file is the MODEL)\n"
-           "  --show-influences  colour each vertex by its number of influences (W pressed twice);\n"
-           "                     magenta: it had 5 or more, the import kept 4\n"
-           "  --joint NAME       select a joint: weights, axes and the HUD show it (keys [ ], click)\n"
-           "  --show-axes [all]  RGB axis triads at the selected joint, or at every joint (key A)\n"
-           "  --show-names       joint names next to the joints (key J)\n"
-           "  --joint-values     the selected joint's local T, R, S and model-space values (key I)\n"
-           "  --wireframe        triangle edges over the surface (key X)\n"
-           "  --show-normals     skinned normals as short lines (key V)\n"
-           "  --no-grid          hide the ground grid and world axes (key G; on by default)\n"
-           "  --optimize-keys [TOLERANCE]  drop the animation keys that interpolation reproduces within\n"
-           "                     TOLERANCE x the model's size (bbox diagonal), measured at the skin\n"
-           "                     (default 1e-5; off unless given: skinview shows the file's keys);\n"
-           "                     --info reports keys before/after and the measured worst pose change\n"
-           "  --no-extrapolation FBX curves hold their first and last keys instead of the file's\n"
-           "                     pre/post extrapolation (repetition, mirror, keep slope), as Assimp does\n"
-           "  --help, -h         print this help, exit\n"
-           "  --version          print the version, exit\n"
-           "Keys, exit codes and examples: man skinview\n";
+    snprintf(error, error_size, "%s needs %s, got '%s'", option->name, option->needs, value);
+    return false;
 }
 
 const char *cli_version(void)
@@ -163,6 +93,364 @@ bool cli_parse_compare(const char *text, SkinningMethod *a, SkinningMethod *b)
     return true;
 }
 
+
+/* The value after argv[*i], consumed; NULL (with the message) when there is none. */
+static const char *take_value(int argc, char **argv, int *i, char *error, size_t error_size)
+{
+    if (*i + 1 >= argc) {
+        snprintf(error, error_size, "option %s needs a value", argv[*i]);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static bool parse_speed(const CliOption *option, int argc, char **argv, int *i, Options *o, char *error, size_t size)
+{
+    const char *value = take_value(argc, argv, i, error, size);
+    if (!value) return false;
+    float magnitude = 0.0f;
+    if (parse_float(value, &o->speed)) magnitude = fabsf(o->speed);
+    return magnitude >= PLAYBACK_SPEED_MIN && magnitude <= PLAYBACK_SPEED_MAX ? true : bad_value(option, value, error, size);
+}
+
+static bool parse_loop(const CliOption *option, int argc, char **argv, int *i, Options *o, char *error, size_t size)
+{
+    const char *value = take_value(argc, argv, i, error, size);
+    PlaybackLoopMode mode;
+    if (!value) return false;
+    if (!playback_parse_loop_mode(value, &mode)) return bad_value(option, value, error, size);
+    o->loop_mode = (int)mode;
+    return true;
+}
+
+/* The value after argv[*i] (consumed), which must be one of `words` (NULL-terminated): its index, or
+ * -1 with the message in error. */
+static int take_choice(const CliOption *option, int argc, char **argv, int *i, const char *const *words, char *error,
+                       size_t size)
+{
+    const char *value = take_value(argc, argv, i, error, size);
+    for (int w = 0; value && words[w]; w++)
+        if (strcmp(value, words[w]) == 0) return w;
+    if (value) bad_value(option, value, error, size);
+    return -1;
+}
+
+static bool parse_view(const CliOption *option, int argc, char **argv, int *i, Options *o, char *error, size_t size)
+{
+    static const char *const views[] = {"front", "back", "right", "left", "top", "bottom", NULL};
+    o->view = take_choice(option, argc, argv, i, views, error, size);
+    return o->view >= 0;
+}
+
+static bool parse_skinning(const CliOption *option, int argc, char **argv, int *i, Options *o, char *error, size_t size)
+{
+    static const char *const methods[SKINNING_METHOD_COUNT + 1] = {"gpu", "cpu", "dq", "rigid", NULL};
+    int found = take_choice(option, argc, argv, i, methods, error, size);
+    o->aids.skinning = found >= 0 ? (SkinningMethod)found : o->aids.skinning;
+    o->skinning_given = true;
+    return found >= 0;
+}
+
+static bool parse_lighting(const CliOption *option, int argc, char **argv, int *i, Options *o, char *error, size_t size)
+{
+    static const char *const modes[] = {"default", "flat", NULL};
+    int found = take_choice(option, argc, argv, i, modes, error, size);
+    o->flat_lighting = found == 1;
+    return found >= 0;
+}
+
+static bool parse_precision(const CliOption *option, int argc, char **argv, int *i, Options *o, char *error, size_t size)
+{
+    static const char *const kinds[] = {"16", "float", NULL};
+    int found = take_choice(option, argc, argv, i, kinds, error, size);
+    o->float_precision = found == 1;
+    return found >= 0;
+}
+
+static bool parse_compare(const CliOption *option, int argc, char **argv, int *i, Options *o, char *error, size_t size)
+{
+    const char *value = take_value(argc, argv, i, error, size);
+    if (!value) return false;
+    if (!cli_parse_compare(value, &o->aids.compare_a, &o->aids.compare_b)) return bad_value(option, value, error, size);
+    o->aids.compare = true;
+    return true;
+}
+
+static bool parse_size(const CliOption *option, int argc, char **argv, int *i, Options *o, char *error, size_t size)
+{
+    const char *value = take_value(argc, argv, i, error, size);
+    if (!value) return false;
+    int w = 0, h = 0;
+    char tail = 0;
+    if (sscanf(value, "%dx%d%c", &w, &h, &tail) != 2 || w < 1 || h < 1 || w > 16384 || h > 16384)
+        return bad_value(option, value, error, size);
+    o->width = w;
+    o->height = h;
+    return true;
+}
+
+static bool parse_clips(const CliOption *option, int argc, char **argv, int *i, Options *o, char *error, size_t size)
+{
+    const char *value = take_value(argc, argv, i, error, size);
+    if (!value) return false;
+    if (!value[0]) {
+        snprintf(error, size, "%s needs %s", option->name, option->needs);
+        return false;
+    }
+    o->clips = value;
+    return true;
+}
+
+static bool parse_thumbnail(const CliOption *option, int argc, char **argv, int *i, Options *o, char *error, size_t size)
+{
+    if (*i + 3 >= argc) {
+        snprintf(error, size, "%s needs three values: IN OUT SIZE", option->name);
+        return false;
+    }
+    o->thumbnail_in = argv[*i + 1];
+    o->thumbnail_out = argv[*i + 2];
+    if (!parse_int(argv[*i + 3], &o->thumbnail_size) || o->thumbnail_size < 1 || o->thumbnail_size > 4096) {
+        snprintf(error, size, "%s SIZE needs an integer in 1..4096, got '%s'", option->name, argv[*i + 3]);
+        return false;
+    }
+    *i += 3;
+    return true;
+}
+
+/* --show-weights [JOINT]: the next argument is the joint unless it is an option or an existing
+ * file (the MODEL). */
+static bool parse_show_weights(const CliOption *option, int argc, char **argv, int *i, Options *o, char *error,
+                               size_t size)
+{
+    (void)option, (void)error, (void)size;
+    o->aids.show_weights = true;
+    const char *value = *i + 1 < argc ? argv[*i + 1] : NULL;
+    if (value && value[0] != '-' && access(value, F_OK) != 0) {
+        o->aids.joint = value;
+        ++*i;
+    }
+    return true;
+}
+
+/* --optimize-keys [TOLERANCE]: the next argument when it is a number (a MODEL named "0.001" needs ./). */
+static bool parse_optimize_keys(const CliOption *option, int argc, char **argv, int *i, Options *o, char *error,
+                                size_t size)
+{
+    o->optimize_keys = 1e-5f;   /* KEY_REDUCE_DEFAULT_TOLERANCE (anim/key_reduce.h) */
+    const char *value = *i + 1 < argc ? argv[*i + 1] : NULL;
+    float tolerance;
+    if (!value || value[0] == '-' || !parse_float(value, &tolerance)) return true;
+    if (!(tolerance > 0.0f) || tolerance > 0.1f) return bad_value(option, value, error, size);
+    o->optimize_keys = tolerance;
+    ++*i;
+    return true;
+}
+
+/* --show-axes [all] */
+static bool parse_show_axes(const CliOption *option, int argc, char **argv, int *i, Options *o, char *error, size_t size)
+{
+    (void)option, (void)error, (void)size;
+    o->aids.axes = AXES_SELECTED;
+    if (*i + 1 < argc && strcmp(argv[*i + 1], "all") == 0) {
+        o->aids.axes = AXES_ALL;
+        ++*i;
+    }
+    return true;
+}
+
+#define FLAG(name, f, help) {name, NULL, OPTION_FLAG, FIELD(f), 0, 0, false, NULL, NO_ALSO, NULL, help}
+#define TEXT(name, shown, f, help) {name, shown, OPTION_TEXT, FIELD(f), 0, 0, false, NULL, NO_ALSO, NULL, help}
+#define CUSTOM(name, shown, parse, needs, help) {name, shown, OPTION_CUSTOM, 0, 0, 0, false, needs, NO_ALSO, parse, help}
+
+/* Every option, in the order --help lists them. */
+static const CliOption options_table[] = {
+    TEXT("--clip", "NAME|INDEX", clip, "clip by name or by index from 0 (as --info lists them);\n"
+                                       "'bind' = bind pose, 'rest' = file node transforms"),
+    {"--time", "SECONDS", OPTION_FLOAT, FIELD(time), 0.0, INFINITY, false, "a number of seconds >= 0", FIELD(time_set), NULL,
+     "time from the clip start"},
+    CUSTOM("--speed", "X", parse_speed, "a number with 1/64 <= |X| <= 64 (negative plays backwards)",
+           "playback speed factor (default 1); negative plays backwards;\n1/64 <= |X| <= 64 (the keys' range)"),
+    CUSTOM("--loop", "MODE", parse_loop, "loop, once or ping-pong",
+           "loop (default), once (stop on the last frame) or ping-pong"),
+    {"--blend", "SECONDS", OPTION_FLOAT, FIELD(blend_seconds), 0.0, PLAYBACK_BLEND_MAX, false, "seconds in [0, 10]", NO_ALSO,
+     NULL, "cross-fade when the viewer changes clip or pose source (T)\n(default 0.25, 0 = cut)"},
+    FLAG("--watch", watch, "the viewer reloads MODEL when the file changes on disk"),
+    FLAG("--show-hud", show_hud, "--screenshot also draws the status line and the timeline"),
+    {"--show-browser", NULL, OPTION_FLAG, FIELD(show_browser), 0, 0, false, NULL, FIELD(show_hud), NULL,
+     "--screenshot also draws the clip list (implies --show-hud)"},
+    CUSTOM("--view", "VIEW", parse_view, "front, back, right, left, top or bottom",
+           "--screenshot camera: front, back, right, left, top or bottom\n"
+           "(default: three-quarter front, as the viewer opens)"),
+    {"--info", "[--json]", OPTION_FLAG, FIELD(info), 0, 0, false, NULL, NO_ALSO, NULL,
+     "print meshes, joints and clips, then exit"},
+    FLAG("--json", json, NULL),
+    TEXT("--screenshot", "PNG", screenshot_path, "render one frame off-screen, write a PNG, exit"),
+    CUSTOM("--size", "WxH", parse_size, "WxH with 1..16384 pixels each", "screenshot / window size (default 1280x720)"),
+    TEXT("--export-pose", "OBJ", export_pose_path, "write the skinned meshes at --clip/--time in scene space, exit"),
+    FLAG("--verify", verify, "compare GPU skinning (shaders/skinned.vert) with the CPU\n"
+                             "reference for every clip; exit 1 on mismatch"),
+    {"--max-bones", "N", OPTION_INT, FIELD(max_bones), 1, 4096, false, "an integer in 1..4096", NO_ALSO, NULL,
+     "force a smaller bones-per-mesh limit (meshes are split)"},
+    FLAG("--gl-debug", gl_debug, "report every OpenGL error (KHR_debug callback, else glGetError\n"
+                                 "after each stage) and exit 1 if there was one"),
+    CUSTOM("--thumbnail", "IN OUT SIZE", parse_thumbnail, NULL,
+           "write a SIZExSIZE PNG of model IN to OUT (transparent\n"
+           "background; the middle of clip 0 or --clip, or --time; the bind\npose without clips), exit; for file managers"),
+    {"--thumbnail-budget", "SECONDS", OPTION_FLOAT, FIELD(thumbnail_budget), 0.0, 3600.0, true, "seconds in (0, 3600]",
+     NO_ALSO, NULL, "give up a thumbnail after this long: exit 1, nothing\nwritten (default 5)"},
+    TEXT("--bake-vat", "OUTDIR", bake_vat_dir, "bake vertex animation textures (positions.png, normals.png,\n"
+                                               "mesh.glb, vat.json) of the selected clips into OUTDIR, exit"),
+    {"--fps", "N", OPTION_FLOAT, FIELD(fps), 0.0, 1000.0, true, "a number of frames per second in (0, 1000]",
+     FIELD(bake_option_set), NULL, "bake rate in frames per second (default 30)"},
+    {"--clips", "A,B|all", OPTION_CUSTOM, 0, 0, 0, false, "clip names or indices separated by commas, or 'all'",
+     FIELD(bake_option_set), parse_clips, "clips to bake, by name or index from 0 (default all)"},
+    {"--precision", "16|float", OPTION_CUSTOM, 0, 0, 0, false, "16 or float", FIELD(bake_option_set), parse_precision,
+     "16-bit PNG positions (default) or 32-bit float EXR"},
+    {"--max-texture", "N", OPTION_INT, FIELD(max_texture), 16, 65536, false, "an integer in 16..65536",
+     FIELD(bake_option_set), NULL,
+     "largest texture side (default: GL_MAX_TEXTURE_SIZE, else 16384);\nmore frames go to further pages (positions_1.png ...)"},
+    {"--quiet", NULL, OPTION_FLAG, FIELD(quiet), 0, 0, false, NULL, FIELD(bake_option_set), NULL,
+     "no progress bar on stderr while baking"},
+    TEXT("--vat", "OUTDIR", vat_dir, "play a bake back with shaders/vat.vert (no skeleton)"),
+    {"--instances", "N", OPTION_INT, FIELD(instances), 1, 1000000, false, "an integer in 1..1000000",
+     FIELD(instances_given), NULL, "with --vat: N copies on a grid, one draw call per mesh"},
+    CUSTOM("--skinning", "METHOD", parse_skinning, "gpu, cpu, dq or rigid",
+           "gpu: linear blend skinning in the shader (default); cpu: linear\n"
+           "blend skinning on the CPU, uploaded each frame; dq: dual quaternion\n"
+           "skinning in the shader; rigid: each vertex follows its heaviest joint\n"
+           "only (the joints crack). --screenshot, --export-pose and --verify follow it"),
+    TEXT("--inspect-vertex", "MESH:INDEX", inspect_vertex,
+         "print one vertex through the skinning formula at --clip/--time\n"
+         "(MESH: index or name; INDEX as --export-pose orders the vertices): stored\n"
+         "position, morph steps, bone<k>info with joint names, each joint's\n"
+         "model-space, offset and palette matrix, each weighted term, the sum,\n"
+         "bone-space coordinates; with --json one object (keys: influences [joint,\n"
+         "weight, joint_model, offset, palette, bone_space, term], sum, final, ...)\n"
+         "With --screenshot: the inspector panel in the picture (key E, click a vertex)"),
+    CUSTOM("--compare", "A,B", parse_compare, "two of lbs, dq, rigid separated by a comma",
+           "colour each vertex by the distance between methods A and B (lbs, dq,\n"
+           "rigid), surface drawn by A, legend in scene units (key D)"),
+    TEXT("--morph", "NAME=W,...", aids.morph, "set morph target weights (target name or index) over the clip's"),
+    FLAG("--show-morphs", aids.show_morphs, "morph target sliders of the selected mesh (key Z; drag a bar,\n"
+                                             "release: back to the clip's weight)"),
+    FLAG("--show-bone-space", aids.show_bone_space, "the selected joint's bone space: its axes now and at bind time, and\n"
+                                                    "the vertices it moves coloured by weight (key Y)"),
+    FLAG("--isolate-joint", aids.isolate_joint, "the skeleton overlay shows only the selected joint's chain, the\n"
+                                                "influence view only its vertices (key /)"),
+    TEXT("--hide-joints", "A,B", aids.hide_joints, "hide these joints and their descendants in the overlay (key Backspace)"),
+    CUSTOM("--lighting", "MODE", parse_lighting, "flat or default",
+           "default: the materials as glTF defines them (metallic-roughness PBR)\n"
+           "under a key light that follows the camera, a sky/ground ambient and\n"
+           "a tone map; flat: the old look, one fixed light over the base colour"),
+    FLAG("--shadow", aids.shadow, "the model's shadow on the ground grid, cast by the key light"),
+    /* checked by main (a bad file exits 1) */
+    TEXT("--environment", "HDR", aids.environment, "ambient light from an equirectangular Radiance .hdr image\n"
+                                                   "(diffuse and specular, prefiltered at load) instead of the sky/ground"),
+    FLAG("--show-skeleton", aids.show_skeleton, "bones as lines, joints as dots (key B)"),
+    CUSTOM("--show-weights", "[JOINT]", parse_show_weights, NULL,
+           "colour each vertex by its weight on the selected joint (key W)\n"
+           "(JOINT: a joint name; an argument naming an existing file is the MODEL)"),
+    FLAG("--show-influences", aids.show_influences, "colour each vertex by its number of influences (W pressed twice);\n"
+                                                    "magenta: it had 5 or more, the import kept 4"),
+    TEXT("--joint", "NAME", aids.joint, "select a joint: weights, axes and the HUD show it (keys [ ], click)"),
+    CUSTOM("--show-axes", "[all]", parse_show_axes, NULL, "RGB axis triads at the selected joint, or at every joint (key A)"),
+    FLAG("--show-names", aids.show_names, "joint names next to the joints (key J)"),
+    FLAG("--joint-values", aids.joint_values, "the selected joint's local T, R, S and model-space values (key I)"),
+    FLAG("--wireframe", aids.wireframe, "triangle edges over the surface (key X)"),
+    FLAG("--show-normals", aids.show_normals, "skinned normals as short lines (key V)"),
+    FLAG("--no-grid", no_grid, "hide the ground grid and world axes (key G; on by default)"),
+    CUSTOM("--optimize-keys", "[TOLERANCE]", parse_optimize_keys, "a tolerance in (0, 0.1]",
+           "drop the animation keys that interpolation reproduces within\n"
+           "TOLERANCE x the model's size (bbox diagonal), measured at the skin\n"
+           "(default 1e-5; off unless given: skinview shows the file's keys);\n"
+           "--info reports keys before/after and the measured worst pose change"),
+    FLAG("--no-extrapolation", no_extrapolation, "FBX curves hold their first and last keys instead of the file's\n"
+                                                 "pre/post extrapolation (repetition, mirror, keep slope), as Assimp does"),
+    FLAG("--help", help, "print this help, exit"),
+    FLAG("-h", help, NULL),
+    FLAG("--version", version, "print the version, exit"),
+};
+enum { OPTION_COUNT = sizeof options_table / sizeof options_table[0] };
+
+const char *cli_usage(void)
+{
+    static const char synopsis[] =
+        "usage: skinview [MODEL] [--clip NAME|INDEX] [--time SECONDS] [--speed X]\n"
+        "                [--info] [--json]\n"
+        "                [--screenshot OUT.png] [--size WxH]\n"
+        "                [--export-pose OUT.obj]\n"
+        "                [--verify] [--max-bones N] [--gl-debug] [--skinning gpu|cpu|dq|rigid]\n"
+        "                [--inspect-vertex MESH:INDEX [--json]] [--compare A,B] [--morph NAME=W,...]\n"
+        "                [--show-bone-space] [--show-morphs] [--isolate-joint] [--hide-joints A,B]\n"
+        "                [--lighting flat|default] [--shadow] [--environment FILE.hdr]\n"
+        "                [--show-skeleton] [--show-weights [JOINT]] [--show-influences] [--joint NAME]\n"
+        "                [--show-axes [all]] [--show-names] [--joint-values] [--wireframe]\n"
+        "                [--show-normals] [--no-grid] [--optimize-keys [TOLERANCE]] [--no-extrapolation]\n"
+        "                [--loop loop|once|ping-pong] [--blend SECONDS] [--watch]\n"
+        "                [--show-hud] [--show-browser] [--view VIEW]\n"
+        "                [--bake-vat OUTDIR [--fps N] [--clips A,B|all] [--precision 16|float]\n"
+        "                                   [--max-texture N] [--quiet]]\n"
+        "       skinview --vat OUTDIR [--instances N] [--clip ...] [--time ...] [--speed X]\n"
+        "                [--screenshot OUT.png | --export-pose OUT.obj | --verify] [--size WxH]\n"
+        "       skinview --thumbnail IN OUT SIZE [--thumbnail-budget SECONDS]\n"
+        "                [--help] [--version]\n"
+        "  MODEL              any file Assimp reads (FBX, glTF/GLB, Collada, X, ...);\n"
+        "                     default: the bundled demo model\n";
+    static char text[12288];
+    if (text[0]) return text;
+    size_t length = (size_t)snprintf(text, sizeof text, "%s", synopsis);
+    /* one entry per option: "  --name VALUE" padded to column 21 (or two spaces), then the help,
+     * its further lines indented to column 21 */
+    for (int o = 0; o < OPTION_COUNT && length < sizeof text; o++) {
+        const CliOption *option = &options_table[o];
+        if (!option->help) continue;
+        char head[64];
+        snprintf(head, sizeof head, "%s%s%s%s", option->name, option->shown ? " " : "", option->shown ? option->shown : "",
+                 strcmp(option->name, "--help") == 0 ? ", -h" : "");
+        length += (size_t)snprintf(text + length, sizeof text - length, "  %-*s%s", strlen(head) < 19 ? 19 : (int)strlen(head) + 1,
+                                   head, strlen(head) < 19 ? "" : " ");
+        for (const char *line = option->help; *line && length < sizeof text;) {
+            size_t n = strcspn(line, "\n");
+            length += (size_t)snprintf(text + length, sizeof text - length, "%s%.*s\n", line == option->help ? "" : "                     ",
+                                       (int)n, line);
+            line += n + (line[n] == '\n');
+        }
+    }
+    if (length < sizeof text) snprintf(text + length, sizeof text - length, "Keys, exit codes and examples: man skinview\n");
+    return text;
+}
+
+/* Reads one option (argv[*i]) through its table row. */
+static bool apply_option(const CliOption *option, int argc, char **argv, int *i, Options *options, char *error,
+                         size_t error_size)
+{
+    char *field = (char *)options + option->field;
+    if (option->kind == OPTION_CUSTOM) {
+        if (!option->parse(option, argc, argv, i, options, error, error_size)) return false;
+    } else if (option->kind == OPTION_FLAG) {
+        *(bool *)(void *)field = true;
+    } else {
+        const char *value = take_value(argc, argv, i, error, error_size);
+        if (!value) return false;
+        if (option->kind == OPTION_TEXT) {
+            *(const char **)(void *)field = value;
+        } else if (option->kind == OPTION_FLOAT) {
+            float number;
+            if (!parse_float(value, &number) || number < option->min || number > option->max ||
+                (option->min_open && number <= option->min))
+                return bad_value(option, value, error, error_size);
+            *(float *)(void *)field = number;
+        } else {
+            int number;
+            if (!parse_int(value, &number) || number < option->min || number > option->max)
+                return bad_value(option, value, error, error_size);
+            *(int *)(void *)field = number;
+        }
+    }
+    if (option->also) *(bool *)(void *)((char *)options + option->also) = true;
+    return true;
+}
+
 bool cli_parse(int argc, char **argv, Options *options, char *error, size_t error_size)
 {
     memset(options, 0, sizeof *options);
@@ -175,263 +463,15 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
     options->thumbnail_budget = 5.0f;
     options->fps = 30.0f;
     options->instances = 1;
-    bool instances_set = false;
-    options->aids.grid = true;
     options->aids.compare_a = SKINNING_GPU_LBS;
     options->aids.compare_b = SKINNING_GPU_DQ;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
-        const char *value = (i + 1 < argc) ? argv[i + 1] : NULL;
-#define NEED_VALUE()                                                              \
-    do {                                                                          \
-        if (!value) {                                                             \
-            snprintf(error, error_size, "option %s needs a value", arg);          \
-            return false;                                                         \
-        }                                                                         \
-        i++;                                                                      \
-    } while (0)
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            options->help = true;
-        } else if (strcmp(arg, "--version") == 0) {
-            options->version = true;
-        } else if (strcmp(arg, "--info") == 0) {
-            options->info = true;
-        } else if (strcmp(arg, "--json") == 0) {
-            options->json = true;
-        } else if (strcmp(arg, "--gl-debug") == 0) {
-            options->gl_debug = true;
-        } else if (strcmp(arg, "--verify") == 0) {
-            options->verify = true;
-        } else if (strcmp(arg, "--clip") == 0) {
-            NEED_VALUE();
-            options->clip = value;
-        } else if (strcmp(arg, "--time") == 0) {
-            NEED_VALUE();
-            if (!parse_float(value, &options->time) || options->time < 0.0f) {
-                snprintf(error, error_size, "--time needs a number of seconds >= 0, got '%s'", value);
-                return false;
-            }
-            options->time_set = true;
-        } else if (strcmp(arg, "--speed") == 0) {
-            NEED_VALUE();
-            float magnitude = 0.0f;
-            if (parse_float(value, &options->speed)) magnitude = options->speed < 0.0f ? -options->speed : options->speed;
-            if (!(magnitude >= PLAYBACK_SPEED_MIN && magnitude <= PLAYBACK_SPEED_MAX)) {
-                snprintf(error, error_size,
-                         "--speed needs a number with 1/64 <= |X| <= 64 (negative plays backwards), got '%s'", value);
-                return false;
-            }
-        } else if (strcmp(arg, "--loop") == 0) {
-            NEED_VALUE();
-            PlaybackLoopMode mode;
-            if (!playback_parse_loop_mode(value, &mode)) {
-                snprintf(error, error_size, "--loop needs loop, once or ping-pong, got '%s'", value);
-                return false;
-            }
-            options->loop_mode = (int)mode;
-        } else if (strcmp(arg, "--blend") == 0) {
-            NEED_VALUE();
-            if (!parse_float(value, &options->blend_seconds) || options->blend_seconds < 0.0f ||
-                options->blend_seconds > PLAYBACK_BLEND_MAX) {
-                snprintf(error, error_size, "--blend needs seconds in [0, 10], got '%s'", value);
-                return false;
-            }
-        } else if (strcmp(arg, "--view") == 0) {
-            NEED_VALUE();
-            static const char *const views[] = {"front", "back", "right", "left", "top", "bottom"};
-            options->view = -1;
-            for (int v = 0; v < 6; v++)
-                if (strcmp(value, views[v]) == 0) options->view = v;
-            if (options->view < 0) {
-                snprintf(error, error_size, "--view needs front, back, right, left, top or bottom, got '%s'", value);
-                return false;
-            }
-        } else if (strcmp(arg, "--watch") == 0) {
-            options->watch = true;
-        } else if (strcmp(arg, "--show-hud") == 0) {
-            options->show_hud = true;
-        } else if (strcmp(arg, "--show-browser") == 0) {
-            options->show_browser = true;
-            options->show_hud = true;
-        } else if (strcmp(arg, "--screenshot") == 0) {
-            NEED_VALUE();
-            options->screenshot_path = value;
-        } else if (strcmp(arg, "--export-pose") == 0) {
-            NEED_VALUE();
-            options->export_pose_path = value;
-        } else if (strcmp(arg, "--size") == 0) {
-            NEED_VALUE();
-            int w = 0, h = 0;
-            char tail = 0;
-            if (sscanf(value, "%dx%d%c", &w, &h, &tail) != 2 || w < 1 || h < 1 || w > 16384 || h > 16384) {
-                snprintf(error, error_size, "--size needs WxH with 1..16384 pixels each, got '%s'", value);
-                return false;
-            }
-            options->width = w;
-            options->height = h;
-        } else if (strcmp(arg, "--thumbnail") == 0) {
-            if (i + 3 >= argc) {
-                snprintf(error, error_size, "--thumbnail needs three values: IN OUT SIZE");
-                return false;
-            }
-            options->thumbnail_in = argv[i + 1];
-            options->thumbnail_out = argv[i + 2];
-            if (!parse_int(argv[i + 3], &options->thumbnail_size) || options->thumbnail_size < 1 ||
-                options->thumbnail_size > 4096) {
-                snprintf(error, error_size, "--thumbnail SIZE needs an integer in 1..4096, got '%s'", argv[i + 3]);
-                return false;
-            }
-            i += 3;
-        } else if (strcmp(arg, "--thumbnail-budget") == 0) {
-            NEED_VALUE();
-            if (!parse_float(value, &options->thumbnail_budget) || options->thumbnail_budget <= 0.0f ||
-                options->thumbnail_budget > 3600.0f) {
-                snprintf(error, error_size, "--thumbnail-budget needs seconds in (0, 3600], got '%s'", value);
-                return false;
-            }
-        } else if (strcmp(arg, "--skinning") == 0) {
-            NEED_VALUE();
-            static const char *const methods[SKINNING_METHOD_COUNT] = {"gpu", "cpu", "dq", "rigid"};
-            int found = -1;
-            for (int m = 0; m < SKINNING_METHOD_COUNT; m++)
-                if (strcmp(value, methods[m]) == 0) found = m;
-            if (found < 0) {
-                snprintf(error, error_size, "--skinning needs gpu, cpu, dq or rigid, got '%s'", value);
-                return false;
-            }
-            options->aids.skinning = (SkinningMethod)found;
-            options->skinning_given = true;
-        } else if (strcmp(arg, "--inspect-vertex") == 0) {
-            NEED_VALUE();
-            options->inspect_vertex = value;
-        } else if (strcmp(arg, "--morph") == 0) {
-            NEED_VALUE();
-            options->aids.morph = value;
-        } else if (strcmp(arg, "--compare") == 0) {
-            NEED_VALUE();
-            if (!cli_parse_compare(value, &options->aids.compare_a, &options->aids.compare_b)) {
-                snprintf(error, error_size, "--compare needs two of lbs, dq, rigid separated by a comma, got '%s'", value);
-                return false;
-            }
-            options->aids.compare = true;
-        } else if (strcmp(arg, "--show-bone-space") == 0) {
-            options->aids.show_bone_space = true;
-        } else if (strcmp(arg, "--show-morphs") == 0) {
-            options->aids.show_morphs = true;
-        } else if (strcmp(arg, "--isolate-joint") == 0) {
-            options->aids.isolate_joint = true;
-        } else if (strcmp(arg, "--hide-joints") == 0) {
-            NEED_VALUE();
-            options->aids.hide_joints = value;
-        } else if (strcmp(arg, "--lighting") == 0) {
-            NEED_VALUE();
-            if (strcmp(value, "flat") != 0 && strcmp(value, "default") != 0) {
-                snprintf(error, error_size, "--lighting needs flat or default, got '%s'", value);
-                return false;
-            }
-            options->flat_lighting = strcmp(value, "flat") == 0;
-        } else if (strcmp(arg, "--shadow") == 0) {
-            options->aids.shadow = true;
-        } else if (strcmp(arg, "--environment") == 0) {
-            NEED_VALUE();
-            options->aids.environment = value;   /* checked by main (a bad file exits 1) */
-        } else if (strcmp(arg, "--show-skeleton") == 0) {
-            options->aids.show_skeleton = true;
-        } else if (strcmp(arg, "--show-weights") == 0) {
-            options->aids.show_weights = true;
-            /* optional JOINT: the next argument, unless it is an option or an existing file (the MODEL) */
-            if (value && value[0] != '-' && access(value, F_OK) != 0) {
-                options->aids.joint = value;
-                i++;
-            }
-        } else if (strcmp(arg, "--optimize-keys") == 0) {
-            options->optimize_keys = 1e-5f;   /* KEY_REDUCE_DEFAULT_TOLERANCE (anim/key_reduce.h) */
-            /* optional TOLERANCE: the next argument when it is a number (a MODEL named "0.001" needs ./) */
-            float tolerance;
-            if (value && value[0] != '-' && parse_float(value, &tolerance)) {
-                if (!(tolerance > 0.0f) || tolerance > 0.1f) {
-                    snprintf(error, error_size, "--optimize-keys needs a tolerance in (0, 0.1], got '%s'", value);
-                    return false;
-                }
-                options->optimize_keys = tolerance;
-                i++;
-            }
-        } else if (strcmp(arg, "--no-extrapolation") == 0) {
-            options->no_extrapolation = true;
-        } else if (strcmp(arg, "--show-influences") == 0) {
-            options->aids.show_influences = true;
-        } else if (strcmp(arg, "--joint") == 0) {
-            NEED_VALUE();
-            options->aids.joint = value;
-        } else if (strcmp(arg, "--show-axes") == 0) {
-            options->aids.axes = AXES_SELECTED;
-            if (value && strcmp(value, "all") == 0) {
-                options->aids.axes = AXES_ALL;
-                i++;
-            }
-        } else if (strcmp(arg, "--show-names") == 0) {
-            options->aids.show_names = true;
-        } else if (strcmp(arg, "--joint-values") == 0) {
-            options->aids.joint_values = true;
-        } else if (strcmp(arg, "--wireframe") == 0) {
-            options->aids.wireframe = true;
-        } else if (strcmp(arg, "--show-normals") == 0) {
-            options->aids.show_normals = true;
-        } else if (strcmp(arg, "--no-grid") == 0) {
-            options->aids.grid = false;
-        } else if (strcmp(arg, "--max-bones") == 0) {
-            NEED_VALUE();
-            if (!parse_int(value, &options->max_bones) || options->max_bones < 1 || options->max_bones > 4096) {
-                snprintf(error, error_size, "--max-bones needs an integer in 1..4096, got '%s'", value);
-                return false;
-            }
-        } else if (strcmp(arg, "--bake-vat") == 0) {
-            NEED_VALUE();
-            options->bake_vat_dir = value;
-        } else if (strcmp(arg, "--vat") == 0) {
-            NEED_VALUE();
-            options->vat_dir = value;
-        } else if (strcmp(arg, "--fps") == 0) {
-            NEED_VALUE();
-            if (!parse_float(value, &options->fps) || !(options->fps > 0.0f) || options->fps > 1000.0f) {
-                snprintf(error, error_size, "--fps needs a number of frames per second in (0, 1000], got '%s'", value);
-                return false;
-            }
-            options->bake_option_set = true;
-        } else if (strcmp(arg, "--clips") == 0) {
-            NEED_VALUE();
-            if (!value[0]) {
-                snprintf(error, error_size, "--clips needs clip names or indices separated by commas, or 'all'");
-                return false;
-            }
-            options->clips = value;
-            options->bake_option_set = true;
-        } else if (strcmp(arg, "--precision") == 0) {
-            NEED_VALUE();
-            if (strcmp(value, "16") == 0) options->float_precision = false;
-            else if (strcmp(value, "float") == 0) options->float_precision = true;
-            else {
-                snprintf(error, error_size, "--precision is 16 or float, got '%s'", value);
-                return false;
-            }
-            options->bake_option_set = true;
-        } else if (strcmp(arg, "--max-texture") == 0) {
-            NEED_VALUE();
-            if (!parse_int(value, &options->max_texture) || options->max_texture < 16 || options->max_texture > 65536) {
-                snprintf(error, error_size, "--max-texture needs an integer in 16..65536, got '%s'", value);
-                return false;
-            }
-            options->bake_option_set = true;
-        } else if (strcmp(arg, "--quiet") == 0) {
-            options->quiet = true;
-            options->bake_option_set = true;
-        } else if (strcmp(arg, "--instances") == 0) {
-            NEED_VALUE();
-            if (!parse_int(value, &options->instances) || options->instances < 1 || options->instances > 1000000) {
-                snprintf(error, error_size, "--instances needs an integer in 1..1000000, got '%s'", value);
-                return false;
-            }
-            instances_set = true;
+        const CliOption *option = NULL;
+        for (int o = 0; o < OPTION_COUNT && !option; o++)
+            if (strcmp(arg, options_table[o].name) == 0) option = &options_table[o];
+        if (option) {
+            if (!apply_option(option, argc, argv, &i, options, error, error_size)) return false;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             snprintf(error, error_size, "unknown option '%s'", arg);
             return false;
@@ -441,8 +481,8 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
             snprintf(error, error_size, "more than one MODEL given ('%s' and '%s')", options->model_path, arg);
             return false;
         }
-#undef NEED_VALUE
     }
+    options->aids.grid = !options->no_grid;
     if (options->view >= 0 && !options->screenshot_path) {
         snprintf(error, error_size, "--view only goes with --screenshot (the viewer has keypad 1 / 3 / 7)");
         return false;
@@ -469,7 +509,7 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
         snprintf(error, error_size, "--fps, --clips, --precision, --max-texture and --quiet only go with --bake-vat");
         return false;
     }
-    if (instances_set && !options->vat_dir) {
+    if (options->instances_given && !options->vat_dir) {
         snprintf(error, error_size, "--instances only goes with --vat");
         return false;
     }

@@ -1,4 +1,5 @@
-/* cli.h — the command line (documented in docs/skinview.1.md and --help), parsed into Options (no side effects, unit-tested). */
+/* cli.h — the command line (documented in docs/skinview.1.md and --help, which cli.c makes from its
+ * option table), parsed into Options (no side effects, unit-tested). */
 #ifndef SKINVIEW_CLI_H
 #define SKINVIEW_CLI_H
 
@@ -43,11 +44,13 @@ typedef struct Options {
     bool        quiet;           /* --quiet: no progress bar */
     const char *vat_dir;         /* --vat OUTDIR: play a bake */
     int         instances;       /* --instances N (with --vat), default 1 */
+    bool        instances_given; /* --instances was on the command line */
     bool        bake_option_set; /* one of --fps/--clips/--precision/--max-texture/--quiet was given */
     bool        help;
     bool        version;         /* --version */
     const char *inspect_vertex;  /* --inspect-vertex MESH:INDEX: one vertex through the formula, printed (a mode) */
-    AidOptions  aids;
+    AidOptions  aids;            /* aids.grid = !no_grid */
+    bool        no_grid;         /* --no-grid */
     bool        flat_lighting;   /* --lighting flat: the old Lambert look (LIGHTING_FLAT); default: PBR */
     bool        skinning_given;  /* --skinning was on the command line (else the file's method, if it names DQ) */
 } Options;

@@ -3,7 +3,9 @@
 #ifndef SKINVIEW_COMMANDS_H
 #define SKINVIEW_COMMANDS_H
 
+#include "anim/animator.h"
 #include "anim/model.h"
+#include "anim/skin_dq.h"
 #include "cli.h"
 
 #include <stddef.h>
@@ -38,6 +40,11 @@ bool app_fit_bone_limit(const char *path, int limit, Model *model);
  * Returns false with a message if no such clip exists. */
 bool app_resolve_clip(const Model *model, const char *text, int *clip, char *error, size_t error_size);
 
+/* `text` as a clip index from 0 among clip_count (the skinned model's clips or a bake's): 1 with
+ * *clip set; 0 for a number out of range (error says so, naming `owner`, e.g. "the model"); -1 when
+ * `text` is not a number (the caller looks for a name). */
+int app_parse_clip_index(const char *text, int clip_count, const char *owner, int *clip, char *error, size_t error_size);
+
 /* Finds a data file shipped next to the binary (shaders/..., assets/...):
  * <exe dir>/REL, <exe dir>/../share/skinview/REL, then the install data dir. */
 bool app_find_data(const char *relative, char *out, size_t out_size);
@@ -60,6 +67,10 @@ int command_inspect_vertex(const Model *model, int clip, float time, SkinningMet
                            const char *morph_spec);
 /* MESH:INDEX -> mesh (index or name; the last ':' splits) and vertex; false with a one-line message. */
 bool app_parse_vertex_spec(const Model *model, const char *spec, int *mesh, int *vertex, char *error, size_t error_size);
+
+/* The CPU pose a command evaluates: an Animator and the dual quaternions of its references (DQS,
+ * the inspector); false after "skinview: PATH: out of memory" (nothing to free). */
+bool app_pose_init(const Model *model, Animator *animator, SkinDqPose *dq_pose);
 
 /* --export-pose (export_cmd.c) */
 /* Skinned by `method`'s CPU reference (skin_mesh_by_method): DQS for SKINNING_GPU_DQ, rigid for

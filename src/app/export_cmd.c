@@ -7,19 +7,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+bool app_pose_init(const Model *model, Animator *animator, SkinDqPose *dq_pose)
+{
+    if (animator_init(animator, model)) {
+        if (skin_dq_pose_init(dq_pose, model)) return true;
+        animator_free(animator);
+    }
+    fprintf(stderr, "skinview: %s: out of memory\n", model->source_path);
+    return false;
+}
+
 int command_export_pose(const Model *model, int clip, float time, SkinningMethod method, const char *out_path)
 {
     Animator animator;
     SkinDqPose dq_pose;
-    if (!animator_init(&animator, model)) {
-        fprintf(stderr, "skinview: %s: out of memory\n", model->source_path);
-        return 1;
-    }
-    if (!skin_dq_pose_init(&dq_pose, model)) {
-        fprintf(stderr, "skinview: %s: out of memory\n", model->source_path);
-        animator_free(&animator);
-        return 1;
-    }
+    if (!app_pose_init(model, &animator, &dq_pose)) return 1;
     animator_evaluate(&animator, clip, time);
     if (method == SKINNING_GPU_DQ) skin_dq_pose_update(&dq_pose, &animator);
 

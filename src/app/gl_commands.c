@@ -144,8 +144,8 @@ int command_screenshot(const Options *options, const char *model_path, Model *lo
         glm_vec3_fill(max, 1.0f);
     }
     Scene scene;
-    Overlay overlay;
-    bool have_overlay = false;
+    static Text text;   /* the aids' text */
+    bool have_text = false;
     if (!scene_init(&scene, model, &session.renderer, &animator, &options->aids, min, max, error, sizeof error)) {
         fprintf(stderr, "skinview: %s: %s\n", model_path, error);
         animator_free(&animator);
@@ -156,11 +156,11 @@ int command_screenshot(const Options *options, const char *model_path, Model *lo
     Framebuffer framebuffer;
     unsigned char *pixels = NULL;
     status = 1;
-    if (!overlay_init(&overlay, error, sizeof error)) {
+    if (!text_init(&text, error, sizeof error)) {
         fprintf(stderr, "skinview: %s: %s\n", model_path, error);
         goto done;
     }
-    have_overlay = true;
+    have_text = true;
     if (!framebuffer_create(&framebuffer, width, height, SCREENSHOT_SAMPLES, error, sizeof error)) {
         fprintf(stderr, "skinview: %s: %s\n", options->screenshot_path, error);
         goto done;
@@ -171,24 +171,18 @@ int command_screenshot(const Options *options, const char *model_path, Model *lo
     framebuffer_bind(&framebuffer);
     gl_debug_check("drawing the frame");
     renderer_clear(background[0], background[1], background[2]);
-    scene_draw(&scene, &animator, view, projection, &light, &overlay, width, height);
+    scene_draw(&scene, &animator, view, projection, &light, &text, width, height);
     gl_debug_check("reading the frame back");
     if (options->show_hud && !draw_screenshot_hud(options, model, clip, width, height, error, sizeof error)) {
         fprintf(stderr, "skinview: %s: %s\n", options->screenshot_path, error);
         goto done_framebuffer;
     }
-    if (!pixels || !framebuffer_read_rgba(&framebuffer, pixels)) {
-        fprintf(stderr, "skinview: %s: cannot read the rendered image back\n", options->screenshot_path);
-    } else if (!app_write_png(options->screenshot_path, width, height, pixels, error, sizeof error)) {
-        fprintf(stderr, "skinview: %s: %s\n", options->screenshot_path, error);
-    } else {
-        status = 0;
-    }
+    if (session_write_screenshot(&framebuffer, pixels, width, height, options->screenshot_path)) status = 0;
 done_framebuffer:
     framebuffer_free(&framebuffer);
 done:
     free(pixels);
-    if (have_overlay) overlay_free(&overlay);
+    if (have_text) text_free(&text);
     scene_free(&scene);
     animator_free(&animator);
     return session_end(&session, status, model_path);

@@ -44,6 +44,21 @@ int session_begin(GlSession *session, const Options *options, const char *model_
 }
 
 /* Frees everything; returns `status`, or 1 when GL errors were reported (--gl-debug). */
+bool session_write_screenshot(const Framebuffer *framebuffer, unsigned char *pixels, int width, int height,
+                              const char *path)
+{
+    char error[1024];
+    if (!pixels || !framebuffer_read_rgba(framebuffer, pixels)) {
+        fprintf(stderr, "skinview: %s: cannot read the rendered image back\n", path);
+        return false;
+    }
+    if (!app_write_png(path, width, height, pixels, error, sizeof error)) {
+        fprintf(stderr, "skinview: %s: %s\n", path, error);
+        return false;
+    }
+    return true;
+}
+
 int session_end(GlSession *session, int status, const char *model_path)
 {
     gl_debug_check(NULL);

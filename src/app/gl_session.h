@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "glcontext.h"
+#include "gfx/framebuffer.h"
 #include "gfx/renderer.h"
 
 typedef struct GlSession {
@@ -19,6 +20,12 @@ typedef struct GlSession {
  * (main() does, before any window: errors first), taken over; NULL: model_path is imported
  * here with the context's limit. Returns 0, or the exit code after printing why on stderr. */
 int session_begin(GlSession *session, const Options *options, const char *model_path, Model *model);
+
+/* The frame drawn into `framebuffer` (width x height) read back into `pixels` (room for width x
+ * height RGBA; NULL: it could not be allocated) and written to `path` as a PNG (app_write_png).
+ * False after one line on stderr naming path. Both players' --screenshot end here. */
+bool session_write_screenshot(const Framebuffer *framebuffer, unsigned char *pixels, int width, int height,
+                              const char *path);
 
 /* Frees what session_begin made (after a 0 return); returns `status`, or 1 when GL errors
  * were reported (--gl-debug), with a line on stderr naming model_path. */

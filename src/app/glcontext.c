@@ -17,17 +17,16 @@ static void on_glfw_error(int code, const char *description)
     snprintf(glfw_last_error, sizeof glfw_last_error, "%s (GLFW error 0x%x)", description, code);
 }
 
-/* Loads GL with glad and checks that we really got 3.3; fills renderer_name. */
+/* Loads GL with glad into the current context and checks that we really got 3.3; fills
+ * renderer_name. On failure destroys the context (glcontext_destroy) and returns false. */
 static bool load_gl(GlContext *context, GLADloadfunc load, char *error, size_t error_size)
 {
     int version = gladLoadGL(load);
-    if (version == 0) {
-        snprintf(error, error_size, "cannot load the OpenGL functions");
-        return false;
-    }
-    if (GLAD_VERSION_MAJOR(version) * 10 + GLAD_VERSION_MINOR(version) < 33) {
-        snprintf(error, error_size, "OpenGL 3.3 is needed, the context has %d.%d", GLAD_VERSION_MAJOR(version),
-                 GLAD_VERSION_MINOR(version));
+    if (version == 0 || GLAD_VERSION_MAJOR(version) * 10 + GLAD_VERSION_MINOR(version) < 33) {
+        if (version == 0) snprintf(error, error_size, "cannot load the OpenGL functions");
+        else snprintf(error, error_size, "OpenGL 3.3 is needed, the context has %d.%d", GLAD_VERSION_MAJOR(version),
+                      GLAD_VERSION_MINOR(version));
+        glcontext_destroy(context);
         return false;
     }
     const char *name = (const char *)glGetString(GL_RENDERER);
@@ -57,6 +56,21 @@ static void glfw_core_hints(void)
     if (gl_debug_requested()) glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, GLFW_TRUE);
 }
 
+/* The window GLFW just made (NULL: it could not, `what` says which) becomes the context of `kind`. */
+static bool adopt_window(GlContext *context, GLFWwindow *window, GlContextKind kind, const char *what, char *error,
+                         size_t error_size)
+{
+    if (!window) {
+        snprintf(error, error_size, "cannot open %s: %s", what, glfw_last_error[0] ? glfw_last_error : "unknown error");
+        glfwTerminate();
+        return false;
+    }
+    glfwMakeContextCurrent(window);
+    context->kind = kind;
+    context->window = window;
+    return load_gl(context, glfwGetProcAddress, error, error_size);
+}
+
 bool glcontext_create_window(GlContext *context, const char *title, int width, int height, char *error,
                              size_t error_size)
 {
@@ -70,19 +84,7 @@ bool glcontext_create_window(GlContext *context, const char *title, int width, i
         glfwWindowHint(GLFW_SAMPLES, 0);
         window = glfwCreateWindow(width, height, title, NULL, NULL);
     }
-    if (!window) {
-        snprintf(error, error_size, "cannot open an OpenGL 3.3 core window: %s",
-                 glfw_last_error[0] ? glfw_last_error : "unknown error");
-        glfwTerminate();
-        return false;
-    }
-    glfwMakeContextCurrent(window);
-    context->kind = GLCONTEXT_WINDOW;
-    context->window = window;
-    if (!load_gl(context, glfwGetProcAddress, error, error_size)) {
-        glcontext_destroy(context);
-        return false;
-    }
+    if (!adopt_window(context, window, GLCONTEXT_WINDOW, "an OpenGL 3.3 core window", error, error_size)) return false;
     glfwSwapInterval(1);
     glEnable(GL_MULTISAMPLE);   /* no-op without a multisampled visual */
     return true;
@@ -94,20 +96,7 @@ static bool create_hidden_window(GlContext *context, char *error, size_t error_s
     glfw_core_hints();
     glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
     GLFWwindow *window = glfwCreateWindow(64, 64, "skinview", NULL, NULL);
-    if (!window) {
-        snprintf(error, error_size, "cannot open a hidden OpenGL 3.3 core window: %s",
-                 glfw_last_error[0] ? glfw_last_error : "unknown error");
-        glfwTerminate();
-        return false;
-    }
-    glfwMakeContextCurrent(window);
-    context->kind = GLCONTEXT_HIDDEN_WINDOW;
-    context->window = window;
-    if (!load_gl(context, glfwGetProcAddress, error, error_size)) {
-        glcontext_destroy(context);
-        return false;
-    }
-    return true;
+    return adopt_window(context, window, GLCONTEXT_HIDDEN_WINDOW, "a hidden OpenGL 3.3 core window", error, error_size);
 }
 
 static bool has_extension(const char *list, const char *name)
@@ -203,11 +192,7 @@ static bool create_egl_surfaceless(GlContext *context, char *error, size_t error
     context->kind = kind;
     context->egl_display = display;
     context->egl_context = egl_context;
-    if (!load_gl(context, eglGetProcAddress, error, error_size)) {
-        glcontext_destroy(context);
-        return false;
-    }
-    return true;
+    return load_gl(context, eglGetProcAddress, error, error_size);
 }
 
 bool glcontext_create_offscreen(GlContext *context, char *error, size_t error_size)

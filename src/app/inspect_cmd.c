@@ -97,61 +97,72 @@ static const char *method_word(SkinningMethod method)
     return method >= 0 && method < SKINNING_METHOD_COUNT ? words[method] : "gpu";
 }
 
+/* One member of a JSON object, for add_members: a number, a string, a bool, 3 floats or a 4x4 matrix. */
+typedef enum JsonKind { JSON_NUMBER, JSON_TEXT, JSON_BOOL, JSON_VEC3, JSON_MATRIX } JsonKind;
+typedef struct JsonMember {
+    const char  *key;
+    JsonKind     kind;
+    double       number;   /* JSON_NUMBER, JSON_BOOL */
+    const char  *text;     /* JSON_TEXT */
+    const float *values;   /* JSON_VEC3: 3, JSON_MATRIX: 16 column-major */
+} JsonMember;
+#define NUMBER(key, v) {key, JSON_NUMBER, (double)(v), NULL, NULL}
+#define TEXT(key, v) {key, JSON_TEXT, 0.0, v, NULL}
+#define BOOL(key, v) {key, JSON_BOOL, (v) ? 1.0 : 0.0, NULL, NULL}
+#define VEC3(key, v) {key, JSON_VEC3, 0.0, NULL, v}
+#define MATRIX(key, m) {key, JSON_MATRIX, 0.0, NULL, &(m)[0][0]}
+
+/* Adds the members in order (the order --json prints them). */
+static void add_members(cJSON *object, const JsonMember *members, int count)
+{
+    for (int i = 0; i < count; i++) {
+        const JsonMember *m = &members[i];
+        if (m->kind == JSON_NUMBER) cJSON_AddNumberToObject(object, m->key, m->number);
+        else if (m->kind == JSON_TEXT) cJSON_AddStringToObject(object, m->key, m->text);
+        else if (m->kind == JSON_BOOL) cJSON_AddBoolToObject(object, m->key, m->number != 0.0);
+        else if (m->kind == JSON_VEC3) add_vec3(object, m->key, m->values);
+        else add_matrix(object, m->key, (const vec4 *)(const void *)m->values);
+    }
+}
+#define ADD_MEMBERS(object, ...)                                                                    \
+    do {                                                                                            \
+        const JsonMember members_[] = {__VA_ARGS__};                                                \
+        add_members(object, members_, (int)(sizeof members_ / sizeof members_[0]));                 \
+    } while (0)
+
 static void print_json(const Model *model, int clip, float time, SkinningMethod method, const VertexInspection *info)
 {
     cJSON *root = cJSON_CreateObject();
     add_path(root, "model", model->source_path);
-    cJSON_AddStringToObject(root, "clip", clip >= 0 ? model->clips[clip].name
-                                          : clip == ANIMATOR_BIND_POSE ? "bind" : "rest");
-    cJSON_AddNumberToObject(root, "clip_index", clip);
-    cJSON_AddNumberToObject(root, "time", tidy(time));
-    cJSON_AddStringToObject(root, "method", method_word(method));
-    cJSON_AddNumberToObject(root, "mesh", info->mesh);
-    cJSON_AddStringToObject(root, "mesh_name", info->mesh_name);
-    cJSON_AddNumberToObject(root, "vertex", info->vertex);
-    cJSON_AddBoolToObject(root, "skinned", info->skinned);
-    cJSON_AddBoolToObject(root, "follows_node", info->follows_node);
-    cJSON_AddStringToObject(root, "formula", vertex_inspect_formula());
-    add_vec3(root, "stored_position", info->stored_position);
-    add_vec3(root, "stored_normal", info->stored_normal);
+    const char *clip_name = clip >= 0 ? model->clips[clip].name : clip == ANIMATOR_BIND_POSE ? "bind" : "rest";
+    ADD_MEMBERS(root, TEXT("clip", clip_name), NUMBER("clip_index", clip), NUMBER("time", tidy(time)),
+                TEXT("method", method_word(method)), NUMBER("mesh", info->mesh), TEXT("mesh_name", info->mesh_name),
+                NUMBER("vertex", info->vertex), BOOL("skinned", info->skinned), BOOL("follows_node", info->follows_node),
+                TEXT("formula", vertex_inspect_formula()), VEC3("stored_position", info->stored_position),
+                VEC3("stored_normal", info->stored_normal));
     cJSON *morphs = cJSON_AddArrayToObject(root, "morphs");
     for (int i = 0; i < info->morph_listed; i++) {
         const InspectMorph *m = &info->morphs[i];
         cJSON *item = cJSON_CreateObject();
-        cJSON_AddNumberToObject(item, "target", m->target);
-        cJSON_AddStringToObject(item, "name", m->name);
-        cJSON_AddNumberToObject(item, "weight", tidy(m->weight));
-        add_vec3(item, "delta", m->delta);
-        add_vec3(item, "weighted", m->weighted);
+        ADD_MEMBERS(item, NUMBER("target", m->target), TEXT("name", m->name), NUMBER("weight", tidy(m->weight)),
+                    VEC3("delta", m->delta), VEC3("weighted", m->weighted));
         cJSON_AddItemToArray(morphs, item);
     }
-    cJSON_AddNumberToObject(root, "morph_count", info->morph_count);
-    add_vec3(root, "morphed_position", info->position);
+    ADD_MEMBERS(root, NUMBER("morph_count", info->morph_count), VEC3("morphed_position", info->position));
     cJSON *influences = cJSON_AddArrayToObject(root, "influences");
     for (int i = 0; i < info->influence_count; i++) {
         const InspectInfluence *k = &info->influences[i];
         cJSON *item = cJSON_CreateObject();
-        cJSON_AddNumberToObject(item, "slot", k->slot);
-        cJSON_AddNumberToObject(item, "bone", k->bone);
-        cJSON_AddStringToObject(item, "joint", k->joint_name);
-        cJSON_AddNumberToObject(item, "joint_index", k->joint);
-        cJSON_AddNumberToObject(item, "weight", tidy(k->weight));
-        add_matrix(item, "joint_model", k->joint_model);
-        add_matrix(item, "offset", k->offset);
-        add_matrix(item, "palette", k->palette);
-        add_vec3(item, "bone_space", k->bone_space);
-        add_vec3(item, "moved", k->moved);
-        add_vec3(item, "term", k->term);
+        ADD_MEMBERS(item, NUMBER("slot", k->slot), NUMBER("bone", k->bone), TEXT("joint", k->joint_name),
+                    NUMBER("joint_index", k->joint), NUMBER("weight", tidy(k->weight)), MATRIX("joint_model", k->joint_model),
+                    MATRIX("offset", k->offset), MATRIX("palette", k->palette), VEC3("bone_space", k->bone_space),
+                    VEC3("moved", k->moved), VEC3("term", k->term));
         cJSON_AddItemToArray(influences, item);
     }
-    cJSON_AddNumberToObject(root, "heaviest", info->heaviest);
-    add_matrix(root, "node_model", info->node_model);
-    add_vec3(root, "sum", info->sum);
-    add_vec3(root, "lbs", info->lbs);
-    add_vec3(root, "rigid", info->rigid);
-    add_vec3(root, "dq", info->dq);
-    cJSON_AddBoolToObject(root, "dq_valid", info->dq_valid);
-    add_vec3(root, "final", method == SKINNING_GPU_DQ ? info->dq : method == SKINNING_RIGID ? info->rigid : info->lbs);
+    const float *final = method == SKINNING_GPU_DQ ? info->dq : method == SKINNING_RIGID ? info->rigid : info->lbs;
+    ADD_MEMBERS(root, NUMBER("heaviest", info->heaviest), MATRIX("node_model", info->node_model), VEC3("sum", info->sum),
+                VEC3("lbs", info->lbs), VEC3("rigid", info->rigid), VEC3("dq", info->dq), BOOL("dq_valid", info->dq_valid),
+                VEC3("final", final));
     char *text = cJSON_Print(root);
     if (text) puts(text);
     free(text);
@@ -169,15 +180,7 @@ int command_inspect_vertex(const Model *model, int clip, float time, SkinningMet
     }
     Animator animator;
     SkinDqPose dq_pose;
-    if (!animator_init(&animator, model)) {
-        fprintf(stderr, "skinview: %s: out of memory\n", model->source_path);
-        return 1;
-    }
-    if (!skin_dq_pose_init(&dq_pose, model)) {
-        fprintf(stderr, "skinview: %s: out of memory\n", model->source_path);
-        animator_free(&animator);
-        return 1;
-    }
+    if (!app_pose_init(model, &animator, &dq_pose)) return 1;
     int status = 0;
     MorphOverride overrides;
     if (!morph_override_parse(model, morph_spec, &overrides, error, sizeof error)) {

@@ -141,19 +141,24 @@ bool app_resolve_clip(const Model *model, const char *text, int *clip, char *err
         *clip = ANIMATOR_REST_POSE;
         return true;
     }
-    char *end = NULL;
-    long index = strtol(text, &end, 10);
-    if (end != text && *end == '\0') {
-        if (index >= 0 && index < model->clip_count) {
-            *clip = (int)index;
-            return true;
-        }
-        snprintf(error, error_size, "clip index %ld out of range (the model has %d clip%s)", index,
-                 model->clip_count, model->clip_count == 1 ? "" : "s");
-        return false;
-    }
+    int by_index = app_parse_clip_index(text, model->clip_count, "the model", clip, error, error_size);
+    if (by_index >= 0) return by_index == 1;
     snprintf(error, error_size, "no clip named '%s' (see --info)", text);
     return false;
+}
+
+int app_parse_clip_index(const char *text, int clip_count, const char *owner, int *clip, char *error, size_t error_size)
+{
+    char *end = NULL;
+    long index = strtol(text, &end, 10);
+    if (end == text || *end != '\0') return -1;
+    if (index >= 0 && index < clip_count) {
+        *clip = (int)index;
+        return 1;
+    }
+    snprintf(error, error_size, "clip index %ld out of range (%s has %d clip%s)", index, owner, clip_count,
+             clip_count == 1 ? "" : "s");
+    return 0;
 }
 
 int app_load_checked(const Options *options, const char *path, Model *model, int *clip)

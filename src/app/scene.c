@@ -3,6 +3,7 @@
 #include "environment.h"
 #include "anim/skeleton_lines.h"
 #include "gfx/colormap.h"
+#include "view/hud.h"
 
 #include <float.h>
 #include <math.h>
@@ -229,7 +230,7 @@ int scene_click_joint(Scene *scene, const Animator *animator, const mat4 view, c
     float px = (float)(window_width > 0 ? x * fb_width / window_width : x);
     float py = (float)(window_height > 0 ? y * fb_height / window_height : y);
     int joint = scene_pick_joint(scene, animator, view, projection, fb_width, fb_height, px, py,
-                                 SCENE_PICK_RADIUS * overlay_scale_for(fb_width, fb_height));
+                                 SCENE_PICK_RADIUS * text_scale_for(fb_width, fb_height));
     if (joint >= 0) scene_select_joint(scene, joint);
     return joint;
 }
@@ -257,8 +258,7 @@ void scene_evaluate(Scene *scene, Animator *animator, int clip, float time)
     scene->skin_us = prepared - evaluated;
 }
 
-/* Appends segment a -> b to vertices[] (room for `capacity` vertices) at segment *count. */
-static void push_line_segment(LineVertex *vertices, int capacity, int *count, const float a[3], const float b[3],
+void scene_push_segment(LineVertex *vertices, int capacity, int *count, const float a[3], const float b[3],
                               const float color[4])
 {
     if (2 * (*count + 1) > capacity) return;
@@ -278,9 +278,9 @@ void ground_grid_draw(const GroundGrid *g, Lines *lines, LineVertex *vertices, i
     for (int i = -g->half_lines; i <= g->half_lines; i++) {
         float offset = (float)i * g->spacing;
         float x = g->center[0] + offset, z = g->center[1] + offset;
-        push_line_segment(vertices, capacity, &count, (float[3]){x, y, g->center[1] - reach},
+        scene_push_segment(vertices, capacity, &count, (float[3]){x, y, g->center[1] - reach},
                           (float[3]){x, y, g->center[1] + reach}, grid_color);
-        push_line_segment(vertices, capacity, &count, (float[3]){g->center[0] - reach, y, z},
+        scene_push_segment(vertices, capacity, &count, (float[3]){g->center[0] - reach, y, z},
                           (float[3]){g->center[0] + reach, y, z}, grid_color);
     }
     LineStyle thin = *style;
@@ -291,7 +291,7 @@ void ground_grid_draw(const GroundGrid *g, Lines *lines, LineVertex *vertices, i
     for (int axis = 0; axis < 3; axis++) {
         float tip[3] = {0.0f, 0.0f, 0.0f};
         tip[axis] = length;
-        push_line_segment(vertices, capacity, &count, (float[3]){0.0f, 0.0f, 0.0f}, tip, axis_colors[axis]);
+        scene_push_segment(vertices, capacity, &count, (float[3]){0.0f, 0.0f, 0.0f}, tip, axis_colors[axis]);
     }
     LineStyle thick = *style;
     thick.width = 2.0f * style->width;
@@ -301,7 +301,7 @@ void ground_grid_draw(const GroundGrid *g, Lines *lines, LineVertex *vertices, i
 /* Appends segment a -> b in `color` to the scene's scratch vertices. */
 static void push_segment(Scene *scene, int *count, const float a[3], const float b[3], const float color[4])
 {
-    push_line_segment(scene->vertices, scene->vertex_capacity, count, a, b, color);
+    scene_push_segment(scene->vertices, scene->vertex_capacity, count, a, b, color);
 }
 
 static void draw_grid(Scene *scene, const mat4 view, const mat4 projection, const LineStyle *style)
@@ -390,55 +390,67 @@ static void draw_skeleton(Scene *scene, const Animator *animator, const mat4 vie
 }
 
 /* The heat-map (or influence-count) legend: a colour bar at the bottom right, in pixels. */
-static void draw_legend(Scene *scene, Overlay *overlay, int fb_width, int fb_height, float scale)
+void scene_legend_bar(Scene *scene, int fb_width, int fb_height, float scale, bool viridis, float *left, float *right,
+                      float *top, float *bottom)
 {
-    static const unsigned char white[4] = {255, 255, 255, 255};
     mat4 identity, pixels;
     glm_mat4_identity(identity);
     glm_ortho(0.0f, (float)fb_width, (float)fb_height, 0.0f, -1.0f, 1.0f, pixels);   /* y down */
     float bar_width = fminf(220.0f * scale, 0.4f * (float)fb_width), bar_height = 12.0f * scale;
-    /* top right: title, bar, end labels (the status line and help sit at the top left) */
-    float right = (float)fb_width - 14.0f * scale, top = 30.0f * scale;
-    float left = right - bar_width, y = top + 0.5f * bar_height, bottom = top + bar_height;
-    int count = 0;
-    bool weights = scene->renderer->mode == RENDER_WEIGHTS;
-    int steps = weights ? LEGEND_STEPS : 5;
+    /* top right (the status line and help sit at the top left) */
+    *right = (float)fb_width - 14.0f * scale;
+    *top = 30.0f * scale;
+    *left = *right - bar_width;
+    *bottom = *top + bar_height;
+    float y = *top + 0.5f * bar_height;
+    int count = 0, steps = viridis ? LEGEND_STEPS : 5;
     for (int i = 0; i < steps; i++) {
         float color[4] = {0.0f, 0.0f, 0.0f, 1.0f};
-        if (weights) {
+        if (viridis) {
             unsigned char rgb[3];
             colormap_viridis_srgb8(((float)i + 0.5f) / (float)steps, rgb);
             for (int c = 0; c < 3; c++) color[c] = rgb[c] / 255.0f;
         } else {
             memcpy(color, count_colors[i], sizeof color);
         }
-        float x0 = left + bar_width * (float)i / (float)steps, x1 = left + bar_width * (float)(i + 1) / (float)steps;
+        float x0 = *left + bar_width * (float)i / (float)steps, x1 = *left + bar_width * (float)(i + 1) / (float)steps;
         push_segment(scene, &count, (float[3]){x0, y, 0.0f}, (float[3]){x1, y, 0.0f}, color);
     }
     LineStyle style = {bar_height, false, {fb_width, fb_height}};
     lines_draw(&scene->lines, scene->vertices, count, identity, pixels, &style);
-    /* labels, in overlay pixels (framebuffer pixels / scale) */
-    float ly = (bottom + 6.0f * scale) / scale;
+}
+
+/* The heat-map (or influence-count) legend: the colour bar with its title and labels. */
+static void draw_legend(Scene *scene, Text *text, int fb_width, int fb_height, float scale)
+{
+    static const unsigned char white[4] = {255, 255, 255, 255};
+    bool weights = scene->renderer->mode == RENDER_WEIGHTS;
+    float left, right, top, bottom;
+    scene_legend_bar(scene, fb_width, fb_height, scale, weights, &left, &right, &top, &bottom);
+    float bar_width = right - left;
+    /* labels: the title above the bar, the ends (or the counts) below it */
+    float pad = text_pad(text), ly = bottom + pad + 2.0f * scale, w, h;
     if (weights) {
-        overlay_text(overlay, left / scale, ly, "0", white);
-        overlay_text(overlay, right / scale - 6.0f, ly, "1", white);
         char title[SV_NAME_MAX + 32];
         const char *name = scene->selected_joint >= 0 ? scene->model->skeleton.names[scene->selected_joint] : "(none)";
         snprintf(title, sizeof title, "weight on %s", name);
-        float w, h;
-        overlay_measure(title, &w, &h);
-        overlay_text(overlay, left / scale, top / scale - h - 6.0f, title, white);
+        text_measure(text, title, &w, &h);
+        text_block(text, fmaxf(pad, fminf(left, right - w)), top - h - pad - 2.0f * scale, title, white);
+        text_block(text, left, ly, "0", white);
+        text_measure(text, "1", &w, &h);
+        text_block(text, right - w, ly, "1", white);
     } else {
         static const char *const labels[5] = {"1", "2", "3", "4", "5+"};
-        for (int i = 0; i < 5; i++)
-            overlay_text(overlay, (left + bar_width * ((float)i + 0.35f) / 5.0f) / scale, ly, labels[i], white);
-        float w, h;
-        overlay_measure("influences per vertex", &w, &h);
-        overlay_text(overlay, left / scale, top / scale - h - 6.0f, "influences per vertex", white);
+        for (int i = 0; i < 5; i++) {
+            text_measure(text, labels[i], &w, &h);
+            text_block(text, left + bar_width * ((float)i + 0.5f) / 5.0f - 0.5f * w, ly, labels[i], white);
+        }
+        text_measure(text, "influences per vertex", &w, &h);
+        text_block(text, left, top - h - pad - 2.0f * scale, "influences per vertex", white);
         /* what the magenta swatch means, and how many vertices it marks */
         char cut[96];
         snprintf(cut, sizeof cut, "5+: cut to 4 at import\n(%d vertices)", scene->lost_influence_vertices);
-        overlay_text(overlay, left / scale, ly + h + 4.0f, cut, white);
+        text_block(text, left, ly + h + 3.0f * pad, cut, white);
     }
 }
 
@@ -467,8 +479,8 @@ static bool labels_overlap(const NameLabel *a, const NameLabel *b)
     return a->x < b->x + b->width && b->x < a->x + a->width && a->y < b->y + b->height && b->y < a->y + a->height;
 }
 
-int scene_place_names(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection, int fb_width,
-                      int fb_height, float scale, NameLabel *labels)
+int scene_place_names(Scene *scene, const Text *text, const Animator *animator, const mat4 view, const mat4 projection,
+                      int fb_width, int fb_height, NameLabel *labels)
 {
     const Skeleton *skeleton = &scene->model->skeleton;
     int *order = scene->label_order;
@@ -481,18 +493,16 @@ int scene_place_names(Scene *scene, const Animator *animator, const mat4 view, c
         }
         order[k] = joint;
     }
-    float screen_w = (float)fb_width / scale, screen_h = (float)fb_height / scale;
-    const float gap = 5.0f, pad = OVERLAY_PANEL_PAD;   /* dot to panel, panel margin (overlay pixels) */
+    float screen_w = (float)fb_width, screen_h = (float)fb_height;
+    const float pad = text_pad(text), gap = pad + 1.0f;   /* panel margin, dot to panel (pixels) */
     int placed = 0;
     for (int i = 0; i < scene->dot_count; i++) {
         int joint = order[i];
         if (!scene_joint_visible(scene, joint)) continue;
         float x, y;
         if (!scene_project_joint(animator, joint, view, projection, fb_width, fb_height, &x, &y)) continue;
-        x /= scale;
-        y /= scale;
         float w, h;
-        overlay_measure(skeleton->names[joint] + scene->name_prefix, &w, &h);
+        text_measure(text, skeleton->names[joint] + scene->name_prefix, &w, &h);
         w += 2.0f * pad;
         h += 2.0f * pad;
         /* spots around the dot (x, y), nearest first: panel top-left corners */
@@ -517,24 +527,25 @@ int scene_place_names(Scene *scene, const Animator *animator, const mat4 view, c
 }
 
 static void draw_names(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection,
-                       Overlay *overlay, int fb_width, int fb_height, float scale)
+                       Text *text, int fb_width, int fb_height)
 {
     static const unsigned char name_color[4] = {235, 235, 235, 255};
     static const unsigned char selected_name[4] = {255, 140, 250, 255};
-    int placed = scene_place_names(scene, animator, view, projection, fb_width, fb_height, scale, scene->labels);
+    int placed = scene_place_names(scene, text, animator, view, projection, fb_width, fb_height, scene->labels);
+    float pad = text_pad(text);
     for (int i = 0; i < placed; i++) {
         const NameLabel *label = &scene->labels[i];
-        overlay_text(overlay, label->x + OVERLAY_PANEL_PAD, label->y + OVERLAY_PANEL_PAD,
+        text_block(text, label->x + pad, label->y + pad,
                      scene->model->skeleton.names[label->joint] + scene->name_prefix,
                      label->joint == scene->selected_joint ? selected_name : name_color);
     }
 }
 
 void scene_draw(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection,
-                const RenderLight *light, Overlay *overlay, int fb_width, int fb_height)
+                const RenderLight *light, Text *text, int fb_width, int fb_height)
 {
     Renderer *renderer = scene->renderer;
-    float scale = overlay_scale_for(fb_width, fb_height);
+    float scale = text_scale_for(fb_width, fb_height);
     renderer->mode = scene->aids.compare || scene->aids.show_weights ? RENDER_WEIGHTS : scene->aids.show_influences ? RENDER_INFLUENCES
                                                                                               : RENDER_LIT;
     if (scene->aids.shadow)   /* before the model, which covers it */
@@ -551,11 +562,12 @@ void scene_draw(Scene *scene, const Animator *animator, const mat4 view, const m
     draw_skeleton(scene, animator, view, projection, &style, scale);
     scene_teach_draw(scene, animator, view, projection, fb_width, fb_height, scale, false);
 
-    if (!overlay) return;
-    overlay_begin(overlay);
-    if (scene->aids.show_names) draw_names(scene, animator, view, projection, overlay, fb_width, fb_height, scale);
-    if (renderer->mode != RENDER_LIT && !scene->aids.compare) draw_legend(scene, overlay, fb_width, fb_height, scale);
-    scene_teach_overlay(scene, animator, overlay, fb_width, fb_height, scale);
+    if (!text) return;
+    text_set_size(text, scene_text_pixels(fb_width, fb_height));
+    text_begin(text);
+    if (scene->aids.show_names) draw_names(scene, animator, view, projection, text, fb_width, fb_height);
+    if (renderer->mode != RENDER_LIT && !scene->aids.compare) draw_legend(scene, text, fb_width, fb_height, scale);
+    scene_teach_text(scene, animator, text, fb_width, fb_height, scale);
     if (scene->hud || scene->aids.joint_values) {
         static char panel[4096];
         char method[512], shown[512], joint[2048];
@@ -564,15 +576,22 @@ void scene_draw(Scene *scene, const Animator *animator, const mat4 view, const m
         scene_format_joint(scene, animator, scene->aids.joint_values, joint, sizeof joint);
         snprintf(panel, sizeof panel, "%s%s%s%s%s", scene->hud ? method : "", scene->hud ? "\n" : "", shown,
                  joint[0] ? "\n" : "", joint);
-        float w, h;
-        overlay_measure(panel, &w, &h);
-        overlay_text(overlay, 10.0f, (float)fb_height / scale - h - 10.0f, panel, (const unsigned char[4]){255, 255, 255, 255});
+        float w, h, margin = 6.0f * scale + text_pad(text);
+        text_measure(text, panel, &w, &h);
+        text_block(text, margin, (float)fb_height - h - margin, panel, (const unsigned char[4]){255, 255, 255, 255});
     }
-    overlay_draw(overlay, fb_width, fb_height, scale);
+    text_flush(text, fb_width, fb_height);
     scene_teach_finish(scene, fb_width, fb_height);
 }
 
 /* ---- text --------------------------------------------------------------- */
+
+float scene_text_pixels(int fb_width, int fb_height)
+{
+    /* narrow windows: the vertex inspector's widest row (about 48 characters' worth) still fits */
+    float size = fminf(0.8f * hud_font_pixels(fb_width, fb_height), (float)fb_width / 48.0f);
+    return fmaxf(11.0f, floorf(size + 0.5f));
+}
 
 void scene_format_method(const Scene *scene, char *out, size_t out_size)
 {

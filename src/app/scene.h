@@ -17,7 +17,7 @@
 
 #include "cli.h"
 #include "gfx/lines.h"
-#include "gfx/overlay.h"
+#include "gfx/text.h"
 #include "gfx/renderer.h"
 
 #include <stdbool.h>
@@ -44,8 +44,8 @@ void ground_grid_fit(const vec3 bind_min, const vec3 bind_max, const vec3 min, c
 void ground_grid_draw(const GroundGrid *g, Lines *lines, LineVertex *vertices, int capacity, const mat4 view,
                       const mat4 projection, const LineStyle *style);
 
-/* One joint name placed on screen (J): its panel (text plus OVERLAY_PANEL_PAD around it), in
- * overlay pixels (framebuffer pixels / text scale), y down. */
+/* One joint name placed on screen (J): its panel (the text plus text_pad() around it), in
+ * framebuffer pixels, y down. */
 typedef struct NameLabel {
     int   joint;
     float x, y, width, height;
@@ -90,7 +90,7 @@ typedef struct Scene {
     int            slider_mesh, slider_target, slider_rows; /* morph sliders: mesh, the one dragged (-1), rows drawn */
     float          slider_x, slider_y, slider_w, slider_h;   /* the bars' box as last drawn, framebuffer pixels */
     float          slider_scale;
-    int            slider_segments; /* bar segments scene_teach_overlay left in vertices[] for scene_teach_finish */
+    int            slider_segments; /* bar segments scene_teach_text left in vertices[] for scene_teach_finish */
     bool           inspector_compact; /* E's second press: the inspector without the matrices */
     int            name_prefix;    /* length of a "namespace:" every dot joint's name starts with (e.g.
                                       "mixamorig:"), left out of the labels (the panel shows it); 0: none */
@@ -116,7 +116,7 @@ int scene_pick_joint(const Scene *scene, const Animator *animator, const mat4 vi
 
 /* A click on a joint dot: a press released within SCENE_CLICK_PIXELS (window units, each axis)
  * of where it was pressed; the dots within SCENE_PICK_RADIUS framebuffer pixels, times the text
- * scale (overlay_scale_for), of the cursor are candidates. */
+ * scale (text_scale_for), of the cursor are candidates. */
 #define SCENE_CLICK_PIXELS 4.0
 #define SCENE_PICK_RADIUS 12.0f
 
@@ -136,9 +136,14 @@ int scene_click_joint(Scene *scene, const Animator *animator, const mat4 view, c
  * each side, centred above and below, then one label further up and down on each side); the first spot that lies inside the window and overlaps no name
  * already placed wins, and a name with no free spot is left out. A "namespace:" prefix that
  * every dot joint's name shares is left out of the labels (name_prefix). Writes labels[] (room for
- * dot_count) and returns how many were placed. Pure (no GL), no allocation. */
-int scene_place_names(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection, int fb_width,
-                      int fb_height, float scale, NameLabel *labels);
+ * dot_count) and returns how many were placed; `text` measures the names at its current size
+ * (scene_text_pixels). Pure (no GL), no allocation. */
+int scene_place_names(Scene *scene, const Text *text, const Animator *animator, const mat4 view, const mat4 projection,
+                      int fb_width, int fb_height, NameLabel *labels);
+
+/* The aids' text size for a framebuffer: a step below the HUD's (hud_font_pixels), narrower in
+ * a narrow window, 11 pixels at the least. */
+float scene_text_pixels(int fb_width, int fb_height);
 
 /* Where joint j's origin lands on screen (framebuffer pixels, y down); false behind the eye. */
 bool scene_project_joint(const Animator *animator, int joint, const mat4 view, const mat4 projection, int fb_width,
@@ -156,9 +161,17 @@ void scene_teach_evaluate(Scene *scene, const Animator *animator);
  * else the inspected vertex's marker (after it). */
 void scene_teach_draw(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection, int fb_width,
                       int fb_height, float scale, bool under_skeleton);
-void scene_teach_overlay(Scene *scene, const Animator *animator, Overlay *overlay, int fb_width, int fb_height,
-                         float scale);
-/* After overlay_draw: the morph sliders' bars (drawn over their panel). */
+/* The aids' panels and legends (difference view, inspector, bone space, morph sliders) into `text`. */
+void scene_teach_text(Scene *scene, const Animator *animator, Text *text, int fb_width, int fb_height, float scale);
+/* Appends segment a -> b to vertices[] (room for `capacity` vertices) at segment *count (nothing
+ * when it is full). */
+void scene_push_segment(LineVertex *vertices, int capacity, int *count, const float a[3], const float b[3],
+                        const float color[4]);
+/* The legends' colour bar at the top right, in framebuffer pixels: the viridis ramp (weights, the
+ * difference view) or the five influence-count colours; draws it and says where it lies. */
+void scene_legend_bar(Scene *scene, int fb_width, int fb_height, float scale, bool viridis, float *left, float *right,
+                      float *top, float *bottom);
+/* After text_flush: the morph sliders' bars (drawn over their panel). */
 void scene_teach_finish(Scene *scene, int fb_width, int fb_height);
 /* The vertex nearest the eye among those whose CPU-posed position (the drawn method) projects within
  * `radius` pixels of (x, y) (framebuffer pixels, y down); -1 if none. *mesh: its mesh. */
@@ -181,9 +194,10 @@ bool scene_slider_grab(Scene *scene, int phase, float x, float y);
 void scene_evaluate(Scene *scene, Animator *animator, int clip, float time);
 
 /* Draws the model and every aid that is on into the bound framebuffer (fb_width x fb_height),
- * including the text of the aids (names, legend, joint panel) through `overlay`. */
+ * including the text of the aids (names, legends, panels) through `text` (NULL: no text), which
+ * scene_draw sizes (scene_text_pixels), fills and flushes. */
 void scene_draw(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection,
-                const RenderLight *light, Overlay *overlay, int fb_width, int fb_height);
+                const RenderLight *light, Text *text, int fb_width, int fb_height);
 
 /* One line saying how the model is skinned and what that costs, e.g.
  * "GPU DQS  anim 5.1 us  skin 12.0 us  (1 mesh on LBS: non-uniform scale or shear on a bone)". */

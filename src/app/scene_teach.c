@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LEGEND_STEPS 64
 #define SLIDER_ROWS_MAX 24
 static const unsigned char white[4] = {255, 255, 255, 255};
 static const unsigned char dim[4] = {170, 175, 185, 255};
@@ -259,7 +258,7 @@ bool scene_click_vertex(Scene *scene, const Animator *animator, const mat4 view,
     float py = (float)(window_height > 0 ? y * fb_height / window_height : y);
     int mesh;
     int vertex = scene_pick_vertex(scene, animator, view, projection, fb_width, fb_height, px, py,
-                                   SCENE_PICK_RADIUS * overlay_scale_for(fb_width, fb_height), &mesh);
+                                   SCENE_PICK_RADIUS * text_scale_for(fb_width, fb_height), &mesh);
     if (vertex < 0) return false;
     scene->inspect_mesh = mesh;
     scene->inspect_vertex = vertex;
@@ -269,17 +268,6 @@ bool scene_click_vertex(Scene *scene, const Animator *animator, const mat4 view,
 }
 
 /* ---- drawing: 3D ------------------------------------------------------------------------- */
-
-static void push(LineVertex *vertices, int *count, int capacity, const float a[3], const float b[3], const float color[4])
-{
-    if (2 * (*count + 1) > capacity) return;
-    LineVertex *v = vertices + 2 * *count;
-    memcpy(v[0].position, a, sizeof v[0].position);
-    memcpy(v[1].position, b, sizeof v[1].position);
-    memcpy(v[0].color, color, sizeof v[0].color);
-    memcpy(v[1].color, color, sizeof v[1].color);
-    (*count)++;
-}
 
 /* The inspected vertex where the drawn method puts it. */
 static const float *inspected_position(const Scene *scene)
@@ -304,13 +292,13 @@ void scene_teach_draw(Scene *scene, const Animator *animator, const mat4 view, c
             vec3 d;
             glm_vec3_normalize_to((float *)bind[axis], d);
             float tip[3] = {bind[3][0] + 0.7f * length * d[0], bind[3][1] + 0.7f * length * d[1], bind[3][2] + 0.7f * length * d[2]};
-            push(scratch, &count, capacity, bind[3], tip, bind_axis_colors[axis]);
+            scene_push_segment(scratch, capacity, &count, bind[3], tip, bind_axis_colors[axis]);
         }
         for (int axis = 0; axis < 3; axis++) {
             vec3 d;
             glm_vec3_normalize_to((float *)now[axis], d);
             float tip[3] = {now[3][0] + length * d[0], now[3][1] + length * d[1], now[3][2] + length * d[2]};
-            push(scratch, &count, capacity, now[3], tip, axis_colors[axis]);
+            scene_push_segment(scratch, capacity, &count, now[3], tip, axis_colors[axis]);
         }
         LineStyle thick = style;
         thick.width = 3.0f * scale;
@@ -326,7 +314,7 @@ void scene_teach_draw(Scene *scene, const Animator *animator, const mat4 view, c
         const float *p = inspected_position(scene);
         for (int i = 0; i < info->influence_count; i++) {
             float w = info->influences[i].weight, color[4] = {1.0f, 0.85f, 0.2f, 0.35f + 0.65f * w};
-            push(scratch, &count, capacity, p, animator->joint_model[info->influences[i].joint][3], color);
+            scene_push_segment(scratch, capacity, &count, p, animator->joint_model[info->influences[i].joint][3], color);
         }
         lines_draw(&scene->lines, scratch, count, view, projection, &style);
         LineVertex dot;
@@ -341,40 +329,24 @@ void scene_teach_draw(Scene *scene, const Animator *animator, const mat4 view, c
 /* ---- drawing: panels ---------------------------------------------------------------------- */
 
 /* The difference view's legend, top right: "|lbs - dq| in scene units", the bar, 0 and its end. */
-static void draw_compare_legend(Scene *scene, Overlay *overlay, int fb_width, int fb_height, float scale)
+static void draw_compare_legend(Scene *scene, Text *text, int fb_width, int fb_height, float scale)
 {
     static const char *const names[SKINNING_METHOD_COUNT] = {"lbs", "lbs", "dq", "rigid"};
-    mat4 identity, pixels;
-    glm_mat4_identity(identity);
-    glm_ortho(0.0f, (float)fb_width, (float)fb_height, 0.0f, -1.0f, 1.0f, pixels);
-    float bar_width = fminf(220.0f * scale, 0.4f * (float)fb_width), bar_height = 12.0f * scale;
-    float right = (float)fb_width - 14.0f * scale, top = 30.0f * scale;
-    float left = right - bar_width, y = top + 0.5f * bar_height, bottom = top + bar_height;
-    int count = 0;
-    for (int i = 0; i < LEGEND_STEPS; i++) {
-        float color[4] = {0.0f, 0.0f, 0.0f, 1.0f};
-        unsigned char rgb[3];
-        colormap_viridis_srgb8(((float)i + 0.5f) / LEGEND_STEPS, rgb);
-        for (int c = 0; c < 3; c++) color[c] = rgb[c] / 255.0f;
-        float x0 = left + bar_width * (float)i / LEGEND_STEPS, x1 = left + bar_width * (float)(i + 1) / LEGEND_STEPS;
-        push(scene->vertices, &count, scene->vertex_capacity / 2, (float[3]){x0, y, 0.0f}, (float[3]){x1, y, 0.0f}, color);
-    }
-    LineStyle style = {bar_height, false, {fb_width, fb_height}};
-    lines_draw(&scene->lines, scene->vertices, count, identity, pixels, &style);
-    char text[160];
-    float w, h;
-    snprintf(text, sizeof text, "distance p_%s to p_%s (scene units; surface: %s)", names[scene->aids.compare_a],
+    float left, right, top, bottom;
+    scene_legend_bar(scene, fb_width, fb_height, scale, true, &left, &right, &top, &bottom);
+    char line[160];
+    float w, h, pad = text_pad(text), ly = bottom + pad + 2.0f * scale;
+    snprintf(line, sizeof line, "distance p_%s to p_%s (scene units; surface: %s)", names[scene->aids.compare_a],
              names[scene->aids.compare_b], names[scene->aids.compare_a]);
-    overlay_measure(text, &w, &h);
-    overlay_text(overlay, fminf(left / scale, (float)fb_width / scale - w - 12.0f), top / scale - h - 6.0f, text, white);
-    float ly = (bottom + 6.0f * scale) / scale;
-    overlay_text(overlay, left / scale, ly, "0", white);
-    snprintf(text, sizeof text, "%.3g", scene->compare_legend);
-    overlay_measure(text, &w, &h);
-    overlay_text(overlay, right / scale - w - 4.0f, ly, text, white);
-    snprintf(text, sizeof text, "largest %.3g", scene->compare_max);
-    overlay_measure(text, &w, &h);
-    overlay_text(overlay, right / scale - w - 4.0f, ly + h + 10.0f, text, dim);
+    text_measure(text, line, &w, &h);
+    text_block(text, fmaxf(pad, fminf(left, right - w)), top - h - pad - 2.0f * scale, line, white);
+    text_block(text, left, ly, "0", white);
+    snprintf(line, sizeof line, "%.3g", scene->compare_legend);
+    text_measure(text, line, &w, &h);
+    text_block(text, right - w, ly, line, white);
+    snprintf(line, sizeof line, "largest %.3g", scene->compare_max);
+    text_measure(text, line, &w, &h);
+    text_block(text, right - w, ly + h + 3.0f * pad, line, dim);
 }
 
 static char panel_text[1 << 15];
@@ -386,96 +358,93 @@ static void format_entry(float value, char *out, size_t size)
 }
 
 /* Width of the widest entry of rows 0..2 in column c of m. */
-static float column_width(const mat4 m, int c)
+static float column_width(const Text *text, const mat4 m, int c)
 {
     float widest = 0.0f;
     for (int r = 0; r < 3; r++) {
-        char text[32];
-        float w, h;
-        format_entry(m[c][r], text, sizeof text);
-        overlay_measure(text, &w, &h);
-        widest = fmaxf(widest, w);
+        char entry[32];
+        format_entry(m[c][r], entry, sizeof entry);
+        widest = fmaxf(widest, text_width(text, entry));
     }
     return widest;
 }
 
 /* The three matrices of one influence next to each other, rows 0..2 (row 3 of each is 0 0 0 1),
  * columns aligned (each entry right-aligned in its column). Returns the width; draws when `draw`. */
-static float matrix_block(Overlay *overlay, float x, float y, const InspectInfluence *k, bool draw)
+static float matrix_block(Text *text, float x, float y, const InspectInfluence *k, bool draw)
 {
     static const char *const names[3] = {"M_j", "B^-1", "palette"};
     const vec4 *m[3] = {k->joint_model, k->offset, k->palette};
+    const float line = text_line_height(text), space = text_width(text, " ");
     float at = x;
     for (int i = 0; i < 3; i++) {
-        float w, h;
-        overlay_measure(names[i], &w, &h);
-        if (draw) overlay_label(overlay, at, y + OVERLAY_LINE_HEIGHT, names[i], dim);
-        at += w + 6.0f;
+        if (draw) text_draw(text, at, y + line, names[i], dim);
+        at += text_width(text, names[i]) + 1.5f * space;
         for (int c = 0; c < 4; c++) {
-            float column = column_width(m[i], c);
+            float column = column_width(text, m[i], c);
             for (int r = 0; r < 3 && draw; r++) {
-                char text[32];
-                format_entry(m[i][c][r], text, sizeof text);
-                overlay_measure(text, &w, &h);
-                overlay_label(overlay, at + column - w, y + OVERLAY_LINE_HEIGHT * (float)r, text, white);
+                char entry[32];
+                format_entry(m[i][c][r], entry, sizeof entry);
+                text_draw(text, at + column - text_width(text, entry), y + line * (float)r, entry, white);
             }
-            at += column + 8.0f;
+            at += column + 2.0f * space;
         }
-        at += 10.0f;
+        at += 2.5f * space;
     }
     return at - x;
 }
 
 /* The inspector panel at the right edge from y: the text of vertex_inspect_format, with each
  * influence's matrices after its bone<k>info line when `matrices`. Returns its height. */
-static float draw_inspector(Scene *scene, Overlay *overlay, float screen_w, float y)
+static float draw_inspector(Scene *scene, Text *text, float screen_w, float margin, float y)
 {
     const VertexInspection *info = scene->inspection;
+    const float pad = text_pad(text), line_height = text_line_height(text), indent = 3.0f * pad;
     if (scene->inspect_mesh < 0) {
         snprintf(panel_text, sizeof panel_text, "vertex inspector (E): click a vertex\n%s", vertex_inspect_formula_short());
         float w, h;
-        overlay_measure(panel_text, &w, &h);
-        return overlay_text(overlay, screen_w - w - 14.0f, y, panel_text, white);
+        text_measure(text, panel_text, &w, &h);
+        return text_block(text, fmaxf(margin, screen_w - w - margin), y, panel_text, white);
     }
     bool matrices = !scene->inspector_compact && info->skinned;
     vertex_inspect_format(info, INSPECT_TEXT_NO_MATRICES, panel_text, sizeof panel_text);
-    /* measure: the lines, plus a 3-line matrix block after each influence line */
+    /* pass 0 measures (the lines, plus a 3-line matrix block after each influence line), pass 1 draws */
     float width = 0.0f, height = 0.0f;
     for (int pass = 0; pass < 2; pass++) {
-        float x = screen_w - width - 14.0f, at = y;
-        if (x < 8.0f) x = 8.0f;
-        if (pass == 1) overlay_panel(overlay, x, y, width, height);
+        float x = fmaxf(margin, screen_w - width - margin), at = y;
+        if (pass == 1) text_panel(text, x, y, width, height);
         int influence = 0;
         for (const char *line = panel_text; *line;) {
             size_t length = strcspn(line, "\n");
-            char text[512];
-            snprintf(text, sizeof text, "%.*s", (int)(length < sizeof text ? length : sizeof text - 1), line);
-            float w, h;
-            overlay_measure(text, &w, &h);
-            if (pass == 0) width = fmaxf(width, w);
-            else overlay_label(overlay, x, at, text, strncmp(text, "bone", 4) == 0 ? (const unsigned char[4]){255, 215, 120, 255} : white);
-            at += OVERLAY_LINE_HEIGHT;
-            if (matrices && strncmp(text, "bone", 4) == 0 && strstr(text, "info =") && influence < info->influence_count) {
-                float block = matrix_block(overlay, x + 12.0f, at, &info->influences[influence], pass == 1);
-                if (pass == 0) width = fmaxf(width, block + 12.0f);
-                at += 3.0f * OVERLAY_LINE_HEIGHT + 2.0f;
+            char row[512];
+            snprintf(row, sizeof row, "%.*s", (int)(length < sizeof row ? length : sizeof row - 1), line);
+            bool bone = strncmp(row, "bone", 4) == 0;
+            if (pass == 0) width = fmaxf(width, text_width(text, row));
+            else text_draw(text, x, at, row, bone ? (const unsigned char[4]){255, 215, 120, 255} : white);
+            at += line_height;
+            if (matrices && bone && strstr(row, "info =") && influence < info->influence_count) {
+                float block = matrix_block(text, x + indent, at, &info->influences[influence], pass == 1);
+                if (pass == 0) width = fmaxf(width, block + indent);
+                at += 3.0f * line_height + 0.5f * pad;
                 influence++;
             }
             line += length + (line[length] == '\n');
         }
-        height = at - y;
+        height = at - y - (line_height - text->pixel_height);
     }
-    return height + 2.0f * OVERLAY_PANEL_PAD;
+    return height + 2.0f * pad;
 }
 
-void scene_teach_overlay(Scene *scene, const Animator *animator, Overlay *overlay, int fb_width, int fb_height,
-                         float scale)
+void scene_teach_text(Scene *scene, const Animator *animator, Text *text, int fb_width, int fb_height, float scale)
 {
-    float screen_w = (float)fb_width / scale, screen_h = (float)fb_height / scale;
-    if (scene->aids.compare) draw_compare_legend(scene, overlay, fb_width, fb_height, scale);
-    float right_top = scene->aids.compare || scene->renderer->mode != RENDER_LIT ? 80.0f : 34.0f;
+    const float screen_w = (float)fb_width, screen_h = (float)fb_height, pad = text_pad(text);
+    const float margin = 8.0f * scale + pad, line_height = text_line_height(text);
+    if (scene->aids.compare) draw_compare_legend(scene, text, fb_width, fb_height, scale);
+    /* the panels stack down the right edge, below the legend when there is one */
+    float right_top = scene->aids.compare || scene->renderer->mode != RENDER_LIT ? 30.0f * scale + 12.0f * scale + 2.0f * line_height + 3.0f * pad
+                                                                                 : 30.0f * scale;
     const Skeleton *skeleton = &scene->model->skeleton;
-    if (scene->aids.inspector) right_top += draw_inspector(scene, overlay, screen_w, right_top) + 10.0f;
+    if (scene->aids.inspector) right_top += draw_inspector(scene, text, screen_w, margin, right_top) + 2.0f * pad;
     int joint = scene->selected_joint;
     if (scene->aids.show_bone_space) {
         int length;
@@ -501,11 +470,8 @@ void scene_teach_overlay(Scene *scene, const Animator *animator, Overlay *overla
             }
         }
         float w, h;
-        overlay_measure(panel_text, &w, &h);
-        float x = screen_w - w - 14.0f;
-        if (x < 8.0f) x = 8.0f;
-        overlay_text(overlay, x, right_top, panel_text, white);
-        right_top += h + 14.0f;
+        text_measure(text, panel_text, &w, &h);
+        right_top += text_block(text, fmaxf(margin, screen_w - w - margin), right_top, panel_text, white) + 2.0f * pad;
     }
     scene->slider_rows = 0;
     scene->slider_segments = 0;
@@ -517,25 +483,25 @@ void scene_teach_overlay(Scene *scene, const Animator *animator, Overlay *overla
         for (int m = 0; m < scene->model->mesh_count && mesh < 0; m++)
             if (scene->model->meshes[m].morph_target_count > 0) mesh = m;
         scene->slider_mesh = mesh;
-        float x = 10.0f, y = 0.30f * screen_h;
+        float x = margin, y = 0.30f * screen_h;
         if (mesh < 0) {
-            overlay_text(overlay, x, y, "morph targets (Z): this model has none", white);
+            text_block(text, x, y, "morph targets (Z): this model has none", white);
             return;
         }
         const Mesh *m = &scene->model->meshes[mesh];
         int rows = m->morph_target_count < SLIDER_ROWS_MAX ? m->morph_target_count : SLIDER_ROWS_MAX;
-        const float row_h = 16.0f, name_w = 130.0f, bar_w = 140.0f;
+        /* rows of: name [index], the bar, the weight */
+        const float row_h = line_height + 0.5f * pad, name_w = 10.0f * text->pixel_height, bar_w = 11.0f * text->pixel_height;
         char title[SV_NAME_MAX + 80];
         snprintf(title, sizeof title, "morph targets of \"%s\" (Z): drag; release = the clip's weight%s", m->name,
                  m->morph_target_count > rows ? " (first 24)" : "");
-        float title_w, title_h;
-        overlay_measure(title, &title_w, &title_h);
-        overlay_panel(overlay, x, y, fmaxf(name_w + bar_w + 60.0f, title_w), row_h * (float)(rows + 1));
-        overlay_label(overlay, x, y, title, white);
-        scene->slider_x = (x + name_w) * scale;
-        scene->slider_y = (y + row_h) * scale;
-        scene->slider_w = bar_w * scale;
-        scene->slider_h = row_h * scale;
+        text_panel(text, x, y, fmaxf(name_w + bar_w + text_width(text, "0.000") + 2.0f * pad, text_width(text, title)),
+                   row_h * (float)(rows + 1));
+        text_draw(text, x, y, title, white);
+        scene->slider_x = x + name_w;
+        scene->slider_y = y + row_h;
+        scene->slider_w = bar_w;
+        scene->slider_h = row_h;
         scene->slider_rows = rows;
         int count = 0;
         static const float track[4] = {0.35f, 0.37f, 0.42f, 1.0f}, fill[4] = {0.95f, 0.62f, 0.2f, 1.0f},
@@ -543,25 +509,23 @@ void scene_teach_overlay(Scene *scene, const Animator *animator, Overlay *overla
         for (int t = 0; t < rows; t++) {
             float weight = animator->morph.weights[mesh][t];
             bool set = scene->morph_override.set && scene->morph_override.set[mesh] && scene->morph_override.set[mesh][t];
-            char label[SV_NAME_MAX + 40];
-            snprintf(label, sizeof label, "%.20s", m->morph_target_names && m->morph_target_names[t][0]
-                                                       ? m->morph_target_names[t] : "(unnamed)");
+            char label[SV_NAME_MAX + 40], number[32];
+            snprintf(label, sizeof label, "%.20s [%d]", m->morph_target_names && m->morph_target_names[t][0]
+                                                            ? m->morph_target_names[t] : "(unnamed)", t);
             float ry = y + row_h * (float)(t + 1);
-            char number[32];
-            snprintf(label + strlen(label), sizeof label - strlen(label), " [%d]", t);
-            overlay_label(overlay, x, ry + 2.0f, label, set ? (const unsigned char[4]){255, 190, 90, 255} : white);
+            text_draw(text, x, ry, label, set ? (const unsigned char[4]){255, 190, 90, 255} : white);
             snprintf(number, sizeof number, "%.3f", weight);
-            overlay_label(overlay, x + name_w + bar_w + 8.0f, ry + 2.0f, number, white);
-            float bx = (x + name_w) * scale, by = (ry + 0.5f * row_h) * scale, bw = bar_w * scale;
+            text_draw(text, x + name_w + bar_w + pad, ry, number, white);
+            float bx = x + name_w, by = ry + 0.5f * text->pixel_height + 1.0f, bw = bar_w;
             float clamped = weight < 0.0f ? 0.0f : weight > 1.0f ? 1.0f : weight;
-            push(scene->vertices, &count, scene->vertex_capacity / 2, (float[3]){bx, by, 0.0f},
+            scene_push_segment(scene->vertices, scene->vertex_capacity / 2, &count, (float[3]){bx, by, 0.0f},
                  (float[3]){bx + bw, by, 0.0f}, track);
             if (clamped > 0.0f)
-                push(scene->vertices, &count, scene->vertex_capacity / 2, (float[3]){bx, by, 0.0f},
+                scene_push_segment(scene->vertices, scene->vertex_capacity / 2, &count, (float[3]){bx, by, 0.0f},
                      (float[3]){bx + bw * clamped, by, 0.0f}, set ? fill : clip_fill);
         }
         scene->slider_segments = count;   /* drawn by scene_teach_finish, over the panel */
-        scene->slider_scale = scale;
+        scene->slider_scale = fmaxf(scale, 0.5f * row_h / 8.0f);
     }
 }
 

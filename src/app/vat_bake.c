@@ -183,14 +183,10 @@ typedef struct Bake {
 
 static void bake_free(Bake *bake)
 {
-    free(bake->selected);
-    free(bake->clip_layout);
+    void *const arrays[] = {bake->selected,     bake->clip_layout,    bake->frame_positions, bake->scratch_normals,
+                            bake->normal_pages, bake->bind_positions, bake->bind_normals};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
     vat_manifest_free(&bake->manifest);
-    free(bake->frame_positions);
-    free(bake->scratch_normals);
-    free(bake->normal_pages);
-    free(bake->bind_positions);
-    free(bake->bind_normals);
     if (bake->have_animator) animator_free(&bake->animator);
 }
 

@@ -5,6 +5,7 @@
 #include "vat_load.h"
 #include "bounds.h"
 #include "commands.h"
+#include "gl_session.h"
 #include "view/hud.h"
 #include "anim/vat.h"
 #include "gfx/framebuffer.h"
@@ -23,26 +24,26 @@
 
 static const float vat_background[3] = {0.18f, 0.20f, 0.23f};
 
-/* Every baked vertex of `clip` at the 8 times the skinned viewer frames (t_i = i d / 7), as a
- * point source for app_frame_points (bounds.h). */
-typedef struct BakePoints {
-    const LoadedBake *bake;
-    int               clip;
-} BakePoints;
-
-static void bake_points(void *user, AppFit *fit)
+/* An older bake (no frame points in vat.json): the camera fitted to every baked vertex of `clip`
+ * at the 8 times the skinned viewer samples (t_i = i d / 7). False when out of memory. */
+static bool frame_baked_vertices(const LoadedBake *bake, int clip, float front_yaw, float aspect, float reserved_top,
+                                 float reserved_bottom, Camera *camera)
 {
-    const BakePoints *points = user;
-    const VatManifest *manifest = &points->bake->manifest;
+    const VatManifest *manifest = &bake->manifest;
     int vertices = 0;
     for (int m = 0; m < manifest->mesh_count; m++) vertices += manifest->meshes[m].vertex_count;
-    float duration = manifest->clips[points->clip].duration;
+    vec3 *points = malloc(sizeof(vec3) * 8 * (size_t)(vertices > 0 ? vertices : 1));
+    if (!points) return false;
+    float duration = manifest->clips[clip].duration;
     for (int i = 0; i < 8; i++)
         for (int v = 0; v < vertices; v++) {
-            vec3 position, normal;
-            app_vat_decode_vertex(points->bake, points->clip, duration * (float)i / 7.0f, v, position, normal);
-            app_fit_point(fit, position);
+            vec3 normal;
+            app_vat_decode_vertex(bake, clip, duration * (float)i / 7.0f, v, points[i * vertices + v], normal);
         }
+    app_frame_point_array((const vec3 *)points, 8 * vertices, front_yaw, aspect, true, reserved_top, reserved_bottom,
+                          camera);
+    free(points);
+    return true;
 }
 
 /* An off-screen GL context and the bake's renderer in it (false: said why on stderr, nothing left open). */
@@ -92,10 +93,9 @@ static int vat_screenshot(const Options *options, const LoadedBake *bake, int cl
         if (c->frame_point_count > 0) {   /* the very points the skinned viewer fits */
             app_frame_point_array((const vec3 *)c->frame_points, c->frame_point_count, c->front_yaw, aspect, true, hud_top,
                                   hud_bottom, &camera);
-        } else {   /* an older bake: its own frames */
-            BakePoints points = {bake, clip};
-            app_frame_points(bake_points, &points, grid_min, grid_max, c->front_yaw, aspect, true, hud_top, hud_bottom,
-                             &camera);
+        } else if (!frame_baked_vertices(bake, clip, c->front_yaw, aspect, hud_top, hud_bottom, &camera)) {
+            fprintf(stderr, "skinview: %s: out of memory\n", dir);
+            goto done;
         }
     } else {
         float hud_top, hud_bottom;
@@ -117,13 +117,7 @@ static int vat_screenshot(const Options *options, const LoadedBake *bake, int cl
     vat_renderer_draw(&renderer, time, view, projection, &light);
     if (options->aids.grid) app_vat_ground_draw(&ground, view, projection, width, height);
     gl_debug_check("reading the frame back");
-    if (!framebuffer_read_rgba(&framebuffer, pixels)) {
-        fprintf(stderr, "skinview: %s: cannot read the rendered image back\n", options->screenshot_path);
-    } else if (!app_write_png(options->screenshot_path, width, height, pixels, error, sizeof error)) {
-        fprintf(stderr, "skinview: %s: %s\n", options->screenshot_path, error);
-    } else {
-        status = 0;
-    }
+    if (session_write_screenshot(&framebuffer, pixels, width, height, options->screenshot_path)) status = 0;
 done:
     app_vat_ground_free(&ground);
     if (have_framebuffer) framebuffer_free(&framebuffer);

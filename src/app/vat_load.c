@@ -5,7 +5,7 @@
 #include "commands.h"
 #include "anim/vat.h"
 #include "gfx/gl_debug.h"
-#include "gfx/overlay.h"
+#include "gfx/text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -143,17 +143,8 @@ bool app_vat_resolve_clip(const VatManifest *manifest, const char *text, int *cl
             *clip = c;
             return true;
         }
-    char *end = NULL;
-    long index = strtol(text, &end, 10);
-    if (end != text && *end == '\0') {
-        if (index >= 0 && index < manifest->clip_count) {
-            *clip = (int)index;
-            return true;
-        }
-        snprintf(error, error_size, "clip index %ld out of range (the bake has %d clip%s)", index,
-                 manifest->clip_count, manifest->clip_count == 1 ? "" : "s");
-        return false;
-    }
+    int by_index = app_parse_clip_index(text, manifest->clip_count, "the bake", clip, error, error_size);
+    if (by_index >= 0) return by_index == 1;
     snprintf(error, error_size, "no baked clip named '%s' (vat.json lists them)", text);
     return false;
 }
@@ -261,7 +252,7 @@ void app_vat_ground_init(VatGround *ground, const LoadedBake *bake, const vec3 c
 void app_vat_ground_draw(VatGround *ground, const mat4 view, const mat4 projection, int width, int height)
 {
     if (!ground->ready) return;
-    float scale = overlay_scale_for(width, height);
+    float scale = text_scale_for(width, height);
     LineStyle style = {1.0f * scale, true, {width, height}};
     ground_grid_draw(&ground->grid, &ground->lines, ground->vertices, 2 * GROUND_GRID_SEGMENTS, view, projection,
                      &style);

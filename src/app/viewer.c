@@ -13,7 +13,7 @@
 #include "glcontext.h"
 #include "scene.h"
 #include "view/player.h"
-#include "gfx/overlay.h"
+#include "gfx/text.h"
 #include "gfx/renderer.h"
 
 #include <math.h>
@@ -43,7 +43,7 @@ typedef struct Viewer {
     char           title[512];
     int            max_bones;
     Loaded        *scene;             /* on the heap: the renderer and animator point into it */
-    Overlay        overlay;           /* the teaching aids' text (scene_draw) */
+    Text           aids_text;         /* the teaching aids' text at their size (the HUD's is the player's) */
     time_t         watched_mtime;
     double         next_watch;
 } Viewer;
@@ -144,7 +144,7 @@ static void skinned_draw(void *self, const mat4 view, const mat4 projection, int
     RenderLight light;
     app_light(viewer->options->flat_lighting, &light);
     scene->aids.hud = overlays;
-    scene_draw(&scene->aids, &scene->animator, view, projection, &light, &viewer->overlay, width, height);
+    scene_draw(&scene->aids, &scene->animator, view, projection, &light, &viewer->aids_text, width, height);
     scene->aids.hud = true;
 }
 
@@ -349,7 +349,7 @@ int command_view(const Options *options, const char *model_path, Model *loaded, 
     }
     viewer.max_bones = glcontext_bones_per_mesh(options->max_bones);
     int status = 1;
-    bool overlay_ready = false, player_ready = false;
+    bool text_ready = false, player_ready = false;
     if (!app_fit_bone_limit(model_path, viewer.max_bones, loaded)) goto done;
     viewer.scene = malloc(sizeof *viewer.scene);
     if (!viewer.scene || !loaded_open(viewer.scene, loaded, viewer.max_bones, &options->aids, error, sizeof error)) {
@@ -359,11 +359,11 @@ int command_view(const Options *options, const char *model_path, Model *loaded, 
         viewer.scene = NULL;
         goto done;
     }
-    if (!overlay_init(&viewer.overlay, error, sizeof error)) {
+    if (!text_init(&viewer.aids_text, error, sizeof error)) {
         fprintf(stderr, "skinview: %s: %s\n", model_path, error);
         goto done;
     }
-    overlay_ready = true;
+    text_ready = true;
 
     static const PlayerSubject subject_template = {
         .key_mode = KEY_MODE_SKINNED,
@@ -395,7 +395,7 @@ int command_view(const Options *options, const char *model_path, Model *loaded, 
 
 done:
     if (player_ready) player_free(&player);
-    if (overlay_ready) overlay_free(&viewer.overlay);
+    if (text_ready) text_free(&viewer.aids_text);
     if (viewer.scene) loaded_free(viewer.scene);
     free(viewer.scene);
     model_free(loaded);

@@ -178,11 +178,13 @@ bool text_init(Text *text, char *error, size_t error_size)
 
 void text_free(Text *text)
 {
-    if (text->texture) glDeleteTextures(1, &text->texture);
-    if (text->ebo) glDeleteBuffers(1, &text->ebo);
-    if (text->vbo) glDeleteBuffers(1, &text->vbo);
-    if (text->vao) glDeleteVertexArrays(1, &text->vao);
-    if (text->program) glDeleteProgram(text->program);
+    if (text->program) {   /* the GL objects come after the program; GL ignores the names still 0 */
+        const GLuint buffers[2] = {text->vbo, text->ebo};
+        glDeleteTextures(1, &text->texture);
+        glDeleteBuffers(2, buffers);
+        glDeleteVertexArrays(1, &text->vao);
+        glDeleteProgram(text->program);
+    }
     free(text->font_data);
     free(text->atlas);
     free(text->vertices);
@@ -369,6 +371,69 @@ float text_draw(Text *text, float x, float y, const char *utf8, const unsigned c
         pen += g->xadvance;
     }
     return pen;
+}
+
+/* The first line of utf8 into line (at most size - 1 bytes); returns where the next line starts. */
+static const char *first_line(const char *utf8, char *line, size_t size)
+{
+    size_t length = strcspn(utf8, "\n"), kept = length < size ? length : size - 1;
+    memcpy(line, utf8, kept);
+    line[kept] = '\0';
+    return utf8[length] == '\n' ? utf8 + length + 1 : NULL;
+}
+
+void text_measure(const Text *text, const char *utf8, float *width, float *height)
+{
+    char line[1024];
+    int lines = 0;
+    *width = 0.0f;
+    for (const char *p = utf8; p;) {
+        p = first_line(p, line, sizeof line);
+        *width = fmaxf(*width, text_width(text, line));
+        lines++;
+    }
+    /* the last line ends at its glyphs' bottom, not at the next line's top */
+    *height = (float)lines * text_line_height(text) - floorf(0.2f * text->pixel_height);
+}
+
+float text_lines(Text *text, float x, float y, const char *utf8, const unsigned char rgba[4])
+{
+    char line[1024];
+    float width = 0.0f;
+    for (const char *p = utf8; p; y += text_line_height(text)) {
+        p = first_line(p, line, sizeof line);
+        width = fmaxf(width, text_draw(text, x, y, line, rgba) - x);
+    }
+    return width;
+}
+
+float text_pad(const Text *text)
+{
+    return floorf(0.3f * text->pixel_height + 0.5f);
+}
+
+void text_panel(Text *text, float x, float y, float width, float height)
+{
+    static const unsigned char panel[4] = {0, 0, 0, 170};
+    float pad = text_pad(text);
+    text_rect(text, x - pad, y - pad, width + 2.0f * pad, height + 2.0f * pad, panel);
+}
+
+float text_block(Text *text, float x, float y, const char *utf8, const unsigned char rgba[4])
+{
+    if (!utf8[0]) return 0.0f;
+    float width, height;
+    text_measure(text, utf8, &width, &height);
+    text_panel(text, x, y, width, height);
+    text_lines(text, x, y, utf8, rgba);
+    return height + 2.0f * text_pad(text);
+}
+
+float text_scale_for(int fb_width, int fb_height)
+{
+    (void)fb_width;
+    int s = (fb_height + 300) / 600;   /* 1x up to ~900 pixels high, 2x for 1080p-class windows, 4x on 4K */
+    return (float)(s < 1 ? 1 : s > 4 ? 4 : s);
 }
 
 void text_flush(Text *text, int fb_width, int fb_height)

@@ -1,10 +1,12 @@
-/* text.h — screen text with a real font: stb_truetype bakes a TrueType font (DejaVu Sans
- * from fonts-dejavu-core, found at run time) into one texture at the pixel size asked;
- * every glyph and every solid rectangle of a frame is one textured quad, drawn with one
- * draw call. Without a font file it falls back to stb_easy_font's built-in bitmap glyphs
- * (same calls, blockier look), so text never disappears.
+/* text.h — the one text system: the HUD, the help, the teaching aids' labels, legends and panels.
+ * stb_truetype bakes a TrueType font (DejaVu Sans from fonts-dejavu-core, found at run time) into
+ * one texture at the pixel size asked; every glyph and every solid rectangle of a frame is one
+ * textured quad, drawn with one draw call. Without a font file it falls back to stb_easy_font's
+ * built-in bitmap glyphs (same calls, blockier look), so text never disappears.
  *
- * Usage per frame:  text_set_size(); text_begin(); text_rect() / text_draw() ...; text_flush().
+ * Usage per frame:  text_set_size(); text_begin(); text_rect() / text_draw() / text_block() ...;
+ * text_flush(). One Text per size a frame uses (baking is per size: the HUD and the aids keep one
+ * each).
  * Coordinates are framebuffer pixels, y down from the top-left corner. Strings are UTF-8;
  * code points U+0020..U+00FF are drawn (Latin-1), others as '?'. Nothing is allocated per
  * frame; the atlas is baked again only when the size changes.
@@ -16,7 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define TEXT_MAX_QUADS 16384
+#define TEXT_MAX_QUADS 32768           /* a glyph is one quad (the bitmap fallback: ~4): the vertex inspector has ~3000 */
 #define TEXT_ATLAS_SIZE 1024
 #define TEXT_FIRST_CHAR 32
 #define TEXT_CHAR_COUNT 224            /* U+0020 .. U+00FF */
@@ -69,6 +71,24 @@ void text_rect(Text *text, float x, float y, float width, float height, const un
 
 /* Adds one line of text with its top at y. Returns the x where it ends. */
 float text_draw(Text *text, float x, float y, const char *utf8, const unsigned char rgba[4]);
+
+/* Size of a multi-line text: its widest line, and its lines' height (the last line without the
+ * spacing under it). */
+void text_measure(const Text *text, const char *utf8, float *width, float *height);
+/* Adds a multi-line text with its top-left corner at (x, y), no panel. Returns its width. */
+float text_lines(Text *text, float x, float y, const char *utf8, const unsigned char rgba[4]);
+
+/* Panels: the dark translucent rectangle behind a label or a block of text, text_pad() pixels
+ * larger than it on every side. */
+float text_pad(const Text *text);
+void text_panel(Text *text, float x, float y, float width, float height);
+/* A multi-line text on its panel, text top-left at (x, y). Returns the panel's height (to stack
+ * the next block below it). */
+float text_block(Text *text, float x, float y, const char *utf8, const unsigned char rgba[4]);
+
+/* Layout scale of the window decorations drawn around text (line widths, dot sizes, margins): 1
+ * below 900 pixels high, 2 from 900 (1080p), 3 from 1500, 4 from 2100. */
+float text_scale_for(int fb_width, int fb_height);
 
 /* Draws everything added since text_begin() over the current framebuffer, blended, no depth
  * test; restores the depth-test, face-culling and blend enables it changed. */
