@@ -208,7 +208,7 @@ static void test_render(const char *path)
     static Model model;
     static Renderer renderer;
     static Animator animator;
-    static Scene scene;
+    static TeachingAids scene;
     static Framebuffer framebuffer;
     int max_bones = glcontext_bones_per_mesh(0);
     if (!app_load_model(path, max_bones, &model) ||
@@ -233,7 +233,7 @@ static void test_render(const char *path)
     const char *methods[3] = {"gpu", "cpu", "dq"};
     const SkinningMethod method_of[3] = {SKINNING_GPU_LBS, SKINNING_CPU_LBS, SKINNING_GPU_DQ};
     for (int m = 0; m < 3; m++) {
-        scene.aids.skinning = method_of[m];
+        scene.shown.skinning = method_of[m];
         RenderLight light;
         render_light_default(&light);
         scene_evaluate(&scene, &animator, ANIMATOR_BIND_POSE, 0.0f);

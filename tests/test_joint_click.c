@@ -44,7 +44,7 @@ static bool project(const Animator *animator, int joint, const mat4 view, const 
  * distance is an acceptable answer (`ties`, which also takes -1 when the best is within 0.05 px
  * of the radius). */
 #define SLACK 0.05f
-static int nearest_dot(const Scene *scene, const float (*dots)[2], const bool *on_screen, float x, float y,
+static int nearest_dot(const TeachingAids *scene, const float (*dots)[2], const bool *on_screen, float x, float y,
                        float radius, int *ties, int *tie_count)
 {
     int best = -1;
@@ -79,7 +79,7 @@ static void check_model(const char *path, const char *clip_name)
     if (!test_scene_open(&t, path, &aids, NULL)) return;
     Model *model = &t.model;
     Animator *animator = &t.animator;
-    Scene *scene = &t.scene;
+    TeachingAids *scene = &t.scene;
     mat4 view, projection;
     test_scene_camera(&t, FB_W, FB_H, view, projection);
     float radius = SCENE_PICK_RADIUS * text_scale_for(FB_W, FB_H);

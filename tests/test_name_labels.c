@@ -42,7 +42,7 @@ static void check_model(const char *path, bool dense)
     if (!test_scene_open(&t, path, &aids, NULL)) return;
     Model *model = &t.model;
     Animator *animator = &t.animator;
-    Scene *scene = &t.scene;
+    TeachingAids *scene = &t.scene;
     NameLabel *labels = calloc((size_t)scene->dot_count + 1, sizeof *labels);
     /* the deepest dot joint (first in hierarchy order among the deepest) */
     int deepest = -1, deepest_depth = -1;

@@ -30,16 +30,16 @@ static const int parents[JOINTS] = {-1, 0, 1, 2, 3, 4, 5, 2, 7, 2, 9, 0, 0};
 static const int expected_joints[] = {3, 4, 5, 6, 7};
 enum { EXPECTED = (int)(sizeof expected_joints / sizeof expected_joints[0]) };
 
-typedef struct Scene {
+typedef struct TeachingAids {
     Model    model;
     int      parent[JOINTS];
     mat4     local[JOINTS];
     mat4     joint_model[JOINTS];
     Mesh     meshes[2];
     int      bone_joint[5];
-} Scene;
+} TeachingAids;
 
-static void build_scene(Scene *scene)
+static void build_scene(TeachingAids *scene)
 {
     memset(scene, 0, sizeof *scene);
     memcpy(scene->parent, parents, sizeof parents);
@@ -68,7 +68,7 @@ static void build_scene(Scene *scene)
 }
 
 /* Origin of joint j in model space, walked up the parents by hand: o = L_root * ... * L_j * (0,0,0,1). */
-static void origin_by_hand(const Scene *scene, int joint, vec3 out)
+static void origin_by_hand(const TeachingAids *scene, int joint, vec3 out)
 {
     vec4 p = {0.0f, 0.0f, 0.0f, 1.0f};
     for (int j = joint; j >= 0; j = scene->parent[j]) glm_mat4_mulv((vec4 *)scene->local[j], p, p);
@@ -77,7 +77,7 @@ static void origin_by_hand(const Scene *scene, int joint, vec3 out)
 
 static void test_hand_built(void)
 {
-    static Scene scene;
+    static TeachingAids scene;
     build_scene(&scene);
     int joints[JOINTS];
     int count = skeleton_line_joints(&scene.model, joints);

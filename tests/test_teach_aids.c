@@ -33,7 +33,7 @@ typedef struct Setup {
     Model       model;
     Renderer    renderer;
     Animator    animator;
-    Scene       scene;
+    TeachingAids       scene;
     Framebuffer framebuffer;
     mat4        view, projection;
     unsigned char *pixels;
@@ -137,7 +137,7 @@ static void test_heat_map(Setup *s)
 {
     const Model *model = &s->model;
     const Mesh *mesh = &model->meshes[0];
-    s->scene.aids = (AidOptions){.show_weights = true};
+    s->scene.shown = (AidOptions){.show_weights = true};
     vec3 *posed = malloc(sizeof(vec3) * (size_t)mesh->vertex_count);
     float *sum = calloc((size_t)W * H, sizeof(float));
     int *decoded = calloc((size_t)W * H, sizeof(int));
@@ -237,7 +237,7 @@ static void test_heat_map(Setup *s)
 static void test_heat_map_shaded(Setup *s)
 {
     const Mesh *mesh = &s->model.meshes[0];
-    s->scene.aids = (AidOptions){.show_weights = true};
+    s->scene.shown = (AidOptions){.show_weights = true};
     vec3 *posed = malloc(sizeof(vec3) * (size_t)mesh->vertex_count);
     vec3 *normals = malloc(sizeof(vec3) * (size_t)mesh->vertex_count);
     signed char *same = malloc((size_t)mesh->vertex_count), *next = malloc((size_t)mesh->vertex_count);
@@ -342,7 +342,7 @@ static void test_overlay_joints(Setup *s)
     const Model *model = &s->model;
     static const char *const modes[3] = {"clip Wave 0.8 s", "bind pose", "rest pose"};
     const int clips[3] = {model_find_clip(model, "Wave"), ANIMATOR_BIND_POSE, ANIMATOR_REST_POSE};
-    s->scene.aids = (AidOptions){.show_skeleton = false};
+    s->scene.shown = (AidOptions){.show_skeleton = false};
     for (int mode = 0; mode < 3; mode++) {
         int compared = 0;
         double worst = 0.0;
@@ -375,10 +375,10 @@ static void test_cpu_gpu_lbs(Setup *s)
     unsigned char *gpu = malloc((size_t)W * H * 4);
     static const char *const clips[2] = {"Walk", "Twist"};
     for (int c = 0; c < 2; c++) {
-        s->scene.aids = (AidOptions){.skinning = SKINNING_GPU_LBS, .grid = true};
+        s->scene.shown = (AidOptions){.skinning = SKINNING_GPU_LBS, .grid = true};
         render(s, model_find_clip(model, clips[c]), 0.75f);
         memcpy(gpu, s->pixels, (size_t)W * H * 4);
-        s->scene.aids.skinning = SKINNING_CPU_LBS;
+        s->scene.shown.skinning = SKINNING_CPU_LBS;
         render(s, model_find_clip(model, clips[c]), 0.75f);
         int differ = 0;
         for (int i = 0; i < W * H; i++)

@@ -68,7 +68,7 @@ static void test_scene(void)
                        .compare_b = SKINNING_GPU_DQ, .joint = "upper_arm.L"};
     if (!test_scene_open(&t, path, &aids, NULL)) return;
     Animator *animator = &t.animator;
-    Scene *scene = &t.scene;
+    TeachingAids *scene = &t.scene;
     mat4 view, projection;
     test_scene_camera(&t, FB_W, FB_H, view, projection);
     int twist = model_find_clip(&t.model, "Twist");
@@ -99,10 +99,10 @@ static void test_scene(void)
           most, largest);
     printf("difference view, demo Twist at 0.75 s: largest |p_lbs - p_dq| %.4g scene units, legend end %g\n", largest,
            legend);
-    scene->aids.compare_b = SKINNING_GPU_LBS;
+    scene->shown.compare_b = SKINNING_GPU_LBS;
     scene_evaluate(scene, animator, twist, 0.75f);
     CHECK(scene->compare_max == 0.0f && scene->compare_legend == 0.0f, "lbs against lbs: 0 everywhere (%g)", scene->compare_max);
-    scene->aids.compare = false;
+    scene->shown.compare = false;
 
     /* a click on a vertex inspects it: the test picks vertices, projects them itself and clicks there */
     int walk = model_find_clip(&t.model, "Walk");
@@ -128,7 +128,7 @@ static void test_scene(void)
         float gx, gy, gd;
         bool same_place = picked && project(view, projection, lbs[scene->inspect_vertex], &gx, &gy, &gd) &&
                           hypotf(gx - x, gy - y) <= radius + 0.5f && fabsf(gd - best) < 1e-4f;
-        if (picked && (scene->inspect_vertex == expected || same_place) && scene->aids.inspector &&
+        if (picked && (scene->inspect_vertex == expected || same_place) && scene->shown.inspector &&
             scene->inspection->vertex == scene->inspect_vertex)
             right++;
     }
@@ -152,7 +152,7 @@ static void test_scene(void)
     }
     CHECK(wrong == 0 && hidden >= 3, "Backspace hides the joint and its %d descendants (%d wrong)", hidden - 1, wrong);
     scene_toggle_hide_joint(scene);
-    scene->aids.isolate_joint = true;
+    scene->shown.isolate_joint = true;
     scene_evaluate(scene, animator, walk, 0.3f);
     wrong = 0;
     int shown = 0;
@@ -165,7 +165,7 @@ static void test_scene(void)
     }
     CHECK(wrong == 0 && shown < skeleton->joint_count, "/ shows only the chain (%d joints, %d wrong)", shown, wrong);
     CHECK(t.renderer.only_selected, "/ with a joint: the influence view shows only its vertices");
-    scene->aids.isolate_joint = false;
+    scene->shown.isolate_joint = false;
 
     free(lbs);
     free(dq);
@@ -186,7 +186,7 @@ static void test_sliders(void)
     AidOptions aids = {.show_morphs = true};
     if (!test_scene_open(&t, path, &aids, bounds)) return;
     Animator *animator = &t.animator;
-    Scene *scene = &t.scene;
+    TeachingAids *scene = &t.scene;
     scene_evaluate(scene, animator, 0, 1.0f);
     float clip_weights[2] = {animator->morph.weights[0][0], animator->morph.weights[0][1]};
     mat4 view, projection;

@@ -13,7 +13,7 @@ typedef struct TestScene {
     Model    model;
     Renderer renderer;
     Animator animator;
-    Scene    scene;
+    TeachingAids    scene;
     Text     text;       /* the aids' text (text_init), for scene_place_names / scene_teach_text */
     vec3     min, max;   /* the model's bounds (app_model_bounds), or those passed in */
 } TestScene;

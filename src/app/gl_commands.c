@@ -143,7 +143,7 @@ int command_screenshot(const Options *options, const char *model_path, Model *lo
         glm_vec3_fill(min, -1.0f);
         glm_vec3_fill(max, 1.0f);
     }
-    Scene scene;
+    TeachingAids scene;
     static Text text;   /* the aids' text */
     bool have_text = false;
     if (!scene_init(&scene, model, &session.renderer, &animator, &options->aids, min, max, error, sizeof error)) {

@@ -75,13 +75,13 @@ static bool bind_pose_bounds(const Model *model, Animator *animator, vec3 lo, ve
 
 /* ---- set-up ------------------------------------------------------------- */
 
-bool scene_init(Scene *scene, const Model *model, Renderer *renderer, Animator *animator, const AidOptions *aids,
+bool scene_init(TeachingAids *scene, const Model *model, Renderer *renderer, Animator *animator, const AidOptions *aids,
                 const vec3 min, const vec3 max, char *error, size_t error_size)
 {
     memset(scene, 0, sizeof *scene);
     scene->model = model;
     scene->renderer = renderer;
-    scene->aids = *aids;
+    scene->shown = *aids;
     scene->selected_joint = -1;
     const Skeleton *skeleton = &model->skeleton;
     size_t joints = (size_t)(skeleton->joint_count > 0 ? skeleton->joint_count : 1);
@@ -153,7 +153,7 @@ bool scene_init(Scene *scene, const Model *model, Renderer *renderer, Animator *
     return true;
 }
 
-void scene_free(Scene *scene)
+void scene_free(TeachingAids *scene)
 {
     if (scene->lines.line_program) lines_free(&scene->lines);
     free(scene->line_joints);
@@ -168,14 +168,14 @@ void scene_free(Scene *scene)
     scene->selected_joint = -1;
 }
 
-void scene_select_joint(Scene *scene, int joint)
+void scene_select_joint(TeachingAids *scene, int joint)
 {
     if (joint >= scene->model->skeleton.joint_count) joint = -1;
     scene->selected_joint = joint;
     renderer_select_joint(scene->renderer, joint);
 }
 
-void scene_step_joint(Scene *scene, int direction)
+void scene_step_joint(TeachingAids *scene, int direction)
 {
     if (scene->dot_count == 0) return;
     int index = -1;
@@ -203,7 +203,7 @@ bool scene_project_joint(const Animator *animator, int joint, const mat4 view, c
     return true;
 }
 
-int scene_pick_joint(const Scene *scene, const Animator *animator, const mat4 view, const mat4 projection,
+int scene_pick_joint(const TeachingAids *scene, const Animator *animator, const mat4 view, const mat4 projection,
                      int fb_width, int fb_height, float x, float y, float radius)
 {
     int best = -1;
@@ -221,7 +221,7 @@ int scene_pick_joint(const Scene *scene, const Animator *animator, const mat4 vi
     return best;
 }
 
-int scene_click_joint(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection,
+int scene_click_joint(TeachingAids *scene, const Animator *animator, const mat4 view, const mat4 projection,
                       int window_width, int window_height, int fb_width, int fb_height, double press_x,
                       double press_y, double x, double y)
 {
@@ -244,7 +244,7 @@ static double now_us(void)
     return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
 }
 
-void scene_evaluate(Scene *scene, Animator *animator, int clip, float time)
+void scene_evaluate(TeachingAids *scene, Animator *animator, int clip, float time)
 {
     double start = now_us();
     animator_evaluate(animator, clip, time);
@@ -299,18 +299,18 @@ void ground_grid_draw(const GroundGrid *g, Lines *lines, LineVertex *vertices, i
 }
 
 /* Appends segment a -> b in `color` to the scene's scratch vertices. */
-static void push_segment(Scene *scene, int *count, const float a[3], const float b[3], const float color[4])
+static void push_segment(TeachingAids *scene, int *count, const float a[3], const float b[3], const float color[4])
 {
     scene_push_segment(scene->vertices, scene->vertex_capacity, count, a, b, color);
 }
 
-static void draw_grid(Scene *scene, const mat4 view, const mat4 projection, const LineStyle *style)
+static void draw_grid(TeachingAids *scene, const mat4 view, const mat4 projection, const LineStyle *style)
 {
     ground_grid_draw(&scene->grid, &scene->lines, scene->vertices, scene->vertex_capacity, view, projection, style);
 }
 
 /* Axis triad of joint j: its matrix's columns, normalised, `length` long. */
-static void push_axes(Scene *scene, int *count, const Animator *animator, int joint, float length)
+static void push_axes(TeachingAids *scene, int *count, const Animator *animator, int joint, float length)
 {
     const vec4 *m = animator->joint_model[joint];
     for (int axis = 0; axis < 3; axis++) {
@@ -323,7 +323,7 @@ static void push_axes(Scene *scene, int *count, const Animator *animator, int jo
 }
 
 /* Draws the segments pushed so far twice: a dark halo `halo` pixels wider, then the colours. */
-static void draw_with_halo(Scene *scene, int count, const mat4 view, const mat4 projection, const LineStyle *style,
+static void draw_with_halo(TeachingAids *scene, int count, const mat4 view, const mat4 projection, const LineStyle *style,
                            float halo)
 {
     LineStyle wide = *style;
@@ -342,12 +342,12 @@ static void draw_with_halo(Scene *scene, int count, const mat4 view, const mat4 
     lines_draw(&scene->lines, scene->vertices, count, view, projection, style);
 }
 
-static void draw_skeleton(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection,
+static void draw_skeleton(TeachingAids *scene, const Animator *animator, const mat4 view, const mat4 projection,
                           const LineStyle *style, float scale)
 {
     const Skeleton *skeleton = &scene->model->skeleton;
     int count = 0;
-    if (scene->aids.show_skeleton)
+    if (scene->shown.show_skeleton)
         for (int s = 0; s < scene->segment_count; s++) {
             int joint = scene->line_joints[s];
             if (!scene_joint_visible(scene, joint) || !scene_joint_visible(scene, skeleton->parent[joint])) continue;
@@ -356,18 +356,18 @@ static void draw_skeleton(Scene *scene, const Animator *animator, const mat4 vie
                          animator->joint_model[joint][3], bone ? bone_color : helper_color);
         }
     float axis_length = 0.1f * scene->size;
-    if (scene->aids.axes == AXES_ALL) {
+    if (scene->shown.axes == AXES_ALL) {
         for (int d = 0; d < scene->dot_count; d++)
             if (scene_joint_visible(scene, scene->dot_joints[d]))
                 push_axes(scene, &count, animator, scene->dot_joints[d], 0.5f * axis_length);
-    } else if (scene->aids.axes == AXES_SELECTED && scene->selected_joint >= 0)
+    } else if (scene->shown.axes == AXES_SELECTED && scene->selected_joint >= 0)
         push_axes(scene, &count, animator, scene->selected_joint, axis_length);
     if (count > 0 && count <= scene->vertex_capacity / 4) {
         LineStyle bones = *style;
         bones.width = 2.0f * scale;
         draw_with_halo(scene, count, view, projection, &bones, 2.5f * scale);
     }
-    if (!scene->aids.show_skeleton && scene->selected_joint < 0) return;
+    if (!scene->shown.show_skeleton && scene->selected_joint < 0) return;
     /* joint dots: halo, then fill; root large orange, bones yellow-green, helpers small grey;
      * the selected joint large magenta */
     static const float sizes[3] = {7.0f, 10.0f, 5.0f};   /* JointDotKind */
@@ -375,7 +375,7 @@ static void draw_skeleton(Scene *scene, const Animator *animator, const mat4 vie
         for (int d = 0; d < scene->dot_count; d++) {
             int joint = scene->dot_joints[d];
             bool selected = joint == scene->selected_joint;
-            if ((!scene->aids.show_skeleton || !scene_joint_visible(scene, joint)) && !selected) continue;
+            if ((!scene->shown.show_skeleton || !scene_joint_visible(scene, joint)) && !selected) continue;
             int kind = scene->dot_kinds[d];
             const float *fill = selected ? selected_color
                                 : kind == JOINT_DOT_ROOT ? root_color
@@ -390,7 +390,7 @@ static void draw_skeleton(Scene *scene, const Animator *animator, const mat4 vie
 }
 
 /* The heat-map (or influence-count) legend: a colour bar at the bottom right, in pixels. */
-void scene_legend_bar(Scene *scene, int fb_width, int fb_height, float scale, bool viridis, float *left, float *right,
+void scene_legend_bar(TeachingAids *scene, int fb_width, int fb_height, float scale, bool viridis, float *left, float *right,
                       float *top, float *bottom)
 {
     mat4 identity, pixels;
@@ -421,7 +421,7 @@ void scene_legend_bar(Scene *scene, int fb_width, int fb_height, float scale, bo
 }
 
 /* The heat-map (or influence-count) legend: the colour bar with its title and labels. */
-static void draw_legend(Scene *scene, Text *text, int fb_width, int fb_height, float scale)
+static void draw_legend(TeachingAids *scene, Text *text, int fb_width, int fb_height, float scale)
 {
     static const unsigned char white[4] = {255, 255, 255, 255};
     bool weights = scene->renderer->mode == RENDER_WEIGHTS;
@@ -464,7 +464,7 @@ static bool joint_descends_from(const Skeleton *skeleton, int joint, int ancesto
 
 /* Placement priority of a dot joint: 0 the selected joint, 1 its ancestors, 2 its descendants,
  * 3 the rest; within a class shallower joints first (ancestors: nearest first). */
-static int label_rank(const Scene *scene, int joint)
+static int label_rank(const TeachingAids *scene, int joint)
 {
     const Skeleton *skeleton = &scene->model->skeleton;
     int selected = scene->selected_joint, depth = skeleton_joint_depth(skeleton, joint);
@@ -479,7 +479,7 @@ static bool labels_overlap(const NameLabel *a, const NameLabel *b)
     return a->x < b->x + b->width && b->x < a->x + a->width && a->y < b->y + b->height && b->y < a->y + a->height;
 }
 
-int scene_place_names(Scene *scene, const Text *text, const Animator *animator, const mat4 view, const mat4 projection,
+int scene_place_names(TeachingAids *scene, const Text *text, const Animator *animator, const mat4 view, const mat4 projection,
                       int fb_width, int fb_height, NameLabel *labels)
 {
     const Skeleton *skeleton = &scene->model->skeleton;
@@ -526,7 +526,7 @@ int scene_place_names(Scene *scene, const Text *text, const Animator *animator, 
     return placed;
 }
 
-static void draw_names(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection,
+static void draw_names(TeachingAids *scene, const Animator *animator, const mat4 view, const mat4 projection,
                        Text *text, int fb_width, int fb_height)
 {
     static const unsigned char name_color[4] = {235, 235, 235, 255};
@@ -541,22 +541,22 @@ static void draw_names(Scene *scene, const Animator *animator, const mat4 view, 
     }
 }
 
-void scene_draw(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection,
+void scene_draw(TeachingAids *scene, const Animator *animator, const mat4 view, const mat4 projection,
                 const RenderLight *light, Text *text, int fb_width, int fb_height)
 {
     Renderer *renderer = scene->renderer;
     float scale = text_scale_for(fb_width, fb_height);
-    renderer->mode = scene->aids.compare || scene->aids.show_weights ? RENDER_WEIGHTS : scene->aids.show_influences ? RENDER_INFLUENCES
+    renderer->mode = scene->shown.compare || scene->shown.show_weights ? RENDER_WEIGHTS : scene->shown.show_influences ? RENDER_INFLUENCES
                                                                                               : RENDER_LIT;
-    if (scene->aids.shadow)   /* before the model, which covers it */
+    if (scene->shown.shadow)   /* before the model, which covers it */
         renderer_draw_shadow(renderer, animator, view, projection, light, scene->grid.y, scene->grid.center,
                              scene->grid.spacing * (float)scene->grid.half_lines);
     renderer_draw(renderer, animator, view, projection, light);
-    if (scene->aids.wireframe) renderer_draw_wireframe(renderer, animator, view, projection, light);
-    if (scene->aids.show_normals)
+    if (scene->shown.wireframe) renderer_draw_wireframe(renderer, animator, view, projection, light);
+    if (scene->shown.show_normals)
         renderer_draw_normals(renderer, animator, view, projection, 0.012f * scene->size, normal_color);
     LineStyle style = {1.0f * scale, true, {fb_width, fb_height}};
-    if (scene->aids.grid) draw_grid(scene, view, projection, &style);
+    if (scene->shown.grid) draw_grid(scene, view, projection, &style);
     style.depth_test = false;
     scene_teach_draw(scene, animator, view, projection, fb_width, fb_height, scale, true);
     draw_skeleton(scene, animator, view, projection, &style, scale);
@@ -565,15 +565,15 @@ void scene_draw(Scene *scene, const Animator *animator, const mat4 view, const m
     if (!text) return;
     text_set_size(text, scene_text_pixels(fb_width, fb_height));
     text_begin(text);
-    if (scene->aids.show_names) draw_names(scene, animator, view, projection, text, fb_width, fb_height);
-    if (renderer->mode != RENDER_LIT && !scene->aids.compare) draw_legend(scene, text, fb_width, fb_height, scale);
+    if (scene->shown.show_names) draw_names(scene, animator, view, projection, text, fb_width, fb_height);
+    if (renderer->mode != RENDER_LIT && !scene->shown.compare) draw_legend(scene, text, fb_width, fb_height, scale);
     scene_teach_text(scene, animator, text, fb_width, fb_height, scale);
-    if (scene->hud || scene->aids.joint_values) {
+    if (scene->hud || scene->shown.joint_values) {
         static char panel[4096];
         char method[512], shown[512], joint[2048];
         scene_format_method(scene, method, sizeof method);
         scene_format_shown(scene, shown, sizeof shown);
-        scene_format_joint(scene, animator, scene->aids.joint_values, joint, sizeof joint);
+        scene_format_joint(scene, animator, scene->shown.joint_values, joint, sizeof joint);
         snprintf(panel, sizeof panel, "%s%s%s%s%s", scene->hud ? method : "", scene->hud ? "\n" : "", shown,
                  joint[0] ? "\n" : "", joint);
         float w, h, margin = 6.0f * scale + text_pad(text);
@@ -593,7 +593,7 @@ float scene_text_pixels(int fb_width, int fb_height)
     return fmaxf(11.0f, floorf(size + 0.5f));
 }
 
-void scene_format_method(const Scene *scene, char *out, size_t out_size)
+void scene_format_method(const TeachingAids *scene, char *out, size_t out_size)
 {
     const Renderer *renderer = scene->renderer;
     char fallback[160] = "";
@@ -607,9 +607,9 @@ void scene_format_method(const Scene *scene, char *out, size_t out_size)
              skinning_method_label(renderer->method), scene->anim_us, scene->skin_us, fallback);
 }
 
-void scene_format_shown(const Scene *scene, char *out, size_t out_size)
+void scene_format_shown(const TeachingAids *scene, char *out, size_t out_size)
 {
-    const AidOptions *a = &scene->aids;
+    const AidOptions *a = &scene->shown;
     const char *joint = scene->selected_joint >= 0 ? scene->model->skeleton.names[scene->selected_joint] : "(none)";
     char cut[64] = "";
     if (a->show_influences && !a->show_weights)
@@ -630,7 +630,7 @@ void scene_format_shown(const Scene *scene, char *out, size_t out_size)
                  a->isolate_joint ? ", joint chain only" : "");
 }
 
-void scene_format_joint(const Scene *scene, const Animator *animator, bool values, char *out, size_t out_size)
+void scene_format_joint(const TeachingAids *scene, const Animator *animator, bool values, char *out, size_t out_size)
 {
     out[0] = '\0';
     int j = scene->selected_joint;

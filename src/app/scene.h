@@ -1,6 +1,7 @@
-/* scene.h — what the viewer and --screenshot draw around the skinned model: the teaching aids.
+/* scene.h — what the viewer and --screenshot draw around the skinned model: the teaching aids
+ * (TeachingAids; the file keeps the name of the scene it draws around the model).
  *
- * One Scene per window or screenshot, built once after the renderer (scene_init), so a
+ * One TeachingAids per window or screenshot, built once after the renderer (scene_init), so a
  * screenshot shows exactly what the window shows with the same flags / keys:
  *   - the surface as lit material, weight heat-map of the selected joint, or influence count
  *   - wireframe, skinned normals as lines (renderer_draw_wireframe / renderer_draw_normals)
@@ -51,10 +52,11 @@ typedef struct NameLabel {
     float x, y, width, height;
 } NameLabel;
 
-typedef struct Scene {
+typedef struct TeachingAids {
     const Model   *model;
     Renderer      *renderer;       /* not owned */
-    AidOptions     aids;           /* what is shown now (flags at start, keys after) */
+    AidOptions     shown;          /* the aids shown now: the CLI's options copied at scene_init, then
+                                      toggled by keys (aids_apply); the CLI's own struct is never written */
     int            selected_joint; /* -1: none */
     bool           hud;            /* draw the aids panel (method, timings, joint) */
     Lines          lines;
@@ -94,24 +96,24 @@ typedef struct Scene {
     bool           inspector_compact; /* E's second press: the inspector without the matrices */
     int            name_prefix;    /* length of a "namespace:" every dot joint's name starts with (e.g.
                                       "mixamorig:"), left out of the labels (the panel shows it); 0: none */
-} Scene;
+} TeachingAids;
 
 /* Builds the scene for `model` drawn by `renderer` with the aids of `aids`; [min, max] is the
  * animation's box (app_model_bounds). Uses `animator` as scratch (bind pose, for the grid).
  * Resolves aids->joint: false with a message when no joint has that name. */
-bool scene_init(Scene *scene, const Model *model, Renderer *renderer, Animator *animator, const AidOptions *aids,
+bool scene_init(TeachingAids *scene, const Model *model, Renderer *renderer, Animator *animator, const AidOptions *aids,
                 const vec3 min, const vec3 max, char *error, size_t error_size);
-void scene_free(Scene *scene);
+void scene_free(TeachingAids *scene);
 
 /* Selects joint j (-1: none) for the heat-map, axes and panel. */
-void scene_select_joint(Scene *scene, int joint);
+void scene_select_joint(TeachingAids *scene, int joint);
 
 /* The next / previous dot joint in hierarchy order (wraps); from none, the first / last. */
-void scene_step_joint(Scene *scene, int direction);
+void scene_step_joint(TeachingAids *scene, int direction);
 
 /* The dot joint whose projection lies within `radius` pixels of (x, y) (framebuffer pixels,
  * y down), nearest first; -1 if none. */
-int scene_pick_joint(const Scene *scene, const Animator *animator, const mat4 view, const mat4 projection,
+int scene_pick_joint(const TeachingAids *scene, const Animator *animator, const mat4 view, const mat4 projection,
                      int fb_width, int fb_height, float x, float y, float radius);
 
 /* A click on a joint dot: a press released within SCENE_CLICK_PIXELS (window units, each axis)
@@ -126,7 +128,7 @@ int scene_pick_joint(const Scene *scene, const Animator *animator, const mat4 vi
  * larger). A click (not a drag) selects the nearest dot joint within the pick radius (the
  * cursor scaled to framebuffer pixels) and returns it; -1 when it was a drag or no dot is near
  * (the selection stays). */
-int scene_click_joint(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection,
+int scene_click_joint(TeachingAids *scene, const Animator *animator, const mat4 view, const mat4 projection,
                       int window_width, int window_height, int fb_width, int fb_height, double press_x,
                       double press_y, double x, double y);
 
@@ -138,7 +140,7 @@ int scene_click_joint(Scene *scene, const Animator *animator, const mat4 view, c
  * every dot joint's name shares is left out of the labels (name_prefix). Writes labels[] (room for
  * dot_count) and returns how many were placed; `text` measures the names at its current size
  * (scene_text_pixels). Pure (no GL), no allocation. */
-int scene_place_names(Scene *scene, const Text *text, const Animator *animator, const mat4 view, const mat4 projection,
+int scene_place_names(TeachingAids *scene, const Text *text, const Animator *animator, const mat4 view, const mat4 projection,
                       int fb_width, int fb_height, NameLabel *labels);
 
 /* The aids' text size for a framebuffer: a step below the HUD's (hud_font_pixels), narrower in
@@ -150,64 +152,64 @@ bool scene_project_joint(const Animator *animator, int joint, const mat4 view, c
                          int fb_height, float *x, float *y);
 
 /* ---- the aids that teach the formula (scene_teach.c) ---- */
-bool scene_teach_init(Scene *scene, const AidOptions *aids, char *error, size_t error_size);
-void scene_teach_free(Scene *scene);
+bool scene_teach_init(TeachingAids *scene, const AidOptions *aids, char *error, size_t error_size);
+void scene_teach_free(TeachingAids *scene);
 /* The method the surface is drawn with (the difference view draws its first method). */
-SkinningMethod scene_drawn_method(const Scene *scene);
+SkinningMethod scene_drawn_method(const TeachingAids *scene);
 /* After renderer_prepare: joint visibility, the difference view's distances (uploaded), the
  * inspected vertex's numbers, the bone-space view's points. No allocation. */
-void scene_teach_evaluate(Scene *scene, const Animator *animator);
+void scene_teach_evaluate(TeachingAids *scene, const Animator *animator);
 /* under_skeleton: the bone-space view (drawn before the skeleton, so the joint dots stay on top);
  * else the inspected vertex's marker (after it). */
-void scene_teach_draw(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection, int fb_width,
+void scene_teach_draw(TeachingAids *scene, const Animator *animator, const mat4 view, const mat4 projection, int fb_width,
                       int fb_height, float scale, bool under_skeleton);
 /* The aids' panels and legends (difference view, inspector, bone space, morph sliders) into `text`. */
-void scene_teach_text(Scene *scene, const Animator *animator, Text *text, int fb_width, int fb_height, float scale);
+void scene_teach_text(TeachingAids *scene, const Animator *animator, Text *text, int fb_width, int fb_height, float scale);
 /* Appends segment a -> b to vertices[] (room for `capacity` vertices) at segment *count (nothing
  * when it is full). */
 void scene_push_segment(LineVertex *vertices, int capacity, int *count, const float a[3], const float b[3],
                         const float color[4]);
 /* The legends' colour bar at the top right, in framebuffer pixels: the viridis ramp (weights, the
  * difference view) or the five influence-count colours; draws it and says where it lies. */
-void scene_legend_bar(Scene *scene, int fb_width, int fb_height, float scale, bool viridis, float *left, float *right,
+void scene_legend_bar(TeachingAids *scene, int fb_width, int fb_height, float scale, bool viridis, float *left, float *right,
                       float *top, float *bottom);
 /* After text_flush: the morph sliders' bars (drawn over their panel). */
-void scene_teach_finish(Scene *scene, int fb_width, int fb_height);
+void scene_teach_finish(TeachingAids *scene, int fb_width, int fb_height);
 /* The vertex nearest the eye among those whose CPU-posed position (the drawn method) projects within
  * `radius` pixels of (x, y) (framebuffer pixels, y down); -1 if none. *mesh: its mesh. */
-int scene_pick_vertex(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection, int fb_width,
+int scene_pick_vertex(TeachingAids *scene, const Animator *animator, const mat4 view, const mat4 projection, int fb_width,
                       int fb_height, float x, float y, float radius, int *mesh);
 /* A click at (x, y) window units: inspects the vertex under it (scene_pick_vertex with the joint
  * pick radius); false when there is none (the inspection stays). */
-bool scene_click_vertex(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection, int window_width,
+bool scene_click_vertex(TeachingAids *scene, const Animator *animator, const mat4 view, const mat4 projection, int window_width,
                         int window_height, int fb_width, int fb_height, double x, double y);
 /* Is joint j drawn in the skeleton overlay (isolate, hide)? */
-bool scene_joint_visible(const Scene *scene, int joint);
+bool scene_joint_visible(const TeachingAids *scene, int joint);
 /* Backspace: hides / shows the selected joint and its descendants in the overlay. */
-void scene_toggle_hide_joint(Scene *scene);
+void scene_toggle_hide_joint(TeachingAids *scene);
 /* The morph sliders' mouse: phase 0 press (true: on a bar, the drag is the slider's), 1 moved,
  * 2 released (the target goes back to the clip's weight); framebuffer pixels. */
-bool scene_slider_grab(Scene *scene, int phase, float x, float y);
+bool scene_slider_grab(TeachingAids *scene, int phase, float x, float y);
 
 /* animator_evaluate(clip, time) (+ the hand-set morph weights) and renderer_prepare(), each timed
  * into anim_us / skin_us. */
-void scene_evaluate(Scene *scene, Animator *animator, int clip, float time);
+void scene_evaluate(TeachingAids *scene, Animator *animator, int clip, float time);
 
 /* Draws the model and every aid that is on into the bound framebuffer (fb_width x fb_height),
  * including the text of the aids (names, legends, panels) through `text` (NULL: no text), which
  * scene_draw sizes (scene_text_pixels), fills and flushes. */
-void scene_draw(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection,
+void scene_draw(TeachingAids *scene, const Animator *animator, const mat4 view, const mat4 projection,
                 const RenderLight *light, Text *text, int fb_width, int fb_height);
 
 /* One line saying how the model is skinned and what that costs, e.g.
  * "GPU DQS  anim 5.1 us  skin 12.0 us  (1 mesh on LBS: non-uniform scale or shear on a bone)". */
-void scene_format_method(const Scene *scene, char *out, size_t out_size);
+void scene_format_method(const TeachingAids *scene, char *out, size_t out_size);
 
 /* The selected joint's panel: name, parent, depth; with values, its local T, R (axis, angle),
  * S and its model-space T, R, S. "" when no joint is selected. */
-void scene_format_joint(const Scene *scene, const Animator *animator, bool values, char *out, size_t out_size);
+void scene_format_joint(const TeachingAids *scene, const Animator *animator, bool values, char *out, size_t out_size);
 
 /* What is shown, e.g. "shown: weights of forearm.L, skeleton, axes (selected), grid". */
-void scene_format_shown(const Scene *scene, char *out, size_t out_size);
+void scene_format_shown(const TeachingAids *scene, char *out, size_t out_size);
 
 #endif

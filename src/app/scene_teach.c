@@ -1,4 +1,4 @@
-/* scene_teach.c — the aids that teach the formula (issue 19), part of the Scene (scene.h):
+/* scene_teach.c — the aids that teach the formula (issue 19), part of the TeachingAids (scene.h):
  *   the vertex inspector panel (E, a click on a vertex, --inspect-vertex with --screenshot),
  *   the difference view of two skinning methods (D, --compare A,B),
  *   the three spaces: the selected joint's bone space and the vertices it moves (Y, --show-bone-space),
@@ -27,7 +27,7 @@ static const float bind_axis_colors[3][4] = {{0.6f, 0.3f, 0.3f, 0.8f}, {0.3f, 0.
 /* ---- set-up ---------------------------------------------------------------------------- */
 
 /* --hide-joints A,B: the joints named (each with its descendants). */
-static bool hide_named_joints(Scene *scene, const char *list, char *error, size_t error_size)
+static bool hide_named_joints(TeachingAids *scene, const char *list, char *error, size_t error_size)
 {
     const Skeleton *skeleton = &scene->model->skeleton;
     for (const char *item = list; item && *item;) {
@@ -46,7 +46,7 @@ static bool hide_named_joints(Scene *scene, const char *list, char *error, size_
     return true;
 }
 
-bool scene_teach_init(Scene *scene, const AidOptions *aids, char *error, size_t error_size)
+bool scene_teach_init(TeachingAids *scene, const AidOptions *aids, char *error, size_t error_size)
 {
     const Model *model = scene->model;
     int largest = 1, total = 1;
@@ -85,11 +85,11 @@ bool scene_teach_init(Scene *scene, const AidOptions *aids, char *error, size_t 
         !app_parse_vertex_spec(model, aids->inspect_vertex, &scene->inspect_mesh, &scene->inspect_vertex, error,
                                error_size))
         return false;
-    if (scene->inspect_mesh >= 0) scene->aids.inspector = true;
+    if (scene->inspect_mesh >= 0) scene->shown.inspector = true;
     return true;
 }
 
-void scene_teach_free(Scene *scene)
+void scene_teach_free(TeachingAids *scene)
 {
     if (scene->teach_lines.line_program) lines_free(&scene->teach_lines);
     if (scene->teach_dq_ready) skin_dq_pose_free(&scene->teach_dq);
@@ -113,13 +113,13 @@ static bool descends_from(const Skeleton *skeleton, int joint, int ancestor)
     return false;
 }
 
-void scene_toggle_hide_joint(Scene *scene)
+void scene_toggle_hide_joint(TeachingAids *scene)
 {
     if (scene->selected_joint >= 0) scene->joint_hidden[scene->selected_joint] = !scene->joint_hidden[scene->selected_joint];
 }
 
 /* joint_visible[j]: not below a hidden joint, and (isolate) on the selected joint's chain. */
-static void update_joint_visibility(Scene *scene)
+static void update_joint_visibility(TeachingAids *scene)
 {
     const Skeleton *skeleton = &scene->model->skeleton;
     int selected = scene->selected_joint;
@@ -128,13 +128,13 @@ static void update_joint_visibility(Scene *scene)
         /* hidden with its descendants: a hidden ancestor hides it too */
         for (int a = skeleton->parent[j]; a >= 0 && visible; a = skeleton->parent[a])
             if (scene->joint_hidden[a]) visible = false;
-        if (visible && scene->aids.isolate_joint && selected >= 0)   /* the chain: ancestors and descendants */
+        if (visible && scene->shown.isolate_joint && selected >= 0)   /* the chain: ancestors and descendants */
             visible = descends_from(skeleton, j, selected) || descends_from(skeleton, selected, j);
         scene->joint_visible[j] = visible;
     }
 }
 
-bool scene_joint_visible(const Scene *scene, int joint)
+bool scene_joint_visible(const TeachingAids *scene, int joint)
 {
     return joint < 0 || !scene->joint_visible || scene->joint_visible[joint];
 }
@@ -151,26 +151,26 @@ static float nice_ceiling(float value)
 }
 
 /* The method the surface is drawn with: the difference view draws its first method. */
-SkinningMethod scene_drawn_method(const Scene *scene)
+SkinningMethod scene_drawn_method(const TeachingAids *scene)
 {
-    return scene->aids.compare ? scene->aids.compare_a : scene->aids.skinning;
+    return scene->shown.compare ? scene->shown.compare_a : scene->shown.skinning;
 }
 
-void scene_teach_evaluate(Scene *scene, const Animator *animator)
+void scene_teach_evaluate(TeachingAids *scene, const Animator *animator)
 {
     const Model *model = scene->model;
     Renderer *renderer = scene->renderer;
     update_joint_visibility(scene);
-    renderer->only_selected = scene->aids.isolate_joint && scene->selected_joint >= 0;
-    bool need_dq = scene->aids.compare || scene->aids.inspector || scene->aids.show_bone_space;
+    renderer->only_selected = scene->shown.isolate_joint && scene->selected_joint >= 0;
+    bool need_dq = scene->shown.compare || scene->shown.inspector || scene->shown.show_bone_space;
     if (need_dq) skin_dq_pose_update(&scene->teach_dq, animator);
-    renderer->show_heat = scene->aids.compare;
-    if (scene->aids.compare) {
+    renderer->show_heat = scene->shown.compare;
+    if (scene->shown.compare) {
         /* |p_A(v) - p_B(v)| by the CPU references, then scaled to the legend's end for the colours */
         float largest = 0.0f;
         for (int m = 0; m < model->mesh_count; m++) {
             if (!model->meshes[m].skinned) continue;
-            float d = skin_compare_mesh(scene->aids.compare_a, scene->aids.compare_b, &scene->teach_dq, animator, m,
+            float d = skin_compare_mesh(scene->shown.compare_a, scene->shown.compare_b, &scene->teach_dq, animator, m,
                                         scene->scratch_a, scene->scratch_b, scene->distances + scene->mesh_offset[m]);
             if (d > largest) largest = d;
         }
@@ -185,11 +185,11 @@ void scene_teach_evaluate(Scene *scene, const Animator *animator)
             renderer_set_vertex_heat(renderer, m, scene->heat);
         }
     }
-    if (scene->aids.inspector && scene->inspect_mesh >= 0)
+    if (scene->shown.inspector && scene->inspect_mesh >= 0)
         vertex_inspect(animator, &scene->teach_dq, scene->inspect_mesh, scene->inspect_vertex, scene->inspection);
     scene->space_point_count = 0;
     int joint = scene->selected_joint;
-    if (scene->aids.show_bone_space && joint >= 0) {
+    if (scene->shown.show_bone_space && joint >= 0) {
         /* the vertices the joint moves, where the drawn method puts them, coloured by their weight on it */
         scene->space_full = 0;
         for (int m = 0; m < model->mesh_count; m++) {
@@ -217,7 +217,7 @@ void scene_teach_evaluate(Scene *scene, const Animator *animator)
 
 /* ---- picking a vertex ------------------------------------------------------------------- */
 
-int scene_pick_vertex(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection, int fb_width,
+int scene_pick_vertex(TeachingAids *scene, const Animator *animator, const mat4 view, const mat4 projection, int fb_width,
                       int fb_height, float x, float y, float radius, int *out_mesh)
 {
     const Model *model = scene->model;
@@ -251,7 +251,7 @@ int scene_pick_vertex(Scene *scene, const Animator *animator, const mat4 view, c
     return best;
 }
 
-bool scene_click_vertex(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection, int window_width,
+bool scene_click_vertex(TeachingAids *scene, const Animator *animator, const mat4 view, const mat4 projection, int window_width,
                         int window_height, int fb_width, int fb_height, double x, double y)
 {
     float px = (float)(window_width > 0 ? x * fb_width / window_width : x);
@@ -262,7 +262,7 @@ bool scene_click_vertex(Scene *scene, const Animator *animator, const mat4 view,
     if (vertex < 0) return false;
     scene->inspect_mesh = mesh;
     scene->inspect_vertex = vertex;
-    scene->aids.inspector = true;
+    scene->shown.inspector = true;
     vertex_inspect(animator, &scene->teach_dq, mesh, vertex, scene->inspection);
     return true;
 }
@@ -270,21 +270,21 @@ bool scene_click_vertex(Scene *scene, const Animator *animator, const mat4 view,
 /* ---- drawing: 3D ------------------------------------------------------------------------- */
 
 /* The inspected vertex where the drawn method puts it. */
-static const float *inspected_position(const Scene *scene)
+static const float *inspected_position(const TeachingAids *scene)
 {
     const VertexInspection *info = scene->inspection;
     SkinningMethod method = scene_drawn_method(scene);
     return method == SKINNING_GPU_DQ ? info->dq : method == SKINNING_RIGID ? info->rigid : info->lbs;
 }
 
-void scene_teach_draw(Scene *scene, const Animator *animator, const mat4 view, const mat4 projection, int fb_width,
+void scene_teach_draw(TeachingAids *scene, const Animator *animator, const mat4 view, const mat4 projection, int fb_width,
                       int fb_height, float scale, bool under_skeleton)
 {
     LineStyle style = {2.0f * scale, false, {fb_width, fb_height}};
     LineVertex *scratch = scene->vertices;
     int capacity = scene->vertex_capacity / 2, count = 0;
     int joint = scene->selected_joint;
-    if (under_skeleton && scene->aids.show_bone_space && joint >= 0) {
+    if (under_skeleton && scene->shown.show_bone_space && joint >= 0) {
         /* the bone's frame now (bright) and at bind time (dim): the axes its vertices are fixed in */
         float length = 0.18f * scene->size;
         const vec4 *now = animator->joint_model[joint], *bind = animator->bind.model[joint];
@@ -308,7 +308,7 @@ void scene_teach_draw(Scene *scene, const Animator *animator, const mat4 view, c
             lines_draw_points(&scene->teach_lines, scene->space_points, scene->space_point_count, view, projection,
                               &style, 3.0f * scale);
     }
-    if (!under_skeleton && scene->aids.inspector && scene->inspect_mesh >= 0) {
+    if (!under_skeleton && scene->shown.inspector && scene->inspect_mesh >= 0) {
         /* the inspected vertex, and a line to each joint that moves it (brighter = heavier) */
         const VertexInspection *info = scene->inspection;
         const float *p = inspected_position(scene);
@@ -329,15 +329,15 @@ void scene_teach_draw(Scene *scene, const Animator *animator, const mat4 view, c
 /* ---- drawing: panels ---------------------------------------------------------------------- */
 
 /* The difference view's legend, top right: "|lbs - dq| in scene units", the bar, 0 and its end. */
-static void draw_compare_legend(Scene *scene, Text *text, int fb_width, int fb_height, float scale)
+static void draw_compare_legend(TeachingAids *scene, Text *text, int fb_width, int fb_height, float scale)
 {
     static const char *const names[SKINNING_METHOD_COUNT] = {"lbs", "lbs", "dq", "rigid"};
     float left, right, top, bottom;
     scene_legend_bar(scene, fb_width, fb_height, scale, true, &left, &right, &top, &bottom);
     char line[160];
     float w, h, pad = text_pad(text), ly = bottom + pad + 2.0f * scale;
-    snprintf(line, sizeof line, "distance p_%s to p_%s (scene units; surface: %s)", names[scene->aids.compare_a],
-             names[scene->aids.compare_b], names[scene->aids.compare_a]);
+    snprintf(line, sizeof line, "distance p_%s to p_%s (scene units; surface: %s)", names[scene->shown.compare_a],
+             names[scene->shown.compare_b], names[scene->shown.compare_a]);
     text_measure(text, line, &w, &h);
     text_block(text, fmaxf(pad, fminf(left, right - w)), top - h - pad - 2.0f * scale, line, white);
     text_block(text, left, ly, "0", white);
@@ -396,7 +396,7 @@ static float matrix_block(Text *text, float x, float y, const InspectInfluence *
 
 /* The inspector panel at the right edge from y: the text of vertex_inspect_format, with each
  * influence's matrices after its bone<k>info line when `matrices`. Returns its height. */
-static float draw_inspector(Scene *scene, Text *text, float screen_w, float margin, float y)
+static float draw_inspector(TeachingAids *scene, Text *text, float screen_w, float margin, float y)
 {
     const VertexInspection *info = scene->inspection;
     const float pad = text_pad(text), line_height = text_line_height(text), indent = 3.0f * pad;
@@ -435,18 +435,18 @@ static float draw_inspector(Scene *scene, Text *text, float screen_w, float marg
     return height + 2.0f * pad;
 }
 
-void scene_teach_text(Scene *scene, const Animator *animator, Text *text, int fb_width, int fb_height, float scale)
+void scene_teach_text(TeachingAids *scene, const Animator *animator, Text *text, int fb_width, int fb_height, float scale)
 {
     const float screen_w = (float)fb_width, screen_h = (float)fb_height, pad = text_pad(text);
     const float margin = 8.0f * scale + pad, line_height = text_line_height(text);
-    if (scene->aids.compare) draw_compare_legend(scene, text, fb_width, fb_height, scale);
+    if (scene->shown.compare) draw_compare_legend(scene, text, fb_width, fb_height, scale);
     /* the panels stack down the right edge, below the legend when there is one */
-    float right_top = scene->aids.compare || scene->renderer->mode != RENDER_LIT ? 30.0f * scale + 12.0f * scale + 2.0f * line_height + 3.0f * pad
+    float right_top = scene->shown.compare || scene->renderer->mode != RENDER_LIT ? 30.0f * scale + 12.0f * scale + 2.0f * line_height + 3.0f * pad
                                                                                  : 30.0f * scale;
     const Skeleton *skeleton = &scene->model->skeleton;
-    if (scene->aids.inspector) right_top += draw_inspector(scene, text, screen_w, margin, right_top) + 2.0f * pad;
+    if (scene->shown.inspector) right_top += draw_inspector(scene, text, screen_w, margin, right_top) + 2.0f * pad;
     int joint = scene->selected_joint;
-    if (scene->aids.show_bone_space) {
+    if (scene->shown.show_bone_space) {
         int length;
         if (joint < 0) {
             length = snprintf(panel_text, sizeof panel_text, "bone space (Y): select a joint ([ ], click a dot)");
@@ -461,7 +461,7 @@ void scene_teach_text(Scene *scene, const Animator *animator, Text *text, int fb
                               skeleton->names[joint], m[3][0], m[3][1], m[3][2], scene->space_point_count,
                               scene->space_full);
             const VertexInspection *info = scene->inspection;
-            for (int i = 0; scene->aids.inspector && scene->inspect_mesh >= 0 && i < info->influence_count; i++) {
+            for (int i = 0; scene->shown.inspector && scene->inspect_mesh >= 0 && i < info->influence_count; i++) {
                 if (info->influences[i].joint != joint) continue;
                 const float *p = info->influences[i].bone_space, *q = inspected_position(scene);
                 snprintf(panel_text + length, sizeof panel_text - (size_t)length,
@@ -475,7 +475,7 @@ void scene_teach_text(Scene *scene, const Animator *animator, Text *text, int fb
     }
     scene->slider_rows = 0;
     scene->slider_segments = 0;
-    if (scene->aids.show_morphs) {
+    if (scene->shown.show_morphs) {
         /* the mesh: the inspected vertex's if it has targets, else the first with targets */
         int mesh = scene->inspect_mesh >= 0 && scene->model->meshes[scene->inspect_mesh].morph_target_count > 0
                        ? scene->inspect_mesh
@@ -529,7 +529,7 @@ void scene_teach_text(Scene *scene, const Animator *animator, Text *text, int fb
     }
 }
 
-void scene_teach_finish(Scene *scene, int fb_width, int fb_height)
+void scene_teach_finish(TeachingAids *scene, int fb_width, int fb_height)
 {
     if (scene->slider_segments <= 0) return;
     mat4 identity, pixels;
@@ -542,7 +542,7 @@ void scene_teach_finish(Scene *scene, int fb_width, int fb_height)
 
 /* ---- sliders ---------------------------------------------------------------------------- */
 
-bool scene_slider_grab(Scene *scene, int phase, float x, float y)
+bool scene_slider_grab(TeachingAids *scene, int phase, float x, float y)
 {
     if (phase == 2) {   /* released: back to the clip's weight */
         if (scene->slider_target >= 0) morph_override_clear(&scene->morph_override, scene->slider_mesh, scene->slider_target);
@@ -551,7 +551,7 @@ bool scene_slider_grab(Scene *scene, int phase, float x, float y)
     }
     if (phase == 0) {
         scene->slider_target = -1;
-        if (!scene->aids.show_morphs || scene->slider_rows <= 0 || scene->slider_mesh < 0) return false;
+        if (!scene->shown.show_morphs || scene->slider_rows <= 0 || scene->slider_mesh < 0) return false;
         int row = (int)floorf((y - scene->slider_y) / scene->slider_h);
         if (row < 0 || row >= scene->slider_rows || x < scene->slider_x - 4.0f ||
             x > scene->slider_x + scene->slider_w + 4.0f)

@@ -29,7 +29,7 @@ typedef struct Loaded {
     Model     model;
     Animator  animator;
     Renderer  renderer;
-    Scene     aids;                /* the model and the teaching aids (scene.h) */
+    TeachingAids teaching;         /* the teaching aids drawn around the model (scene.h) */
     bool      animator_ready, renderer_ready, aids_ready;
     vec3      bounds_min, bounds_max; /* every clip's reach (app_model_bounds): the ground grid */
     float    *durations;           /* [clip_count] seconds */
@@ -42,7 +42,7 @@ typedef struct Viewer {
     char           model_path[4096];
     char           title[512];
     int            max_bones;
-    Loaded        *scene;             /* on the heap: the renderer and animator point into it */
+    Loaded        *loaded;             /* on the heap: the renderer and animator point into it */
     Text           aids_text;         /* the teaching aids' text at their size (the HUD's is the player's) */
     time_t         watched_mtime;
     double         next_watch;
@@ -50,54 +50,54 @@ typedef struct Viewer {
 
 /* ---- the loaded file ---------------------------------------------------------------------- */
 
-static void loaded_free(Loaded *scene)
+static void loaded_free(Loaded *loaded)
 {
-    if (scene->aids_ready) scene_free(&scene->aids);
-    if (scene->renderer_ready) renderer_free(&scene->renderer);
-    if (scene->animator_ready) animator_free(&scene->animator);
-    free(scene->durations);
-    free(scene->mesh_visible);
-    model_free(&scene->model);
-    memset(scene, 0, sizeof *scene);
+    if (loaded->aids_ready) scene_free(&loaded->teaching);
+    if (loaded->renderer_ready) renderer_free(&loaded->renderer);
+    if (loaded->animator_ready) animator_free(&loaded->animator);
+    free(loaded->durations);
+    free(loaded->mesh_visible);
+    model_free(&loaded->model);
+    memset(loaded, 0, sizeof *loaded);
 }
 
 /* Builds everything around `model` (taken over, freed on failure) with the teaching aids of
  * `aids`. False after writing why (a --joint the file lacks: "no joint ..."). */
-static bool loaded_open(Loaded *scene, Model *model, int max_bones, const AidOptions *aids, char *error,
+static bool loaded_open(Loaded *loaded, Model *model, int max_bones, const AidOptions *aids, char *error,
                         size_t error_size)
 {
-    memset(scene, 0, sizeof *scene);
-    scene->model = *model;
+    memset(loaded, 0, sizeof *loaded);
+    loaded->model = *model;
     memset(model, 0, sizeof *model);
-    Model *m = &scene->model;
+    Model *m = &loaded->model;
     size_t clips = (size_t)(m->clip_count > 0 ? m->clip_count : 1);
-    scene->durations = calloc(clips, sizeof *scene->durations);
-    scene->mesh_visible = malloc(sizeof *scene->mesh_visible * (size_t)(m->mesh_count > 0 ? m->mesh_count : 1));
-    bool ok = scene->durations && scene->mesh_visible && (scene->animator_ready = animator_init(&scene->animator, m));
+    loaded->durations = calloc(clips, sizeof *loaded->durations);
+    loaded->mesh_visible = malloc(sizeof *loaded->mesh_visible * (size_t)(m->mesh_count > 0 ? m->mesh_count : 1));
+    bool ok = loaded->durations && loaded->mesh_visible && (loaded->animator_ready = animator_init(&loaded->animator, m));
     if (!ok) {
         snprintf(error, error_size, "out of memory");
-        loaded_free(scene);
+        loaded_free(loaded);
         return false;
     }
-    for (int c = 0; c < m->clip_count; c++) scene->durations[c] = m->clips[c].duration;
-    for (int i = 0; i < m->mesh_count; i++) scene->mesh_visible[i] = true;
-    if (!app_renderer_init(&scene->renderer, m, max_bones, error, error_size)) {
-        loaded_free(scene);
+    for (int c = 0; c < m->clip_count; c++) loaded->durations[c] = m->clips[c].duration;
+    for (int i = 0; i < m->mesh_count; i++) loaded->mesh_visible[i] = true;
+    if (!app_renderer_init(&loaded->renderer, m, max_bones, error, error_size)) {
+        loaded_free(loaded);
         return false;
     }
-    scene->renderer_ready = true;
-    scene->renderer.mesh_visible = scene->mesh_visible;
-    if (!app_model_bounds(m, &scene->animator, scene->bounds_min, scene->bounds_max)) {
-        glm_vec3_fill(scene->bounds_min, -1.0f);
-        glm_vec3_fill(scene->bounds_max, 1.0f);
+    loaded->renderer_ready = true;
+    loaded->renderer.mesh_visible = loaded->mesh_visible;
+    if (!app_model_bounds(m, &loaded->animator, loaded->bounds_min, loaded->bounds_max)) {
+        glm_vec3_fill(loaded->bounds_min, -1.0f);
+        glm_vec3_fill(loaded->bounds_max, 1.0f);
     }
-    if (!scene_init(&scene->aids, m, &scene->renderer, &scene->animator, aids, scene->bounds_min, scene->bounds_max,
+    if (!scene_init(&loaded->teaching, m, &loaded->renderer, &loaded->animator, aids, loaded->bounds_min, loaded->bounds_max,
                     error, error_size)) {
-        loaded_free(scene);
+        loaded_free(loaded);
         return false;
     }
-    scene->aids_ready = true;
-    scene->aids.hud = true;
+    loaded->aids_ready = true;
+    loaded->teaching.hud = true;
     return true;
 }
 
@@ -123,54 +123,54 @@ static time_t file_mtime(const char *path)
 
 static void skinned_evaluate(void *self, const Playback *p)
 {
-    Loaded *scene = ((Viewer *)self)->scene;
-    scene->animator.root.in_place = p->root_motion == ROOT_MOTION_IN_PLACE;
-    scene->renderer.cull_back_faces = p->cull_back_faces;
+    Loaded *loaded = ((Viewer *)self)->loaded;
+    loaded->animator.root.in_place = p->root_motion == ROOT_MOTION_IN_PLACE;
+    loaded->renderer.cull_back_faces = p->cull_back_faces;
     if (p->fading) {   /* the cross-fade, then the skinning method's CPU work (scene_evaluate does both otherwise) */
-        animator_evaluate_blend(&scene->animator, p->fade_clip, p->fade_time, p->clip, p->time, playback_fade_weight(p));
-        morph_override_apply(&scene->aids.morph_override, &scene->animator);
-        scene->renderer.method = scene_drawn_method(&scene->aids);
-        renderer_prepare(&scene->renderer, &scene->animator);
-        scene_teach_evaluate(&scene->aids, &scene->animator);
+        animator_evaluate_blend(&loaded->animator, p->fade_clip, p->fade_time, p->clip, p->time, playback_fade_weight(p));
+        morph_override_apply(&loaded->teaching.morph_override, &loaded->animator);
+        loaded->renderer.method = scene_drawn_method(&loaded->teaching);
+        renderer_prepare(&loaded->renderer, &loaded->animator);
+        scene_teach_evaluate(&loaded->teaching, &loaded->animator);
     } else {
-        scene_evaluate(&scene->aids, &scene->animator, p->clip, p->time);
+        scene_evaluate(&loaded->teaching, &loaded->animator, p->clip, p->time);
     }
 }
 
 static void skinned_draw(void *self, const mat4 view, const mat4 projection, int width, int height, bool overlays)
 {
     Viewer *viewer = self;
-    Loaded *scene = viewer->scene;
+    Loaded *loaded = viewer->loaded;
     RenderLight light;
     app_light(viewer->options->flat_lighting, &light);
-    scene->aids.hud = overlays;
-    scene_draw(&scene->aids, &scene->animator, view, projection, &light, &viewer->aids_text, width, height);
-    scene->aids.hud = true;
+    loaded->teaching.hud = overlays;
+    scene_draw(&loaded->teaching, &loaded->animator, view, projection, &light, &viewer->aids_text, width, height);
+    loaded->teaching.hud = true;
 }
 
 static void skinned_frame(void *self, int clip, float aspect, bool front, float hud_top, float hud_bottom,
                           Camera *camera)
 {
-    Loaded *scene = ((Viewer *)self)->scene;
-    app_frame_clip(&scene->model, &scene->animator, clip, aspect, front, hud_top, hud_bottom, camera);
+    Loaded *loaded = ((Viewer *)self)->loaded;
+    app_frame_clip(&loaded->model, &loaded->animator, clip, aspect, front, hud_top, hud_bottom, camera);
 }
 
 static bool skinned_root_position(void *self, vec3 root)
 {
-    animator_root_position(&((Viewer *)self)->scene->animator, root);
+    animator_root_position(&((Viewer *)self)->loaded->animator, root);
     return true;
 }
 
 static bool skinned_action(void *self, Player *player, Action a)
 {
     (void)player;
-    Scene *aids = &((Viewer *)self)->scene->aids;
+    TeachingAids *aids = &((Viewer *)self)->loaded->teaching;
     switch (a.kind) {
     case ACTION_JOINT_NEXT: scene_step_joint(aids, 1); return true;
     case ACTION_JOINT_PREV: scene_step_joint(aids, -1); return true;
     case ACTION_TOGGLE_HIDE_JOINT: scene_toggle_hide_joint(aids); return true;
     case ACTION_TOGGLE_INSPECTOR:   /* E: with the matrices -> without -> off */
-        if (aids->aids.inspector && !aids->inspector_compact) {
+        if (aids->shown.inspector && !aids->inspector_compact) {
             aids->inspector_compact = true;
             return true;
         }
@@ -178,10 +178,10 @@ static bool skinned_action(void *self, Player *player, Action a)
         break;
     default: break;
     }
-    if (!aids_apply(&aids->aids, a)) return false;   /* a teaching aid (scene.h) */
+    if (!aids_apply(&aids->shown, a)) return false;   /* a teaching aid (scene.h) */
     /* an aid about one joint with none selected: start at the skeleton's root */
-    bool wants_joint = aids->aids.show_weights || aids->aids.axes == AXES_SELECTED || aids->aids.joint_values ||
-                       aids->aids.show_bone_space || aids->aids.isolate_joint;
+    bool wants_joint = aids->shown.show_weights || aids->shown.axes == AXES_SELECTED || aids->shown.joint_values ||
+                       aids->shown.show_bone_space || aids->shown.isolate_joint;
     if (wants_joint && aids->selected_joint < 0) scene_step_joint(aids, 1);
     return true;
 }
@@ -189,29 +189,29 @@ static bool skinned_action(void *self, Player *player, Action a)
 /* A click, not a drag, selects the joint dot under the cursor (tested in test_joint_click). */
 static void skinned_click(void *self, Player *player, double press_x, double press_y, double x, double y)
 {
-    Loaded *scene = ((Viewer *)self)->scene;
+    Loaded *loaded = ((Viewer *)self)->loaded;
     int ww, wh, fw, fh;
     glfwGetWindowSize(player->window, &ww, &wh);
     glfwGetFramebufferSize(player->window, &fw, &fh);
-    int joint = scene_click_joint(&scene->aids, &scene->animator, player->view, player->projection, ww, wh, fw, fh,
+    int joint = scene_click_joint(&loaded->teaching, &loaded->animator, player->view, player->projection, ww, wh, fw, fh,
                                   press_x, press_y, x, y);
     bool click = fabs(x - press_x) < SCENE_CLICK_PIXELS && fabs(y - press_y) < SCENE_CLICK_PIXELS;
     if (joint < 0 && click)   /* not a joint dot: the vertex under the cursor goes to the inspector */
-        scene_click_vertex(&scene->aids, &scene->animator, player->view, player->projection, ww, wh, fw, fh, x, y);
+        scene_click_vertex(&loaded->teaching, &loaded->animator, player->view, player->projection, ww, wh, fw, fh, x, y);
 }
 
 /* The morph sliders take a press on their bars (scene_slider_grab). */
 static bool skinned_grab(void *self, Player *player, int phase, float x, float y)
 {
     (void)player;
-    return scene_slider_grab(&((Viewer *)self)->scene->aids, phase, x, y);
+    return scene_slider_grab(&((Viewer *)self)->loaded->teaching, phase, x, y);
 }
 
 static void skinned_status(void *self, const Player *player, HudInfo *info)
 {
     (void)player;
-    const Scene *aids = &((Viewer *)self)->scene->aids;
-    info->no_skeleton = aids->aids.show_skeleton && aids->segment_count == 0;
+    const TeachingAids *aids = &((Viewer *)self)->loaded->teaching;
+    info->no_skeleton = aids->shown.show_skeleton && aids->segment_count == 0;
 }
 
 static void skinned_save_screenshot(void *self, Player *player, const unsigned char *rgba, int width, int height)
@@ -248,10 +248,10 @@ static void skinned_open(void *self, Player *player, const char *path, bool keep
     char old_clip_name[SV_NAME_MAX] = "";
     int old_clip = player->playback.clip;
     float old_time = player->playback.time;
-    if (old_clip >= 0 && old_clip < viewer->scene->model.clip_count)
-        snprintf(old_clip_name, sizeof old_clip_name, "%s", viewer->scene->model.clips[old_clip].name);
+    if (old_clip >= 0 && old_clip < viewer->loaded->model.clip_count)
+        snprintf(old_clip_name, sizeof old_clip_name, "%s", viewer->loaded->model.clips[old_clip].name);
     Loaded *fresh = malloc(sizeof *fresh);
-    AidOptions aids = viewer->scene->aids.aids;
+    AidOptions aids = viewer->loaded->teaching.shown;
     aids.joint = NULL;   /* the joint the aids follow is looked up again only when it still exists */
     aids.morph = NULL;   /* --morph, --inspect-vertex and --hide-joints name the first file's targets, vertices, joints */
     aids.inspect_vertex = NULL;
@@ -264,25 +264,25 @@ static void skinned_open(void *self, Player *player, const char *path, bool keep
         player_message(player, text);
         return;
     }
-    int selected = viewer->scene->aids.selected_joint;
+    int selected = viewer->loaded->teaching.selected_joint;
     char selected_name[SV_NAME_MAX] = "";
-    if (selected >= 0) snprintf(selected_name, sizeof selected_name, "%s", viewer->scene->model.skeleton.names[selected]);
+    if (selected >= 0) snprintf(selected_name, sizeof selected_name, "%s", viewer->loaded->model.skeleton.names[selected]);
     if (!player_clips_changed(player, &fresh->model, fresh->mesh_visible, fresh->durations)) {
         loaded_free(fresh);
         free(fresh);
         player_message(player, "cannot open: out of memory");
-        player_clips_changed(player, &viewer->scene->model, viewer->scene->mesh_visible, viewer->scene->durations);
+        player_clips_changed(player, &viewer->loaded->model, viewer->loaded->mesh_visible, viewer->loaded->durations);
         return;
     }
-    loaded_free(viewer->scene);
-    free(viewer->scene);
-    viewer->scene = fresh;
+    loaded_free(viewer->loaded);
+    free(viewer->loaded);
+    viewer->loaded = fresh;
     for (int j = 0; selected_name[0] && j < fresh->model.skeleton.joint_count; j++)   /* the same joint, by name */
-        if (strcmp(fresh->model.skeleton.names[j], selected_name) == 0) scene_select_joint(&fresh->aids, j);
+        if (strcmp(fresh->model.skeleton.names[j], selected_name) == 0) scene_select_joint(&fresh->teaching, j);
     if (path != viewer->model_path) snprintf(viewer->model_path, sizeof viewer->model_path, "%s", path);
     set_title(viewer);
     glfwSetWindowTitle(player->window, viewer->title);
-    const Model *m = &viewer->scene->model;
+    const Model *m = &viewer->loaded->model;
     int clip = m->clip_count > 0 ? 0 : ANIMATOR_REST_POSE;
     float time = 0.0f;
     if (keep_clip) {   /* reload: the same clip (by name) at the same time */
@@ -295,7 +295,7 @@ static void skinned_open(void *self, Player *player, const char *path, bool keep
         }
     }
     Playback kept = player->playback;
-    playback_init(&player->playback, m->clip_count, viewer->scene->durations, clip, time, kept.speed);
+    playback_init(&player->playback, m->clip_count, viewer->loaded->durations, clip, time, kept.speed);
     player->playback.loop_mode = kept.loop_mode;
     player->playback.root_motion = kept.root_motion;
     player->playback.blend_seconds = kept.blend_seconds;
@@ -351,12 +351,12 @@ int command_view(const Options *options, const char *model_path, Model *loaded, 
     int status = 1;
     bool text_ready = false, player_ready = false;
     if (!app_fit_bone_limit(model_path, viewer.max_bones, loaded)) goto done;
-    viewer.scene = malloc(sizeof *viewer.scene);
-    if (!viewer.scene || !loaded_open(viewer.scene, loaded, viewer.max_bones, &options->aids, error, sizeof error)) {
-        fprintf(stderr, "skinview: %s: %s\n", model_path, viewer.scene ? error : "out of memory");
-        if (viewer.scene && (strncmp(error, "no joint", 8) == 0 || strncmp(error, "--", 2) == 0)) status = 2;
-        free(viewer.scene);
-        viewer.scene = NULL;
+    viewer.loaded = malloc(sizeof *viewer.loaded);
+    if (!viewer.loaded || !loaded_open(viewer.loaded, loaded, viewer.max_bones, &options->aids, error, sizeof error)) {
+        fprintf(stderr, "skinview: %s: %s\n", model_path, viewer.loaded ? error : "out of memory");
+        if (viewer.loaded && (strncmp(error, "no joint", 8) == 0 || strncmp(error, "--", 2) == 0)) status = 2;
+        free(viewer.loaded);
+        viewer.loaded = NULL;
         goto done;
     }
     if (!text_init(&viewer.aids_text, error, sizeof error)) {
@@ -383,8 +383,8 @@ int command_view(const Options *options, const char *model_path, Model *loaded, 
     subject.self = &viewer;
     subject.title = viewer.title;
     subject.wake_seconds = options->watch ? VIEWER_WATCH_SECONDS : 0.0;
-    Loaded *scene = viewer.scene;   /* the first file; a reload or a drop replaces viewer.scene */
-    if (!player_init(&player, context.window, &subject, &scene->model, scene->mesh_visible, scene->durations, clip,
+    Loaded *first = viewer.loaded;    /* the first file; a reload or a drop replaces viewer.loaded */
+    if (!player_init(&player, context.window, &subject, &first->model, first->mesh_visible, first->durations, clip,
                      options->time, options->speed))
         goto done;
     player_ready = true;
@@ -396,8 +396,8 @@ int command_view(const Options *options, const char *model_path, Model *loaded, 
 done:
     if (player_ready) player_free(&player);
     if (text_ready) text_free(&viewer.aids_text);
-    if (viewer.scene) loaded_free(viewer.scene);
-    free(viewer.scene);
+    if (viewer.loaded) loaded_free(viewer.loaded);
+    free(viewer.loaded);
     model_free(loaded);
     glcontext_destroy(&context);
     return status;
