@@ -305,7 +305,8 @@ double key_reduce_measure(const Model *model, const Clip *original, const Clip *
     double worst = ok ? 0.0 : -1.0;
     /* uniform samples, plus every distinct original key time (a dropped key's own time, and for
      * STEP channels the moment the value changes) */
-    int uniform = (int)ceilf(original->duration * (float)samples_per_second) + 1;
+    double spans = ceil((double)original->duration * samples_per_second);   /* NaN / huge: one sample */
+    int uniform = (spans >= 0.0 && spans < 1e7 ? (int)spans : 0) + 1;
     long key_total = 0;
     for (int t = 0; t < original->track_count; t++)
         key_total += original->tracks[t].translation_count + original->tracks[t].rotation_count + original->tracks[t].scale_count;

@@ -30,7 +30,7 @@ void vat_frame_blend(float duration, int frame_count, float time, int *frame0, i
     }
     /* x = clamp(t / duration, 0, 1) * (frame_count - 1); blend floor(x) and the next frame */
     float u = time / duration;
-    u = u < 0.0f ? 0.0f : u > 1.0f ? 1.0f : u;
+    u = u > 0.0f ? (u < 1.0f ? u : 1.0f) : 0.0f;   /* NaN: 0 */
     float x = u * (float)(frame_count - 1);
     int f0 = (int)floorf(x);
     if (f0 > frame_count - 1) f0 = frame_count - 1;
@@ -175,7 +175,7 @@ void vat_normal_encode16(const vec3 n, uint16_t out[2])
     for (int dx = 0; dx <= 1; dx++)
         for (int dy = 0; dy <= 1; dy++) {
             double qx = base[0] + dx, qy = base[1] + dy;
-            if (qx < 0.0 || qy < 0.0 || qx > VAT_QUANT_MAX || qy > VAT_QUANT_MAX) continue;
+            if (!(qx >= 0.0 && qy >= 0.0 && qx <= VAT_QUANT_MAX && qy <= VAT_QUANT_MAX)) continue;   /* NaN too */
             uint16_t q[2] = {(uint16_t)qx, (uint16_t)qy};
             vec3 decoded;
             vat_normal_decode16(q, decoded);

@@ -45,8 +45,8 @@ void ground_grid_fit(const vec3 bind_min, const vec3 bind_max, const vec3 min, c
     grid->center[1] = roundf(0.5f * (min[2] + max[2]) / spacing) * spacing;
     /* reach 0.75 of the model's size beyond the centre, and at least over the footprint */
     float reach = fmaxf(0.75f * size, 0.5f * fmaxf(extent_x, extent_z) + spacing);
-    int half = (int)ceilf(reach / spacing);
-    grid->half_lines = half < 2 ? 2 : half > GRID_MAX_HALF_LINES ? GRID_MAX_HALF_LINES : half;
+    float half = ceilf(reach / spacing);   /* NaN or huge for absurd bounds: clamped before the cast */
+    grid->half_lines = !(half >= 2.0f) ? 2 : half > (float)GRID_MAX_HALF_LINES ? GRID_MAX_HALF_LINES : (int)half;
     grid->y = bind_min[1] <= bind_max[1] && isfinite(bind_min[1]) ? bind_min[1] : min[1];
 }
 

@@ -14,11 +14,11 @@ void colormap_viridis_srgb8(float t, unsigned char out[3])
         {4.776384997670288, -13.74514537774601, -65.35303263337234},
         {-5.435455855934631, 4.645852612178535, 26.3124352495832},
     };
-    double x = t < 0.0f ? 0.0 : t > 1.0f ? 1.0 : (double)t;
+    double x = t > 0.0f ? (t < 1.0f ? (double)t : 1.0) : 0.0;   /* NaN: 0 */
     for (int channel = 0; channel < 3; channel++) {
         double value = c[6][channel];
         for (int k = 5; k >= 0; k--) value = c[k][channel] + x * value;   /* Horner */
-        value = value < 0.0 ? 0.0 : value > 1.0 ? 1.0 : value;
+        value = value > 0.0 ? (value < 1.0 ? value : 1.0) : 0.0;
         out[channel] = (unsigned char)(value * 255.0 + 0.5);
     }
 }

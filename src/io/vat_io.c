@@ -424,7 +424,7 @@ bool vat_read_manifest(const char *dir, VatManifest *manifest, char *error, size
         const cJSON *crc = cJSON_GetObjectItemCaseSensitive(item, "crc32");
         if (!cJSON_IsObject(item) || !json_string(item, "name", file->name, sizeof file->name) ||
             strchr(file->name, '/') || file->name[0] == '.' || !cJSON_IsNumber(bytes) || !cJSON_IsNumber(crc) ||
-            bytes->valuedouble < 0 || crc->valuedouble < 0 || crc->valuedouble > 4294967295.0) {
+            !(bytes->valuedouble >= 0 && bytes->valuedouble < 9.0e18) || crc->valuedouble < 0 || crc->valuedouble > 4294967295.0) {
             snprintf(error, error_size, "%s: file entry %d is invalid", path, f);
             goto done;
         }

@@ -135,11 +135,11 @@ static void read_node_properties(const FbxScene *scene, int object, FbxNodePrope
     fbx_node_properties_default(p);
     for (int k = 0; k < FBX_NODE_VEC3_PROPERTY_COUNT; k++)
         read_vec3(scene, object, fbx_node_vec3_properties[k].name, (double *)((char *)p + fbx_node_vec3_properties[k].offset));
-    int order = (int)fbx_read_number(scene, object, "RotationOrder", 0);
+    int order = fbx_real_to_int(fbx_read_number(scene, object, "RotationOrder", 0));
     p->rotation_order = order >= 0 && order <= 5 ? order : 0;
     p->rotation_active = fbx_read_number(scene, object, "RotationActive", 1) != 0;
     p->rotation_space_for_limit_only = fbx_read_number(scene, object, "RotationSpaceForLimitOnly", 0) != 0;
-    int inherit = (int)fbx_read_number(scene, object, "InheritType", FBX_INHERIT_RSrs);
+    int inherit = fbx_real_to_int(fbx_read_number(scene, object, "InheritType", FBX_INHERIT_RSrs));
     p->inherit_type = inherit >= 0 && inherit <= 2 ? inherit : FBX_INHERIT_RSrs;
 }
 

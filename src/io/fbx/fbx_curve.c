@@ -98,7 +98,7 @@ double fbx_curve_evaluate(const FbxCurve *curve, double t)
         double cycles_out = before ? -cycle : cycle;   /* periods away from the keyed one */
         if (repetitions >= 0 && cycles_out > repetitions) return end->value;
         double local = (t - t0) - cycle * period;   /* 0 .. period */
-        long odd = (long)fmod(fabs(cycle), 2.0);
+        bool odd = fmod(fabs(cycle), 2.0) >= 1.0;   /* NaN (a cycle out of range): false */
         if (mode == FBX_EXTRAPOLATION_MIRROR_REPETITION && odd) local = period - local;
         double value = inside_value(curve, t0 + local);
         if (mode == FBX_EXTRAPOLATION_RELATIVE_REPETITION) value += cycle * (last->value - first->value);

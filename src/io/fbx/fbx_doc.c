@@ -116,11 +116,16 @@ void *fbx_doc_vec_to_arena(Reader *r, const Vec *v)
     return copy;
 }
 
-/* A real as an integer when it is one (NaN and out of range: 0). */
-int64_t fbx_doc_real_to_integer(double d)
+int64_t fbx_real_to_integer(double d)
 {
     if (!(d > -9.2e18 && d < 9.2e18)) return 0;
     return (int64_t)d;
+}
+
+int fbx_real_to_int(double d)
+{
+    if (!(d > -2147483648.0 && d < 2147483648.0)) return 0;
+    return (int)d;
 }
 
 /* ---------------------------------------------------------------- public */
@@ -204,7 +209,7 @@ void *fbx_document_alloc(FbxDocument *doc, size_t bytes)
 }
 
 /* A record's numbers in order (integer and real values and arrays of them) as reals (integers
- * converted) or as integers (reals through fbx_doc_real_to_integer): what fbx_record_reals /
+ * converted) or as integers (reals through fbx_real_to_integer): what fbx_record_reals /
  * _integers return. */
 static const void *record_numbers(FbxDocument *doc, const FbxRecord *record, bool as_integers, size_t *count)
 {
@@ -232,7 +237,7 @@ static const void *record_numbers(FbxDocument *doc, const FbxRecord *record, boo
         for (size_t j = 0; j < (array ? v[i].length : 1); j++, k++) {
             int64_t as_int = integer ? (array ? v[i].integers[j] : v[i].integer) : 0;
             double as_real = integer ? 0.0 : array ? v[i].reals[j] : v[i].real;
-            if (integers) integers[k] = integer ? as_int : fbx_doc_real_to_integer(as_real);
+            if (integers) integers[k] = integer ? as_int : fbx_real_to_integer(as_real);
             else reals[k] = integer ? (double)as_int : as_real;
         }
     }

@@ -88,4 +88,9 @@ const FbxRecord *fbx_record_child(const FbxRecord *record, const char *name);
 const double  *fbx_record_reals(FbxDocument *doc, const FbxRecord *record, size_t *count);
 const int64_t *fbx_record_integers(FbxDocument *doc, const FbxRecord *record, size_t *count);
 
+/* A number from the file as an integer, truncated toward zero; NaN, infinities and values outside
+ * the type's range give 0 (a cast of those is undefined behaviour in C, and a damaged file has them). */
+int64_t fbx_real_to_integer(double d);
+int     fbx_real_to_int(double d);
+
 #endif

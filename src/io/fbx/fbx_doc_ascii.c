@@ -90,7 +90,7 @@ static bool ascii_number(Reader *r, FbxValue *v)
     }
     v->type = FBX_VALUE_REAL;
     v->real = d;
-    v->integer = fbx_doc_real_to_integer(d);
+    v->integer = fbx_real_to_integer(d);
     r->at = end;
     return true;
 }

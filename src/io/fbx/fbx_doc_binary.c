@@ -139,7 +139,7 @@ static size_t binary_value(Reader *r, size_t at, size_t limit, FbxValue *v)
     }
     }
     if (v->type == FBX_VALUE_INTEGER) v->real = (double)v->integer;
-    else v->integer = fbx_doc_real_to_integer(v->real);
+    else v->integer = fbx_real_to_integer(v->real);
     return need;
 }
 

@@ -64,7 +64,6 @@ bool fbx_doc_out_of_memory(Reader *r);
 bool fbx_doc_take_array_bytes(Reader *r, uint64_t bytes);
 void *fbx_doc_vec_push(Reader *r, Vec *v);
 void *fbx_doc_vec_to_arena(Reader *r, const Vec *v);
-int64_t fbx_doc_real_to_integer(double d);
 
 /* fbx_doc_binary.c */
 uint32_t fbx_doc_le_u32(const uint8_t *p);

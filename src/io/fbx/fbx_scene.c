@@ -69,7 +69,7 @@ static void set_real(FbxValue *v, double d)
 {
     v->type = FBX_VALUE_REAL;
     v->real = d;
-    v->integer = d > -9.2e18 && d < 9.2e18 ? (int64_t)d : 0;
+    v->integer = fbx_real_to_integer(d);
 }
 
 static void set_integer(FbxValue *v, int64_t i)
@@ -282,11 +282,11 @@ static void read_global_settings(Builder *b, const FbxRecord *settings)
             {"UpAxis", &s->up_axis}, {"UpAxisSign", &s->up_axis_sign}, {"FrontAxis", &s->front_axis},
             {"FrontAxisSign", &s->front_axis_sign}, {"CoordAxis", &s->coord_axis}, {"CoordAxisSign", &s->coord_axis_sign}};
         for (size_t i = 0; i < sizeof axes / sizeof axes[0]; i++)
-            if (fbx_object_property_numbers(&view, 0, axes[i].name, &v, 1) > 0) *axes[i].field = (int)v;
+            if (fbx_object_property_numbers(&view, 0, axes[i].name, &v, 1) > 0) *axes[i].field = fbx_real_to_int(v);
         if (fbx_object_property_numbers(&view, 0, "UnitScaleFactor", &v, 1) > 0 && v > 0) s->unit_scale_factor = v;
         if (fbx_object_property_numbers(&view, 0, "TimeMode", &v, 1) > 0) {
-            s->frame_rate = frame_rate_of_time_mode((int)v);
-            if ((int)v == 14 && fbx_object_property_numbers(&view, 0, "CustomFrameRate", &v, 1) > 0 && v > 0) s->frame_rate = v;
+            s->frame_rate = frame_rate_of_time_mode(fbx_real_to_int(v));
+            if (fbx_real_to_int(v) == 14 && fbx_object_property_numbers(&view, 0, "CustomFrameRate", &v, 1) > 0 && v > 0) s->frame_rate = v;
         }
     }
     if (s->frame_rate == 0) {   /* FBX 6 / 5: [Version5/]Settings/FrameRate: "30" */
@@ -299,7 +299,7 @@ static void read_global_settings(Builder *b, const FbxRecord *settings)
             if (r > 0 && r < 1e6) s->frame_rate = r;
         }
         const FbxRecord *mode = old ? fbx_record_child(old, "TimeMode") : NULL;
-        if (s->frame_rate == 0 && mode) s->frame_rate = frame_rate_of_time_mode((int)fbx_scene_record_number(mode, 0, 0));
+        if (s->frame_rate == 0 && mode) s->frame_rate = frame_rate_of_time_mode(fbx_real_to_int(fbx_scene_record_number(mode, 0, 0)));
     }
 }
 

@@ -142,7 +142,7 @@ static size_t key_tokens(Builder *b, const FbxRecord *channel, KeyToken **out)
                 const FbxValue *v = &key->values[i];
                 if (v->type == FBX_VALUE_INTEGER_ARRAY || v->type == FBX_VALUE_REAL_ARRAY) {
                     for (size_t j = 0; j < v->length; j++, k++)
-                        if (pass) (*out)[k] = (KeyToken){0, v->type == FBX_VALUE_INTEGER_ARRAY ? v->integers[j] : (int64_t)v->reals[j],
+                        if (pass) (*out)[k] = (KeyToken){0, v->type == FBX_VALUE_INTEGER_ARRAY ? v->integers[j] : fbx_real_to_integer(v->reals[j]),
                                                          v->type == FBX_VALUE_INTEGER_ARRAY ? (double)v->integers[j] : v->reals[j]};
                 } else if (v->type == FBX_VALUE_STRING || v->code == 'C') {
                     if (pass) (*out)[k] = (KeyToken){v->type == FBX_VALUE_STRING ? (v->length ? v->string[0] : ' ') : (int)v->integer, 0, 0};
@@ -185,7 +185,7 @@ bool fbx_scene_decode_curve_legacy(Builder *b, const FbxRecord *channel, FbxCurv
     while (i + 1 < n && !t[i].letter && !t[i + 1].letter) {
         FbxCurveKey *k = &keys[count++];
         memset(k, 0, sizeof *k);
-        k->time = t[i].integer ? t[i].integer : (int64_t)t[i].number;
+        k->time = t[i].integer ? t[i].integer : fbx_real_to_integer(t[i].number);
         k->value = t[i + 1].number;
         k->interpolation = FBX_INTERPOLATION_LINEAR;
         k->right_weight = k->next_left_weight = 1.0 / 3.0;

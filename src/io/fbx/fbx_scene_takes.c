@@ -110,7 +110,7 @@ static const FbxRecord *take_properties(Builder *b, const FbxRecord *take)
         const FbxRecord *r = i < 2 ? local : reference;
         if (!r || r->value_count < 2) continue;
         const FbxValue *v = &r->values[i % 2];
-        int64_t ticks = v->type == FBX_VALUE_INTEGER ? v->integer : (int64_t)fbx_scene_record_number(r, i % 2, 0);
+        int64_t ticks = v->type == FBX_VALUE_INTEGER ? v->integer : fbx_real_to_integer(fbx_scene_record_number(r, i % 2, 0));
         if (!fbx_scene_make_property(b, &p[count++], names[i], "KTime", NULL, 0, &ticks)) return NULL;
     }
     list->name = "Properties70";
