@@ -77,13 +77,7 @@ int main(int argc, char **argv)
         return 2;
     }
     char demo[1024];
-    if (!model_path) {
-        if (!app_find_data("assets/demo.fbx", demo, sizeof demo)) {
-            fprintf(stderr, "bench_render: no MODEL and no assets/demo.fbx next to the binary\n");
-            return 1;
-        }
-        model_path = demo;
-    }
+    if (!(model_path = app_model_or_demo(model_path, "bench_render", demo, sizeof demo))) return 1;
     GlContext context = {0};
     char error[1024];
     if (!glcontext_create_offscreen(&context, error, sizeof error)) {

@@ -126,13 +126,7 @@ int main(int argc, char **argv)
         return 2;
     }
     char demo[1024];
-    if (!model_path) {
-        if (!app_find_data("assets/demo.fbx", demo, sizeof demo)) {
-            fprintf(stderr, "bench_vat: no MODEL and no assets/demo.fbx next to the binary\n");
-            return 1;
-        }
-        model_path = demo;
-    }
+    if (!(model_path = app_model_or_demo(model_path, "bench_vat", demo, sizeof demo))) return 1;
 
     /* 1. bake through the real command */
     char dir[] = "/tmp/bench_vat_XXXXXX";

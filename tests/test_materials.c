@@ -283,6 +283,19 @@ static void flat_white(RenderLight *light)
     glm_vec3_one(light->ambient);
 }
 
+/* One unit quad with `material` (glTF JSON), loaded as `name`, rendered from z = 5 in flat white
+ * light: the render (free it, and model_free the model), or NULL when it does not load. */
+static Render *render_material_quad(Scene *s, const char *name, const char *material, Model *model)
+{
+    scene_quad(s, 0, 0, 0, 1.0f, false, NULL, NULL, 0, material);
+    if (!scene_load(s, name, model)) return NULL;
+    RenderLight light;
+    flat_white(&light);
+    Render *r = malloc(sizeof *r);
+    if (r) render(model, 5.0f, &light, r);
+    return r;
+}
+
 /* PBR with one directional light (scene space) of irradiance e and no ambient. */
 static void pbr_directional(RenderLight *light, float x, float y, float z, float e)
 {
@@ -315,13 +328,9 @@ static void test_alpha_mask(void)
     char material[256];
     snprintf(material, sizeof material,
              "{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":%d}},\"alphaMode\":\"MASK\",\"alphaCutoff\":0.5}", texture);
-    scene_quad(&s, 0, 0, 0, 1.0f, false, NULL, NULL, 0, material);
     Model model;
-    if (!scene_load(&s, "mask", &model)) return;
-    RenderLight light;
-    flat_white(&light);
-    Render *r = malloc(sizeof *r);
-    render(&model, 5.0f, &light, r);
+    Render *r = render_material_quad(&s, "mask", material, &model);
+    if (!r) return;
     /* quadrant centres at (+-0.5, +-0.5): top-left red, top-right cut, bottom-left blue, bottom-right cut */
     const unsigned char *tl = pixel_at(r, -0.5f, 0.5f, 0), *tr = pixel_at(r, 0.5f, 0.5f, 0);
     const unsigned char *bl = pixel_at(r, -0.5f, -0.5f, 0), *br = pixel_at(r, 0.5f, -0.5f, 0);
@@ -586,13 +595,9 @@ static void test_texture_transform(void)
                  "{\"offset\":[%g,%g],\"rotation\":%.9g,\"scale\":[%g,%g]%s}}}}}",
                  texture, cases[c].offset[0], cases[c].offset[1], cases[c].rotation, cases[c].scale[0], cases[c].scale[1],
                  texcoord);
-        scene_quad(&s, 0, 0, 0, 1.0f, false, NULL, NULL, 0, material);
         Model model;
-        if (!scene_load(&s, "transform", &model)) return;
-        RenderLight light;
-        flat_white(&light);
-        Render *r = malloc(sizeof *r);
-        render(&model, 5.0f, &light, r);
+        Render *r = render_material_quad(&s, "transform", material, &model);
+        if (!r) return;
         int matches = 0, points = 0;
         for (int iy = 0; iy < 4; iy++)
             for (int ix = 0; ix < 4; ix++) {

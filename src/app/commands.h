@@ -49,6 +49,10 @@ int app_parse_clip_index(const char *text, int clip_count, const char *owner, in
  * <exe dir>/REL, <exe dir>/../share/skinview/REL, then the install data dir. */
 bool app_find_data(const char *relative, char *out, size_t out_size);
 
+/* `model_path`, or without one the bundled demo (assets/demo.fbx, through app_find_data, into
+ * `demo`); NULL after one line "PROGRAM: no MODEL given ..." when the demo is not there either. */
+const char *app_model_or_demo(const char *model_path, const char *program, char *demo, size_t demo_size);
+
 /* Writes RGBA pixels (rows top to bottom) as a PNG through a temporary file renamed onto `path`
  * when complete (a failure leaves no file); false with a one-line cause in error. */
 bool app_write_png(const char *path, int width, int height, const unsigned char *pixels, char *error,

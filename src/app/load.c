@@ -235,3 +235,11 @@ bool app_find_data(const char *relative, char *out, size_t out_size)
 #endif
     return false;
 }
+
+const char *app_model_or_demo(const char *model_path, const char *program, char *demo, size_t demo_size)
+{
+    if (model_path) return model_path;
+    if (app_find_data("assets/demo.fbx", demo, demo_size)) return demo;
+    fprintf(stderr, "%s: no MODEL given and the bundled assets/demo.fbx was not found\n", program);
+    return NULL;
+}

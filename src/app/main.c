@@ -43,11 +43,7 @@ int main(int argc, char **argv)
     char default_model[1024];
     const char *model_path = options.thumbnail_in ? options.thumbnail_in : options.model_path;
     if (!model_path) {
-        if (!app_find_data("assets/demo.fbx", default_model, sizeof default_model)) {
-            fprintf(stderr, "skinview: no MODEL given and the bundled assets/demo.fbx was not found\n");
-            return 1;
-        }
-        model_path = default_model;
+        if (!(model_path = app_model_or_demo(NULL, "skinview", default_model, sizeof default_model))) return 1;
         if (!options.clip) options.clip = "Walk";   /* the demo opens walking: something to look at */
     }
 
