@@ -35,6 +35,10 @@ target_compile_definitions(test_thumbnail PRIVATE SKINVIEW_TEST_THUMBNAIL_BUDGET
 add_test(NAME app_thumbnail COMMAND test_thumbnail)
 set_tests_properties(app_thumbnail PROPERTIES LABELS "gl" TIMEOUT 600)
 
+# The skinned viewer's --shadow and --environment in the VAT player (--vat --screenshot, against
+# the skinned --screenshot) and the thumbnailer, on the demo and a .hdr the test writes.
+skinview_test(app_players_look test_players_look.c STB BINARY LABELS gl TIMEOUT 300)
+
 # cmake --install into a DESTDIR: every file, the installed binary run from elsewhere, the
 # desktop entry, MIME XML and database, icons and the thumbnailer entry.
 add_executable(test_install test_install.c)

@@ -348,6 +348,15 @@ static void test_key_table_data(void)
     CHECK(keys_action(GLFW_KEY_SPACE, 0, KEY_MODE_VAT).kind == ACTION_TOGGLE_PAUSE, "Space pauses a bake");
     CHECK(keys_action(GLFW_KEY_G, 0, KEY_MODE_VAT).kind == ACTION_TOGGLE_GRID, "G: the bake's grid");
     CHECK(keys_action(GLFW_KEY_B, 0, KEY_MODE_VAT).kind == ACTION_NONE, "B: a bake has no skeleton");
+    /* Shift+G: the ground shadow in both players; G alone stays the grid */
+    for (unsigned mode = KEY_MODE_SKINNED; mode <= KEY_MODE_VAT; mode++) {
+        CHECK(keys_action(GLFW_KEY_G, GLFW_MOD_SHIFT, mode).kind == ACTION_TOGGLE_SHADOW, "Shift+G: shadow (mode %u)", mode);
+        CHECK(keys_action(GLFW_KEY_G, 0, mode).kind == ACTION_TOGGLE_GRID, "G: still the grid (mode %u)", mode);
+    }
+    AidOptions aids = {0};
+    Action shadow_key = action_for_key(GLFW_KEY_G, GLFW_MOD_SHIFT);
+    CHECK(aids_apply(&aids, shadow_key) && aids.shadow && !aids.grid, "Shift+G turns the shadow on, not the grid");
+    CHECK(aids_apply(&aids, shadow_key) && !aids.shadow, "Shift+G again turns it off");
     CHECK(keys_action(GLFW_KEY_T, 0, KEY_MODE_VAT).kind == ACTION_NONE, "T: a bake has no bind pose");
 }
 

@@ -8,6 +8,8 @@
  *     model, the bind pose for a model without clips (--clip / --time choose another);
  *   - no window: an EGL surfaceless context unless SKINVIEW_GL says otherwise (file managers
  *     run thumbnailers in the background, often sandboxed without a display);
+ *   - the viewer's look: --lighting, --environment FILE.hdr, --shadow (the ground shadow, on the
+ *     transparent background: black of the shadow's opacity);
  *   - a time budget for the whole file (--thumbnail-budget, default 5 s), then exit 1 with
  *     nothing written; the import guard (load.c) for files that crash or hang Assimp;
  *   - an atomic write: the PNG is encoded in memory, the budget disarmed, then written to a
@@ -15,6 +17,8 @@
  *     partial file.
  */
 #include "bounds.h"
+#include "environment.h"
+#include "scene.h"           /* GroundGrid, ground_grid_fit */
 #include "view/camera.h"
 #include "commands.h"
 #include "gl_session.h"
@@ -178,8 +182,10 @@ static void crop_to_model(const Model *model, const Animator *animator, const ma
     glm_mat4_mul(crop, projection, projection);
 }
 
-/* Renders clip `clip` at `time` into pixels (SIZE x SIZE RGBA, rows top to bottom). */
-static bool render_thumbnail(GlSession *session, int clip, float time, int size, bool flat_lighting,
+/* Renders clip `clip` at `time` into pixels (SIZE x SIZE RGBA, rows top to bottom), with the
+ * viewer's ground shadow when `shadow` (on its ground grid's square: at the bind pose's lowest point,
+ * over the background, which stays transparent elsewhere). */
+static bool render_thumbnail(GlSession *session, int clip, float time, int size, bool flat_lighting, bool shadow,
                              unsigned char *pixels, char *error, size_t error_size)
 {
     const Model *model = &session->model;
@@ -188,11 +194,17 @@ static bool render_thumbnail(GlSession *session, int clip, float time, int size,
         snprintf(error, error_size, "out of memory");
         return false;
     }
+    GroundGrid ground = {0};
+    vec3 bind_min, bind_max, min, max;
+    if (shadow) {   /* the grid as the viewer fits it: the bind pose's height, this pose's extent */
+        animator_evaluate(&animator, ANIMATOR_BIND_POSE, 0.0f);
+        app_pose_bounds(model, &animator, bind_min, bind_max);
+    }
     animator_evaluate(&animator, clip, time);
 
     /* the viewer's camera (direction, field of view, perspective) framed on this pose ... */
-    vec3 min, max;
     app_pose_bounds(model, &animator, min, max);
+    if (shadow) ground_grid_fit(bind_min, bind_max, min, max, &ground);
     Camera camera = {0};
     camera_frame(&camera, min, max, 1.0f, glm_rad(CAMERA_DEFAULT_FOV_Y_DEGREES));
     mat4 view, projection;
@@ -208,6 +220,9 @@ static bool render_thumbnail(GlSession *session, int clip, float time, int size,
         framebuffer_bind(&framebuffer);
         renderer_clear_transparent();
         gl_debug_check("drawing the thumbnail");
+        if (shadow)
+            renderer_draw_shadow(&session->renderer, &animator, view, projection, &light, ground.y, ground.center,
+                                 ground.spacing * (float)ground.half_lines);
         renderer_draw(&session->renderer, &animator, view, projection, &light);
         gl_debug_check("reading the thumbnail back");
         ok = framebuffer_read_rgba(&framebuffer, pixels);
@@ -253,7 +268,11 @@ int command_thumbnail(const Options *options)
     status = 1;
     if (!pixels) {
         fprintf(stderr, "skinview: %s: out of memory\n", in);
-    } else if (!render_thumbnail(&session, clip, time, size, options->flat_lighting, pixels, error, sizeof error)) {
+    } else if (options->aids.environment &&
+               !app_environment_apply(&session.renderer, options->aids.environment, error, sizeof error)) {
+        fprintf(stderr, "skinview: %s\n", error);
+    } else if (!render_thumbnail(&session, clip, time, size, options->flat_lighting, options->aids.shadow, pixels, error,
+                                 sizeof error)) {
         fprintf(stderr, "skinview: %s: %s\n", in, error);
     } else if (!stbi_write_png_to_func(append_png_bytes, &png, size, size, 4, pixels, size * 4) || png.failed) {
         fprintf(stderr, "skinview: %s: cannot encode the PNG (out of memory)\n", out);

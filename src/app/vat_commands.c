@@ -67,6 +67,7 @@ static int vat_screenshot(const Options *options, const LoadedBake *bake, int cl
     GlContext context = {0};
     VatRenderer renderer;
     if (!offscreen_start(dir, bake, &context, &renderer)) return 1;
+    if (!app_vat_look_init(&renderer, options)) return app_vat_session_end(&renderer, &context, 1, dir);
     char error[1024];
     int status = 1;
     vec3 grid_min, grid_max;
@@ -103,7 +104,7 @@ static int vat_screenshot(const Options *options, const LoadedBake *bake, int cl
         app_vat_frame_crowd(bake, instances, options->instances, clip, grid_min, grid_max, aspect, hud_top, hud_bottom, &camera);
     }
     static VatGround ground;   /* static: its scratch vertices are too many for the stack */
-    if (options->aids.grid) app_vat_ground_init(&ground, bake, grid_min, grid_max);
+    app_vat_ground_init(&ground, bake, grid_min, grid_max);   /* the shadow lies on its square */
     mat4 view, projection;
     camera_view(&camera, view);
     camera_projection(&camera, aspect, projection);
@@ -114,8 +115,8 @@ static int vat_screenshot(const Options *options, const LoadedBake *bake, int cl
     framebuffer_bind(&framebuffer);
     gl_debug_check("drawing the crowd");
     renderer_clear(vat_background[0], vat_background[1], vat_background[2]);
-    vat_renderer_draw(&renderer, time, view, projection, &light);
-    if (options->aids.grid) app_vat_ground_draw(&ground, view, projection, width, height);
+    app_vat_draw_scene(&renderer, &ground, options->aids.grid, options->aids.shadow, time, view, projection, &light, width,
+                       height);
     gl_debug_check("reading the frame back");
     if (session_write_screenshot(&framebuffer, pixels, width, height, options->screenshot_path)) status = 0;
 done:

@@ -66,6 +66,13 @@ bool app_vat_renderer_start(VatRenderer *renderer, const LoadedBake *bake, const
  * (--gl-debug / SKINVIEW_GL_DEBUG=1). */
 int app_vat_session_end(VatRenderer *renderer, GlContext *context, int status, const char *dir);
 
+/* The skinned viewer's look for the crowd (vat_play.c): --environment set up (false after
+ * printing why), then each frame the ground shadow when `shadow` (before the crowd, on the ground
+ * grid's square), the crowd, the grid when `grid`. Returns the draw calls. */
+bool app_vat_look_init(VatRenderer *renderer, const Options *options);
+int app_vat_draw_scene(VatRenderer *renderer, VatGround *ground, bool grid, bool shadow, float time, const mat4 view,
+                       const mat4 projection, const RenderLight *light, int width, int height);
+
 /* The window (vat_play.c): the bake as a player subject. Returns the exit code. */
 int app_vat_view(const Options *options, const LoadedBake *bake, int clip);
 

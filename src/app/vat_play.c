@@ -1,7 +1,10 @@
 /* vat_play.c — the `--vat OUTDIR` window: a loaded bake (vat_load.h) and its instances as a
  * player subject (view/player.h: playback, camera, keys, HUD and frame loop are the player's).
- * The clip keys shift the crowd (instance i plays clip + i); G toggles the ground grid. */
+ * The clip keys shift the crowd (instance i plays clip + i); G toggles the ground grid, Shift+G
+ * the ground shadow. The crowd's look (app_vat_look_init, app_vat_draw_scene: --shadow,
+ * --environment) is the window's and --screenshot's. */
 #include "vat_load.h"
+#include "environment.h"
 #include "glcontext.h"
 #include "view/player.h"
 
@@ -9,6 +12,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- the look: as the skinned viewer's scene_draw ---------------------------------------- */
+
+bool app_vat_look_init(VatRenderer *renderer, const Options *options)
+{
+    char error[1280];
+    if (!options->aids.environment || app_environment_apply_vat(renderer, options->aids.environment, error, sizeof error))
+        return true;
+    fprintf(stderr, "skinview: %s\n", error);
+    return false;
+}
+
+int app_vat_draw_scene(VatRenderer *renderer, VatGround *ground, bool grid, bool shadow, float time, const mat4 view,
+                       const mat4 projection, const RenderLight *light, int width, int height)
+{
+    const GroundGrid *g = &ground->grid;
+    if (shadow)   /* before the crowd, which covers it; over the grid's square */
+        vat_renderer_draw_shadow(renderer, time, view, projection, light, g->y, g->center, g->spacing * (float)g->half_lines);
+    int draw_calls = vat_renderer_draw(renderer, time, view, projection, light);
+    if (grid) app_vat_ground_draw(ground, view, projection, width, height);
+    return draw_calls;
+}
 
 /* ---- the window: the bake as a player subject (view/player.h) ---------------------------- */
 
@@ -20,6 +45,7 @@ typedef struct VatSubject {
     vec3              grid_min, grid_max;
     VatGround        *ground;
     bool              show_grid;       /* G */
+    bool              show_shadow;     /* Shift+G, --shadow */
     bool              flat_lighting;   /* --lighting flat */
     int               shown_clip;      /* the clip instance 0 plays (the crowd shifts with it) */
     float             time;
@@ -52,8 +78,8 @@ static void vat_draw(void *self, const mat4 view, const mat4 projection, int wid
     VatSubject *vat = self;
     RenderLight light;
     app_light(vat->flat_lighting, &light);
-    vat->draw_calls = vat_renderer_draw(vat->renderer, vat->time, view, projection, &light);
-    if (vat->show_grid) app_vat_ground_draw(vat->ground, view, projection, width, height);
+    vat->draw_calls = app_vat_draw_scene(vat->renderer, vat->ground, vat->show_grid, vat->show_shadow, vat->time, view,
+                                         projection, &light, width, height);
 }
 
 static void vat_frame(void *self, int clip, float aspect, bool front, float hud_top, float hud_bottom, Camera *camera)
@@ -68,8 +94,9 @@ static bool vat_action(void *self, Player *player, Action a)
 {
     (void)player;
     VatSubject *vat = self;
-    if (a.kind != ACTION_TOGGLE_GRID) return false;
-    vat->show_grid = !vat->show_grid;
+    bool *toggled = a.kind == ACTION_TOGGLE_GRID ? &vat->show_grid : a.kind == ACTION_TOGGLE_SHADOW ? &vat->show_shadow : NULL;
+    if (!toggled) return false;
+    *toggled = !*toggled;
     return true;
 }
 
@@ -121,10 +148,12 @@ int app_vat_view(const Options *options, const LoadedBake *bake, int clip)
         glcontext_destroy(&context);
         return 1;
     }
+    if (!app_vat_look_init(&renderer, options)) return app_vat_session_end(&renderer, &context, 1, dir);
     static VatGround ground;   /* static: its scratch vertices are too many for the stack */
     static Player player;
     VatSubject vat = {.bake = bake, .renderer = &renderer, .ground = &ground, .shown_clip = clip,
                       .instance_count = options->instances, .show_grid = options->aids.grid,
+                      .show_shadow = options->aids.shadow,
                       .flat_lighting = options->flat_lighting};
     vat.instances = app_vat_instances(bake, options->instances, clip, vat.grid_min, vat.grid_max);
     Model clips;

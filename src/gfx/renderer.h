@@ -299,6 +299,29 @@ bool renderer_set_environment(Renderer *renderer, const float *rgb, int width, i
 void renderer_draw_shadow(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
                           const RenderLight *light, float ground_y, const float center[2], float radius);
 
+/* What casts a ground shadow, for any renderer (the skinned one: renderer_draw_shadow; a VAT bake:
+ * vat_renderer_draw_shadow): draw_mask draws the posed meshes with displayMode RENDER_SHADOW, view =
+ * identity and projection = `camera` (the mask camera, which flattens along the light), state set by
+ * the caller (no depth test, no culling); sphere(self, i, centre, radius) bounds caster part i of
+ * sphere_count in scene space (radius <= 0: nothing there) — the ground quad covers only where they
+ * can shadow. */
+typedef struct ShadowCaster {
+    void *self;
+    void (*draw_mask)(void *self, const mat4 camera, const RenderLight *light);
+    int   sphere_count;
+    void (*sphere)(void *self, int index, vec3 center, float *radius);
+} ShadowCaster;
+/* renderer_draw_shadow for any caster, into `shadow`'s mask (made on first use, so a shadow that is
+ * never shown costs nothing). */
+void shadow_draw(RendererShadow *shadow, const ShadowCaster *caster, const mat4 view, const mat4 projection,
+                 const RenderLight *light, float ground_y, const float center[2], float radius);
+void renderer_shadow_free(RendererShadow *shadow);
+
+/* --environment's GL part for any renderer: the image prefiltered (environment_prefilter) into
+ * *texture (created when 0; ENVIRONMENT_LEVELS mip levels, GL_RGB16F, unit 7 of skinned.frag's
+ * HAS_ENVIRONMENT) and sh (environmentSh). False when out of memory. */
+bool environment_upload(const float *rgb, int width, int height, GLuint *texture, float sh[9][3]);
+
 bool renderer_capture_mesh(Renderer *renderer, const Animator *animator, int mesh, vec3 *out_positions,
                            vec3 *out_normals);
 

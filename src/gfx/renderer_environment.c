@@ -125,12 +125,12 @@ void environment_light_free(EnvironmentLight *light)
     memset(light, 0, sizeof *light);
 }
 
-bool renderer_set_environment(Renderer *renderer, const float *rgb, int width, int height)
+bool environment_upload(const float *rgb, int width, int height, GLuint *texture, float sh[9][3])
 {
     EnvironmentLight light;
     if (!environment_prefilter(rgb, width, height, &light)) return false;
-    if (!renderer->environment_texture) glGenTextures(1, &renderer->environment_texture);
-    glBindTexture(GL_TEXTURE_2D, renderer->environment_texture);
+    if (!*texture) glGenTextures(1, texture);
+    glBindTexture(GL_TEXTURE_2D, *texture);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     for (int level = 0; level < ENVIRONMENT_LEVELS; level++)   /* rows top to bottom: v = 0 is the zenith */
         glTexImage2D(GL_TEXTURE_2D, level, GL_RGB16F, ENVIRONMENT_WIDTH >> level, (ENVIRONMENT_WIDTH / 2) >> level, 0,
@@ -143,8 +143,14 @@ bool renderer_set_environment(Renderer *renderer, const float *rgb, int width, i
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);   /* around the horizon */
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
     glBindTexture(GL_TEXTURE_2D, 0);
-    memcpy(renderer->environment_sh, light.sh, sizeof light.sh);
+    memcpy(sh, light.sh, sizeof light.sh);
     environment_light_free(&light);
+    return true;
+}
+
+bool renderer_set_environment(Renderer *renderer, const float *rgb, int width, int height)
+{
+    if (!environment_upload(rgb, width, height, &renderer->environment_texture, renderer->environment_sh)) return false;
     renderer->has_environment = true;
     return renderer_recompile(renderer);   /* HAS_ENVIRONMENT compiled in */
 }

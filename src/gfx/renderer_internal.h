@@ -43,9 +43,6 @@ void renderer_draw_meshes(Renderer *renderer, const Animator *animator, const ma
  * roughly, not exactly. */
 void renderer_mesh_posed_bounds(const Renderer *renderer, const Animator *animator, int m, vec3 center, float *radius);
 
-/* renderer_shadow.c */
-void renderer_shadow_free(RendererShadow *shadow);
-
 /* renderer_mesh.c */
 /* Uploads mesh `mesh_index` of `model` into *gpu: the 16-float VAO (and the CPU-skinned one),
  * the attributes outside it (7-12), the morph deltas, the blend pass's sort anchor. */

@@ -1,5 +1,5 @@
 /* renderer_shadow.c — --shadow: the model's shadow on the ground grid (renderer.h
- * renderer_draw_shadow). A planar projected shadow with a soft edge, in two steps:
+ * renderer_draw_shadow, shadow_draw for any caster: the VAT player's too). A planar projected shadow with a soft edge, in two steps:
  *   1. the meshes as posed, each point p flattened onto the ground plane y = g along the key
  *      light L (toward the light): p' = p - L (p.y - g) / L.y, seen from straight above by an
  *      orthographic camera that fits the ground square, drawn as coverage 1 into a mask texture
@@ -126,10 +126,9 @@ static void mask_camera(const vec3 light, float g, const float center[2], float 
     out[3][3] = 1.0f;
 }
 
-void renderer_draw_shadow(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
-                          const RenderLight *light, float ground_y, const float center[2], float radius)
+void shadow_draw(RendererShadow *shadow, const ShadowCaster *caster, const mat4 view, const mat4 projection,
+                 const RenderLight *light, float ground_y, const float center[2], float radius)
 {
-    RendererShadow *shadow = &renderer->shadow;
     GLint draw_framebuffer = 0, read_framebuffer = 0, viewport[4];   /* the caller's, restored at the end */
     glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw_framebuffer);
     glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read_framebuffer);
@@ -149,7 +148,7 @@ void renderer_draw_shadow(Renderer *renderer, const Animator *animator, const ma
         l[2] *= keep;
         l[1] = lowest;
     }
-    mat4 camera, identity = GLM_MAT4_IDENTITY_INIT;
+    mat4 camera;
     mask_camera(l, ground_y, center, radius, camera);
 
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, shadow->framebuffer);
@@ -158,7 +157,7 @@ void renderer_draw_shadow(Renderer *renderer, const Animator *animator, const ma
     glClear(GL_COLOR_BUFFER_BIT);
     gpu_opaque_pass_begin(false, false);
     glDisable(GL_DEPTH_TEST);   /* coverage only */
-    renderer_draw_meshes(renderer, animator, identity, camera, light, true, RENDER_SHADOW);
+    caster->draw_mask(caster->self, camera, light);
     gpu_opaque_pass_end();
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)draw_framebuffer);
     glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
@@ -166,11 +165,11 @@ void renderer_draw_shadow(Renderer *renderer, const Animator *animator, const ma
     /* the quad covers only where a shadow can fall: each mesh's posed bounding sphere (radius r at
      * c) flattened along L lands within c' +- r / L.y (c' = c projected), clamped to the square */
     float rectangle[4] = {center[0] + radius, center[1] + radius, center[0] - radius, center[1] - radius};
-    for (int m = 0; m < renderer->mesh_count; m++) {
-        if (renderer->meshes[m].index_count == 0 || (renderer->mesh_visible && !renderer->mesh_visible[m])) continue;
+    for (int i = 0; i < caster->sphere_count; i++) {
         vec3 c;
-        float r;
-        renderer_mesh_posed_bounds(renderer, animator, m, c, &r);
+        float r = 0.0f;
+        caster->sphere(caster->self, i, c, &r);
+        if (!(r > 0.0f)) continue;
         float reach = 1.25f * r / l[1], drop = (c[1] - ground_y) / l[1];   /* 1.25: skinned meshes bulge */
         float x = c[0] - l[0] * drop, z = c[2] - l[2] * drop;
         rectangle[0] = fminf(rectangle[0], x - reach);
@@ -206,4 +205,35 @@ void renderer_draw_shadow(Renderer *renderer, const Animator *animator, const ma
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_BASE_LEVEL, 0);   /* the mask pass draws into level 0 */
     glBindTexture(GL_TEXTURE_2D, 0);
     glUseProgram(0);
+}
+
+/* ---- the skinned renderer as a caster ---- */
+
+typedef struct SkinnedCaster {
+    Renderer       *renderer;
+    const Animator *animator;
+} SkinnedCaster;
+
+static void skinned_draw_mask(void *self, const mat4 camera, const RenderLight *light)
+{
+    SkinnedCaster *caster = self;
+    mat4 identity = GLM_MAT4_IDENTITY_INIT;
+    renderer_draw_meshes(caster->renderer, caster->animator, identity, camera, light, true, RENDER_SHADOW);
+}
+
+static void skinned_sphere(void *self, int m, vec3 center, float *radius)
+{
+    SkinnedCaster *caster = self;
+    const Renderer *renderer = caster->renderer;
+    *radius = 0.0f;
+    if (renderer->meshes[m].index_count == 0 || (renderer->mesh_visible && !renderer->mesh_visible[m])) return;
+    renderer_mesh_posed_bounds(renderer, caster->animator, m, center, radius);
+}
+
+void renderer_draw_shadow(Renderer *renderer, const Animator *animator, const mat4 view, const mat4 projection,
+                          const RenderLight *light, float ground_y, const float center[2], float radius)
+{
+    SkinnedCaster self = {renderer, animator};
+    ShadowCaster caster = {&self, skinned_draw_mask, renderer->mesh_count, skinned_sphere};
+    shadow_draw(&renderer->shadow, &caster, view, projection, light, ground_y, center, radius);
 }

@@ -3,6 +3,7 @@
 #include "gpu_common.h"
 #include "shader.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +86,72 @@ static GLuint upload_array_texture(GLint internal_format, GLenum format, GLenum 
     return id;
 }
 
+/* Compiles and links vat.vert + skinned.frag (HAS_ENVIRONMENT when an environment is set), looks
+ * the uniforms up and sets the constant ones: the layout, the bounds, the clip table, the texture
+ * units. Replaces renderer->program only on success. */
+static bool build_program(VatRenderer *renderer, char *error, size_t error_size)
+{
+    char define[64];
+    snprintf(define, sizeof define, "#define VAT_CLIP_COUNT %d\n", renderer->data->clip_count > 0 ? renderer->data->clip_count : 1);
+    const char *vert_path = renderer->vert_path, *frag_path = renderer->frag_path;
+    GLuint vert = gfx_compile_stage_file(GL_VERTEX_SHADER, vert_path, define, error, error_size);
+    if (!vert) return false;
+    /* with an environment image, its ambient replaces the hemisphere (skinned.frag HAS_ENVIRONMENT) */
+    const char *frag_define = renderer->environment_texture
+                                  ? RENDER_MODE_DEFINES RENDER_LIGHTING_DEFINES "#define HAS_ENVIRONMENT\n"
+                                  : RENDER_MODE_DEFINES RENDER_LIGHTING_DEFINES;
+    GLuint frag = gfx_compile_stage_file(GL_FRAGMENT_SHADER, frag_path, frag_define, error, error_size);
+    if (!frag) {
+        glDeleteShader(vert);
+        return false;
+    }
+    static const char *const varyings[] = {"scenePosition", "sceneNormal"};
+    char line[512];
+    GLuint p = gfx_link_program(vert, frag, NULL, 0, varyings, 2, line, sizeof line);
+    if (!p) {
+        snprintf(error, error_size, "shaders %s + %s do not link: %s", vert_path, frag_path, line);
+        return false;
+    }
+#define AT(field) offsetof(VatRenderer, field)
+    static const GpuUniformName names[] = {
+        {"time", AT(u_time)}, {"boundsMin", AT(u_bounds_min)}, {"boundsRange", AT(u_bounds_range)},
+        {"textureWidth", AT(u_width)}, {"rowsPerFrame", AT(u_rows_per_frame)},
+        {"framesPerPage", AT(u_frames_per_page)}, {"clips", AT(u_clips)}, {"vatPositions", AT(u_positions)},
+        {"vatNormals", AT(u_normals)}, {"displayMode", AT(u_display_mode)},
+    };
+#undef AT
+    if (glGetUniformLocation(p, "clips") < 0 || glGetUniformLocation(p, "vatPositions") < 0 ||
+        glGetUniformLocation(p, "time") < 0) {
+        snprintf(error, error_size, "shader %s lacks the uniforms clips, vatPositions or time", vert_path);
+        glDeleteProgram(p);
+        return false;
+    }
+    if (renderer->program) glDeleteProgram(renderer->program);   /* rebuilt (set_environment) */
+    renderer->program = p;
+    gpu_find_uniforms(p, names, (int)(sizeof names / sizeof names[0]), renderer);
+    gpu_light_uniforms_find(p, &renderer->frame);
+    gpu_material_uniforms_find(p, &renderer->material);
+    /* constant uniforms: the layout, the bounds, the clip table, texture units */
+    const VatGpuData *data = renderer->data;
+    const VatLayout *layout = &data->layout;
+    vec3 range;
+    glm_vec3_sub((float *)data->bounds_max, (float *)data->bounds_min, range);
+    vec3 zero = {0.0f, 0.0f, 0.0f}, one = {1.0f, 1.0f, 1.0f};
+    glUseProgram(p);
+    glUniform3fv(renderer->u_bounds_min, 1, data->float_precision ? zero : data->bounds_min);
+    glUniform3fv(renderer->u_bounds_range, 1, data->float_precision ? one : range);
+    glUniform1i(renderer->u_width, layout->width);
+    glUniform1i(renderer->u_rows_per_frame, layout->rows_per_frame);
+    glUniform1i(renderer->u_frames_per_page, layout->frames_per_page);
+    glUniform4fv(renderer->u_clips, data->clip_count, (const float *)data->clips);
+    glUniform1i(renderer->u_positions, 1);
+    glUniform1i(renderer->u_normals, 2);
+    glUniform3fv(glGetUniformLocation(p, "environmentSh"), 9, &renderer->environment_sh[0][0]);   /* -1: ignored */
+    glUniform1i(glGetUniformLocation(p, "environmentMap"), 7);
+    glUseProgram(0);
+    return true;
+}
+
 bool vat_renderer_init(VatRenderer *renderer, const Model *model, const VatGpuData *data, const char *vert_path,
                        const char *frag_path, char *error, size_t error_size)
 {
@@ -109,54 +176,10 @@ bool vat_renderer_init(VatRenderer *renderer, const Model *model, const VatGpuDa
         return false;
     }
 
-    char define[64];
-    snprintf(define, sizeof define, "#define VAT_CLIP_COUNT %d\n", data->clip_count > 0 ? data->clip_count : 1);
-    GLuint vert = gfx_compile_stage_file(GL_VERTEX_SHADER, vert_path, define, error, error_size);
-    if (!vert) return false;
-    GLuint frag = gfx_compile_stage_file(GL_FRAGMENT_SHADER, frag_path, RENDER_MODE_DEFINES RENDER_LIGHTING_DEFINES,
-                                         error, error_size);
-    if (!frag) {
-        glDeleteShader(vert);
-        return false;
-    }
-    static const char *const varyings[] = {"scenePosition", "sceneNormal"};
-    char line[512];
-    renderer->program = gfx_link_program(vert, frag, NULL, 0, varyings, 2, line, sizeof line);
-    if (!renderer->program) {
-        snprintf(error, error_size, "shaders %s + %s do not link: %s", vert_path, frag_path, line);
-        return false;
-    }
-    GLuint p = renderer->program;
-#define AT(field) offsetof(VatRenderer, field)
-    static const GpuUniformName names[] = {
-        {"time", AT(u_time)}, {"boundsMin", AT(u_bounds_min)}, {"boundsRange", AT(u_bounds_range)},
-        {"textureWidth", AT(u_width)}, {"rowsPerFrame", AT(u_rows_per_frame)},
-        {"framesPerPage", AT(u_frames_per_page)}, {"clips", AT(u_clips)}, {"vatPositions", AT(u_positions)},
-        {"vatNormals", AT(u_normals)},
-    };
-#undef AT
-    gpu_find_uniforms(p, names, (int)(sizeof names / sizeof names[0]), renderer);
-    gpu_light_uniforms_find(p, &renderer->frame);
-    gpu_material_uniforms_find(p, &renderer->material);
-    if (renderer->u_clips < 0 || renderer->u_positions < 0 || renderer->u_time < 0) {
-        snprintf(error, error_size, "shader %s lacks the uniforms clips, vatPositions or time", vert_path);
-        vat_renderer_free(renderer);
-        return false;
-    }
-    /* constant uniforms: the layout, the bounds, the clip table, texture units */
-    vec3 range;
-    glm_vec3_sub((float *)data->bounds_max, (float *)data->bounds_min, range);
-    vec3 zero = {0.0f, 0.0f, 0.0f}, one = {1.0f, 1.0f, 1.0f};
-    glUseProgram(p);
-    glUniform3fv(renderer->u_bounds_min, 1, data->float_precision ? zero : data->bounds_min);
-    glUniform3fv(renderer->u_bounds_range, 1, data->float_precision ? one : range);
-    glUniform1i(renderer->u_width, layout->width);
-    glUniform1i(renderer->u_rows_per_frame, layout->rows_per_frame);
-    glUniform1i(renderer->u_frames_per_page, layout->frames_per_page);
-    glUniform4fv(renderer->u_clips, data->clip_count, (const float *)data->clips);
-    glUniform1i(renderer->u_positions, 1);
-    glUniform1i(renderer->u_normals, 2);
-    glUseProgram(0);
+    renderer->data = data;
+    snprintf(renderer->vert_path, sizeof renderer->vert_path, "%s", vert_path);
+    snprintf(renderer->frag_path, sizeof renderer->frag_path, "%s", frag_path);
+    if (!build_program(renderer, error, error_size)) return false;
 
     renderer->meshes = calloc((size_t)(model->mesh_count > 0 ? model->mesh_count : 1), sizeof *renderer->meshes);
     if (!renderer->meshes || !gpu_textures_upload(model, &renderer->textures)) {
@@ -205,6 +228,8 @@ void vat_renderer_free(VatRenderer *renderer)
     GLuint buffers[2] = {renderer->instance_buffer, renderer->feedback_buffer};
     glDeleteBuffers(2, buffers);
     if (renderer->program) glDeleteProgram(renderer->program);
+    renderer_shadow_free(&renderer->shadow);
+    if (renderer->environment_texture) glDeleteTextures(1, &renderer->environment_texture);
     free(renderer->meshes);
     memset(renderer, 0, sizeof *renderer);
 }
@@ -219,7 +244,10 @@ bool vat_renderer_set_instances(VatRenderer *renderer, const VatInstance *instan
         glBindBuffer(GL_ARRAY_BUFFER, 0);
         return false;
     }
+    vec3 low = {INFINITY, INFINITY, INFINITY}, high = {-INFINITY, -INFINITY, -INFINITY};   /* the offsets' box */
     for (int i = 0; i < count; i++) {
+        glm_vec3_minv(low, (float *)instances[i].offset, low);
+        glm_vec3_maxv(high, (float *)instances[i].offset, high);
         float *out = packed + (size_t)i * VAT_FLOATS_PER_INSTANCE;
         out[0] = instances[i].offset[0];
         out[1] = instances[i].offset[1];
@@ -236,6 +264,11 @@ bool vat_renderer_set_instances(VatRenderer *renderer, const VatInstance *instan
     free(packed);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     renderer->instance_count = count;
+    /* the crowd's sphere: the baked box's around the offsets' box (centre + centre, radius + radius) */
+    const VatGpuData *data = renderer->data;
+    for (int c = 0; c < 3; c++) renderer->crowd_center[c] = 0.5f * (data->bounds_min[c] + data->bounds_max[c] + low[c] + high[c]);
+    renderer->crowd_radius = 0.5f * (glm_vec3_distance((float *)data->bounds_min, (float *)data->bounds_max) +
+                                     glm_vec3_distance(low, high));
     return true;
 }
 
@@ -245,6 +278,8 @@ static void bind_vat_textures(const VatRenderer *renderer)
     glBindTexture(GL_TEXTURE_2D_ARRAY, renderer->positions_texture);
     glActiveTexture(GL_TEXTURE2);
     glBindTexture(GL_TEXTURE_2D_ARRAY, renderer->normals_texture);
+    glActiveTexture(GL_TEXTURE7);   /* skinned.frag's environmentMap (0 without one: not sampled) */
+    glBindTexture(GL_TEXTURE_2D, renderer->environment_texture);
     glActiveTexture(GL_TEXTURE0);
 }
 
@@ -254,34 +289,41 @@ static void unbind_vat_textures(void)
     glBindTexture(GL_TEXTURE_2D_ARRAY, 0);
     glActiveTexture(GL_TEXTURE2);
     glBindTexture(GL_TEXTURE_2D_ARRAY, 0);
+    glActiveTexture(GL_TEXTURE7);
+    glBindTexture(GL_TEXTURE_2D, 0);
     glActiveTexture(GL_TEXTURE0);
 }
 
-int vat_renderer_draw(VatRenderer *renderer, float time, const mat4 view, const mat4 projection,
-                      const RenderLight *light)
+/* Every instance of every mesh with displayMode `display_mode`: RENDER_LIT in its own passes and
+ * state; RENDER_SHADOW (the mask) in one pass, every face, in the state shadow_draw set. */
+static int draw_meshes(VatRenderer *renderer, float time, const mat4 view, const mat4 projection,
+                       const RenderLight *light, int display_mode)
 {
     const Model *model = renderer->model;
-    bool srgb_target = renderer_target_is_srgb();
-    gpu_opaque_pass_begin(srgb_target, renderer->cull_back_faces);
+    bool lit = display_mode == RENDER_LIT;
+    bool srgb_target = lit && renderer_target_is_srgb();
+    if (lit) gpu_opaque_pass_begin(srgb_target, renderer->cull_back_faces);
     glUseProgram(renderer->program);
     gpu_set_frame_uniforms(&renderer->frame, view, projection, light, srgb_target);
     glUniform1f(renderer->u_time, time);
+    glUniform1i(renderer->u_display_mode, display_mode);
     bind_vat_textures(renderer);
     int draw_calls = 0;
-    /* pass 0: every mesh but the alpha-BLEND ones; pass 1: those, blended, depth writes off (the
-     * crowd is one instanced call per mesh: not sorted per instance) */
-    for (int pass = 0; pass < 2; pass++) {
+    /* pass 0: every mesh but the alpha-BLEND ones (the mask: all of them, cut where alpha ~ 0);
+     * pass 1: those, blended, depth writes off (the crowd is one instanced call per mesh: not
+     * sorted per instance) */
+    for (int pass = 0; pass < (lit ? 2 : 1); pass++) {
         bool any = false;
         for (int m = 0; m < renderer->mesh_count; m++) {
             const VatMeshGpu *gpu = &renderer->meshes[m];
             const Material *material =
                 gpu->material >= 0 && gpu->material < model->material_count ? &model->materials[gpu->material] : NULL;
-            bool blended = material && material->alpha_mode == MATERIAL_ALPHA_BLEND;
+            bool blended = lit && material && material->alpha_mode == MATERIAL_ALPHA_BLEND;
             if (gpu->index_count == 0 || blended != (pass == 1)) continue;
             if (pass == 1 && !any) gpu_blend_pass_begin();
             any = true;
-            /* glTF doubleSided false culls the back faces (as the skinned renderer) */
-            if (renderer->cull_back_faces || (material && !material->double_sided)) {
+            /* glTF doubleSided false culls the back faces (as the skinned renderer); the mask takes all */
+            if (lit && (renderer->cull_back_faces || (material && !material->double_sided))) {
                 glEnable(GL_CULL_FACE);
                 glCullFace(GL_BACK);
             } else {
@@ -299,8 +341,57 @@ int vat_renderer_draw(VatRenderer *renderer, float time, const mat4 view, const 
     glBindTexture(GL_TEXTURE_2D, 0);
     unbind_vat_textures();
     glUseProgram(0);
-    gpu_opaque_pass_end();
+    if (lit) gpu_opaque_pass_end();
     return draw_calls;
+}
+
+int vat_renderer_draw(VatRenderer *renderer, float time, const mat4 view, const mat4 projection,
+                      const RenderLight *light)
+{
+    return draw_meshes(renderer, time, view, projection, light, RENDER_LIT);
+}
+
+/* ---- the skinned viewer's look: the ground shadow (a caster for shadow_draw), the environment ---- */
+
+typedef struct VatCaster {
+    VatRenderer *renderer;
+    float        time;
+} VatCaster;
+
+static void vat_draw_mask(void *self, const mat4 camera, const RenderLight *light)
+{
+    VatCaster *caster = self;
+    mat4 identity = GLM_MAT4_IDENTITY_INIT;
+    draw_meshes(caster->renderer, caster->time, identity, camera, light, RENDER_SHADOW);
+}
+
+static void vat_crowd_sphere(void *self, int index, vec3 center, float *radius)
+{
+    (void)index;   /* one sphere: the whole crowd */
+    const VatRenderer *renderer = ((VatCaster *)self)->renderer;
+    glm_vec3_copy((float *)renderer->crowd_center, center);
+    *radius = renderer->crowd_radius;
+}
+
+void vat_renderer_draw_shadow(VatRenderer *renderer, float time, const mat4 view, const mat4 projection,
+                              const RenderLight *light, float ground_y, const float center[2], float radius)
+{
+    VatCaster self = {renderer, time};
+    ShadowCaster caster = {&self, vat_draw_mask, 1, vat_crowd_sphere};
+    shadow_draw(&renderer->shadow, &caster, view, projection, light, ground_y, center, radius);
+}
+
+bool vat_renderer_set_environment(VatRenderer *renderer, const float *rgb, int width, int height, char *error,
+                                  size_t error_size)
+{
+    if (!environment_upload(rgb, width, height, &renderer->environment_texture, renderer->environment_sh)) {
+        snprintf(error, error_size, "out of memory for the environment light");
+        return false;
+    }
+    if (build_program(renderer, error, error_size)) return true;
+    glDeleteTextures(1, &renderer->environment_texture);   /* the old program stays, with the hemisphere */
+    renderer->environment_texture = 0;
+    return false;
 }
 
 bool vat_renderer_capture_mesh(VatRenderer *renderer, int mesh, int clip, float time, vec3 *out_positions,

@@ -57,12 +57,21 @@ typedef struct VatRenderer {
     GLuint       feedback_buffer;
     size_t       feedback_size;
     bool         cull_back_faces;
+    /* the skinned viewer's look (renderer.h): --shadow, --environment */
+    GLint        u_display_mode;      /* skinned.frag displayMode: RENDER_LIT, or RENDER_SHADOW for the mask */
+    RendererShadow shadow;            /* the ground shadow (shadow_draw), made on first use */
+    GLuint       environment_texture; /* environment_upload; 0: the sky/ground hemisphere */
+    float        environment_sh[9][3];
+    vec3         crowd_center;        /* every baked frame of every instance lies within crowd_radius */
+    float        crowd_radius;        /* of crowd_center (the shadow's reach) */
+    const VatGpuData *data;           /* kept for a program rebuilt with HAS_ENVIRONMENT; not owned */
+    char         vert_path[1024], frag_path[1024];
 } VatRenderer;
 
 /* Compiles vert_path (with "#define VAT_CLIP_COUNT n") + frag_path, uploads the meshes (every
  * vertex must carry its id in uvs2) and the textures. Fails with one line when the pages exceed
  * GL_MAX_TEXTURE_SIZE / GL_MAX_ARRAY_TEXTURE_LAYERS or the clips the uniforms hold. Starts with
- * one instance of clip 0 at the origin. */
+ * one instance of clip 0 at the origin. `data` must outlive the renderer. */
 bool vat_renderer_init(VatRenderer *renderer, const Model *model, const VatGpuData *data, const char *vert_path,
                        const char *frag_path, char *error, size_t error_size);
 void vat_renderer_free(VatRenderer *renderer);
@@ -74,6 +83,16 @@ bool vat_renderer_set_instances(VatRenderer *renderer, const VatInstance *instan
  * per mesh. Returns the number of draw calls. */
 int vat_renderer_draw(VatRenderer *renderer, float time, const mat4 view, const mat4 projection,
                       const RenderLight *light);
+
+/* The crowd's shadow on the ground plane y = ground_y, as renderer_draw_shadow (the same mask pass
+ * and ground quad, shadow_draw): call after clearing and before vat_renderer_draw. */
+void vat_renderer_draw_shadow(VatRenderer *renderer, float time, const mat4 view, const mat4 projection,
+                              const RenderLight *light, float ground_y, const float center[2], float radius);
+
+/* --environment: as renderer_set_environment (environment_upload, the program rebuilt with
+ * HAS_ENVIRONMENT). False with one line in error; the renderer then draws as before. */
+bool vat_renderer_set_environment(VatRenderer *renderer, const float *rgb, int width, int height, char *error,
+                                  size_t error_size);
 
 /* Transform feedback of mesh `mesh` for one instance of clip `clip` at the origin at `time`:
  * each vertex's scene-space position and normal, in the mesh's vertex order. Replaces the

@@ -23,6 +23,7 @@ bool aids_apply(AidOptions *aids, Action action)
         return true;
     case ACTION_TOGGLE_WIREFRAME: aids->wireframe = !aids->wireframe; return true;
     case ACTION_TOGGLE_GRID: aids->grid = !aids->grid; return true;
+    case ACTION_TOGGLE_SHADOW: aids->shadow = !aids->shadow; return true;
     case ACTION_TOGGLE_NORMALS: aids->show_normals = !aids->show_normals; return true;
     case ACTION_TOGGLE_COMPARE: aids->compare = !aids->compare; return true;
     case ACTION_TOGGLE_INSPECTOR: aids->inspector = !aids->inspector; return true;

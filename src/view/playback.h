@@ -63,6 +63,7 @@ typedef enum ActionKind {
     ACTION_CYCLE_SKINNING, /* K */
     ACTION_TOGGLE_WIREFRAME, /* X */
     ACTION_TOGGLE_GRID,   /* G */
+    ACTION_TOGGLE_SHADOW, /* Shift+G: the ground shadow (both players) */
     ACTION_TOGGLE_NORMALS, /* V */
     ACTION_TOGGLE_COMPARE, /* D: the difference view of two skinning methods */
     ACTION_TOGGLE_INSPECTOR, /* E: the vertex inspector panel */
