@@ -14,6 +14,9 @@ layout(location = 2) in vec2 uv;
 layout(location = 3) in float vertexId;       // TEXCOORD_1.x of mesh.glb: the texel index
 layout(location = 4) in vec4 instanceOffset;  // per instance: xyz = grid offset, w = time offset (s)
 layout(location = 5) in float instanceClip;   // per instance: clip index
+layout(location = 9) in vec4 color;           // COLOR_0 of mesh.glb (white without one)
+layout(location = 11) in vec2 uv1;            // the model's second UV set: TEXCOORD_2 of mesh.glb
+uniform bool hasUv1;                          // false: texCoord1 = uv (as skinned.vert)
 
 uniform sampler2DArray vatPositions;          // RGBA16 (unsigned normalised) or RGBA32F; layer = page
 uniform sampler2DArray vatNormals;            // RG16: octahedral e, stored as (e + 1) / 2
@@ -30,8 +33,8 @@ uniform mat4 projection;
 out vec3 scenePosition;                       // captured by transform feedback (--verify)
 out vec3 sceneNormal;
 out vec2 texCoord;
-// skinned.frag's other inputs: a VAT bake keeps UV set 0 only (uvs2 holds the vertex ids); no
-// vertex colours or tangents (the normal map's frame comes from derivatives)
+// skinned.frag's other inputs: both UV sets and the vertex colour; no tangents (the normal map's
+// frame comes from derivatives)
 out vec2 texCoord1;
 out vec4 vertexColor;
 out vec4 sceneTangent;
@@ -78,8 +81,8 @@ void main()
     scenePosition = mix(p0, p1, alpha) + instanceOffset.xyz;
     sceneNormal = normalize(mix(n0, n1, alpha));
     texCoord = uv;
-    texCoord1 = uv;
-    vertexColor = vec4(1.0);
+    texCoord1 = hasUv1 ? uv1 : uv;
+    vertexColor = color;
     sceneTangent = vec4(0.0);
     selectedWeight = 0.0;
     influenceCount = 0.0;

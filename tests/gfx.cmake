@@ -61,3 +61,8 @@ skinview_test(gfx_teach_flags test_teach_flags.c STB BINARY LABELS gl TIMEOUT 60
 # The influence view marks vertices whose 5th+ influences the import cut: a glTF written by the
 # test (up to 6 influences a vertex), imported whole and split, rendered, and through the binary.
 skinview_test(gfx_teach_influences_cut test_influences_cut.c LINK skinview_app STB BINARY LABELS gl TIMEOUT 300)
+
+# The VAT player against the skinned viewer on a transformed texture through TEXCOORD_1, a LINES
+# square and POINTS (test_vat_texture.c, built in tests/io.cmake).
+add_test(NAME gfx_vat_texture_lines COMMAND test_vat_texture gfx)
+set_tests_properties(gfx_vat_texture_lines PROPERTIES LABELS "gfx;gl" SKIP_RETURN_CODE 77 TIMEOUT 120)

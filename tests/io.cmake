@@ -224,3 +224,9 @@ if(SKINVIEW_FUZZ)
     target_link_options(fuzz_${target} PRIVATE -fsanitize=fuzzer,address,undefined)
   endforeach()
 endif()
+
+# A VAT bake's mesh.glb keeps every map's texCoord and KHR_texture_transform, the second UV set
+# (TEXCOORD_2, by vertex id) and the primitive kinds: written and read back, field by field; and
+# the VAT player draws a transformed texture, lines and points as the skinned viewer does
+# (gfx_vat_texture_lines, the same program, in tests/gfx.cmake).
+skinview_test(io_vat_mesh_roundtrip test_vat_texture.c LINK skinview_app PkgConfig::CJSON STB BINARY LABELS io TIMEOUT 60)

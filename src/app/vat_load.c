@@ -19,6 +19,7 @@ void app_vat_unload(LoadedBake *bake)
 {
     vat_manifest_free(&bake->manifest);
     model_free(&bake->mesh_model);
+    vat_mesh_uv1_free(&bake->uv1);
     free(bake->positions);
     free(bake->normals);
     free(bake->clips);
@@ -108,7 +109,8 @@ bool app_vat_load(const char *dir, LoadedBake *bake)
         app_vat_unload(bake);
         return false;
     }
-    if (!check_mesh_ids(&bake->mesh_model, layout->vertex_count, mesh_path, error, sizeof error)) {
+    if (!check_mesh_ids(&bake->mesh_model, layout->vertex_count, mesh_path, error, sizeof error) ||
+        !vat_mesh_read_extras(mesh_path, &bake->mesh_model, layout->vertex_count, &bake->uv1, error, sizeof error)) {
         fprintf(stderr, "skinview: %s\n", error);
         app_vat_unload(bake);
         return false;
@@ -127,6 +129,8 @@ bool app_vat_load(const char *dir, LoadedBake *bake)
         .normals = bake->normals,
         .clip_count = manifest->clip_count,
         .clips = (const vec4 *)bake->clips,
+        .uv1 = (const vec2 *)bake->uv1.uv,
+        .uv1_present = bake->uv1.present,
     };
     glm_vec3_copy((float *)manifest->bounds_min, bake->gpu.bounds_min);
     glm_vec3_copy((float *)manifest->bounds_max, bake->gpu.bounds_max);

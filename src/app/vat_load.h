@@ -5,6 +5,7 @@
 
 #include "gfx/vat_renderer.h"
 #include "io/vat_io.h"
+#include "io/vat_mesh.h"
 #include "cli.h"
 #include "glcontext.h"
 #include "scene.h"          /* GroundGrid */
@@ -18,6 +19,7 @@ typedef struct LoadedBake {
     void       *positions;   /* uint16 RGBA, or float RGBA (float precision) */
     uint16_t   *normals;     /* two per texel */
     vec4       *clips;       /* first slot, frame count, duration, 0 */
+    VatMeshUv1  uv1;         /* the model's second UV set by vertex id (mesh.glb TEXCOORD_2), or none */
     VatGpuData  gpu;
 } LoadedBake;
 

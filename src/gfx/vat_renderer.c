@@ -10,13 +10,47 @@
 #include <string.h>
 
 #define VAT_FLOATS_PER_VERTEX 9     /* position 3, normal 3, uv 2, vertex id 1 */
+#define VAT_EXTRA_FLOATS 6          /* colour 4, uv1 2 (upload_extra_attributes) */
 #define VAT_FLOATS_PER_INSTANCE 5   /* offset 3, time offset 1, clip 1 */
 #define VAT_FEEDBACK_FLOATS 6       /* scenePosition 3, sceneNormal 3 */
 #define VAT_RESERVED_UNIFORM_VECTORS 32   /* matrices, bounds, light, material: kept free of clips */
 
-static bool upload_mesh(const Mesh *mesh, int index, int vertex_total, VatMeshGpu *gpu, char *error,
+/* The second vertex buffer of a mesh: per vertex its colour (white without COLOR_0) at location 9
+ * and its second UV set (its uv where it has none) at location 11, as skinned.vert takes them. */
+static void upload_extra_attributes(const Mesh *mesh, const VatGpuData *data, const float *vertices, VatMeshGpu *gpu)
+{
+    float *extra = malloc(sizeof(float) * VAT_EXTRA_FLOATS * (size_t)(mesh->vertex_count > 0 ? mesh->vertex_count : 1));
+    if (!extra) return;   /* the attributes keep GL's default (0, 0, 0, 1): the mesh draws, untinted colour lost */
+    gpu->has_uv1 = data->uv1 != NULL;
+    for (int v = 0; v < mesh->vertex_count; v++) {
+        const float *in = vertices + (size_t)v * VAT_FLOATS_PER_VERTEX;
+        float *out = extra + (size_t)v * VAT_EXTRA_FLOATS;
+        int id = (int)in[8];   /* checked: an integer in [0, vertex count) */
+        for (int c = 0; c < 4; c++) out[c] = mesh->colors ? mesh->colors[v][c] : 1.0f;
+        bool present = data->uv1 && data->uv1_present[id];
+        gpu->has_uv1 = gpu->has_uv1 && present;
+        out[4] = present ? data->uv1[id][0] : in[6];
+        out[5] = present ? data->uv1[id][1] : in[7];
+    }
+    glGenBuffers(1, &gpu->extra_vbo);
+    glBindVertexArray(gpu->vao);
+    glBindBuffer(GL_ARRAY_BUFFER, gpu->extra_vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(float) * VAT_EXTRA_FLOATS * (size_t)mesh->vertex_count), extra,
+                 GL_STATIC_DRAW);
+    const GLsizei stride = sizeof(float) * VAT_EXTRA_FLOATS;
+    glEnableVertexAttribArray(9);
+    glVertexAttribPointer(9, 4, GL_FLOAT, GL_FALSE, stride, (const void *)0);
+    glEnableVertexAttribArray(11);
+    glVertexAttribPointer(11, 2, GL_FLOAT, GL_FALSE, stride, (const void *)(4 * sizeof(float)));
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    free(extra);
+}
+
+static bool upload_mesh(const Mesh *mesh, int index, const VatGpuData *data, VatMeshGpu *gpu, char *error,
                         size_t error_size)
 {
+    int vertex_total = data->layout.vertex_count;
     memset(gpu, 0, sizeof *gpu);
     if (!mesh->uvs2) {
         snprintf(error, error_size, "mesh %d \"%s\" has no second UV set (the vertex ids of a VAT mesh)", index,
@@ -43,10 +77,12 @@ static bool upload_mesh(const Mesh *mesh, int index, int vertex_total, VatMeshGp
     static const int sizes[4] = {3, 3, 2, 1};
     gpu_upload_interleaved(&gpu->vao, &gpu->vbo, &gpu->ebo, vertices, mesh->vertex_count, sizes, 4, mesh->indices,
                            mesh->index_count);
+    upload_extra_attributes(mesh, data, vertices, gpu);
     free(vertices);
     gpu->vertex_count = mesh->vertex_count;
     gpu->index_count = mesh->index_count;
     gpu->material = mesh->material;
+    gpu->primitive = mesh->primitive;
     return true;
 }
 
@@ -117,7 +153,7 @@ static bool build_program(VatRenderer *renderer, char *error, size_t error_size)
         {"time", AT(u_time)}, {"boundsMin", AT(u_bounds_min)}, {"boundsRange", AT(u_bounds_range)},
         {"textureWidth", AT(u_width)}, {"rowsPerFrame", AT(u_rows_per_frame)},
         {"framesPerPage", AT(u_frames_per_page)}, {"clips", AT(u_clips)}, {"vatPositions", AT(u_positions)},
-        {"vatNormals", AT(u_normals)}, {"displayMode", AT(u_display_mode)},
+        {"vatNormals", AT(u_normals)}, {"displayMode", AT(u_display_mode)}, {"hasUv1", AT(u_has_uv1)},
     };
 #undef AT
     if (glGetUniformLocation(p, "clips") < 0 || glGetUniformLocation(p, "vatPositions") < 0 ||
@@ -188,7 +224,7 @@ bool vat_renderer_init(VatRenderer *renderer, const Model *model, const VatGpuDa
         return false;
     }
     for (int m = 0; m < model->mesh_count; m++) {
-        if (!upload_mesh(&model->meshes[m], m, layout->vertex_count, &renderer->meshes[m], error, error_size)) {
+        if (!upload_mesh(&model->meshes[m], m, data, &renderer->meshes[m], error, error_size)) {
             vat_renderer_free(renderer);
             return false;
         }
@@ -221,6 +257,7 @@ void vat_renderer_free(VatRenderer *renderer)
         glDeleteVertexArrays(1, &renderer->meshes[m].vao);
         glDeleteBuffers(1, &renderer->meshes[m].vbo);
         glDeleteBuffers(1, &renderer->meshes[m].ebo);
+        glDeleteBuffers(1, &renderer->meshes[m].extra_vbo);
     }
     gpu_textures_free(&renderer->textures);
     GLuint pages[2] = {renderer->positions_texture, renderer->normals_texture};
@@ -330,9 +367,14 @@ static int draw_meshes(VatRenderer *renderer, float time, const mat4 view, const
                 glDisable(GL_CULL_FACE);
             }
             gpu_bind_material(model, gpu->material, &renderer->textures, &renderer->material);
+            glUniform1i(renderer->u_has_uv1, gpu->has_uv1 ? 1 : 0);
+            /* lines, points: the flat material colour, no lighting (as the skinned renderer) */
+            if (gpu->primitive != MESH_TRIANGLES) glUniform1i(renderer->material.unlit, 1);
+            static const GLenum gl_mode[] = {GL_TRIANGLES, GL_LINES, GL_POINTS};   /* by MeshPrimitive */
             glBindVertexArray(gpu->vao);
             /* the whole crowd of this mesh in one call: instance attributes carry offset, clip, time */
-            glDrawElementsInstanced(GL_TRIANGLES, gpu->index_count, GL_UNSIGNED_INT, NULL, renderer->instance_count);
+            glDrawElementsInstanced(gl_mode[gpu->primitive], gpu->index_count, GL_UNSIGNED_INT, NULL,
+                                    renderer->instance_count);
             draw_calls++;
         }
         if (pass == 1 && any) gpu_blend_pass_end();

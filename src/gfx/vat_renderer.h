@@ -27,6 +27,8 @@ typedef struct VatGpuData {
     vec3            bounds_min, bounds_max;
     int             clip_count;
     const vec4     *clips;
+    const vec2     *uv1;           /* [vertex id] the model's second UV set (v up), NULL: none */
+    const unsigned char *uv1_present; /* [vertex id] 1 where uv1 holds one */
 } VatGpuData;
 
 /* One copy in the crowd: offset in scene space, clip index, seconds added to the time. */
@@ -38,14 +40,17 @@ typedef struct VatInstance {
 
 typedef struct VatMeshGpu {
     GLuint vao, vbo, ebo;
+    GLuint extra_vbo;                 /* colour (location 9) and uv1 (location 11) */
     int    vertex_count, index_count, material;
+    MeshPrimitive primitive;          /* drawn as GL_TRIANGLES, GL_LINES or GL_POINTS */
+    bool   has_uv1;
 } VatMeshGpu;
 
 typedef struct VatRenderer {
     const Model *model;               /* mesh.glb as imported (uvs2 = vertex ids); not owned */
     GLuint       program;
     GLint        u_time, u_bounds_min, u_bounds_range, u_width, u_rows_per_frame, u_frames_per_page, u_clips,
-                 u_positions, u_normals;
+                 u_positions, u_normals, u_has_uv1;
     LightUniforms frame;              /* view, projection, camera, light, encodeSrgb (gpu_common.h) */
     MaterialUniforms material;        /* skinned.frag's material uniforms (gpu_common.h) */
     int          mesh_count;

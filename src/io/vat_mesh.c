@@ -101,6 +101,7 @@ static void free_scene(struct aiScene *scene)
         free(mesh->mNormals);
         free(mesh->mTextureCoords[0]);
         free(mesh->mTextureCoords[1]);
+        free(mesh->mTextureCoords[2]);
         free(mesh->mColors[0]);
         for (unsigned f = 0; mesh->mFaces && f < mesh->mNumFaces; f++) free(mesh->mFaces[f].mIndices);
         free(mesh->mFaces);
@@ -143,6 +144,13 @@ static bool build_mesh(const Mesh *src, int first_vertex, const vec3 *positions,
     mesh->mMaterialIndex = material_index;
     if (!mesh->mVertices || !mesh->mNormals || !mesh->mTextureCoords[0] || !mesh->mTextureCoords[1] || !mesh->mFaces)
         return false;
+    if (src->uvs2) {   /* the model's own second UV set: TEXCOORD_2 (TEXCOORD_1 holds the vertex ids) */
+        mesh->mTextureCoords[2] = calloc(count ? count : 1, sizeof(struct aiVector3D));
+        mesh->mNumUVComponents[2] = 2;
+        if (!mesh->mTextureCoords[2]) return false;
+        for (unsigned v = 0; v < count; v++)
+            mesh->mTextureCoords[2][v] = (struct aiVector3D){src->uvs2[v][0], src->uvs2[v][1], 0.0f};
+    }
     if (src->colors) {   /* COLOR_0, linear, as the renderer multiplies the base colour by it */
         mesh->mColors[0] = calloc(count ? count : 1, sizeof(struct aiColor4D));
         if (!mesh->mColors[0]) return false;
@@ -153,9 +161,13 @@ static bool build_mesh(const Mesh *src, int first_vertex, const vec3 *positions,
         const float *p = positions[first_vertex + (int)v], *n = normals[first_vertex + (int)v];
         mesh->mVertices[v] = (struct aiVector3D){p[0], p[1], p[2]};
         mesh->mNormals[v] = (struct aiVector3D){n[0], n[1], n[2]};
-        if (src->uvs) mesh->mTextureCoords[0][v] = (struct aiVector3D){src->uvs[v][0], src->uvs[v][1], 0.0f};
+        /* z (not written: the sets are 2D) = the vertex id too: the exporter's JoinIdenticalVertices
+         * (always on for glb2) compares UV set 0 in full but, in Assimp 5.2, not the other sets, and
+         * would weld corners that differ only by their id (the Fox: 1728 baked, 1504 written) */
+        float id = (float)(first_vertex + (int)v);
+        mesh->mTextureCoords[0][v] = (struct aiVector3D){src->uvs ? src->uvs[v][0] : 0.0f, src->uvs ? src->uvs[v][1] : 0.0f, id};
         /* the second UV set addresses the textures: x = vertex id (exact in a float below 2^24) */
-        mesh->mTextureCoords[1][v] = (struct aiVector3D){(float)(first_vertex + (int)v), 0.0f, 0.0f};
+        mesh->mTextureCoords[1][v] = (struct aiVector3D){id, 0.0f, 0.0f};
     }
     for (unsigned f = 0; f < mesh->mNumFaces; f++) {
         struct aiFace *face = &mesh->mFaces[f];
@@ -171,8 +183,7 @@ static bool build_mesh(const Mesh *src, int first_vertex, const vec3 *positions,
  * metallic-roughness (its UNKNOWN slot), normal (+ scale), occlusion (LIGHTMAP, + strength: the
  * exporter reads them as "$tex.file.scale" / ".strength") and
  * emissive textures, the emissive colour (x strength), double-sided, the alpha mode and cutoff.
- * Texture coordinates are the first set and transforms are not carried (the second set holds the
- * vertex ids). */
+ * Texture coordinates and KHR_texture_transform are added after the export (add_texture_infos). */
 static bool add_material_maps(struct aiMaterial *material, const Material *src, int texture_count)
 {
     const struct {
@@ -319,5 +330,5 @@ bool vat_export_mesh(const char *path, const Model *model, const vec3 *positions
         return false;
     }
     free_scene(scene);
-    return true;
+    return vat_mesh_add_texture_infos(path, model, error, error_size);
 }
