@@ -5,7 +5,7 @@
  *     mesh.glb and read back (import_model + vat_mesh_read_extras): every map's texture, texCoord,
  *     offset, rotation and scale, the second UV set by vertex id, every mesh's primitive kind and
  *     index count equal the model's, no two vertices are welded (two points alike but for their
- *     id); the GLB lists KHR_texture_transform in extensionsUsed; a
+ *     id) and none is dropped (one no triangle uses); the GLB lists KHR_texture_transform in extensionsUsed; a
  *     model with none of them (what an older bake wrote) reads back with identity transforms,
  *     texCoord 0, no second UV set and triangles;
  *   - "gfx" (gfx_vat_texture_lines): a glTF written here (a quad whose base colour texture, four
@@ -39,7 +39,7 @@ static void fill_mesh(Mesh *mesh, int k, bool extras)
     static const uint32_t quad[6] = {0, 1, 2, 0, 2, 3}, outline[8] = {0, 1, 1, 2, 2, 3, 3, 0}, points[3] = {0, 1, 2};
     /* without extras: triangles throughout (mesh 1 the quad's two, mesh 2 one of its three points) */
     const uint32_t *indices = k == 0 || (k == 1 && !extras) ? quad : k == 1 ? outline : points;
-    int index_count = k == 0 || (k == 1 && !extras) ? 6 : k == 1 ? 8 : 3, vertex_count = k == 2 ? 3 : 4;
+    int index_count = k == 0 || (k == 1 && !extras) ? 6 : k == 1 ? 8 : 3, vertex_count = k == 2 ? 3 : k == 0 ? 5 : 4;
     snprintf(mesh->name, sizeof mesh->name, "mesh%d", k);
     mesh->vertex_count = vertex_count;
     mesh->index_count = index_count;
@@ -62,6 +62,7 @@ static void fill_mesh(Mesh *mesh, int k, bool extras)
             mesh->uvs2[v][1] = 0.875f - 0.1875f * (float)v;
         }
     }
+    /* mesh 0's vertex 4 is used by no triangle: the exporter must not drop it */
     if (k == 2) {   /* two points alike but for their id: the exporter must not weld them */
         glm_vec3_copy(mesh->positions[1], mesh->positions[2]);
         glm_vec2_copy(mesh->uvs[1], mesh->uvs[2]);
@@ -196,11 +197,14 @@ static void roundtrip(bool extras)
         for (int m = 0; m < baked.mesh_count; m++) {
             const Mesh *mesh = &baked.meshes[m];
             int id = mesh->uvs2 && mesh->vertex_count > 0 ? (int)mesh->uvs2[0][0] : -1;
-            int source = id < 4 ? 0 : id < 8 ? 1 : 2;   /* the model's meshes hold ids 0-3, 4-7, 8-10 */
+            int source = 0, first = 0;   /* the model's mesh holding id: ids run mesh after mesh */
+            while (source < 2 && id >= first + model.meshes[source].vertex_count) first += model.meshes[source++].vertex_count;
             const Mesh *original = &model.meshes[source];
-            kinds += mesh->primitive == original->primitive && mesh->index_count == original->index_count;
+            /* the quad's vertex 4, which no triangle uses, comes with a degenerate triangle of its own */
+            int unused_elements = source == 0 ? 3 : 0;
+            kinds += mesh->primitive == original->primitive && mesh->index_count == original->index_count + unused_elements;
             for (int v = 0; v < mesh->vertex_count && uv1.uv; v++) {
-                int vertex_id = (int)mesh->uvs2[v][0], local = vertex_id - (source == 0 ? 0 : source == 1 ? 4 : 8);
+                int vertex_id = (int)mesh->uvs2[v][0], local = vertex_id - first;
                 bool present = uv1.present[vertex_id] != 0;
                 if (!original->uvs2) uv1_matches += !present;
                 else uv1_matches += present && fabsf(uv1.uv[vertex_id][0] - original->uvs2[local][0]) < 1e-6f &&

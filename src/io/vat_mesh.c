@@ -139,11 +139,22 @@ static bool build_mesh(const Mesh *src, int first_vertex, const vec3 *positions,
     mesh->mTextureCoords[1] = calloc(count ? count : 1, sizeof(struct aiVector3D));
     mesh->mNumUVComponents[0] = 2;
     mesh->mNumUVComponents[1] = 2;
-    mesh->mNumFaces = (unsigned)(src->index_count / corners);
+    /* a vertex no element uses would be dropped by the exporter (JoinIdenticalVertices rebuilds
+     * the vertex list from the faces) and the bake refused at load: each gets one element of its
+     * own, all corners on it (a degenerate triangle or segment: nothing drawn; a point: one dot) */
+    unsigned elements = (unsigned)(src->index_count / corners), unused = 0;
+    unsigned char *used = calloc(count ? count : 1, 1);
+    if (!used) return false;
+    for (unsigned i = 0; i < elements * (unsigned)corners; i++)
+        if (src->indices[i] < count) used[src->indices[i]] = 1;
+    for (unsigned v = 0; v < count; v++) unused += !used[v];
+    mesh->mNumFaces = elements + unused;
     mesh->mFaces = calloc(mesh->mNumFaces ? mesh->mNumFaces : 1, sizeof(struct aiFace));
     mesh->mMaterialIndex = material_index;
-    if (!mesh->mVertices || !mesh->mNormals || !mesh->mTextureCoords[0] || !mesh->mTextureCoords[1] || !mesh->mFaces)
+    if (!mesh->mVertices || !mesh->mNormals || !mesh->mTextureCoords[0] || !mesh->mTextureCoords[1] || !mesh->mFaces) {
+        free(used);
         return false;
+    }
     if (src->uvs2) {   /* the model's own second UV set: TEXCOORD_2 (TEXCOORD_1 holds the vertex ids) */
         mesh->mTextureCoords[2] = calloc(count ? count : 1, sizeof(struct aiVector3D));
         mesh->mNumUVComponents[2] = 2;
@@ -169,14 +180,20 @@ static bool build_mesh(const Mesh *src, int first_vertex, const vec3 *positions,
         /* the second UV set addresses the textures: x = vertex id (exact in a float below 2^24) */
         mesh->mTextureCoords[1][v] = (struct aiVector3D){id, 0.0f, 0.0f};
     }
+    unsigned next_unused = 0;
     for (unsigned f = 0; f < mesh->mNumFaces; f++) {
         struct aiFace *face = &mesh->mFaces[f];
         face->mNumIndices = (unsigned)corners;
         face->mIndices = malloc((size_t)corners * sizeof(unsigned));
-        if (!face->mIndices) return false;
-        for (int k = 0; k < corners; k++) face->mIndices[k] = src->indices[(unsigned)corners * f + (unsigned)k];
+        if (!face->mIndices) break;
+        while (f >= elements && used[next_unused]) next_unused++;
+        for (int k = 0; k < corners; k++)
+            face->mIndices[k] = f < elements ? src->indices[(unsigned)corners * f + (unsigned)k] : next_unused;
+        if (f >= elements) next_unused++;
     }
-    return true;
+    bool complete = mesh->mNumFaces == 0 || mesh->mFaces[mesh->mNumFaces - 1].mIndices != NULL;
+    free(used);
+    return complete;
 }
 
 /* The maps and settings beyond the base colour, as Assimp's glTF 2 exporter reads them: the
