@@ -146,6 +146,16 @@ int main(void)
     expect_unusable("absurd OFF counts", SKINVIEW_TESTMODELS_DIR "/invalid/OutOfMemory.off");
     expect_unusable("empty .x (package)", SKINVIEW_TESTMODELS_DIR "/invalid/empty.x");
     expect_unusable("malformed.obj", SKINVIEW_TESTMODELS_DIR "/invalid/malformed.obj");
+    /* a valid file of a format nothing here reads: said as what it is, not "damaged" */
+    const char *gltf1_binary = SKINVIEW_TESTMODELS_DIR "/glTF/BoxTextured-glTF-Binary/BoxTextured.glb";
+    expect_unusable("glTF 1.0 binary", gltf1_binary);
+    {
+        char gltf1_args[1200], gltf1_err[4096];
+        snprintf(gltf1_args, sizeof gltf1_args, "--info '%s'", gltf1_binary);
+        run_skinview(gltf1_args, gltf1_err, sizeof gltf1_err);
+        CHECK(strstr(gltf1_err, "glTF 1.0 binary") && !strstr(gltf1_err, "damaged"), "glTF 1.0 binary: named as such: %s",
+              gltf1_err);
+    }
 
     /* bad usage: exit 2 */
     expect_usage_error("unknown option", "--no-such-option");

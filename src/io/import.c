@@ -308,6 +308,12 @@ static void import_run(void *argument)
         gltf = false;
         error[0] = '\0';
         ok = import_with_assimp(job, max_bones, warnings);
+        const char *name = job->path ? job->path : job->hint ? job->hint : "";
+        size_t length = strlen(name);
+        bool binary = length >= 3 && strcasecmp(name + length - 3, "glb") == 0;
+        if (!ok && binary)   /* Assimp 5.2's glTF 1 reader does not take the binary (KHR_binary_glTF) form */
+            snprintf(error, error_size, "a glTF 1.0 binary (KHR_binary_glTF), which neither skinview's glTF 2.0 reader "
+                                        "nor Assimp 5.2 reads: convert it to glTF 2.0");
     }
     if (gltf && job->path) snprintf(model->source_path, sizeof model->source_path, "%s", job->path);
     else if (gltf) snprintf(model->source_path, sizeof model->source_path, "(memory).%s", job->hint ? job->hint : "");
