@@ -3,7 +3,9 @@
  *   - BoxTextured.gltf: the same with the texture as a file next to the model;
  *   - anims_with_full_rotations_between_keys.DAE: node animation but no bones -> static meshes
  *     that follow their animated nodes;
- *   - Wizard.glb (../shared, optional): rigid meshes inside a skinned model.
+ *   - Wizard.glb (../shared, optional): rigid meshes inside a skinned model;
+ *   - OBJ testline.obj / testpoints.obj: `l` and `p` elements come through Assimp as line-segment
+ *     and point meshes, each element at the file's own vertex positions.
  * And `--info --json` reports them static. */
 #include "anim/animator.h"
 #include "io/import.h"
@@ -95,8 +97,64 @@ static void check_box(const char *path, const char *texture_source_prefix)
     check_json_static(path, 0);
 }
 
+/* An OBJ's `l` (polyline: n indices, n - 1 segments) or `p` (n points) elements, read here from the
+ * text: each element's corner positions, in order, into corners (room for `room` vec3). */
+static int obj_elements(const char *path, char kind, vec3 *corners, int room)
+{
+    FILE *f = fopen(path, "r");
+    CHECK(f != NULL, "cannot open %s", path);
+    if (!f) return 0;
+    vec3 vertices[64];
+    int vertex_count = 0, count = 0;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == 'v' && line[1] == ' ' && vertex_count < 64) {
+            float *v = vertices[vertex_count++];
+            sscanf(line + 2, "%f %f %f", &v[0], &v[1], &v[2]);
+        } else if (line[0] == kind && line[1] == ' ') {
+            int index[16], n = 0, used;
+            for (const char *at = line + 2; n < 16 && sscanf(at, "%d%n", &index[n], &used) == 1; at += used) n++;
+            for (int k = 0; k < n; k++) {
+                if (kind == 'l' && k + 1 >= n) break;
+                int ends = kind == 'l' ? 2 : 1;
+                for (int e = 0; e < ends && count < room; e++) glm_vec3_copy(vertices[index[k + e] - 1], corners[count++]);
+            }
+        }
+    }
+    fclose(f);
+    return count;
+}
+
+static void check_obj_elements(const char *name, char kind, MeshPrimitive primitive)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/OBJ/%s", SKINVIEW_TESTMODELS_DIR, name);
+    vec3 expected[256];
+    int corners = obj_elements(path, kind, expected, 256);
+    Model model;
+    if (!load(path, &model)) return;
+    CHECK(model.mesh_count == 1 && model.meshes[0].primitive == primitive, "%s: expected one %s mesh", path,
+          mesh_primitive_plural(primitive));
+    if (model.mesh_count == 1) {
+        const Mesh *mesh = &model.meshes[0];
+        CHECK(mesh->index_count == corners && corners > 0, "%s: %d indices, the file's elements have %d corners", path,
+              mesh->index_count, corners);
+        int matched = 0;   /* every element's corners at the file's positions, in the file's order */
+        for (int i = 0; i < mesh->index_count && i < corners; i++)
+            matched += mesh->indices[i] < (uint32_t)mesh->vertex_count &&
+                       glm_vec3_distance(mesh->positions[mesh->indices[i]], expected[i]) < 1e-6f;
+        CHECK(matched == corners, "%s: %d of %d corners at the file's positions", path, matched, corners);
+        printf("%s: %d %s, %d of %d corners where the file puts them\n", path, mesh_element_count(mesh),
+               mesh_primitive_plural(primitive), matched, corners);
+    }
+    model_free(&model);
+}
+
 int main(void)
 {
+    check_obj_elements("testline.obj", 'l', MESH_LINES);
+    check_obj_elements("testpoints.obj", 'p', MESH_POINTS);
+
     char path[1024];
     snprintf(path, sizeof path, "%s/glTF2/BoxTextured-glTF-Binary/BoxTextured.glb", SKINVIEW_TESTMODELS_DIR);
     check_box(path, "*");   /* embedded in the GLB */

@@ -137,7 +137,9 @@ static void draw_mesh(Renderer *renderer, const Animator *animator, int m, const
     if (primitive != MESH_TRIANGLES) glUniform1i(shader->material.unlit, 1);   /* lines, points: flat colour, no lighting */
     static const GLenum gl_mode[] = {GL_TRIANGLES, GL_LINES, GL_POINTS};    /* by MeshPrimitive */
     glBindVertexArray(mesh_vao(renderer, m));
+    if (primitive == MESH_POINTS) glPointSize(RENDERER_POINT_PIXELS);   /* a 1-pixel point is lost on screen */
     glDrawElements(gl_mode[primitive], gpu->index_count, GL_UNSIGNED_INT, NULL);
+    if (primitive == MESH_POINTS) glPointSize(1.0f);
 }
 
 void renderer_mesh_posed_bounds(const Renderer *renderer, const Animator *animator, int m, vec3 center, float *radius)

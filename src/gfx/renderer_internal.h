@@ -7,6 +7,7 @@
 #include "renderer.h"
 
 #define RENDERER_FEEDBACK_FLOATS 6   /* scenePosition 3, sceneNormal 3 (interleaved) */
+#define RENDERER_POINT_PIXELS 4.0f  /* the size a point primitive (Mesh.primitive MESH_POINTS) is drawn at */
 
 /* renderer_shader.c */
 /* The model's material features as skinned.frag #defines (MATERIAL_FEATURES_SELECTED + one HAS_*

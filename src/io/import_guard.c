@@ -6,7 +6,7 @@
  *     bit-flipped copies). What can still kill the process is caught one level up by
  *     src/app/load.c (signal handler + watchdog).
  *   - Assimp reads with skinview's flags: triangulate, weld, smooth normals where missing,
- *     drop points and lines, validate; FBX pivot helpers off (trap 3 in docs/skinning.md).
+ *     keep points and lines (not in FBX), validate; FBX pivot helpers off (trap 3 in docs/skinning.md).
  *   - Weights beyond SV_MAX_INFLUENCES are counted, the vertices that have them listed (stage 3
  *     marks them in Mesh.influences_in_file), then cut by LimitBoneWeights (trap 5).
  *   - With a bone limit, meshes are split by SplitByBoneCount (one slot kept for the
@@ -450,7 +450,6 @@ static const struct aiScene *read_scene_unbounded(const char *path, const void *
     struct aiPropertyStore *props = aiCreatePropertyStore();
     aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, 0);
     aiSetImportPropertyInteger(props, AI_CONFIG_PP_LBW_MAX_WEIGHTS, SV_MAX_INFLUENCES);
-    aiSetImportPropertyInteger(props, AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
     /* aiApplyPostProcessing() takes no property store, but the Importer that
      * aiImportFileExWithProperties() creates keeps a copy of these properties and
      * the later post-processing call runs on that same Importer: so the bone limit
@@ -465,6 +464,10 @@ static const struct aiScene *read_scene_unbounded(const char *path, const void *
     /* binary FBX: a take's edge keys that Assimp would drop are brought inside its window (import_fbx.c);
      * Assimp then reads that copy of the bytes */
     bool fbx = path ? extension && strcasecmp(extension, ".fbx") == 0 : hint && strcasecmp(hint, "fbx") == 0;
+    /* SortByPType gives every mesh one primitive kind. Points and lines are kept (an OBJ's `l` and
+     * `p` elements, a point cloud: drawn as Mesh.primitive lines / points), except in FBX, where
+     * they are NURBS curves and rig controls, not the model. */
+    aiSetImportPropertyInteger(props, AI_CONFIG_PP_SBP_REMOVE, fbx ? aiPrimitiveType_POINT | aiPrimitiveType_LINE : 0);
     size_t fbx_size = 0;
     uint8_t *fbx_file = fbx && path ? whole_file_read(path, (size_t)-1 / 2, &fbx_size, NULL) : NULL;
     int takes_widened = 0;

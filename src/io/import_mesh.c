@@ -2,8 +2,11 @@
  *
  * Rules of this stage:
  *   - One skinview Mesh per (node, mesh) reference, in joint order: a mesh that several
- *     nodes reference is instanced once per node. Meshes without triangles are skipped.
- *   - Positions, normals (non-finite or zero normals become +Y), first UV set, triangles.
+ *     nodes reference is instanced once per node. Meshes with nothing to draw are skipped.
+ *   - A mesh draws triangles when it has any, else line segments, else points (Mesh.primitive:
+ *     SortByPType leaves one kind per Assimp mesh; elements of the other kinds are dropped).
+ *   - Positions, normals (non-finite or zero normals become +Y: lines and points have none),
+ *     first UV set, the elements' indices.
  *   - A skin keeps the bones whose node exists, bound by import_find_bone_joint; each
  *     vertex keeps its SV_MAX_INFLUENCES largest weights, renormalised to sum 1; vertices
  *     whose further weights LimitBoneWeights cut are marked in influences_in_file.
@@ -18,12 +21,24 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-static bool mesh_has_triangles(const struct aiMesh *mesh)
+/* What an Assimp mesh draws: triangles if it has any, else line segments, else points; *count is
+ * the number of those elements (0: nothing to draw). */
+static MeshPrimitive mesh_primitive_of(const struct aiMesh *mesh, long *count)
 {
-    if (!mesh || mesh->mNumVertices == 0 || !mesh->mVertices || mesh->mNumFaces == 0) return false;
-    for (unsigned f = 0; f < mesh->mNumFaces; f++)
-        if (mesh->mFaces[f].mNumIndices == 3) return true;
-    return false;
+    long per_corners[4] = {0, 0, 0, 0};   /* faces by index count 1, 2, 3 */
+    if (mesh && mesh->mNumVertices > 0 && mesh->mVertices && mesh->mFaces)
+        for (unsigned f = 0; f < mesh->mNumFaces; f++)
+            if (mesh->mFaces[f].mNumIndices >= 1 && mesh->mFaces[f].mNumIndices <= 3) per_corners[mesh->mFaces[f].mNumIndices]++;
+    MeshPrimitive kind = per_corners[3] > 0 ? MESH_TRIANGLES : per_corners[2] > 0 ? MESH_LINES : MESH_POINTS;
+    *count = per_corners[mesh_primitive_corners(kind)];
+    return kind;
+}
+
+static bool mesh_has_elements(const struct aiMesh *mesh)
+{
+    long count;
+    mesh_primitive_of(mesh, &count);
+    return count > 0;
 }
 
 /* N of a skinned mesh: its node's rest scene matrix, the product of the rest transforms from
@@ -144,13 +159,14 @@ static bool build_mesh(Importer *im, const struct aiMesh *src, int node_joint, M
 
     if (src->mNumVertices > 0x7fffffffu / 4) return import_fail(im, "mesh '%s' has too many vertices", mesh->name);
     int vertex_count = (int)src->mNumVertices;
-    int triangles = 0;
-    for (unsigned f = 0; f < src->mNumFaces; f++)
-        if (src->mFaces[f].mNumIndices == 3) triangles++;
-    if (triangles > 0x7fffffff / 3) return import_fail(im, "mesh '%s' has too many triangles", mesh->name);
+    long elements;
+    mesh->primitive = mesh_primitive_of(src, &elements);
+    int corners = mesh_primitive_corners(mesh->primitive);
+    if (elements > 0x7fffffff / 3)
+        return import_fail(im, "mesh '%s' has too many %s", mesh->name, mesh_primitive_plural(mesh->primitive));
 
     mesh->vertex_count = vertex_count;
-    mesh->index_count = triangles * 3;
+    mesh->index_count = (int)elements * corners;
     mesh->positions = malloc(sizeof(vec3) * (size_t)vertex_count);
     mesh->normals = malloc(sizeof(vec3) * (size_t)vertex_count);
     mesh->uvs = calloc((size_t)vertex_count, sizeof(vec2));
@@ -207,8 +223,8 @@ static bool build_mesh(Importer *im, const struct aiMesh *src, int node_joint, M
     int i = 0;
     for (unsigned f = 0; f < src->mNumFaces; f++) {
         const struct aiFace *face = &src->mFaces[f];
-        if (face->mNumIndices != 3) continue;
-        for (int k = 0; k < 3; k++) {
+        if (face->mNumIndices != (unsigned)corners) continue;
+        for (int k = 0; k < corners; k++) {
             unsigned index = face->mIndices[k];
             if (index >= src->mNumVertices)
                 return import_fail(im, "mesh '%s' has a vertex index out of range (%u >= %u)", mesh->name, index,
@@ -235,10 +251,10 @@ bool import_meshes(Importer *im)
         for (unsigned k = 0; k < node->mNumMeshes; k++) {
             unsigned index = node->mMeshes[k];
             if (index >= scene->mNumMeshes) return import_fail(im, "node '%s' references mesh %u of %u", model->skeleton.names[j], index, scene->mNumMeshes);
-            if (mesh_has_triangles(scene->mMeshes[index])) references++;
+            if (mesh_has_elements(scene->mMeshes[index])) references++;
         }
     }
-    if (references == 0) return import_fail(im, "no triangle meshes in the file");
+    if (references == 0) return import_fail(im, "no meshes in the file (no triangles, lines or points)");
     if (references > 1000000) return import_fail(im, "too many mesh instances (%ld)", references);
 
     model->meshes = calloc((size_t)references, sizeof *model->meshes);
@@ -247,7 +263,7 @@ bool import_meshes(Importer *im)
         const struct aiNode *node = im->nodes[j];
         for (unsigned k = 0; k < node->mNumMeshes; k++) {
             const struct aiMesh *src = scene->mMeshes[node->mMeshes[k]];
-            if (!mesh_has_triangles(src)) continue;
+            if (!mesh_has_elements(src)) continue;
             Mesh *mesh = &model->meshes[model->mesh_count++];
             if (!build_mesh(im, src, j, mesh)) return false;
         }
