@@ -6,6 +6,7 @@
  *   - a file dropped on the window (the XDND protocol, spoken here with Xlib as a file manager
  *     would) is opened ("skinview: opened NAME");
  *   - S writes a numbered screenshot next to the model ("skinview: saved PATH"), a real PNG;
+ *   - Shift+G turns the ground shadow on: the next S screenshot has the ground darker;
  *   - the mesh list (U, Enter) hides a mesh: a 19-mesh OBJ dropped on the window draws fewer
  *     pixels with its first mesh hidden (two S screenshots);
  *   - paused (Space), the viewer idles: its CPU time over 2 s is a small part of what playing costs;
@@ -78,6 +79,24 @@ static long foreground_pixels(const char *path)
     }
     stbi_image_free(rgba);
     return count;
+}
+
+/* Pixels of PNG b darker / brighter than in PNG a (by more than 6 in r + g + b); -1 if unreadable. */
+static void darker_pixels(const char *a_path, const char *b_path, long *darker, long *brighter)
+{
+    int wa = 0, ha = 0, wb = 0, hb = 0, channels = 0;
+    unsigned char *a = stbi_load(a_path, &wa, &ha, &channels, 4), *b = stbi_load(b_path, &wb, &hb, &channels, 4);
+    *darker = *brighter = -1;
+    if (a && b && wa == wb && ha == hb) {
+        *darker = *brighter = 0;
+        for (long i = 0; i < (long)wa * ha; i++) {
+            int before = a[4 * i] + a[4 * i + 1] + a[4 * i + 2], after = b[4 * i] + b[4 * i + 1] + b[4 * i + 2];
+            *darker += after < before - 6;
+            *brighter += after > before + 6;
+        }
+    }
+    stbi_image_free(a);
+    stbi_image_free(b);
 }
 
 /* CPU seconds (user + system) process `pid` has used so far, from /proc/PID/stat; -1 if unknown. */
@@ -290,6 +309,28 @@ int main(void)
             fclose(png);
         }
         CHECK(png && memcmp(magic, "\x89PNG\r\n\x1a\n", 8) == 0, "S: the screenshot is not a PNG");
+
+        /* Shift+G: the ground shadow on and off (paused, so that only the shadow differs; F first:
+         * the camera kept from the demo does not frame the model --watch replaced it with) */
+        char unshadowed[700], shadowed[700];
+        snprintf(unshadowed, sizeof unshadowed, "skinview: saved %s/model-shot-002.png", folder);
+        snprintf(shadowed, sizeof shadowed, "skinview: saved %s/model-shot-003.png", folder);
+        run_xdotool("key space", NULL, 0);
+        run_xdotool("key f", NULL, 0);
+        usleep(1000000);
+        run_xdotool("key s", NULL, 0);
+        CHECK(wait_for(out, unshadowed, 1, 10.0), "S before Shift+G");
+        run_xdotool("key shift+g", NULL, 0);
+        usleep(500000);
+        run_xdotool("key s", NULL, 0);
+        CHECK(wait_for(out, shadowed, 1, 10.0), "S after Shift+G");
+        run_xdotool("key shift+g", NULL, 0);
+        run_xdotool("key space", NULL, 0);
+        long darker = 0, brighter = 0;
+        darker_pixels(unshadowed + strlen("skinview: saved "), shadowed + strlen("skinview: saved "), &darker, &brighter);
+        printf("Shift+G: %ld pixels darker, %ld brighter\n", darker, brighter);
+        CHECK(darker > 300 && brighter * 10 < darker, "Shift+G: the shadow darkens the ground (%ld darker, %ld brighter)",
+              darker, brighter);
 
         /* F11: fullscreen, the window as large as the screen */
         run_xdotool("key F11", NULL, 0);
