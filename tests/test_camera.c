@@ -143,8 +143,25 @@ static void test_orbit_zoom_pan(void)
     CHECK(camera.target[1] > before[1], "dragging down moves the target up (the scene follows the cursor)");
 }
 
+/* A reload keeps the view for the same model edited, frames another model afresh. */
+static void test_reload_bounds(void)
+{
+    const vec3 min = {-1.0f, 0.0f, -1.0f}, max = {1.0f, 2.0f, 1.0f};   /* diagonal 2.83 */
+    CHECK(!camera_bounds_changed(min, max, min, max), "the same box: the same model");
+    CHECK(!camera_bounds_changed(min, max, (vec3){-1.2f, 0.0f, -1.0f}, (vec3){1.0f, 2.5f, 1.3f}),
+          "an edited model (a bit larger): keep the view");
+    CHECK(camera_bounds_changed(min, max, (vec3){-10.0f, 0.0f, -10.0f}, (vec3){10.0f, 20.0f, 10.0f}),
+          "ten times larger: another model");
+    CHECK(camera_bounds_changed(min, max, (vec3){-0.1f, 0.0f, -0.1f}, (vec3){0.1f, 0.2f, 0.1f}),
+          "ten times smaller: another model");
+    CHECK(camera_bounds_changed(min, max, (vec3){9.0f, 0.0f, -1.0f}, (vec3){11.0f, 2.0f, 1.0f}),
+          "the same size ten units away (more than the diagonal): another model");
+    CHECK(camera_bounds_changed(min, max, (vec3){NAN, 0.0f, 0.0f}, max), "NaN bounds: frame afresh");
+}
+
 int main(void)
 {
+    test_reload_bounds();
     test_framing();
     test_orbit_zoom_pan();
     return test_finish();

@@ -1,6 +1,7 @@
 /* test_viewer_live.c — the running viewer, driven from outside like a user (X server + xdotool):
  *   - --watch: the file replaced on disk is reloaded ("skinview: reloaded NAME" on stdout); a
- *     damaged replacement is refused with one line on stderr and the viewer keeps running;
+ *     damaged replacement is refused with one line on stderr and the viewer keeps running; a
+ *     replacement that holds another model (its bounds far from the old) is framed afresh;
  *   - Ctrl+R reloads the unchanged file;
  *   - F11 makes the window cover the whole screen (its geometry, read back with xdotool);
  *   - a file dropped on the window (the XDND protocol, spoken here with Xlib as a file manager
@@ -310,8 +311,7 @@ int main(void)
         }
         CHECK(png && memcmp(magic, "\x89PNG\r\n\x1a\n", 8) == 0, "S: the screenshot is not a PNG");
 
-        /* Shift+G: the ground shadow on and off (paused, so that only the shadow differs; F first:
-         * the camera kept from the demo does not frame the model --watch replaced it with) */
+        /* Shift+G: the ground shadow on and off (paused, so that only the shadow differs; F first) */
         char unshadowed[700], shadowed[700];
         snprintf(unshadowed, sizeof unshadowed, "skinview: saved %s/model-shot-002.png", folder);
         snprintf(shadowed, sizeof shadowed, "skinview: saved %s/model-shot-003.png", folder);
@@ -320,6 +320,13 @@ int main(void)
         usleep(1000000);
         run_xdotool("key s", NULL, 0);
         CHECK(wait_for(out, unshadowed, 1, 10.0), "S before Shift+G");
+        /* --watch put another model in the file: it was framed afresh (camera_bounds_changed), so
+         * shot 001 (before F) shows about as much as shot 002 (after F) */
+        long reloaded_view = foreground_pixels(shot + strlen("skinview: saved "));
+        long framed_view = foreground_pixels(unshadowed + strlen("skinview: saved "));
+        printf("after --watch brought another model: %ld foreground pixels, after F %ld\n", reloaded_view, framed_view);
+        CHECK(framed_view > 0 && reloaded_view * 10 > framed_view * 7,
+              "--watch with another model: framed afresh (%ld foreground pixels, F gives %ld)", reloaded_view, framed_view);
         run_xdotool("key shift+g", NULL, 0);
         usleep(500000);
         run_xdotool("key s", NULL, 0);

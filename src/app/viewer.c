@@ -274,6 +274,8 @@ static void skinned_open(void *self, Player *player, const char *path, bool keep
         player_clips_changed(player, &viewer->loaded->model, viewer->loaded->mesh_visible, viewer->loaded->durations);
         return;
     }
+    bool other_model = camera_bounds_changed(viewer->loaded->bounds_min, viewer->loaded->bounds_max, fresh->bounds_min,
+                                             fresh->bounds_max);
     loaded_free(viewer->loaded);
     free(viewer->loaded);
     viewer->loaded = fresh;
@@ -303,8 +305,8 @@ static void skinned_open(void *self, Player *player, const char *path, bool keep
     player->playback.show_help = kept.show_help;
     player->playback.cull_back_faces = kept.cull_back_faces;
     player_sync_clip(player);
-    if (!keep_clip) {
-        player->camera.fov_y = 0.0f;   /* a new file: a fresh first view */
+    if (!keep_clip || other_model) {
+        player->camera.fov_y = 0.0f;   /* a new file, or a reload that now holds another model: a fresh first view */
         player->frame_requested = true;
     }
     viewer->watched_mtime = file_mtime(viewer->model_path);

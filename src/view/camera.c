@@ -24,6 +24,17 @@ static void camera_axes(const Camera *camera, vec3 back, vec3 right, vec3 up)
     glm_vec3_cross(back, right, up);
 }
 
+bool camera_bounds_changed(const vec3 old_min, const vec3 old_max, const vec3 new_min, const vec3 new_max)
+{
+    float old_diagonal = glm_vec3_distance((float *)old_min, (float *)old_max);
+    float new_diagonal = glm_vec3_distance((float *)new_min, (float *)new_max);
+    vec3 old_center, new_center;
+    glm_vec3_center((float *)old_min, (float *)old_max, old_center);
+    glm_vec3_center((float *)new_min, (float *)new_max, new_center);
+    if (!(new_diagonal <= 2.0f * old_diagonal && old_diagonal <= 2.0f * new_diagonal)) return true;   /* NaN too */
+    return !(glm_vec3_distance(old_center, new_center) <= old_diagonal);
+}
+
 void camera_frame(Camera *camera, const vec3 min, const vec3 max, float aspect, float fov_y)
 {
     bool fresh = !(camera->fov_y > 0.0f);

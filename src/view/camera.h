@@ -11,6 +11,7 @@
 #define SKINVIEW_CAMERA_H
 
 #include <cglm/cglm.h>
+#include <stdbool.h>
 
 #define CAMERA_DEFAULT_FOV_Y_DEGREES 45.0f   /* the viewer's and --screenshot's field of view */
 #define CAMERA_START_YAW_DEGREES 25.0f       /* first view: three-quarter from the front ... */
@@ -44,6 +45,12 @@ typedef struct Camera {
  * from a three-quarter front view (camera_reset_angle). An empty box (max < min) frames a unit sphere at
  * the origin; a single point gets a tiny size relative to its position. */
 void camera_frame(Camera *camera, const vec3 min, const vec3 max, float aspect, float fov_y);
+
+/* Whether a reloaded file holds something else than the one the camera was set for: its box's
+ * diagonal is more than twice or less than half the old one's, or its centre moved by more than
+ * the old diagonal. A reload of the same model edited keeps the user's view; another model is
+ * framed afresh. */
+bool camera_bounds_changed(const vec3 old_min, const vec3 old_max, const vec3 new_min, const vec3 new_max);
 
 /* The camera's unit vectors: back (target -> eye), right and up (+Y up, no roll). */
 void camera_basis(const Camera *camera, vec3 back, vec3 right, vec3 up);
