@@ -13,6 +13,7 @@
 #include "glcontext.h"
 #include "anim/animator.h"
 #include "anim/vat.h"
+#include "gfx/gl_context.h"
 #include "io/vat_io.h"
 #include "io/vat_mesh.h"
 
@@ -91,10 +92,9 @@ static int query_max_texture(void)
     GlContext context = {0};
     char error[512];
     if (!glcontext_create_offscreen(&context, error, sizeof error)) return VAT_DEFAULT_MAX_TEXTURE;
-    GLint size = 0;
-    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &size);
+    int size = gl_context_max_texture_size();
     glcontext_destroy(&context);
-    return size >= VAT_MIN_MAX_TEXTURE ? (int)size : VAT_DEFAULT_MAX_TEXTURE;
+    return size >= VAT_MIN_MAX_TEXTURE ? size : VAT_DEFAULT_MAX_TEXTURE;
 }
 
 /* OUTDIR must be a writable directory, or a new name in a writable one. Sets *create when it

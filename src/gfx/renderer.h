@@ -27,7 +27,7 @@
 
 #include "anim/animator.h"
 #include "anim/skin_dq.h"
-#include "gl.h"
+#include "gl_types.h"
 #include "gpu_common.h"
 
 #include <stdbool.h>

@@ -1,9 +1,9 @@
 /* player.c — the window player (player.h): input, the frame loop, the HUD, for any subject. */
 #include "view/player.h"
 #include "view/timeline.h"
-#include "gfx/gl.h"
 #include "gfx/gl_debug.h"
 #include "gfx/renderer.h"
+#include "gfx/window_target.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,24 +85,13 @@ static void remember_root(Player *player)
 static void take_screenshot(Player *player, int fb_width, int fb_height)
 {
     unsigned char *pixels = malloc((size_t)fb_width * (size_t)fb_height * 4);
-    unsigned char *row = malloc((size_t)fb_width * 4);
-    if (!pixels || !row) {
+    if (!pixels) {
         player_message(player, "screenshot failed: out of memory");
     } else {
-        glPixelStorei(GL_PACK_ALIGNMENT, 1);
-        glReadBuffer(GL_BACK);
-        glReadPixels(0, 0, fb_width, fb_height, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
-        size_t stride = (size_t)fb_width * 4;
-        for (int y = 0; y < fb_height / 2; y++) {   /* GL rows go bottom-up, PNG rows top-down */
-            memcpy(row, pixels + (size_t)y * stride, stride);
-            memcpy(pixels + (size_t)y * stride, pixels + (size_t)(fb_height - 1 - y) * stride, stride);
-            memcpy(pixels + (size_t)(fb_height - 1 - y) * stride, row, stride);
-        }
-        for (size_t i = 3; i < stride * (size_t)fb_height; i += 4) pixels[i] = 255;
+        window_target_read_rgba(fb_width, fb_height, pixels);
         player->subject->save_screenshot(player->subject->self, player, pixels, fb_width, fb_height);
     }
     free(pixels);
-    free(row);
 }
 
 static void toggle_fullscreen(Player *player)
@@ -470,8 +459,7 @@ void player_draw(Player *player, int fb_width, int fb_height)
 
     camera_view(&player->camera, player->view);
     camera_projection(&player->camera, aspect, player->projection);
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    glViewport(0, 0, fb_width, fb_height);
+    window_target_bind(fb_width, fb_height);
     renderer_clear(background[0], background[1], background[2]);
     if (player->screenshot_requested) {   /* the subject as drawn, without its text or the HUD */
         s->draw(s->self, player->view, player->projection, fb_width, fb_height, false);
