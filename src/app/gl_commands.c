@@ -11,19 +11,13 @@
 #include "gfx/framebuffer.h"
 #include "gfx/gl_debug.h"
 #include "gfx/renderer.h"
-#include "io/atomic_file.h"
 #include "scene.h"
 #include "gfx/text.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#define STBI_WRITE_NO_STDIO
-#include "stb_image_write.h"
 
 #define SCREENSHOT_SAMPLES 4
 #define VERIFY_TIMES 8                /* per clip: t_i = i * duration / 7 */
@@ -35,35 +29,6 @@
 static const float background[3] = {0.18f, 0.20f, 0.23f};
 
 /* ---- --screenshot -------------------------------------------------------- */
-
-typedef struct PngSink {
-    FILE *file;
-    bool  failed;
-} PngSink;
-
-static void write_png_bytes(void *user, void *data, int size)
-{
-    PngSink *sink = user;
-    if (!sink->failed && fwrite(data, 1, (size_t)size, sink->file) != (size_t)size) sink->failed = true;
-}
-
-/* Writes RGBA pixels (rows top to bottom) as a PNG through a temporary file renamed onto
- * `path` when complete (io/atomic_file.h): a failure leaves no file. */
-bool app_write_png(const char *path, int width, int height, const unsigned char *pixels, char *error,
-                   size_t error_size)
-{
-    AtomicFile out;
-    if (!atomic_file_open(&out, path, error, error_size)) return false;
-    PngSink sink = {out.file, false};
-    errno = 0;
-    int ok = stbi_write_png_to_func(write_png_bytes, &sink, width, height, 4, pixels, width * 4);
-    if (!ok || sink.failed) {
-        snprintf(error, error_size, "cannot write PNG: %s", strerror(errno ? errno : EIO));
-        atomic_file_abort(&out);
-        return false;
-    }
-    return atomic_file_commit(&out, error, error_size);
-}
 
 /* --show-hud / --show-browser: the viewer's HUD over the screenshot, at --clip / --time,
  * paused (no frame rate shown); the browser opened on the current clip. */
