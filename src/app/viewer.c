@@ -393,7 +393,7 @@ int command_view(const Options *options, const char *model_path, Model *loaded, 
     player.playback.loop_mode = (PlaybackLoopMode)options->loop_mode;
     player.playback.blend_seconds = options->blend_seconds;
     viewer.watched_mtime = file_mtime(model_path);
-    status = player_run(&player) > 0 ? 1 : 0;
+    status = player_run_or_monkey(&player) > 0 ? 1 : 0;
 
 done:
     if (player_ready) player_free(&player);

@@ -192,3 +192,10 @@ int player_monkey(Player *player, const char *spec)
     fflush(stdout);
     return failures;
 }
+
+int player_run_or_monkey(Player *player)
+{
+    const char *monkey = getenv("SKINVIEW_MONKEY");
+    if (monkey && monkey[0]) return player_monkey(player, monkey) + gl_debug_error_count();
+    return player_run(player);
+}

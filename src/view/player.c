@@ -525,8 +525,6 @@ int player_run(Player *player)
 {
     const PlayerSubject *s = player->subject;
     GLFWwindow *window = player->window;
-    const char *monkey = getenv("SKINVIEW_MONKEY");
-    if (monkey && monkey[0]) return player_monkey(player, monkey) + gl_debug_error_count();
     double last_time = glfwGetTime();
     double fps_start = last_time;
     int fps_frames = 0;

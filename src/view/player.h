@@ -113,6 +113,10 @@ bool player_clips_changed(Player *player, const Model *model, bool *mesh_visible
 /* Runs the window until it closes; returns the number of GL errors reported (--gl-debug). */
 int player_run(Player *player);
 
+/* player_run, or with SKINVIEW_MONKEY set the monkey test in its place (player_monkey, below:
+ * its failed checks plus the GL errors reported). What both windows call (monkey.c). */
+int player_run_or_monkey(Player *player);
+
 /* One turn of the loop after the events (tick, reload / drop, playback by dt, the frame);
  * false when minimised (nothing drawn). player_run calls it; so does the monkey test. */
 bool player_frame(Player *player, float dt);
@@ -131,7 +135,7 @@ void player_on_scroll(GLFWwindow *window, double xoffset, double yoffset);
 void player_on_drop(GLFWwindow *window, int count, const char **paths);
 
 /* The monkey test (tests/view.cmake view_monkey): with SKINVIEW_MONKEY=SEED:EVENTS in the
- * environment, player_run plays EVENTS seeded random keys, characters, clicks, drags, wheel
+ * environment, player_run_or_monkey plays EVENTS seeded random keys, characters, clicks, drags, wheel
  * turns, resizes, drops (the files of SKINVIEW_MONKEY_DROPS, ':'-separated) and reloads through
  * the handlers above, drawing a frame after every few, instead of waiting for a user. After each
  * frame it checks that the camera, the projection and the clock are finite and no GL error was
