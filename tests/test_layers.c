@@ -56,7 +56,6 @@ static const char *const circles_not_broken_yet[] = {
     "gfx/gpu_common.c gfx/renderer.c gfx/renderer_draw.c gfx/renderer_internal.h gfx/renderer_mesh.c "
     "gfx/renderer_shader.c gfx/renderer_shadow.c",
     "anim/pose_fast.c anim/pose_lanes.c",
-    "io/validate.c io/validate_clips.c",
     "io/gltf/gltf_accessor.c io/gltf/gltf_anim.c io/gltf/gltf_file.c io/gltf/gltf_import.c io/gltf/gltf_material.c "
     "io/gltf/gltf_mesh.c io/gltf/gltf_scene.c io/import.c io/import_clip.c io/import_fbx.c io/import_guard.c "
     "io/import_material.c io/import_mesh.c io/import_morph.c io/import_skeleton.c",
@@ -674,7 +673,7 @@ static void strong_connect(Tarjan *t, int v)
             n);
     for (int m = n - 1; m >= 0; m--) fprintf(stderr, " src/%s", t->tree->files[members[m]].path);
     fputc('\n', stderr);
-    for (int a = n - 1; a >= 0 && !ok; a--)   /* what ties it: each arrow inside the circle */
+    for (int a = n - 1; a >= 0; a--)   /* what ties it: each arrow inside the circle */
         for (int b = n - 1; b >= 0; b--)
             if (t->g->edge[(size_t)members[a] * (size_t)t->g->count + (size_t)members[b]])
                 fprintf(stderr, "        src/%s -> src/%s (%s, ...)\n", t->tree->files[members[a]].path,
