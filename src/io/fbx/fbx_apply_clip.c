@@ -97,7 +97,12 @@ static bool collect_channels(const Apply *a, int stack_object, Stack *stack)
                 channel.curves[component] = &scene->curves[curve];
                 any = true;
             }
-            if (!any) continue;
+            /* a curve node without curves holds its d|X d|Y d|Z for the whole stack (the FBX SDK's
+             * value of an animated property without a curve): a channel only where that differs from
+             * the static value (FBX 5.8 / 6.1 takes: a channel's Default without keys) */
+            bool differs = false;
+            for (int i = 0; i < 3; i++) differs = differs || channel.defaults[i] != current[i];
+            if (!any && !differs) continue;
             if (stack->channel_count == capacity) {
                 capacity = capacity ? 2 * capacity : 16;
                 Channel *grown = realloc(stack->channels, sizeof *grown * (size_t)capacity);

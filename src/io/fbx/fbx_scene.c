@@ -20,7 +20,8 @@
  *   properties   7.x Properties70 `P: name, type, label, flags, values…`; FBX 6 Properties60
  *                `Property: name, type, flags, values…`; FBX 5 has none: its Models' rest
  *                Lcl Translation / Rotation / Scaling come from the Defaults of their Transform
- *                channels, written here into a made Properties70.
+ *                channel (in the Model record, FBX 5.0; else in the current take, FBX 5.8) and
+ *                PostRotation from Limits RXAxis / RYAxis / RZAxis, written into a made Properties70.
  *   connections  7.x `C: "OO"|"OP", src id, dst id[, property]`; FBX 6 `Connect:` with names;
  *                FBX 5 `Children: "a", "b"` lists in each Model (child -> parent).
  *   animation    7.x AnimationStack/Layer/CurveNode/Curve objects. FBX 6 and 5: Takes/Take/Model/
@@ -351,7 +352,8 @@ bool fbx_scene_read(FbxScene *scene, const void *bytes, size_t size, char *error
         }
         for (int i = 0; i < file_objects && !b.failed; i++) {
             FbxObject *o = &scene->objects[i];
-            if (strcmp(o->kind, "Model") == 0 && !o->properties) o->properties = fbx_scene_legacy_transform_properties(&b, o->record);
+            if (strcmp(o->kind, "Model") == 0 && !o->properties)
+                o->properties = fbx_scene_legacy_transform_properties(&b, o->record, fbx_record_child(root, "Takes"), o->name);
         }
     }
     if (!b.failed && !fbx_scene_build_index(&b)) b.failed = true;
