@@ -84,7 +84,6 @@ typedef struct Stack {
 /* fbx_apply.c */
 bool fbx_is_kind(const FbxScene *scene, int object, const char *kind);
 bool fbx_is_subclass(const FbxScene *scene, int object, const char *subclass);
-const char *fbx_writing_application(const FbxScene *scene);
 double fbx_read_number(const FbxScene *scene, int object, const char *name, double fallback);
 void fbx_to_mat4(const double m[16], mat4 out);
 void fbx_from_mat4(mat4 m, double out[16]);
