@@ -118,7 +118,7 @@ set_tests_properties(io_fbx_legacy_scene io_fbx_legacy_files PROPERTIES LABELS "
 # Blender's per-vertex shape weights, a parent scaled to 0 about its pivots.
 add_executable(test_fbx_authored test_fbx_authored.c)
 target_link_libraries(test_fbx_authored PRIVATE skinview_io skinview_testutil)
-foreach(mode takes58 instances shape_weights)
+foreach(mode takes58 instances shape_weights zero_scale)
   add_test(NAME io_fbx_authored_${mode} COMMAND test_fbx_authored ${mode})
   set_tests_properties(io_fbx_authored_${mode} PROPERTIES LABELS "io;fbx" TIMEOUT 120)
 endforeach()
