@@ -111,4 +111,9 @@ int fbx_object_by_id(const FbxScene *scene, int64_t id);
  * "Hips" meaning a Model), as PoseNode/Node, Connect and Link records hold them; -1 if none. */
 int fbx_object_by_reference(const FbxScene *scene, const FbxValue *value);
 
+/* The application that wrote the file: SceneInfo's "Original|ApplicationName" ("Maya", "3ds Max",
+ * "MotionBuilder", "Blender" ...; in FBXHeaderExtension for 7.x, among the Objects for 6.1), else
+ * the top-level Creator string; "" when neither is there. */
+const char *fbx_writing_application(const FbxScene *scene);
+
 #endif
