@@ -58,3 +58,7 @@ skinview_test(anim_inspect test_inspect.c LINK skinview_io LABELS anim TIMEOUT 3
 
 # Vertex animation textures (docs/vat.md): the pure math (src/anim/vat.c).
 skinview_test(anim_vat test_vat.c LINK skinview_anim LABELS anim SKIP)
+
+# --reference: the functions docs/skinning.md teaches (Animator.reference) and the fast path give the
+# same pose (joints, skinned vertices, morph weights) on every skinned test model, every clip.
+skinview_test(anim_reference_mode test_reference_mode.c LINK skinview_io LABELS anim io SKIP TIMEOUT 300)

@@ -13,6 +13,7 @@ add_test(NAME docs_flags_agree COMMAND test_docs ${CMAKE_BINARY_DIR}/man/skinvie
 # every "trap N" / "section N" / "Name" reference to it (in the doc and the sources) resolves.
 add_executable(test_doc_numbers test_doc_numbers.c ${CMAKE_SOURCE_DIR}/tools/skinning_numbers.c)
 target_compile_definitions(test_doc_numbers PRIVATE SKINNING_NUMBERS_NO_MAIN SKINNING_NUMBERS_DEMO="${CMAKE_SOURCE_DIR}/assets/demo.fbx"
+  SKINNING_NUMBERS_ARM="${CMAKE_SOURCE_DIR}/assets/arm.gltf"
   SKINNING_NUMBERS_SKINVIEW="$<TARGET_FILE:skinview>")
 target_include_directories(test_doc_numbers PRIVATE ${CMAKE_SOURCE_DIR}/src ${CMAKE_SOURCE_DIR}/tools)
 target_link_libraries(test_doc_numbers PRIVATE skinview_io skinview_testutil PkgConfig::CJSON)

@@ -36,6 +36,9 @@ int main(void)
     CHECK(parse(&o, error, 4, "m.glb", "--verify", "--max-bones", "16"), "%s", error);
     CHECK(o.verify && o.max_bones == 16, "verify, max bones");
 
+    CHECK(parse(&o, error, 2, "m.glb", "--verify") && !o.aids.reference, "the fast path by default");
+    CHECK(parse(&o, error, 3, "m.glb", "--verify", "--reference") && o.aids.reference, "--reference: %s", error);
+
     CHECK(parse(&o, error, 3, "m.glb", "--speed", "0.25"), "%s", error);
     CHECK(o.speed == 0.25f, "speed");
 

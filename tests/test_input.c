@@ -358,6 +358,13 @@ static void test_key_table_data(void)
     CHECK(aids_apply(&aids, shadow_key) && aids.shadow && !aids.grid, "Shift+G turns the shadow on, not the grid");
     CHECK(aids_apply(&aids, shadow_key) && !aids.shadow, "Shift+G again turns it off");
     CHECK(keys_action(GLFW_KEY_T, 0, KEY_MODE_VAT).kind == ACTION_NONE, "T: a bake has no bind pose");
+    /* Shift+R: the reference functions (--reference); R alone still reverses, Ctrl+R reloads */
+    Action reference_key = action_for_key(GLFW_KEY_R, GLFW_MOD_SHIFT);
+    CHECK(reference_key.kind == ACTION_TOGGLE_REFERENCE, "Shift+R: reference functions");
+    CHECK(action_for_key(GLFW_KEY_R, 0).kind == ACTION_TOGGLE_REVERSE, "R: still reverse");
+    CHECK(action_for_key(GLFW_KEY_R, GLFW_MOD_CONTROL).kind == ACTION_RELOAD, "Ctrl+R: still reload");
+    CHECK(aids_apply(&aids, reference_key) && aids.reference, "Shift+R turns the reference functions on");
+    CHECK(aids_apply(&aids, reference_key) && !aids.reference, "Shift+R again: the fast path");
 }
 
 int main(void)

@@ -148,3 +148,8 @@ echo "view_monkey: $((skinned + vat)) events on 2 subjects, seed $seed"]=]
   set_tests_properties(view_monkey PROPERTIES TIMEOUT 600 LABELS "gl;window"
                        FAIL_REGULAR_EXPRESSION "ERROR: AddressSanitizer|runtime error:|skinview: GL error")
 endif()
+
+# The HUD's method line names the pose's path (Shift+R, --reference) and times both; the vertex
+# inspector's panel keeps clear of the inspected vertex and its joint lines (scene_teach.c
+# place_inspector): at 1280x720, 600x450 and 600x338 the pixels there are the same with and without it.
+skinview_test(view_teach_panels test_teach_panels.c LINK skinview_testgl LABELS gl SKIP TIMEOUT 300)

@@ -55,6 +55,8 @@ shot lbs_walk "$demo" --clip Walk --time 0.25 --skinning gpu --view right --no-g
 shot twist_rigid "$demo" --clip Twist --time 0.75 --skinning rigid --size 640x480
 shot twist_dq "$demo" --clip Twist --time 0.75 --skinning dq --size 640x480
 shot compare_lbs_dq "$demo" --clip Twist --time 0.75 --compare lbs,dq --size 640x480
-# the vertex inspector on the elbow vertex docs/skinning.md section 9 follows
+# the vertex inspector on the elbow vertex docs/skinning.md section 11 follows
 shot inspector "$demo" --clip Twist --time 0.75 --inspect-vertex 0:5648 --size 1280x720
+# the lesson's arm (assets/arm.gltf, tools/make_arm_model.c) at the frame section 4 follows
+shot arm_frame "$here/assets/arm.gltf" --clip Bend --time 0.25 --show-skeleton --inspect-vertex 0:48 --size 1280x720
 echo "done: $(ls "$out" | wc -l) files in docs/images"

@@ -29,21 +29,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arm_model.h"
 #include "skinning_numbers.h"
 
 /* ---------------------------------------------------------------- the arm */
 
-enum { ARM_JOINTS = 2, ARM_VERTICES = 5 };
+static char *run_command(const char *command);
+static bool json_floats(const cJSON *array, int n, float *out);
 
-/* vertex 0: on top of the elbow, half on each bone; 1: underneath it, half and half;
- * 2, 3: underneath, just before and just after the elbow (0.6 / 0.4 and 0.4 / 0.6);
- * 4: on the forearm only (the offset-matrix diagram's vertex) */
-static const float ARM_POSITIONS[ARM_VERTICES][3] = {
-    {3.0f, 0.5f, 0.0f}, {3.0f, -0.5f, 0.0f}, {2.9f, -0.5f, 0.0f}, {3.1f, -0.5f, 0.0f}, {4.0f, 0.5f, 0.0f},
-};
-static const float ARM_WEIGHTS[ARM_VERTICES][2] = {
-    {0.5f, 0.5f}, {0.5f, 0.5f}, {0.6f, 0.4f}, {0.4f, 0.6f}, {0.0f, 1.0f},
-};
+/* the arm itself (joints, the five vertices the doc follows, their weights, the clips): arm_model.h,
+ * the same definition tools/make_arm_model.c writes as assets/arm.gltf */
 
 typedef struct Arm {
     Model          model;
@@ -234,6 +229,202 @@ static void put_matrices(Text *text, int count, const char *const *names, const 
 
 static float radius_about_x(const float *p) { return sqrtf(p[1] * p[1] + p[2] * p[2]); }
 
+/* ---------------------------------------------------------------- the arm as a file */
+
+/* assets/arm.gltf imported, and the file's index of each of the five vertices (found by position:
+ * the import sorts a skinned mesh's vertices by influence count, so the file's order is not kept). */
+typedef struct ArmFile {
+    Model model;
+    int   index[ARM_VERTICES];
+    int   forearm;   /* joint index */
+} ArmFile;
+
+static bool arm_file_open(ArmFile *file, Text *text)
+{
+    memset(file, 0, sizeof *file);
+    ImportOptions options = {0};
+    options.quiet = true;
+    char error[512];
+    if (!import_model(SKINNING_NUMBERS_ARM, &options, &file->model, error, sizeof error)) {
+        put(text, "cannot import %s: %s\n", SKINNING_NUMBERS_ARM, error);
+        return false;
+    }
+    const Mesh *mesh = file->model.mesh_count == 1 ? &file->model.meshes[0] : NULL;
+    file->forearm = -1;
+    for (int j = 0; j < file->model.skeleton.joint_count; j++)
+        if (strcmp(file->model.skeleton.names[j], "forearm") == 0) file->forearm = j;
+    bool ok = mesh && mesh->skinned && file->forearm >= 0;
+    for (int v = 0; ok && v < ARM_VERTICES; v++) {
+        file->index[v] = -1;
+        for (int i = 0; i < mesh->vertex_count && file->index[v] < 0; i++)
+            if (glm_vec3_distance(mesh->positions[i], (float *)ARM_POSITIONS[v]) < 1e-6f) file->index[v] = i;
+        ok = file->index[v] >= 0;
+        /* its weights as the file stores them: the same as the doc's */
+        float weight[ARM_JOINTS] = {0.0f, 0.0f};
+        for (int k = 0; ok && k < SV_MAX_INFLUENCES; k++)
+            weight[strcmp(file->model.skeleton.names[mesh->bone_joint[mesh->joint_indices[file->index[v]][k]]], "forearm") == 0] +=
+                mesh->weights[file->index[v]][k];
+        ok = ok && fabsf(weight[0] - ARM_WEIGHTS[v][0]) < 1e-6f && fabsf(weight[1] - ARM_WEIGHTS[v][1]) < 1e-6f;
+    }
+    if (!ok) {
+        put(text, "%s is not the arm of tools/arm_model.h (rebuild it: cmake --build build --target arm_asset)\n",
+            SKINNING_NUMBERS_ARM);
+        model_free(&file->model);
+    }
+    return ok;
+}
+
+/* `skinview assets/arm.gltf --clip CLIP --time T --inspect-vertex 0:N --json`'s "final" into out;
+ * false (with a line in the block) when it fails or is farther than 1e-5 from `expected`. The line
+ * it prints shows the command with the path relative to the source tree. */
+static bool arm_inspect(Text *text, const ArmFile *file, const char *clip, float time, int v, const float *expected)
+{
+    char command[2048];
+    snprintf(command, sizeof command, "'%s' '%s' --clip %s --time %g --inspect-vertex 0:%d --json", SKINNING_NUMBERS_SKINVIEW,
+             SKINNING_NUMBERS_ARM, clip, (double)time, file->index[v]);
+    char *json = run_command(command);
+    cJSON *root = json ? cJSON_Parse(json) : NULL;
+    vec3 final;
+    bool ok = root && json_floats(cJSON_GetObjectItem(root, "final"), 3, final);
+    cJSON_Delete(root);
+    free(json);
+    if (!ok || glm_vec3_distance(final, (float *)expected) > 1e-5f) {
+        put(text, "%s: %s\n", command, ok ? "disagrees with skin_vertices_lbs" : "printed no \"final\"");
+        return false;
+    }
+    put(text, "$ skinview assets/arm.gltf --clip %s --time %g --inspect-vertex 0:%d   final ", clip, (double)time,
+        file->index[v]);
+    put_vec3(text, final);
+    put(text, "\n");
+    return true;
+}
+
+/* One frame of Bend at ARM_FRAME_TIME, step by step, in the order the frame computes it. */
+#define ARM_FRAME_TIME 0.25f
+static bool block_frame(Text *text)
+{
+    ArmFile file;
+    if (!arm_file_open(&file, text)) return false;
+    const Model *model = &file.model;
+    const Skeleton *skeleton = &model->skeleton;
+    const Mesh *mesh = &model->meshes[0];
+    int clip = model_find_clip(model, "Bend");
+    const JointTrack *track = NULL;
+    for (int i = 0; clip >= 0 && i < model->clips[clip].track_count; i++)
+        if (model->clips[clip].tracks[i].joint == file.forearm) track = &model->clips[clip].tracks[i];
+    if (!track || track->rotation_count != ARM_BEND_KEYS) {
+        put(text, "%s: no clip Bend with a rotation track of the forearm\n", SKINNING_NUMBERS_ARM);
+        model_free(&file.model);
+        return false;
+    }
+    const float t = ARM_FRAME_TIME;
+    put(text, "clip Bend, t = %g s; the forearm's rotation track (x, y, z, w):\n", (double)t);
+    for (int k = 0; k < track->rotation_count; k++) {
+        put(text, "  key %d  time %g  q_%d = ", k, (double)track->rotation_times[k], k);
+        put_quat(text, track->rotation_values[k]);
+        put(text, "\n");
+    }
+    /* 1-3: the channel, as sample_quat computes it */
+    int cursor = 0;
+    int k = key_find(track->rotation_times, track->rotation_count, t, &cursor);
+    float a = key_alpha(track->rotation_times, track->rotation_count, k, t);
+    versor q;
+    quat_slerp_shortest(track->rotation_values[k], track->rotation_values[k + 1], a, q);
+    float dot = glm_quat_dot(track->rotation_values[k], track->rotation_values[k + 1]);
+    char ta[16], tb[16], alpha[16], d[16], theta[16], w0[16], w1[16];
+    number(track->rotation_times[k], ta), number(track->rotation_times[k + 1], tb), number(a, alpha), number(dot, d);
+    number(glm_deg(acosf(dot)), theta);
+    number(sinf((1.0f - a) * acosf(dot)) / sinf(acosf(dot)), w0), number(sinf(a * acosf(dot)) / sinf(acosf(dot)), w1);
+    put(text, "\n1. key_find(times, %d, %g, &cursor) = %d        times[%d] = %s <= %g < times[%d] = %s\n",
+        track->rotation_count, (double)t, k, k, ta, (double)t, k + 1, tb);
+    put(text, "2. key_alpha: a = (%g - %s) / (%s - %s) = %s\n", (double)t, ta, tb, ta, alpha);
+    put(text, "3. quat_slerp_shortest(q_%d, q_%d, %s): q_%d · q_%d = %s >= 0 (the short way), θ = acos(%s) = %s°\n", k,
+        k + 1, alpha, k, k + 1, d, d, theta);
+    put(text, "   q = sin((1-a)θ)/sin θ · q_%d + sin(aθ)/sin θ · q_%d = %s · q_%d + %s · q_%d = ", k, k + 1, w0, k, w1, k + 1);
+    put_quat(text, q);
+    char angle[16];
+    number(2.0f * glm_deg(acosf(q[3])), angle);
+    put(text, "\n   (a turn of %s° about z: the angle 2 · acos(w))\n", angle);
+
+    /* 4-6: the reference jobs on the whole pose */
+    /* the file's skeleton also holds its scene's nodes (the root, the mesh node `arm`) */
+    enum { MAX_JOINTS = 8 };
+    mat4 local[MAX_JOINTS], joint_model[MAX_JOINTS], palette[ARM_JOINTS];
+    TrackCursor cursors[4] = {{0}};
+    int upper = skeleton->parent[file.forearm];
+    if (skeleton->joint_count > MAX_JOINTS || model->clips[clip].track_count > 4 || mesh->bone_count != ARM_JOINTS ||
+        upper < 0 || mesh->bone_joint[0] != upper || mesh->bone_joint[1] != file.forearm) {
+        put(text, "%s: not the arm's skeleton\n", SKINNING_NUMBERS_ARM);
+        model_free(&file.model);
+        return false;
+    }
+    pose_set_rest(skeleton, local);
+    clip_sample(&model->clips[clip], skeleton, t, cursors, local);
+    pose_local_to_model(skeleton, (const mat4 *)local, joint_model);
+    skin_palette(mesh, (const mat4 *)joint_model, palette);
+    JointTransform trs = skeleton->rest_trs[file.forearm];
+    glm_quat_copy(q, trs.rotation);
+    mat4 by_hand;
+    joint_transform_to_matrix(&trs, by_hand);
+    bool same = true;
+    for (int c = 0; c < 4; c++) same = same && glm_vec4_distance(by_hand[c], local[file.forearm][c]) < 1e-6f;
+    if (!same) put(text, "clip_sample's L_1 differs from T * R(q) * S\n");
+    put(text, "\n4. L_1 = T · R · S = T(2,0,0) · R(q) · S(1,1,1)  (joint_transform_to_matrix, inside clip_sample)\n");
+    put(text, "   L_0 = T(1,0,0): upper_arm has no track, it keeps its rest transform (pose_set_rest)\n\n");
+    const mat4 *m[3] = {&local[file.forearm], &joint_model[upper], &joint_model[file.forearm]};
+    /* glTF: the scene's nodes sit above the joints, all at the identity */
+    const char *names[3] = {"L_1", skeleton->parent[upper] < 0 ? "M_0 = L_0 (a root)" : "M_0 = M_parent · L_0 = L_0",
+                            "M_1 = M_0 · L_1"};
+    put(text, "5. pose_local_to_model: M_j = M_parent(j) · L_j, parents first\n");
+    put_matrices(text, 3, names, m);
+    put(text, "\n6. skin_palette: palette_i = M_j · B_i⁻¹ (B_0⁻¹ = T(-1,0,0), B_1⁻¹ = T(-3,0,0): the file's inverseBindMatrices)\n");
+    const mat4 *pm[2] = {&palette[0], &palette[1]};
+    const char *pnames[2] = {"palette_0 = M_0 · B_0⁻¹", "palette_1 = M_1 · B_1⁻¹"};
+    put_matrices(text, 2, pnames, pm);
+    put(text, "\n7. glUniformMatrix4fv(bonesMatrices, 2, GL_FALSE, palette): 2 × 16 floats, column after column\n");
+    put(text, "   (cglm's layout is GLSL's: no transpose); palette_1 arrives as\n  ");
+    for (int c = 0; c < 4; c++) {
+        for (int r = 0; r < 4; r++) {
+            char e[16];
+            number(palette[1][c][r], e);
+            put(text, " %s", e);
+        }
+        put(text, c < 3 ? "  |" : "\n");
+    }
+    /* 8: the shader's lines on vertex 0 */
+    int v = file.index[0];
+    vec4 position = {mesh->positions[v][0], mesh->positions[v][1], mesh->positions[v][2], 1.0f}, moved;
+    mat4 skin = GLM_MAT4_ZERO_INIT;
+    put(text, "\n8. shaders/skinned.vert on vertex 0 (file index %d): position = ", v);
+    put_vec3(text, mesh->positions[v]);
+    for (int s = 0; s < SV_MAX_INFLUENCES; s++) {
+        if (mesh->weights[v][s] == 0.0f) continue;
+        char w[16];
+        number(mesh->weights[v][s], w);
+        put(text, ", bone%dinfo = (%d, %s)", s, mesh->joint_indices[v][s], w);
+        for (int c = 0; c < 4; c++) glm_vec4_muladds(palette[mesh->joint_indices[v][s]][c], mesh->weights[v][s], skin[c]);
+    }
+    put(text, "\n   mat4 skin = bone0info.y * bonesMatrices[int(bone0info.x)] + ... + bone3info.y * bonesMatrices[...]\n");
+    const mat4 *sm[1] = {&skin};
+    const char *snames[1] = {"   skin"};
+    put_matrices(text, 1, snames, sm);
+    glm_mat4_mulv(skin, position, moved);
+    put(text, "   skinnedPosition = skin * vec4(position, 1.0) = ");
+    put_vec3(text, moved);
+    put(text, "\n   scenePosition = (model * skinnedPosition).xyz, model = identity for a skinned mesh\n");
+    put(text, "   gl_Position = projection * view * sceneSpace\n\n");
+    vec3 *lbs = malloc(sizeof(vec3) * (size_t)mesh->vertex_count);
+    mat4 identity = GLM_MAT4_IDENTITY_INIT;
+    bool ok = same && lbs;
+    if (ok) {
+        skin_vertices_lbs(mesh, (const mat4 *)palette, identity, lbs, NULL);
+        ok = glm_vec3_distance(lbs[v], moved) < 1e-6f && arm_inspect(text, &file, "Bend", t, 0, lbs[v]);
+    }
+    free(lbs);
+    model_free(&file.model);
+    return ok;
+}
+
 static void block_bind(const Arm *arm, Text *text)
 {
     const mat4 *m[3];
@@ -251,9 +442,11 @@ static void block_bind(const Arm *arm, Text *text)
     put_matrices(text, 2, names, m);
 }
 
-static void block_vertex(const Arm *arm, Text *text)
+static bool block_vertex(const Arm *arm, Text *text)
 {
-    for (int v = 0; v < 2; v++) {
+    ArmFile file;
+    if (!arm_file_open(&file, text)) return false;
+    for (int v = 0; v < ARM_VERTICES; v++) {
         vec3 bone0, bone1;
         glm_mat4_mulv3((vec4 *)arm->inverse_bind[0], (float *)arm->positions[v], 1.0f, bone0);
         glm_mat4_mulv3((vec4 *)arm->inverse_bind[1], (float *)arm->positions[v], 1.0f, bone1);
@@ -261,13 +454,15 @@ static void block_vertex(const Arm *arm, Text *text)
         number(arm->weights[v][0], w0), number(arm->weights[v][1], w1);
         put(text, "vertex %d  p = ", v);
         put_vec3(text, arm->positions[v]);
-        put(text, "   weights: upper_arm %s, forearm %s\n", w0, w1);
+        put(text, "   weights: upper_arm %s, forearm %s   (assets/arm.gltf: vertex 0:%d)\n", w0, w1, file.index[v]);
         put(text, "  in bone space of upper_arm  B_0⁻¹·p = ");
         put_vec3(text, bone0);
         put(text, "\n  in bone space of forearm    B_1⁻¹·p = ");
         put_vec3(text, bone1);
         put(text, "\n");
     }
+    model_free(&file.model);
+    return true;
 }
 
 static void put_blend(const Arm *arm, const ArmPose *pose, int v, Text *text)
@@ -296,7 +491,7 @@ static void put_blend(const Arm *arm, const ArmPose *pose, int v, Text *text)
     put(text, "   (skin_vertices_lbs)\n");
 }
 
-static void block_bend(const Arm *arm, Text *text)
+static bool block_bend(const Arm *arm, Text *text)
 {
     ArmPose pose;
     vec3 z = {0.0f, 0.0f, 1.0f};
@@ -346,9 +541,17 @@ static void block_bend(const Arm *arm, Text *text)
     number(glm_vec3_distance(pose.rigid[2], pose.rigid[3]), rigid_gap);
     number(glm_vec3_distance(pose.lbs[2], pose.lbs[3]), lbs_gap);
     put(text, "  distance between them: bind %s, rigid %s, LBS %s\n", bind_gap, rigid_gap, lbs_gap);
+    /* the same LBS positions from the file, by the program */
+    ArmFile file;
+    if (!arm_file_open(&file, text)) return false;
+    put(text, "\nthe same from assets/arm.gltf (Bend at 1 s = the last key, 90°), by the program:\n");
+    bool ok = true;
+    for (int v = 0; v < ARM_VERTICES && ok; v++) ok = arm_inspect(text, &file, "Bend", 1.0f, v, pose.lbs[v]);
+    model_free(&file.model);
+    return ok;
 }
 
-static void block_twist(const Arm *arm, Text *text)
+static bool block_twist(const Arm *arm, Text *text)
 {
     ArmPose pose;
     vec3 x = {1.0f, 0.0f, 0.0f};
@@ -380,6 +583,12 @@ static void block_twist(const Arm *arm, Text *text)
     number(radius_about_x(half.lbs[0]), collapsed);
     number(radius_about_x(half.dqs[0]), kept);
     put(text, "\nat Rx(180°): LBS radius %s, DQS radius %s\n", collapsed, kept);
+    ArmFile file;
+    if (!arm_file_open(&file, text)) return false;
+    put(text, "\nthe same from assets/arm.gltf (Twist: 150° at 1 s, 180° at 2 s), by the program:\n");
+    bool ok = arm_inspect(text, &file, "Twist", 1.0f, 0, pose.lbs[0]) && arm_inspect(text, &file, "Twist", 2.0f, 0, half.lbs[0]);
+    model_free(&file.model);
+    return ok;
 }
 
 
@@ -500,7 +709,7 @@ static bool put_demo_json(Text *text, const char *command, const cJSON *root, co
     put_vec3(text, placed);
     put(text, "\n\n");
     const mat4 *n_matrix[1] = {&mesh->bind_matrix};
-    const char *n_name[1] = {"N = Mesh.bind_matrix (mesh space -> model space; not in the JSON)"};
+    const char *n_name[1] = {"N = Mesh.bind_matrix (mesh space -> scene space; not in the JSON)"};
     put_matrices(text, 1, n_name, n_matrix);
     float forearm_bind = -1.0f;
     vec3 axis = {0}, origin = {0};
@@ -530,7 +739,7 @@ static bool put_demo_json(Text *text, const char *command, const cJSON *root, co
         put(text, "\nslot %d: bone %d = joint %d \"%s\", weight %s\n", slot->valueint, b, j, joint_name->valuestring,
             weight);
         snprintf(heading[0], sizeof heading[0], "B_%d⁻¹ = offset (mesh -> bone)", b);
-        snprintf(heading[1], sizeof heading[1], "M_%d = joint_model (joint -> model)", j);
+        snprintf(heading[1], sizeof heading[1], "M_%d = joint_model (joint -> scene)", j);
         snprintf(heading[2], sizeof heading[2], "palette_%d = M_%d · B_%d⁻¹", b, j, b);
         const char *names[3] = {heading[0], heading[1], heading[2]};
         const mat4 *matrices[3] = {&offset, &joint_model, &palette};
@@ -625,8 +834,8 @@ static bool block_demo(Text *text)
     return ok;
 }
 
-const char *const SKINNING_NUMBERS_BLOCKS[SKINNING_NUMBERS_BLOCK_COUNT] = {"arm-bind", "arm-vertex", "arm-bend",
-                                                                          "arm-twist", "demo-vertex"};
+const char *const SKINNING_NUMBERS_BLOCKS[SKINNING_NUMBERS_BLOCK_COUNT] = {"arm-frame", "arm-bind", "arm-vertex",
+                                                                          "arm-bend", "arm-twist", "demo-vertex"};
 
 bool skinning_numbers_block(const char *name, char *out, size_t size)
 {
@@ -635,13 +844,18 @@ bool skinning_numbers_block(const char *name, char *out, size_t size)
     Text text = {out, size, 0, false};
     if (size > 0) out[0] = '\0';
     put(&text, "```text\n");
-    if (strcmp(name, "arm-bind") == 0) block_bind(&arm, &text);
-    else if (strcmp(name, "arm-vertex") == 0) block_vertex(&arm, &text);
-    else if (strcmp(name, "arm-bend") == 0) block_bend(&arm, &text);
-    else if (strcmp(name, "arm-twist") == 0) block_twist(&arm, &text);
-    else if (strcmp(name, "demo-vertex") == 0) {
-        if (!block_demo(&text)) return false;
-    } else return false;
+    bool ok = true;
+    if (strcmp(name, "arm-frame") == 0) ok = block_frame(&text);
+    else if (strcmp(name, "arm-bind") == 0) block_bind(&arm, &text);
+    else if (strcmp(name, "arm-vertex") == 0) ok = block_vertex(&arm, &text);
+    else if (strcmp(name, "arm-bend") == 0) ok = block_bend(&arm, &text);
+    else if (strcmp(name, "arm-twist") == 0) ok = block_twist(&arm, &text);
+    else if (strcmp(name, "demo-vertex") == 0) ok = block_demo(&text);
+    else return false;
+    if (!ok) {   /* the reason is the block's last line */
+        fprintf(stderr, "skinning_numbers: block %s: %s", name, out);
+        return false;
+    }
     put(&text, "```\n");
     return !text.overflow;
 }

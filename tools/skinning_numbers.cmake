@@ -7,6 +7,7 @@
 add_executable(skinning_numbers ${CMAKE_CURRENT_LIST_DIR}/skinning_numbers.c)
 target_include_directories(skinning_numbers PRIVATE ${CMAKE_SOURCE_DIR}/src ${CMAKE_CURRENT_LIST_DIR})
 target_compile_definitions(skinning_numbers PRIVATE SKINNING_NUMBERS_DEMO="${CMAKE_SOURCE_DIR}/assets/demo.fbx"
+  SKINNING_NUMBERS_ARM="${CMAKE_SOURCE_DIR}/assets/arm.gltf"
   SKINNING_NUMBERS_SKINVIEW="$<TARGET_FILE:skinview>")
 target_link_libraries(skinning_numbers PRIVATE skinview_io PkgConfig::CJSON)
 # the demo vertex comes from `skinview --inspect-vertex ... --json`

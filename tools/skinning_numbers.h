@@ -6,12 +6,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define SKINNING_NUMBERS_BLOCK_COUNT 5
+#define SKINNING_NUMBERS_BLOCK_COUNT 6
 #define SKINNING_NUMBERS_MAX_BLOCK (1 << 14)
 
 /* The demo model the doc follows one vertex of (the build passes the source tree's). */
 #ifndef SKINNING_NUMBERS_DEMO
 #define SKINNING_NUMBERS_DEMO "assets/demo.fbx"
+#endif
+
+/* The lesson's arm as a file (tools/make_arm_model.c writes it): the arm blocks are checked against
+ * `skinview ARM --inspect-vertex ...`. */
+#ifndef SKINNING_NUMBERS_ARM
+#define SKINNING_NUMBERS_ARM "assets/arm.gltf"
 #endif
 
 /* The skinview binary whose --inspect-vertex --json gives the demo vertex's numbers. */

@@ -322,6 +322,13 @@ void animator_evaluate(Animator *animator, int clip, float time)
     if (clip >= model->clip_count) clip = ANIMATOR_REST_POSE;
     if (clip != playback->clip) switch_clip(animator, clip);
 
+    if (clip >= 0 && animator->reference) {   /* the reference: the functions docs/skinning.md walks through */
+        pose_set_rest(skeleton, animator->local);                                            /* L_j = rest */
+        clip_sample(&model->clips[clip], skeleton, time, playback->cursors, animator->local); /* L_j = T*R*S(t) */
+        playback->primed = false;   /* local[] holds this frame's pose: the fast path primes again */
+        finish_pose(animator, clip, time);   /* M_j = M_parent * L_j, palette_i = M_j * B_i^-1 */
+        return;
+    }
     if (clip >= 0) {   /* the fast path: sampling, then hierarchy and palettes (pose_fast.c) */
         if (!playback->primed) prime_playback(animator);   /* a cross-fade wrote every joint */
         pose_evaluate_packed(&playback->packed[clip], skeleton, &playback->targets, time, &playback->cursor,
@@ -465,6 +472,14 @@ void animator_skin_mesh(const Animator *animator, int mesh, vec3 *out_positions,
     if (animator_morph_mesh(animator, mesh)) {
         positions = (const vec3 *)animator->morph.meshes[mesh].positions;
         normals = (const vec3 *)animator->morph.meshes[mesh].normals;
+    }
+    if (m->skinned && animator->reference) {   /* the reference: one readable loop per vertex (skin.c) */
+        Mesh morphed = *m;   /* the same mesh, its vertices possibly the morphed ones (no allocation) */
+        morphed.positions = (vec3 *)positions;
+        morphed.normals = (vec3 *)normals;
+        mat4 identity = GLM_MAT4_IDENTITY_INIT;
+        skin_vertices_lbs(&morphed, (const mat4 *)animator->palettes[mesh], identity, out_positions, out_normals);
+        return;
     }
     if (m->skinned) {
         SkinJob job = animator_skin_job(animator, mesh, positions, normals, out_positions, out_normals);

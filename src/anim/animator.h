@@ -82,6 +82,9 @@ typedef struct Animator {
     RootMotion    root;
     MorphWeights  morph;
     BindPose      bind;
+    bool          reference;       /* --reference (key Shift+R): run the lesson's functions, not the fast path:
+                                      clip_sample, pose_local_to_model, skin_palette, skin_vertices_lbs
+                                      (docs/skinning.md); set by the caller, read every frame */
 } Animator;
 
 /* Allocates every buffer for `model`. Returns false on out-of-memory. */
@@ -91,7 +94,10 @@ void animator_free(Animator *animator);
 /* Evaluates clip `clip` (or ANIMATOR_REST_POSE / ANIMATOR_BIND_POSE) at `time`
  * seconds (clamped to the clip) into joint_model[], every mesh palette and every mesh's
  * morph weights and active targets (rest pose: the default weights; bind pose: all 0,
- * the mesh as stored). */
+ * the mesh as stored). A clip takes the fast path (pose_evaluate_packed: packed keys, SIMD
+ * lanes, pose_fast.c) unless animator->reference is set: then the reference functions
+ * clip_sample -> pose_local_to_model -> skin_palette run, the same result within float rounding
+ * (tests/test_reference_mode.c). */
 void animator_evaluate(Animator *animator, int clip, float time);
 
 /* Cross-fade: clip `from` at from_time and clip `to` at to_time, local poses blended with
@@ -112,8 +118,9 @@ void animator_mesh_matrix(const Animator *animator, int mesh, mat4 out);
 
 /* Posed vertices of mesh m in scene space, normals renormalised (out_normals may be NULL):
  * morph targets first (into the mesh's scratch buffers, in mesh space), then skinning from
- * there. Skinned meshes take the fast path (skin_job_run), which agrees with the reference
- * skin_vertices_lbs within float rounding; static meshes follow their node. */
+ * there. Skinned meshes take the fast path (skin_job_run, SIMD), which agrees with the
+ * reference skin_vertices_lbs within float rounding, or skin_vertices_lbs itself when
+ * animator->reference is set; static meshes follow their node. */
 void animator_skin_mesh(const Animator *animator, int mesh, vec3 *out_positions, vec3 *out_normals);
 
 /* Morph pass of mesh m at the current pose: when some target of the mesh has a non-zero weight,

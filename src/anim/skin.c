@@ -6,7 +6,9 @@
 void skin_palette(const Mesh *mesh, const mat4 *model, mat4 *palette)
 {
     for (int i = 0; i < mesh->bone_count; i++)
-        /* palette_i = M_joint(now) * inverse(M_joint(bind)): mesh space -> bone space -> scene space */
+        /* palette_i = M_joint(now) * inverse_bind_i: mesh space -> bone space -> scene space.
+         * inverse_bind_i = B_i^-1 is the file's: B_i is where the joint sat relative to the MESH when it
+         * was bound, not its scene matrix then (that is N * B_i, N = bind_matrix; docs/skinning.md) */
         glm_mat4_mul((vec4 *)model[mesh->bone_joint[i]], mesh->inverse_bind[i], palette[i]);
 }
 

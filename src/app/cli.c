@@ -319,6 +319,10 @@ static const CliOption options_table[] = {
            "blend skinning on the CPU, uploaded each frame; dq: dual quaternion\n"
            "skinning in the shader; rigid: each vertex follows its heaviest joint\n"
            "only (the joints crack). --screenshot, --export-pose and --verify follow it"),
+    FLAG("--reference", aids.reference, "run the functions docs/skinning.md teaches (clip_sample,\n"
+                                        "pose_local_to_model, skin_palette, skin_vertices_lbs) instead of the\n"
+                                        "fast path (packed keys, SIMD); the window, --screenshot, --export-pose,\n"
+                                        "--inspect-vertex and --verify follow it (key Shift+R)"),
     TEXT("--inspect-vertex", "MESH:INDEX", inspect_vertex,
          "print one vertex through the skinning formula at --clip/--time\n"
          "(MESH: index or name; INDEX as --export-pose orders the vertices): stored\n"

@@ -67,19 +67,21 @@ int command_info(const Model *model, bool json);
 
 /* --inspect-vertex MESH:INDEX [--json] (inspect_cmd.c): the vertex through the formula at clip/time,
  * morph weights of --morph (morph_spec, may be NULL) over the clip's; exit 2 for a bad MESH:INDEX. */
-int command_inspect_vertex(const Model *model, int clip, float time, SkinningMethod method, const char *spec, bool json,
-                           const char *morph_spec);
+int command_inspect_vertex(const Model *model, int clip, float time, SkinningMethod method, bool reference,
+                           const char *spec, bool json, const char *morph_spec);
 /* MESH:INDEX -> mesh (index or name; the last ':' splits) and vertex; false with a one-line message. */
 bool app_parse_vertex_spec(const Model *model, const char *spec, int *mesh, int *vertex, char *error, size_t error_size);
 
-/* The CPU pose a command evaluates: an Animator and the dual quaternions of its references (DQS,
- * the inspector); false after "skinview: PATH: out of memory" (nothing to free). */
-bool app_pose_init(const Model *model, Animator *animator, SkinDqPose *dq_pose);
+/* The CPU pose a command evaluates: an Animator (its `reference` switch set: --reference) and the
+ * dual quaternions of its references (DQS, the inspector); false after "skinview: PATH: out of
+ * memory" (nothing to free). */
+bool app_pose_init(const Model *model, bool reference, Animator *animator, SkinDqPose *dq_pose);
 
 /* --export-pose (export_cmd.c) */
 /* Skinned by `method`'s CPU reference (skin_mesh_by_method): DQS for SKINNING_GPU_DQ, rigid for
  * SKINNING_RIGID, LBS for the other two (they draw the same picture). */
-int command_export_pose(const Model *model, int clip, float time, SkinningMethod method, const char *out_path);
+int command_export_pose(const Model *model, int clip, float time, SkinningMethod method, bool reference,
+                        const char *out_path);
 
 /* GL commands: the model is imported first (errors before any window), then the context
  * says the bones-per-mesh limit (GL_MAX_VERTEX_UNIFORM_COMPONENTS), and app_fit_bone_limit()

@@ -7,9 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-bool app_pose_init(const Model *model, Animator *animator, SkinDqPose *dq_pose)
+bool app_pose_init(const Model *model, bool reference, Animator *animator, SkinDqPose *dq_pose)
 {
     if (animator_init(animator, model)) {
+        animator->reference = reference;
         if (skin_dq_pose_init(dq_pose, model)) return true;
         animator_free(animator);
     }
@@ -17,11 +18,12 @@ bool app_pose_init(const Model *model, Animator *animator, SkinDqPose *dq_pose)
     return false;
 }
 
-int command_export_pose(const Model *model, int clip, float time, SkinningMethod method, const char *out_path)
+int command_export_pose(const Model *model, int clip, float time, SkinningMethod method, bool reference,
+                        const char *out_path)
 {
     Animator animator;
     SkinDqPose dq_pose;
-    if (!app_pose_init(model, &animator, &dq_pose)) return 1;
+    if (!app_pose_init(model, reference, &animator, &dq_pose)) return 1;
     animator_evaluate(&animator, clip, time);
     if (method == SKINNING_GPU_DQ) skin_dq_pose_update(&dq_pose, &animator);
 

@@ -268,9 +268,10 @@ int command_verify(const Options *options, const char *model_path, Model *loaded
 
     int gl_limit = renderer_max_bones();
     renderer->method = options->aids.skinning;
-    printf("verify %s: %s (%s), bones per mesh %d (GL limit %d%s), skinning %s\n", model_path,
+    printf("verify %s: %s (%s), bones per mesh %d (GL limit %d%s), skinning %s, pose by the %s\n", model_path,
            session.context.renderer_name, glcontext_kind_name(&session.context), session.max_bones, gl_limit,
-           session.max_bones < gl_limit ? ", --max-bones" : "", skinning_method_label(renderer->method));
+           session.max_bones < gl_limit ? ", --max-bones" : "", skinning_method_label(renderer->method),
+           options->aids.reference ? "reference functions (--reference)" : "fast path");
     int skinned = 0, most_bones = 0, total_vertices = 0, max_vertices = 1;
     for (int m = 0; m < model->mesh_count; m++) {
         const Mesh *mesh = &model->meshes[m];
@@ -292,6 +293,7 @@ int command_verify(const Options *options, const char *model_path, Model *loaded
         .total_vertices = total_vertices,
     };
     bool have_animator = animator_init(&animator, model);
+    if (have_animator) animator.reference = options->aids.reference;   /* --reference: the lesson's functions */
     /* Transform feedback draws too: it needs a complete framebuffer even with rasterization
      * off, and an EGL surfaceless context has none of its own. */
     Framebuffer framebuffer;

@@ -130,13 +130,15 @@ static void add_members(cJSON *object, const JsonMember *members, int count)
         add_members(object, members_, (int)(sizeof members_ / sizeof members_[0]));                 \
     } while (0)
 
-static void print_json(const Model *model, int clip, float time, SkinningMethod method, const VertexInspection *info)
+static void print_json(const Model *model, int clip, float time, SkinningMethod method, bool reference,
+                       const VertexInspection *info)
 {
     cJSON *root = cJSON_CreateObject();
     add_path(root, "model", model->source_path);
     const char *clip_name = clip >= 0 ? model->clips[clip].name : clip == ANIMATOR_BIND_POSE ? "bind" : "rest";
     ADD_MEMBERS(root, TEXT("clip", clip_name), NUMBER("clip_index", clip), NUMBER("time", tidy(time)),
-                TEXT("method", method_word(method)), NUMBER("mesh", info->mesh), TEXT("mesh_name", info->mesh_name),
+                TEXT("method", method_word(method)), TEXT("evaluation", reference ? "reference" : "fast"),
+                NUMBER("mesh", info->mesh), TEXT("mesh_name", info->mesh_name),
                 NUMBER("vertex", info->vertex), BOOL("skinned", info->skinned), BOOL("follows_node", info->follows_node),
                 TEXT("formula", vertex_inspect_formula()), VEC3("stored_position", info->stored_position),
                 VEC3("stored_normal", info->stored_normal));
@@ -169,8 +171,8 @@ static void print_json(const Model *model, int clip, float time, SkinningMethod 
     cJSON_Delete(root);
 }
 
-int command_inspect_vertex(const Model *model, int clip, float time, SkinningMethod method, const char *spec, bool json,
-                           const char *morph_spec)
+int command_inspect_vertex(const Model *model, int clip, float time, SkinningMethod method, bool reference,
+                           const char *spec, bool json, const char *morph_spec)
 {
     char error[512];
     int mesh, vertex;
@@ -180,7 +182,7 @@ int command_inspect_vertex(const Model *model, int clip, float time, SkinningMet
     }
     Animator animator;
     SkinDqPose dq_pose;
-    if (!app_pose_init(model, &animator, &dq_pose)) return 1;
+    if (!app_pose_init(model, reference, &animator, &dq_pose)) return 1;
     int status = 0;
     MorphOverride overrides;
     if (!morph_override_parse(model, morph_spec, &overrides, error, sizeof error)) {
@@ -193,7 +195,7 @@ int command_inspect_vertex(const Model *model, int clip, float time, SkinningMet
         VertexInspection info;
         vertex_inspect(&animator, &dq_pose, mesh, vertex, &info);
         if (json) {
-            print_json(model, clip, time, method, &info);
+            print_json(model, clip, time, method, reference, &info);
         } else {
             static char text[1 << 16];
             vertex_inspect_format(&info, INSPECT_TEXT_STACKED, text, sizeof text);

@@ -63,10 +63,12 @@ int main(int argc, char **argv)
                 return 2;
             }
             if (options.inspect_vertex)
-                status = command_inspect_vertex(&model, clip, options.time, options.aids.skinning, options.inspect_vertex,
-                                                options.json, options.aids.morph);
+                status = command_inspect_vertex(&model, clip, options.time, options.aids.skinning,
+                                                options.aids.reference, options.inspect_vertex, options.json,
+                                                options.aids.morph);
             else
-                status = command_export_pose(&model, clip, options.time, options.aids.skinning, options.export_pose_path);
+                status = command_export_pose(&model, clip, options.time, options.aids.skinning,
+                                             options.aids.reference, options.export_pose_path);
         }
         model_free(&model);
         return status;

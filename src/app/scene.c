@@ -115,6 +115,10 @@ bool scene_init(TeachingAids *scene, const Model *model, Renderer *renderer, Ani
                      skeleton->names[scene->dot_joints[d]][length] != '\0';
         if (shared && first[length] != '\0') scene->name_prefix = length;
     }
+    /* the second path, timed beside the drawn one while the HUD shows (allocated once; without it the
+     * HUD shows one time) */
+    scene->other_path_ready = animator_init(&scene->other_path, model);
+    scene->other_anim_us = -1.0;
     scene->size = glm_vec3_distance((float *)min, (float *)max);
     if (!(scene->size > 0.0f)) scene->size = 1.0f;
     vec3 bind_lo, bind_hi;
@@ -156,6 +160,7 @@ void scene_free(TeachingAids *scene)
     free(scene->vertices);
     morph_override_free(&scene->morph_override);
     scene_teach_free(scene);
+    if (scene->other_path_ready) animator_free(&scene->other_path);
     memset(scene, 0, sizeof *scene);
     scene->selected_joint = -1;
 }
@@ -236,8 +241,23 @@ static double now_us(void)
     return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
 }
 
+/* With the HUD shown, the same pose the other way (reference <-> fast path), timed: the HUD
+ * shows both times. Its own Animator, so the drawn one's cursors are untouched. */
+static void time_other_path(TeachingAids *scene, const Animator *animator, int clip, float time)
+{
+    scene->other_anim_us = -1.0;
+    if (!scene->hud || !scene->other_path_ready || clip < 0) return;
+    scene->other_path.reference = !animator->reference;
+    scene->other_path.root.in_place = animator->root.in_place;
+    double start = now_us();
+    animator_evaluate(&scene->other_path, clip, time);
+    scene->other_anim_us = now_us() - start;
+}
+
 void scene_evaluate(TeachingAids *scene, Animator *animator, int clip, float time)
 {
+    animator->reference = scene->shown.reference;
+    time_other_path(scene, animator, clip, time);
     double start = now_us();
     animator_evaluate(animator, clip, time);
     morph_override_apply(&scene->morph_override, animator);
@@ -552,8 +572,14 @@ void scene_format_method(const TeachingAids *scene, char *out, size_t out_size)
         snprintf(fallback, sizeof fallback, "  (%d mesh%s on LBS: %s)", renderer->dq_fallback_meshes,
                  renderer->dq_fallback_meshes == 1 ? "" : "es", skin_dq_status_text(why));
     }
-    snprintf(out, out_size, "K: %s   CPU per frame: animation %.1f us, skinning %.1f us%s",
-             skinning_method_label(renderer->method), scene->anim_us, scene->skin_us, fallback);
+    /* Shift+R: which functions evaluate the pose, and (HUD shown, a clip playing) the other's time */
+    const char *path = scene->shown.reference ? "reference" : "fast path";
+    char other[64] = "";
+    if (scene->other_anim_us >= 0.0)
+        snprintf(other, sizeof other, " (%s %.1f us)", scene->shown.reference ? "fast path" : "reference",
+                 scene->other_anim_us);
+    snprintf(out, out_size, "K: %s   Shift+R: %s   CPU per frame: animation %.1f us%s, skinning %.1f us%s",
+             skinning_method_label(renderer->method), path, scene->anim_us, other, scene->skin_us, fallback);
 }
 
 void scene_format_shown(const TeachingAids *scene, char *out, size_t out_size)

@@ -47,6 +47,9 @@ typedef struct TeachingAids {
     int            lost_influence_vertices; /* file vertices whose 5th+ influences the import cut (ImportStats) */
     GroundGrid     grid;
     double         anim_us, skin_us; /* CPU time of the last scene_evaluate: animator, method */
+    Animator       other_path;     /* the pose evaluated the other way (reference <-> fast), only to time it */
+    bool           other_path_ready;
+    double         other_anim_us;  /* its time in the last scene_evaluate with the HUD shown; < 0: not measured */
     NameLabel     *labels;         /* [joint_count] scratch of scene_place_names */
     int           *label_order;    /* [joint_count] scratch: dots in placement order */
     MorphOverride  morph_override; /* hand-set morph weights (--morph, the sliders) over the clip's */
@@ -70,6 +73,9 @@ typedef struct TeachingAids {
     float          slider_scale;
     int            slider_segments; /* bar segments scene_teach_text left in vertices[] for scene_teach_finish */
     bool           inspector_compact; /* E's second press: the inspector without the matrices */
+    float          inspect_box[4]; /* this frame: the inspected vertex and the joints it is drawn to, on screen
+                                      (framebuffer pixels, y down: x0, y0, x1, y1), the region the panel avoids */
+    bool           inspect_box_valid;
     int            name_prefix;    /* length of a "namespace:" every dot joint's name starts with (e.g.
                                       "mixamorig:"), left out of the labels (the panel shows it); 0: none */
 } TeachingAids;

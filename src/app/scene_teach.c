@@ -9,6 +9,7 @@
 #include "scene.h"
 #include "anim/inspect.h"
 #include "gfx/colormap.h"
+#include "view/hud.h"   /* hud_reserved_bands: the inspector keeps off the timeline */
 
 #include <float.h>
 #include <math.h>
@@ -277,9 +278,33 @@ static const float *inspected_position(const TeachingAids *scene)
     return method == SKINNING_GPU_DQ ? info->dq : method == SKINNING_RIGID ? info->rigid : info->lbs;
 }
 
+/* The screen box of the inspected vertex p and of the joints it is drawn to (its joint lines), with
+ * room for the marker: what the inspector panel keeps clear of (place_inspector). */
+static void record_inspect_box(TeachingAids *scene, const Animator *animator, const float *p, const mat4 view,
+                               const mat4 projection, int fb_width, int fb_height)
+{
+    mat4 view_projection;
+    glm_mat4_mul((vec4 *)projection, (vec4 *)view, view_projection);
+    float box[4] = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+    const VertexInspection *info = scene->inspection;
+    for (int i = -1; i < info->influence_count; i++) {
+        const float *q = i < 0 ? p : animator->joint_model[info->influences[i].joint][3];
+        vec4 point = {q[0], q[1], q[2], 1.0f}, clip;
+        glm_mat4_mulv(view_projection, point, clip);   /* clip = P * V * (q, 1) */
+        if (clip[3] <= 0.0f) continue;   /* behind the eye */
+        float x = (clip[0] / clip[3] * 0.5f + 0.5f) * (float)fb_width, y = (0.5f - clip[1] / clip[3] * 0.5f) * (float)fb_height;
+        box[0] = fminf(box[0], x), box[1] = fminf(box[1], y), box[2] = fmaxf(box[2], x), box[3] = fmaxf(box[3], y);
+    }
+    const float marker = 12.0f * text_scale_for(fb_width, fb_height);   /* the vertex's dot and halo */
+    scene->inspect_box_valid = box[0] <= box[2];
+    scene->inspect_box[0] = box[0] - marker, scene->inspect_box[1] = box[1] - marker;
+    scene->inspect_box[2] = box[2] + marker, scene->inspect_box[3] = box[3] + marker;
+}
+
 void scene_teach_draw(TeachingAids *scene, const Animator *animator, const mat4 view, const mat4 projection, int fb_width,
                       int fb_height, float scale, bool under_skeleton)
 {
+    if (under_skeleton) scene->inspect_box_valid = false;   /* set again below if the inspector shows a vertex */
     LineStyle style = {2.0f * scale, false, {fb_width, fb_height}};
     LineVertex *scratch = scene->vertices;
     int capacity = scene->vertex_capacity / 2, count = 0;
@@ -312,6 +337,7 @@ void scene_teach_draw(TeachingAids *scene, const Animator *animator, const mat4 
         /* the inspected vertex, and a line to each joint that moves it (brighter = heavier) */
         const VertexInspection *info = scene->inspection;
         const float *p = inspected_position(scene);
+        record_inspect_box(scene, animator, p, view, projection, fb_width, fb_height);
         for (int i = 0; i < info->influence_count; i++) {
             float w = info->influences[i].weight, color[4] = {1.0f, 0.85f, 0.2f, 0.35f + 0.65f * w};
             scene_push_segment(scratch, capacity, &count, p, animator->joint_model[info->influences[i].joint][3], color);
@@ -327,6 +353,48 @@ void scene_teach_draw(TeachingAids *scene, const Animator *animator, const mat4 
 }
 
 /* ---- drawing: panels ---------------------------------------------------------------------- */
+
+/* The gap between two boxes (x0, y0, x1, y1): 0 when they touch or overlap, then minus the overlap's
+ * area (the less overlap, the better). */
+static float box_gap(const float a[4], const float b[4])
+{
+    float dx = fmaxf(a[0] - b[2], b[0] - a[2]), dy = fmaxf(a[1] - b[3], b[1] - a[3]);
+    if (dx > 0.0f || dy > 0.0f) return hypotf(fmaxf(dx, 0.0f), fmaxf(dy, 0.0f));
+    return -(fminf(a[2], b[2]) - fmaxf(a[0], b[0])) * (fminf(a[3], b[3]) - fmaxf(a[1], b[1]));
+}
+
+/* Where the inspector panel of width x height goes: the screen corner farthest from the inspected
+ * vertex and its joint lines (scene->inspect_box), so the panel never hides what it explains. The
+ * corners: top right (the default: where the other panels stack), top left, bottom right, bottom left;
+ * a corner another panel holds is skipped (the aids panel bottom left, the morph sliders left), and
+ * the bottom corners stay above the timeline's band. */
+static bool place_inspector(const TeachingAids *scene, float screen_w, float screen_h, float margin, float top,
+                            float width, float height, float pad, float *x, float *y, float *gap)
+{
+    float hud_top, hud_bottom;
+    hud_reserved_bands((int)screen_w, (int)screen_h, scene->model->clip_count > 0, &hud_top, &hud_bottom);
+    float right = fmaxf(margin, screen_w - width - margin), bottom = screen_h * (1.0f - hud_bottom) - height - margin;
+    const float corners[4][2] = {{right, top}, {margin, top}, {right, bottom}, {margin, bottom}};
+    bool usable[4] = {true, !scene->shown.show_morphs, bottom > top, bottom > top && !scene->hud && !scene->shown.joint_values};
+    int chosen = 0;
+    *gap = INFINITY;   /* nothing to keep clear of */
+    if (scene->inspect_box_valid && scene->inspect_mesh >= 0) {
+        float best = -INFINITY;
+        for (int c = 0; c < 4; c++) {
+            if (!usable[c]) continue;
+            /* the panel's background reaches pad beyond its text */
+            float box[4] = {corners[c][0] - pad, corners[c][1] - pad, corners[c][0] + width + pad, corners[c][1] + height + pad};
+            float gap = box_gap(box, scene->inspect_box);
+            if (gap > best + 0.5f) best = gap, chosen = c;
+        }
+    }
+    *x = corners[chosen][0], *y = corners[chosen][1];
+    if (scene->inspect_box_valid && scene->inspect_mesh >= 0) {
+        float box[4] = {*x - pad, *y - pad, *x + width + pad, *y + height + pad};
+        *gap = box_gap(box, scene->inspect_box);
+    }
+    return chosen == 0;
+}
 
 /* The difference view's legend, top right: "|lbs - dq| in scene units", the bar, 0 and its end. */
 static void draw_compare_legend(TeachingAids *scene, Text *text, int fb_width, int fb_height, float scale)
@@ -394,44 +462,75 @@ static float matrix_block(Text *text, float x, float y, const InspectInfluence *
     return at - x;
 }
 
-/* The inspector panel at the right edge from y: the text of vertex_inspect_format, with each
- * influence's matrices after its bone<k>info line when `matrices`. Returns its height. */
-static float draw_inspector(TeachingAids *scene, Text *text, float screen_w, float margin, float y)
+/* How much the inspector panel shows: everything (E once), no matrices (E twice, or a panel too big
+ * to keep clear of the vertex), brief (only the vertex, its bone<k>info lines and the results: a
+ * small window). */
+typedef enum InspectorDetail { INSPECTOR_MATRICES, INSPECTOR_NO_MATRICES, INSPECTOR_BRIEF } InspectorDetail;
+
+/* The rows of the inspector panel (the text of vertex_inspect_format in panel_text, with each
+ * influence's matrices after its bone<k>info line at INSPECTOR_MATRICES) from (x, y): measured into
+ * *width, drawn when `draw`. Returns the height of the text. */
+static float inspector_rows(const TeachingAids *scene, Text *text, float x, float y, InspectorDetail detail, bool draw,
+                           float *width)
 {
     const VertexInspection *info = scene->inspection;
     const float pad = text_pad(text), line_height = text_line_height(text), indent = 3.0f * pad;
+    const bool matrices = detail == INSPECTOR_MATRICES;
+    int formula_lines = 1;   /* brief: the formula's lines after the first are left out */
+    for (const char *c = vertex_inspect_formula_short(); *c; c++) formula_lines += *c == '\n';
+    float at = y;
+    int influence = 0, index = 0;
+    for (const char *line = panel_text; *line; index++) {
+        size_t length = strcspn(line, "\n");
+        if (detail == INSPECTOR_BRIEF && ((index >= 1 && index <= formula_lines) || line[0] == ' ')) {
+            line += length + (line[length] == '\n');   /* the formula, the indented steps */
+            continue;
+        }
+        char row[512];
+        snprintf(row, sizeof row, "%.*s", (int)(length < sizeof row ? length : sizeof row - 1), line);
+        bool bone = strncmp(row, "bone", 4) == 0;
+        if (!draw) *width = fmaxf(*width, text_width(text, row));
+        else text_draw(text, x, at, row, bone ? (const unsigned char[4]){255, 215, 120, 255} : white);
+        at += line_height;
+        if (matrices && bone && strstr(row, "info =") && influence < info->influence_count) {
+            float block = matrix_block(text, x + indent, at, &info->influences[influence], draw);
+            if (!draw) *width = fmaxf(*width, block + indent);
+            at += 3.0f * line_height + 0.5f * pad;
+            influence++;
+        }
+        line += length + (line[length] == '\n');
+    }
+    return at - y - (line_height - text->pixel_height);
+}
+
+/* The inspector panel: the text of vertex_inspect_format, with each influence's matrices when they
+ * are asked for (E once), as much of it as keeps clear of the vertex and its joint lines;
+ * placed by place_inspector (top right from y unless that covers them). *at_right_top says whether
+ * it took the top right. Returns its height. */
+static float draw_inspector(TeachingAids *scene, Text *text, float screen_w, float screen_h, float margin, float y,
+                            bool *at_right_top)
+{
+    *at_right_top = true;
+    const VertexInspection *info = scene->inspection;
+    const float pad = text_pad(text);
     if (scene->inspect_mesh < 0) {
         snprintf(panel_text, sizeof panel_text, "vertex inspector (E): click a vertex\n%s", vertex_inspect_formula_short());
         float w, h;
         text_measure(text, panel_text, &w, &h);
         return text_block(text, fmaxf(margin, screen_w - w - margin), y, panel_text, white);
     }
-    bool matrices = !scene->inspector_compact && info->skinned;
     vertex_inspect_format(info, INSPECT_TEXT_NO_MATRICES, panel_text, sizeof panel_text);
-    /* pass 0 measures (the lines, plus a 3-line matrix block after each influence line), pass 1 draws */
-    float width = 0.0f, height = 0.0f;
-    for (int pass = 0; pass < 2; pass++) {
-        float x = fmaxf(margin, screen_w - width - margin), at = y;
-        if (pass == 1) text_panel(text, x, y, width, height);
-        int influence = 0;
-        for (const char *line = panel_text; *line;) {
-            size_t length = strcspn(line, "\n");
-            char row[512];
-            snprintf(row, sizeof row, "%.*s", (int)(length < sizeof row ? length : sizeof row - 1), line);
-            bool bone = strncmp(row, "bone", 4) == 0;
-            if (pass == 0) width = fmaxf(width, text_width(text, row));
-            else text_draw(text, x, at, row, bone ? (const unsigned char[4]){255, 215, 120, 255} : white);
-            at += line_height;
-            if (matrices && bone && strstr(row, "info =") && influence < info->influence_count) {
-                float block = matrix_block(text, x + indent, at, &info->influences[influence], pass == 1);
-                if (pass == 0) width = fmaxf(width, block + indent);
-                at += 3.0f * line_height + 0.5f * pad;
-                influence++;
-            }
-            line += length + (line[length] == '\n');
-        }
-        height = at - y - (line_height - text->pixel_height);
+    InspectorDetail detail = !scene->inspector_compact && info->skinned ? INSPECTOR_MATRICES : INSPECTOR_NO_MATRICES;
+    float width, height, x, top = y, gap;
+    for (;;) {   /* measure, place; too big to keep clear of the vertex: the next smaller panel */
+        width = 0.0f;
+        height = inspector_rows(scene, text, 0.0f, 0.0f, detail, false, &width);
+        *at_right_top = place_inspector(scene, screen_w, screen_h, margin, top, width, height, pad, &x, &y, &gap);
+        if (gap >= 0.0f || detail == INSPECTOR_BRIEF) break;
+        detail++;
     }
+    text_panel(text, x, y, width, height);
+    inspector_rows(scene, text, x, y, detail, true, &width);
     return height + 2.0f * pad;
 }
 
@@ -444,7 +543,11 @@ void scene_teach_text(TeachingAids *scene, const Animator *animator, Text *text,
     float right_top = scene->shown.compare || scene->renderer->mode != RENDER_LIT ? 30.0f * scale + 12.0f * scale + 2.0f * line_height + 3.0f * pad
                                                                                  : 30.0f * scale;
     const Skeleton *skeleton = &scene->model->skeleton;
-    if (scene->shown.inspector) right_top += draw_inspector(scene, text, screen_w, margin, right_top) + 2.0f * pad;
+    if (scene->shown.inspector) {
+        bool at_right_top;
+        float height = draw_inspector(scene, text, screen_w, screen_h, margin, right_top, &at_right_top);
+        if (at_right_top) right_top += height + 2.0f * pad;   /* elsewhere, the right edge stays free */
+    }
     int joint = scene->selected_joint;
     if (scene->shown.show_bone_space) {
         int length;

@@ -3,7 +3,7 @@
  * Order of work, so that bad input writes nothing and a killed bake leaves nothing --vat
  * accepts:
  *   1. check everything (clips, fps, layout, OUTDIR) — exit 2 / 1 with one line, nothing written;
- *   2. skin every frame of every selected clip with the CPU reference (animator_skin_mesh),
+ *   2. skin every frame of every selected clip on the CPU (animator_skin_mesh: the fast path),
  *      normals octahedral-encoded at once, positions kept as floats for the bounds;
  *   3. quantise positions with the per-axis bounds, write the pages, mesh.glb and vat.json
  *      under temporary names, then rename them into place, vat.json last (vat_commit).

@@ -125,6 +125,7 @@ static void skinned_evaluate(void *self, const Playback *p)
 {
     Loaded *loaded = ((Viewer *)self)->loaded;
     loaded->animator.root.in_place = p->root_motion == ROOT_MOTION_IN_PLACE;
+    loaded->animator.reference = loaded->teaching.shown.reference;   /* Shift+R, --reference */
     loaded->renderer.cull_back_faces = p->cull_back_faces;
     if (p->fading) {   /* the cross-fade, then the skinning method's CPU work (scene_evaluate does both otherwise) */
         animator_evaluate_blend(&loaded->animator, p->fade_clip, p->fade_time, p->clip, p->time, playback_fade_weight(p));

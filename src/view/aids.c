@@ -21,6 +21,7 @@ bool aids_apply(AidOptions *aids, Action action)
     case ACTION_CYCLE_SKINNING:
         aids->skinning = (SkinningMethod)((aids->skinning + 1) % SKINNING_METHOD_COUNT);
         return true;
+    case ACTION_TOGGLE_REFERENCE: aids->reference = !aids->reference; return true;
     case ACTION_TOGGLE_WIREFRAME: aids->wireframe = !aids->wireframe; return true;
     case ACTION_TOGGLE_GRID: aids->grid = !aids->grid; return true;
     case ACTION_TOGGLE_SHADOW: aids->shadow = !aids->shadow; return true;

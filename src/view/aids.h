@@ -15,6 +15,8 @@ typedef enum AxesMode { AXES_OFF = 0, AXES_SELECTED, AXES_ALL } AxesMode;
 /* The teaching aids of the viewer and --screenshot (flags; the viewer's keys toggle the same). */
 typedef struct AidOptions {
     SkinningMethod skinning;     /* --skinning gpu|cpu|dq|rigid */
+    bool        reference;       /* --reference (Shift+R): the lesson's reference functions instead of the fast
+                                    path (Animator.reference); the HUD times both */
     bool        compare;         /* --compare A,B (D): per-vertex distance between two methods, a heat-map */
     SkinningMethod compare_a, compare_b; /* the two methods compared (default lbs, dq) */
     bool        show_skeleton;   /* --show-skeleton (B) */

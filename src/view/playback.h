@@ -61,6 +61,7 @@ typedef enum ActionKind {
     ACTION_CYCLE_AXES,    /* A */
     ACTION_TOGGLE_NAMES,  /* J */
     ACTION_CYCLE_SKINNING, /* K */
+    ACTION_TOGGLE_REFERENCE, /* Shift+R: the reference functions instead of the fast path */
     ACTION_TOGGLE_WIREFRAME, /* X */
     ACTION_TOGGLE_GRID,   /* G */
     ACTION_TOGGLE_SHADOW, /* Shift+G: the ground shadow (both players) */
