@@ -79,3 +79,6 @@ skinview_test(app_errors_first test_errors_first.c BINARY TIMEOUT 120)
 # and the refusals (extension, folder, odd size, GIF rate) with nothing left behind.
 skinview_test(app_record test_record.c LINK skinview_io PkgConfig::FFMPEG STB BINARY LABELS gl TIMEOUT 600)
 target_sources(test_record PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/video_decode.c)
+# ... and a browser plays them: headless Chromium loads the MP4 and WebM in <video> (size, duration,
+# play()) and the GIF as an image; skipped without chromium.
+skinview_test(app_record_browser test_record_browser.c BINARY SKIP LABELS gl TIMEOUT 300)

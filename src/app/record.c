@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #define RECORD_SAMPLES 4   /* MSAA, as --screenshot: the same pixels for the same time */
+#define RECORD_GIF_MAX_BYTES (2.0 * 1073741824.0)   /* RGBA frames a GIF may hold before its palette */
 
 static const float background[3] = {0.18f, 0.20f, 0.23f};   /* the screenshot's, sRGB */
 
@@ -160,6 +161,15 @@ int command_record(const Options *options, const char *model_path, Model *loaded
                      sizeof error) ||
         !video_check(format, width, height, fps, error, sizeof error)) {
         fprintf(stderr, "skinview: %s: %s\n", path, error);
+        model_free(loaded);
+        return 2;
+    }
+    /* palettegen sees every frame before paletteuse maps the first: a GIF holds them all in memory */
+    double gif_bytes = (double)width * (double)height * 4.0 * (double)frame_count;
+    if (format == VIDEO_FORMAT_GIF && gif_bytes > RECORD_GIF_MAX_BYTES) {
+        fprintf(stderr, "skinview: %s: a GIF keeps every frame until its palette is made: %d frames of %dx%d need "
+                        "%.1f GiB (at most %.0f); use a smaller --size, --fps or --duration, or MP4 / WebM\n",
+                path, frame_count, width, height, gif_bytes / 1073741824.0, RECORD_GIF_MAX_BYTES / 1073741824.0);
         model_free(loaded);
         return 2;
     }
