@@ -72,3 +72,13 @@ cmp $d/default.obj $d/walk.obj && ! cmp -s $d/default.obj $d/clip0.obj")
 # Errors first: every bad flag and bad file ends before a window exists, with no display at all
 # (DISPLAY and WAYLAND_DISPLAY unset): the message names the problem, never "cannot open a window".
 skinview_test(app_errors_first test_errors_first.c BINARY TIMEOUT 120)
+
+# --record (issue 29): MP4 / WebM / GIF / PNG frames of the demo's Walk, decoded back by the test's
+# own libavformat / libavcodec reader (video_decode.c): codec, pixel format, size, frame count and
+# rate, MP4's moov before mdat, frames against --screenshot (PSNR), ping-pong and reverse order,
+# and the refusals (extension, folder, odd size, GIF rate) with nothing left behind.
+skinview_test(app_record test_record.c LINK skinview_io PkgConfig::FFMPEG STB BINARY LABELS gl TIMEOUT 600)
+target_sources(test_record PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/video_decode.c)
+# ... and a browser plays them: headless Chromium loads the MP4 and WebM in <video> (size, duration,
+# play()) and the GIF as an image; skipped without chromium.
+skinview_test(app_record_browser test_record_browser.c BINARY SKIP LABELS gl TIMEOUT 300)

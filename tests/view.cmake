@@ -28,6 +28,9 @@ skinview_test(view_blend_root_motion test_blend.c LINK skinview_app)
 
 skinview_test(view_facing test_facing.c LINK skinview_app)
 
+# W / --show-weights start on the joint with the most weighted vertices (issue 29), not the root.
+skinview_test(view_weights_start test_weights_start.c LINK skinview_app)
+
 # Screenshots of the first frame (framing) and of the HUD (browser, timeline, status line).
 skinview_test(view_screens test_ux_screens.c STB BINARY LABELS gfx TIMEOUT 600)
 
@@ -62,8 +65,8 @@ endif()
 
 # The running viewer driven with xdotool: --watch reloads (and survives a damaged file), Ctrl+R,
 # F11 fullscreen, Q quits (skipped without a display or xdotool).
-add_executable(test_viewer_live test_viewer_live.c)
-target_link_libraries(test_viewer_live PRIVATE skinview_testutil skinview_io)
+add_executable(test_viewer_live test_viewer_live.c video_decode.c)
+target_link_libraries(test_viewer_live PRIVATE skinview_testutil skinview_io PkgConfig::FFMPEG)
 target_include_directories(test_viewer_live SYSTEM PRIVATE /usr/include/stb)
 find_package(X11)
 if(X11_FOUND)   # the drag-and-drop part speaks XDND with Xlib
@@ -73,7 +76,7 @@ if(X11_FOUND)   # the drag-and-drop part speaks XDND with Xlib
 endif()
 add_dependencies(test_viewer_live skinview)
 add_test(NAME view_live COMMAND test_viewer_live)
-set_tests_properties(view_live PROPERTIES LABELS "gl;window" SKIP_RETURN_CODE 77 TIMEOUT 120 RUN_SERIAL TRUE)
+set_tests_properties(view_live PROPERTIES LABELS "gl;window" SKIP_RETURN_CODE 77 TIMEOUT 240 RUN_SERIAL TRUE)
 
 
 # Click-to-select a joint dot (scene_click_joint, the viewer's mouse callback) against the test's

@@ -278,13 +278,22 @@ static const CliOption options_table[] = {
     FLAG("--show-hud", show_hud, "--screenshot also draws the status line and the timeline"),
     {"--show-browser", NULL, OPTION_FLAG, FIELD(show_browser), 0, 0, false, NULL, FIELD(show_hud), NULL,
      "--screenshot also draws the clip list (implies --show-hud)"},
+    {"--show-help", NULL, OPTION_FLAG, FIELD(show_help), 0, 0, false, NULL, FIELD(show_hud), NULL,
+     "--screenshot also draws the help panel (key H; implies --show-hud)"},
     CUSTOM("--view", "VIEW", parse_view, "front, back, right, left, top or bottom",
            "--screenshot camera: front, back, right, left, top or bottom\n"
            "(default: three-quarter front, as the viewer opens)"),
     {"--info", "[--json]", OPTION_FLAG, FIELD(info), 0, 0, false, NULL, NO_ALSO, NULL,
      "print meshes, joints and clips, then exit"},
     FLAG("--json", json, NULL),
+    FLAG("--verbose", verbose, "--info also lists each FBX joint's node features (after the clips)"),
     TEXT("--screenshot", "PNG", screenshot_path, "render one frame off-screen, write a PNG, exit"),
+    TEXT("--record", "OUT", record_path, "render --clip from --time off-screen and write OUT.mp4 (H.264),\n"
+                                         "OUT.webm (VP9), OUT.gif or OUT-%04d.png frames, exit; takes what\n"
+                                         "--screenshot takes (--size, --view, aids, --show-hud), --fps,\n"
+                                         "--speed, --loop and --duration"),
+    {"--duration", "SECONDS", OPTION_FLOAT, FIELD(duration), 0.0, 3600.0, true, "seconds in (0, 3600]",
+     FIELD(duration_given), NULL, "--record length (default one loop of the clip at --speed;\nping-pong: there and back)"},
     CUSTOM("--size", "WxH", parse_size, "WxH with 1..16384 pixels each", "screenshot / window size (default 1280x720)"),
     TEXT("--export-pose", "OBJ", export_pose_path, "write the skinned meshes at --clip/--time in scene space, exit"),
     FLAG("--verify", verify, "compare GPU skinning (shaders/skinned.vert) with the CPU\n"
@@ -301,7 +310,8 @@ static const CliOption options_table[] = {
     TEXT("--bake-vat", "OUTDIR", bake_vat_dir, "bake vertex animation textures (positions.png, normals.png,\n"
                                                "mesh.glb, vat.json) of the selected clips into OUTDIR, exit"),
     {"--fps", "N", OPTION_FLOAT, FIELD(fps), 0.0, 1000.0, true, "a number of frames per second in (0, 1000]",
-     FIELD(bake_option_set), NULL, "bake rate in frames per second (default 30)"},
+     FIELD(fps_given), NULL, "bake rate in frames per second (default 30); --record: frame rate\n"
+                             "(default the clip's, at most 60; GIF at most 50)"},
     {"--clips", "A,B|all", OPTION_CUSTOM, 0, 0, 0, false, "clip names or indices separated by commas, or 'all'",
      FIELD(bake_option_set), parse_clips, "clips to bake, by name or index from 0 (default all)"},
     {"--precision", "16|float", OPTION_CUSTOM, 0, 0, 0, false, "16 or float", FIELD(bake_option_set), parse_precision,
@@ -391,7 +401,8 @@ const char *cli_usage(void)
         "                [--show-axes [all]] [--show-names] [--joint-values] [--wireframe]\n"
         "                [--show-normals] [--no-grid] [--optimize-keys [TOLERANCE]] [--no-extrapolation]\n"
         "                [--loop loop|once|ping-pong] [--blend SECONDS] [--watch]\n"
-        "                [--show-hud] [--show-browser] [--view VIEW]\n"
+        "                [--show-hud] [--show-browser] [--show-help] [--view VIEW]\n"
+        "                [--record OUT.mp4|OUT.webm|OUT.gif|OUT-%04d.png [--duration S] [--fps N]]\n"
         "                [--bake-vat OUTDIR [--fps N] [--clips A,B|all] [--precision 16|float]\n"
         "                                   [--max-texture N] [--quiet]]\n"
         "       skinview --vat OUTDIR [--instances N] [--clip ...] [--time ...] [--speed X]\n"
@@ -487,13 +498,13 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
         }
     }
     options->aids.grid = !options->no_grid;
-    if (options->view >= 0 && !options->screenshot_path) {
-        snprintf(error, error_size, "--view only goes with --screenshot (the viewer has keypad 1 / 3 / 7)");
+    if (options->view >= 0 && !options->screenshot_path && !options->record_path) {
+        snprintf(error, error_size, "--view only goes with --screenshot or --record (the viewer has keypad 1 / 3 / 7)");
         return false;
     }
-    if ((options->show_hud) && !options->screenshot_path) {
-        snprintf(error, error_size, "%s only goes with --screenshot (the viewer shows them with its keys)",
-                 options->show_browser ? "--show-browser" : "--show-hud");
+    if ((options->show_hud) && !options->screenshot_path && !options->record_path) {
+        snprintf(error, error_size, "%s only goes with --screenshot or --record (the viewer shows them with its keys)",
+                 options->show_browser ? "--show-browser" : options->show_help ? "--show-help" : "--show-hud");
         return false;
     }
     if (options->thumbnail_in && options->model_path) {
@@ -509,8 +520,20 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
         snprintf(error, error_size, "--json only goes with --info or --inspect-vertex");
         return false;
     }
+    if (options->verbose && !options->info) {
+        snprintf(error, error_size, "--verbose only goes with --info");
+        return false;
+    }
+    if (options->fps_given && !options->bake_vat_dir && !options->record_path) {
+        snprintf(error, error_size, "--fps only goes with --bake-vat or --record");
+        return false;
+    }
+    if (options->duration_given && !options->record_path) {
+        snprintf(error, error_size, "--duration only goes with --record");
+        return false;
+    }
     if (options->bake_option_set && !options->bake_vat_dir) {
-        snprintf(error, error_size, "--fps, --clips, --precision, --max-texture and --quiet only go with --bake-vat");
+        snprintf(error, error_size, "--clips, --precision, --max-texture and --quiet only go with --bake-vat");
         return false;
     }
     if (options->instances_given && !options->vat_dir) {

@@ -7,6 +7,7 @@
 #include "anim/model.h"
 #include "anim/skin_dq.h"
 #include "cli.h"
+#include "view/playback.h"
 
 #include <stddef.h>
 
@@ -62,8 +63,13 @@ bool app_write_png(const char *path, int width, int height, const unsigned char 
  * extension, NNN from 001). False when all 999 exist or the path does not fit. */
 bool app_next_screenshot_path(const char *model_path, char *out, size_t out_size);
 
-/* --info [--json] (info.c) */
-int command_info(const Model *model, bool json);
+/* The first free "DIR/NAME-KIND-NNN.EXTENSION" next to the model (the screenshot's is KIND "shot",
+ * EXTENSION "png"; the window's recording "rec", "mp4"). False as above. */
+bool app_next_output_path(const char *model_path, const char *kind, const char *extension, char *out, size_t out_size);
+
+/* --info [--json] [--verbose] (info.c): FBX node features one line per feature (a count, a few
+ * joints); --verbose lists every joint's at the end, --json names them all. */
+int command_info(const Model *model, bool json, bool verbose);
 
 /* --inspect-vertex MESH:INDEX [--json] (inspect_cmd.c): the vertex through the formula at clip/time,
  * morph weights of --morph (morph_spec, may be NULL) over the clip's; exit 2 for a bad MESH:INDEX. */
@@ -89,6 +95,15 @@ int command_export_pose(const Model *model, int clip, float time, SkinningMethod
 /* Each takes the model app_load_checked() imported (and frees it) and the clip it resolved. */
 int command_view(const Options *options, const char *model_path, Model *model, int clip);
 int command_screenshot(const Options *options, const char *model_path, Model *model, int clip);
+/* --record OUT (record.c): --clip from --time for --duration (default one loop) at --fps, off-screen
+ * like --screenshot, into MP4 / WebM / GIF (io/video.h) or numbered PNG frames. */
+int command_record(const Options *options, const char *model_path, Model *model, int clip);
+
+/* The viewer's HUD (status line, timeline; the clip list with --show-browser, the help with
+ * --show-help) over the frame in the bound framebuffer, for `playback`'s clip and time. Its Text is
+ * made once per process. False with a one-line cause. */
+bool app_draw_hud(const Options *options, const Model *model, const Playback *playback, int width, int height,
+                  char *error, size_t error_size);
 int command_verify(const Options *options, const char *model_path, Model *model);
 
 /* --thumbnail IN OUT SIZE (thumbnail.c): within options->thumbnail_budget seconds or exit 1

@@ -30,25 +30,24 @@ static const float background[3] = {0.18f, 0.20f, 0.23f};
 
 /* ---- --screenshot -------------------------------------------------------- */
 
-/* --show-hud / --show-browser: the viewer's HUD over the screenshot, at --clip / --time,
- * paused (no frame rate shown); the browser opened on the current clip. */
-static bool draw_screenshot_hud(const Options *options, const Model *model, int clip, int width, int height,
-                                char *error, size_t error_size)
+/* --show-hud / --show-browser / --show-help: the viewer's HUD over the frame in the bound
+ * framebuffer, for `playback` (its clip, time, speed, loop mode; paused shows PAUSED); the browser
+ * opened on the current clip. */
+bool app_draw_hud(const Options *options, const Model *model, const Playback *state, int width, int height,
+                  char *error, size_t error_size)
 {
-    float *durations = calloc((size_t)(model->clip_count > 0 ? model->clip_count : 1), sizeof *durations);
+    int clip = state->clip;
     int key_capacity = timeline_max_keys(model);
     float *keys = calloc((size_t)(key_capacity > 0 ? key_capacity : 1), sizeof *keys);
     ClipBrowser browser = {0};
-    Text text;
-    bool ok = durations && keys && browser_init(&browser, model->clips, model->clip_count);
+    static Text text;   /* one per process: baked once, kept for --record's next frame */
+    static bool text_ready;
+    bool ok = keys && browser_init(&browser, model->clips, model->clip_count);
     if (!ok) {
         snprintf(error, error_size, "out of memory");
-    } else if (text_init(&text, error, error_size)) {
-        for (int c = 0; c < model->clip_count; c++) durations[c] = model->clips[c].duration;
-        Playback playback;
-        playback_init(&playback, model->clip_count, durations, clip, options->time, options->speed);
-        playback.loop_mode = (PlaybackLoopMode)options->loop_mode;
-        playback.paused = true;
+    } else if (text_ready || (text_ready = text_init(&text, error, error_size))) {
+        Playback playback = *state;
+        playback.show_help = options->show_help;
         HudInfo info = {0};
         info.model = model;
         info.playback = &playback;
@@ -65,13 +64,11 @@ static bool draw_screenshot_hud(const Options *options, const Model *model, int 
         browser.open = options->show_browser && model->clip_count > 0;
         browser_highlight_clip(&browser, clip, layout.browser.visible_rows);
         hud_draw(&text, &info, &layout, width, height);
-        text_free(&text);
     } else {
         ok = false;
     }
     browser_free(&browser);
     free(keys);
-    free(durations);
     return ok;
 }
 
@@ -138,9 +135,22 @@ int command_screenshot(const Options *options, const char *model_path, Model *lo
     renderer_clear(background[0], background[1], background[2]);
     scene_draw(&scene, &animator, view, projection, &light, &text, width, height);
     gl_debug_check("reading the frame back");
-    if (options->show_hud && !draw_screenshot_hud(options, model, clip, width, height, error, sizeof error)) {
-        fprintf(stderr, "skinview: %s: %s\n", options->screenshot_path, error);
-        goto done_framebuffer;
+    if (options->show_hud) {   /* at --clip / --time, paused (no frame rate shown) */
+        float *durations = calloc((size_t)(model->clip_count > 0 ? model->clip_count : 1), sizeof *durations);
+        for (int c = 0; durations && c < model->clip_count; c++) durations[c] = model->clips[c].duration;
+        Playback playback;
+        if (durations) {
+            playback_init(&playback, model->clip_count, durations, clip, options->time, options->speed);
+            playback.loop_mode = (PlaybackLoopMode)options->loop_mode;
+            playback.paused = true;
+        }
+        bool drawn = durations && app_draw_hud(options, model, &playback, width, height, error, sizeof error);
+        if (!durations) snprintf(error, sizeof error, "out of memory");
+        free(durations);
+        if (!drawn) {
+            fprintf(stderr, "skinview: %s: %s\n", options->screenshot_path, error);
+            goto done_framebuffer;
+        }
     }
     if (session_write_screenshot(&framebuffer, pixels, width, height, options->screenshot_path)) status = 0;
 done_framebuffer:

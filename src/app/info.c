@@ -92,6 +92,8 @@ static cJSON *bits_array(unsigned bits, const char *const *names, int count)
     return array;
 }
 
+#define INFO_FEATURE_NAMES 4   /* joints named on a feature's summary line (all: --verbose, --json) */
+
 static int joints_with_source_features(const Skeleton *skeleton)
 {
     int n = 0;
@@ -115,7 +117,7 @@ static int bone_joint_count(const Skeleton *skeleton)
     return bones;
 }
 
-static int print_text(const Model *model)
+static int print_text(const Model *model, bool verbose)
 {
     printf("file: ");
     print_name(model->source_path, "");
@@ -146,20 +148,21 @@ static int print_text(const Model *model)
     }
     printf("joints: %d (%d bones)\n", model->skeleton.joint_count, bone_joint_count(&model->skeleton));
     const Skeleton *sk = &model->skeleton;
-    if (joints_with_source_features(sk) > 0) {   /* FBX: what the nodes use beyond T·R·S */
-        printf("  FBX node features (%d joints):\n", joints_with_source_features(sk));
-        for (int j = 0; j < sk->joint_count; j++) {
-            if (!sk->source_features[j]) continue;
-            printf("    ");
-            print_name(sk->names[j], "(unnamed)");
-            printf(": ");
-            const char *separator = "";
-            for (int k = 0; k < JOINT_SOURCE_FEATURE_COUNT; k++)
-                if (sk->source_features[j] & (1u << k)) {
-                    printf("%s%s", separator, joint_source_feature_name(k));
-                    separator = ", ";
-                }
-            putchar('\n');
+    if (joints_with_source_features(sk) > 0) {   /* FBX: what the nodes use beyond T·R·S, one line per feature */
+        printf("  FBX node features (%d joints%s):\n", joints_with_source_features(sk),
+               verbose ? ", each listed at the end" : "; --verbose lists each joint's");
+        for (int k = 0; k < JOINT_SOURCE_FEATURE_COUNT; k++) {
+            int joints = 0;
+            for (int j = 0; j < sk->joint_count; j++) joints += (sk->source_features[j] >> k) & 1u;
+            if (joints == 0) continue;
+            printf("    %s: %d joint%s (", joint_source_feature_name(k), joints, joints == 1 ? "" : "s");
+            int named = 0;
+            for (int j = 0; j < sk->joint_count && named < INFO_FEATURE_NAMES; j++) {
+                if (!((sk->source_features[j] >> k) & 1u)) continue;
+                if (named++) printf(", ");
+                print_name(sk->names[j], "(unnamed)");
+            }
+            printf("%s)\n", joints > INFO_FEATURE_NAMES ? ", ..." : "");
         }
     }
     if (model->extensions_used[0] || model->extensions_required[0])   /* glTF: the file's extensions */
@@ -208,6 +211,22 @@ static int print_text(const Model *model)
                (long)model->stats.keys, model->stats.key_tolerance);
         if (model->stats.key_error >= 0.0f) printf(", worst pose change %.3g of the diagonal", model->stats.key_error);
         printf("\n");
+    }
+    if (verbose && joints_with_source_features(sk) > 0) {   /* --verbose: every joint's features, last */
+        printf("FBX node features per joint:\n");
+        for (int j = 0; j < sk->joint_count; j++) {
+            if (!sk->source_features[j]) continue;
+            printf("  ");
+            print_name(sk->names[j], "(unnamed)");
+            printf(": ");
+            const char *separator = "";
+            for (int k = 0; k < JOINT_SOURCE_FEATURE_COUNT; k++)
+                if (sk->source_features[j] & (1u << k)) {
+                    printf("%s%s", separator, joint_source_feature_name(k));
+                    separator = ", ";
+                }
+            putchar('\n');
+        }
     }
     return 0;
 }
@@ -328,9 +347,9 @@ static int print_json(const Model *model)
     return 0;
 }
 
-int command_info(const Model *model, bool json)
+int command_info(const Model *model, bool json, bool verbose)
 {
-    int status = json ? print_json(model) : print_text(model);
+    int status = json ? print_json(model) : print_text(model, verbose);
     if (fflush(stdout) != 0) return 1;
     return status;
 }

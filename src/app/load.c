@@ -196,6 +196,11 @@ bool app_fit_bone_limit(const char *path, int limit, Model *model)
 
 bool app_next_screenshot_path(const char *model_path, char *out, size_t out_size)
 {
+    return app_next_output_path(model_path, "shot", "png", out, out_size);
+}
+
+bool app_next_output_path(const char *model_path, const char *kind, const char *extension, char *out, size_t out_size)
+{
     const char *slash = strrchr(model_path, '/');
     const char *name = slash ? slash + 1 : model_path;
     const char *dot = strrchr(name, '.');
@@ -203,7 +208,7 @@ bool app_next_screenshot_path(const char *model_path, char *out, size_t out_size
     int dir = (int)(slash ? (size_t)(slash - model_path + 1) : 0);
     struct stat st;
     for (int n = 1; n <= 999; n++) {
-        int written = snprintf(out, out_size, "%.*s%.*s-shot-%03d.png", dir, model_path, stem, name, n);
+        int written = snprintf(out, out_size, "%.*s%.*s-%s-%03d.%s", dir, model_path, stem, name, kind, n, extension);
         if (written < 0 || (size_t)written >= out_size) return false;
         if (stat(out, &st) != 0) return true;
     }

@@ -32,10 +32,10 @@ int main(int argc, char **argv)
 
     int modes = (options.info ? 1 : 0) + (options.export_pose_path ? 1 : 0) +
                 (options.screenshot_path ? 1 : 0) + (options.verify ? 1 : 0) + (options.thumbnail_in ? 1 : 0) +
-                (options.inspect_vertex ? 1 : 0);
+                (options.inspect_vertex ? 1 : 0) + (options.record_path ? 1 : 0);
     if (modes > 1) {
-        fprintf(stderr, "skinview: --info, --export-pose, --screenshot, --verify, --thumbnail and --inspect-vertex are "
-                        "separate modes; give one\n");
+        fprintf(stderr, "skinview: --info, --export-pose, --screenshot, --record, --verify, --thumbnail and "
+                        "--inspect-vertex are separate modes; give one\n");
         return 2;
     }
     if (options.vat_dir) return command_vat(&options);
@@ -54,7 +54,7 @@ int main(int argc, char **argv)
         int status;
         if (!options.skinning_given && model_asks_dual_quaternion(&model)) options.aids.skinning = SKINNING_GPU_DQ;
         if (options.info) {
-            status = command_info(&model, options.json);
+            status = command_info(&model, options.json, options.verbose);
         } else {
             int clip;
             if (!app_resolve_clip(&model, options.clip, &clip, error, sizeof error)) {
@@ -82,6 +82,7 @@ int main(int argc, char **argv)
     /* the file's skinning method (FBX SkinningType DualQuaternion) unless --skinning says otherwise */
     if (!options.skinning_given && model_asks_dual_quaternion(&model)) options.aids.skinning = SKINNING_GPU_DQ;
     if (options.screenshot_path) return command_screenshot(&options, model_path, &model, clip);
+    if (options.record_path) return command_record(&options, model_path, &model, clip);
     if (options.verify) return command_verify(&options, model_path, &model);
     return command_view(&options, model_path, &model, clip);
 }

@@ -143,10 +143,35 @@ bool scene_init(TeachingAids *scene, const Model *model, Renderer *renderer, Ani
             return false;
         }
         scene_select_joint(scene, found);
-    } else if ((aids->show_weights || aids->axes == AXES_SELECTED || aids->joint_values) && scene->dot_count > 0) {
+    } else if (aids->show_weights) {
+        scene_select_joint(scene, scene_most_weighted_joint(scene));   /* weights: a joint that has some */
+    } else if ((aids->axes == AXES_SELECTED || aids->joint_values) && scene->dot_count > 0) {
         scene_select_joint(scene, scene->dot_joints[0]);   /* something to show: the skeleton's root */
     }
     return true;
+}
+
+int scene_most_weighted_joint(const TeachingAids *scene)
+{
+    const Model *model = scene->model;
+    int joints = model->skeleton.joint_count, best = -1;
+    int *count = joints > 0 ? calloc((size_t)joints, sizeof *count) : NULL;   /* once per W, not per frame */
+    for (int m = 0; count && m < model->mesh_count; m++) {
+        const Mesh *mesh = &model->meshes[m];
+        if (!mesh->skinned || !mesh->joint_indices || !mesh->weights) continue;
+        for (int v = 0; v < mesh->vertex_count; v++)
+            for (int i = 0; i < SV_MAX_INFLUENCES; i++) {
+                int bone = mesh->joint_indices[v][i];
+                if (mesh->weights[v][i] > 0.0f && bone < mesh->bone_count && mesh->bone_joint[bone] >= 0 &&
+                    mesh->bone_joint[bone] < joints)
+                    count[mesh->bone_joint[bone]]++;
+            }
+    }
+    for (int j = 0; count && j < joints; j++)
+        if (count[j] > 0 && (best < 0 || count[j] > count[best])) best = j;   /* ties: the first, parents first */
+    free(count);
+    if (best < 0 && scene->dot_count > 0) best = scene->dot_joints[0];   /* nothing weighted: the root */
+    return best;
 }
 
 void scene_free(TeachingAids *scene)

@@ -50,6 +50,10 @@ void scene_select_joint(TeachingAids *scene, int joint);
 /* The next / previous dot joint in hierarchy order (wraps); from none, the first / last. */
 void scene_step_joint(TeachingAids *scene, int direction);
 
+/* The joint with the most weighted vertices (a weight > 0 on it, over every skinned mesh): where
+ * the weights view (W, --show-weights) starts when no joint is selected; -1 without joints. */
+int scene_most_weighted_joint(const TeachingAids *scene);
+
 /* The dot joint whose projection lies within `radius` pixels of (x, y) (framebuffer pixels,
  * y down), nearest first; -1 if none. */
 int scene_pick_joint(const TeachingAids *scene, const Animator *animator, const mat4 view, const mat4 projection,

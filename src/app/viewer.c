@@ -11,7 +11,9 @@
 #include "bounds.h"
 #include "commands.h"
 #include "glcontext.h"
+#include "record.h"
 #include "scene.h"
+#include "gfx/framebuffer.h"
 #include "view/player.h"
 #include "gfx/text.h"
 #include "gfx/renderer.h"
@@ -23,6 +25,22 @@
 #include <sys/stat.h>
 
 #define VIEWER_WATCH_SECONDS 0.5       /* --watch: how often the file's time stamp is checked */
+#define VIEWER_RECORD_SLICE 0.04       /* Shift+S: seconds of recording work per loop turn (the window stays live) */
+#define VIEWER_RECORD_SAMPLES 4        /* MSAA of the recorded frames, as --record and --screenshot */
+
+/* Shift+S: one loop of the clip being recorded, a few frames per loop turn (viewer_record_step),
+ * from the camera and framebuffer size (rounded down to even: yuv420p) the key was pressed with. */
+typedef struct Recording {
+    bool           active;
+    RecordOutput   output;
+    Framebuffer    framebuffer;
+    unsigned char *pixels;
+    Playback       playback;           /* the recording's own clock, from the clip's start */
+    int            frame, frame_count, width, height;
+    double         fps, started;
+    mat4           view, projection;
+    char           path[4200];
+} Recording;
 
 /* Everything one loaded file needs; replaced as a whole on reload / drop. */
 typedef struct Loaded {
@@ -46,6 +64,7 @@ typedef struct Viewer {
     Text           aids_text;         /* the teaching aids' text at their size (the HUD's is the player's) */
     time_t         watched_mtime;
     double         next_watch;
+    Recording      recording;
 } Viewer;
 
 /* ---- the loaded file ---------------------------------------------------------------------- */
@@ -162,8 +181,129 @@ static bool skinned_root_position(void *self, vec3 root)
     return true;
 }
 
+/* ---- Shift+S: recording from the window ------------------------------------------------------ */
+
+static void record_stop(Viewer *viewer)
+{
+    Recording *r = &viewer->recording;
+    if (r->active) {
+        record_output_abort(&r->output);
+        framebuffer_free(&r->framebuffer);
+    }
+    free(r->pixels);
+    memset(r, 0, sizeof *r);
+}
+
+/* Starts recording the playing clip: one loop (ping-pong: there and back) at its speed, from its
+ * start, as NAME-rec-NNN.mp4 next to the model. */
+static void record_start(Viewer *viewer, Player *player)
+{
+    Recording *r = &viewer->recording;
+    const Model *model = &viewer->loaded->model;
+    char error[1200];
+    if (r->active) {
+        player_message(player, "already recording");
+        return;
+    }
+    int clip = player->playback.clip, width = 0, height = 0;
+    glfwGetFramebufferSize(player->window, &width, &height);
+    width &= ~1;   /* yuv420p: even sides; the last column / row is left out */
+    height &= ~1;
+    if (clip < 0 || clip >= model->clip_count) {
+        player_message(player, "record: no clip is playing (the bind and rest poses do not move)");
+        return;
+    }
+    if (!app_next_output_path(viewer->model_path, "rec", "mp4", r->path, sizeof r->path)) {
+        player_message(player, "record: no free file name next to the model");
+        return;
+    }
+    if (!record_plan(model, clip, player->playback.speed, player->playback.loop_mode, 0.0, 0.0, VIDEO_FORMAT_MP4, &r->fps,
+                     &r->frame_count, error, sizeof error) ||
+        !(r->pixels = malloc((size_t)(width > 0 ? width : 1) * (size_t)(height > 0 ? height : 1) * 4)) ||
+        !framebuffer_create(&r->framebuffer, width, height, VIEWER_RECORD_SAMPLES, error, sizeof error)) {
+        if (!r->pixels) snprintf(error, sizeof error, "out of memory");
+        char text[1400];
+        snprintf(text, sizeof text, "record: %.1300s", error);
+        player_message(player, text);
+        free(r->pixels);
+        r->pixels = NULL;
+        return;
+    }
+    if (!record_output_open(&r->output, r->path, width, height, r->fps, error, sizeof error)) {
+        char text[1400];
+        snprintf(text, sizeof text, "record: %.1300s", error);
+        player_message(player, text);
+        framebuffer_free(&r->framebuffer);
+        free(r->pixels);
+        r->pixels = NULL;
+        return;
+    }
+    r->active = true;
+    r->width = width;
+    r->height = height;
+    r->frame = 0;
+    r->started = glfwGetTime();
+    camera_view(&player->camera, r->view);
+    camera_projection(&player->camera, (float)width / (float)height, r->projection);
+    playback_init(&r->playback, model->clip_count, viewer->loaded->durations, clip, 0.0f, player->playback.speed);
+    r->playback.loop_mode = player->playback.loop_mode;
+    r->playback.root_motion = player->playback.root_motion;
+    r->playback.cull_back_faces = player->playback.cull_back_faces;
+}
+
+/* Some frames of the recording (VIEWER_RECORD_SLICE seconds' worth), the progress in the status
+ * line; at the end the file is completed and its path shown (and printed, like S). */
+static void record_step(Viewer *viewer, Player *player)
+{
+    Recording *r = &viewer->recording;
+    if (!r->active) return;
+    static const float background[3] = {0.18f, 0.2f, 0.23f};   /* the player's */
+    char error[1200] = "", text[1400];
+    double slice_end = glfwGetTime() + VIEWER_RECORD_SLICE;
+    bool ok = true;
+    do {
+        skinned_evaluate(viewer, &r->playback);
+        framebuffer_bind(&r->framebuffer);
+        renderer_clear(background[0], background[1], background[2]);
+        skinned_draw(viewer, r->view, r->projection, r->width, r->height, false);
+        if (!framebuffer_read_rgba(&r->framebuffer, r->pixels)) {
+            snprintf(error, sizeof error, "cannot read the rendered image back");
+            ok = false;
+        }
+        ok = ok && record_output_add(&r->output, r->pixels, error, sizeof error);
+        playback_advance(&r->playback, (float)(1.0 / r->fps), viewer->loaded->durations);
+        r->frame++;
+    } while (ok && r->frame < r->frame_count && glfwGetTime() < slice_end);
+    if (ok && r->frame < r->frame_count) {
+        double elapsed = glfwGetTime() - r->started;
+        snprintf(text, sizeof text, "recording %.1000s: %d / %d frames, %.0f s left", file_name(r->path), r->frame,
+                 r->frame_count, elapsed / r->frame * (r->frame_count - r->frame));
+        player_message(player, text);
+        return;
+    }
+    ok = ok && record_output_finish(&r->output, error, sizeof error);
+    if (ok) {
+        snprintf(text, sizeof text, "saved %.1000s (%d frames, %dx%d, %g fps)", r->path, r->frame_count, r->width,
+                 r->height, r->fps);
+        printf("skinview: saved %s\n", r->path);
+        fflush(stdout);
+    } else {
+        record_output_abort(&r->output);
+        snprintf(text, sizeof text, "recording failed: %.1000s", error);
+    }
+    framebuffer_free(&r->framebuffer);
+    r->active = false;
+    free(r->pixels);
+    r->pixels = NULL;
+    player_message(player, text);
+}
+
 static bool skinned_action(void *self, Player *player, Action a)
 {
+    if (a.kind == ACTION_RECORD) {
+        record_start(self, player);
+        return true;
+    }
     (void)player;
     TeachingAids *aids = &((Viewer *)self)->loaded->teaching;
     switch (a.kind) {
@@ -180,9 +320,11 @@ static bool skinned_action(void *self, Player *player, Action a)
     default: break;
     }
     if (!aids_apply(&aids->shown, a)) return false;   /* a teaching aid (scene.h) */
-    /* an aid about one joint with none selected: start at the skeleton's root */
+    /* an aid about one joint with none selected: the weights start at the joint with the most
+     * weighted vertices (the root often has none), the others at the skeleton's root */
     bool wants_joint = aids->shown.show_weights || aids->shown.axes == AXES_SELECTED || aids->shown.joint_values ||
                        aids->shown.show_bone_space || aids->shown.isolate_joint;
+    if (aids->shown.show_weights && aids->selected_joint < 0) scene_select_joint(aids, scene_most_weighted_joint(aids));
     if (wants_joint && aids->selected_joint < 0) scene_step_joint(aids, 1);
     return true;
 }
@@ -236,6 +378,10 @@ static void skinned_open(void *self, Player *player, const char *path, bool keep
 {
     Viewer *viewer = self;
     if (!path) path = viewer->model_path;
+    if (viewer->recording.active) {   /* the recording's model goes away: it stops, nothing is left */
+        record_stop(viewer);
+        player_message(player, "recording stopped");
+    }
     Model model;
     /* import errors are printed on stderr by app_load_model; the screen gets a short notice */
     if (!app_load_model(path, viewer->max_bones, &model)) {
@@ -322,6 +468,7 @@ static void skinned_open(void *self, Player *player, const char *path, bool keep
 static void skinned_tick(void *self, Player *player, double now)
 {
     Viewer *viewer = self;
+    record_step(viewer, player);   /* Shift+S in progress: a few frames */
     if (!viewer->options->watch || now < viewer->next_watch) return;
     viewer->next_watch = now + VIEWER_WATCH_SECONDS;
     time_t mtime = file_mtime(viewer->model_path);
@@ -397,6 +544,7 @@ int command_view(const Options *options, const char *model_path, Model *loaded, 
     status = player_run_or_monkey(&player) > 0 ? 1 : 0;
 
 done:
+    record_stop(&viewer);   /* closed while recording: the half-written file is removed */
     if (player_ready) player_free(&player);
     if (text_ready) text_free(&viewer.aids_text);
     if (viewer.loaded) loaded_free(viewer.loaded);

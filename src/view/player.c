@@ -193,6 +193,7 @@ void player_on_key(GLFWwindow *window, int key, int scancode, int action, int mo
     if (action == GLFW_RELEASE) return;
     player->dirty = true;
     if (player->browser.open) {
+        player->browser_skip_char = false;   /* another key: its character is typed */
         browser_key(player, key, action);
         return;
     }
@@ -216,10 +217,22 @@ void player_on_key(GLFWwindow *window, int key, int scancode, int action, int mo
             break;
         }
         player->browser.open = true;
+        player->playback.show_help = false;   /* the help and the browser never share the screen */
+        /* GLFW reports a key, then the character it types: the opening key's (L) is not the
+         * first letter of a filter (Tab types none; the next key press clears the flag) */
+        player->browser_skip_char = key != GLFW_KEY_TAB;
         browser_highlight_clip(&player->browser, player->playback.clip, player->layout.browser.visible_rows);
         break;
     case ACTION_TOGGLE_MESH_LIST:
         if (player->mesh_visible) player->show_mesh_list = !player->show_mesh_list;
+        if (player->show_mesh_list) player->playback.show_help = false;   /* panels never overlap */
+        break;
+    case ACTION_TOGGLE_HELP:
+        playback_apply(&player->playback, a, player->durations);
+        if (player->playback.show_help) {   /* the help and the other panels never share the screen */
+            player->browser.open = false;
+            player->show_mesh_list = false;
+        }
         break;
     case ACTION_SCREENSHOT: if (s->save_screenshot) player->screenshot_requested = true; break;
     case ACTION_RELOAD: if (s->open) player->reload_requested = true; break;
@@ -241,6 +254,10 @@ void player_on_char(GLFWwindow *window, unsigned int codepoint)
     Player *player = glfwGetWindowUserPointer(window);
     ClipBrowser *browser = &player->browser;
     if (!browser->open) return;
+    if (player->browser_skip_char) {   /* the 'l' of the L that opened the browser */
+        player->browser_skip_char = false;
+        return;
+    }
     browser_type(browser, player->model->clips, codepoint);
     browser_move(browser, 0, player->layout.browser.visible_rows);
     player->dirty = true;

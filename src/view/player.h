@@ -80,6 +80,7 @@ typedef struct Player {
     Text                 text;
     bool                 text_ready;
     ClipBrowser          browser;
+    bool                 browser_skip_char; /* the character of the key that opened the browser (L) is not typed */
     HudLayout            layout;          /* last frame's, for hit-testing */
     float               *key_times;       /* [key_capacity] the current clip's key marks */
     int                  key_capacity, key_count, key_clip;
