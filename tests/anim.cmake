@@ -58,3 +58,10 @@ skinview_test(anim_inspect test_inspect.c LINK skinview_io LABELS anim TIMEOUT 3
 
 # Vertex animation textures (docs/vat.md): the pure math (src/anim/vat.c).
 skinview_test(anim_vat test_vat.c LINK skinview_anim LABELS anim SKIP)
+
+# Issue 28: clips of other files on a character (src/anim/retarget.c, docs/retargeting.md): every
+# test model's clips retargeted onto itself (on and off) within 1e-6 of the diagonal; an A-pose rig
+# onto a T-pose rig written by the test (arm up within 1e-4 rad, feet on the ground, world rotation
+# deltas); mixamo.fbx <-> Xbot.glb and the CMU BVH takes on Xbot (every limb, feet within 2 % of the
+# leg at contacts, travel); renamed copies of Xbot's rig (prefixes, Unreal, Rigify, bone map); refusals.
+skinview_test(anim_retarget test_retarget.c LINK skinview_io LABELS anim io TIMEOUT 300)

@@ -231,6 +231,11 @@ bool retarget_match(const Skeleton *source, const Skeleton *target, const BoneMa
     }
     match_chain(map, used, ROLE_SPINE);
     match_chain(map, used, ROLE_NECK);
+    /* a source joint without a role takes the role of the joint it drives (a bone map on an unknown
+     * rig): both rigs then measure their hips and body frame from the same joints */
+    for (int t = 0; t < nt; t++)
+        if (map->source_of_target[t] >= 0 && map->source_roles[map->source_of_target[t]] == ROLE_NONE)
+            map->source_roles[map->source_of_target[t]] = map->target_roles[t];
     free(used);
     return true;
 }
@@ -275,6 +280,24 @@ bool retarget_check(const RetargetMap *map, const Skeleton *target, char *error,
 }
 
 /* ---- set-up: the shared frame, the hip height ratio, the rest alignment ------------------------ */
+
+/* Whether a joint of role `child` continues the bone of a joint of role `role` (the direction that
+ * rest alignment turns): spine -> spine / neck / head, neck -> neck / head, shoulder -> upper arm ->
+ * forearm -> hand, upper leg -> lower leg -> foot. Other roles (hips, hands, feet, fingers, head)
+ * have no such bone: where the joint sits against the sole or the palm differs from rig to rig (the
+ * CMU ankle is level with the ball of the foot, Mixamo's 39 degrees above it), so they keep their rest
+ * pose relative to the limb they hang from. */
+static bool continues_bone(int role, int child)
+{
+    if (role == ROLE_SPINE) return child == ROLE_SPINE || child == ROLE_NECK || child == ROLE_HEAD;
+    if (role == ROLE_NECK) return child == ROLE_NECK || child == ROLE_HEAD;
+    if (role < ROLE_FIRST_SIDED || child < ROLE_FIRST_SIDED || role >= ROLE_COUNT) return false;
+    int side = (role - ROLE_FIRST_SIDED) / RETARGET_SIDED_ROLES, sided = (role - ROLE_FIRST_SIDED) % RETARGET_SIDED_ROLES;
+    int next = sided == SIDED_SHOULDER ? SIDED_UPPER_ARM : sided == SIDED_UPPER_ARM ? SIDED_FOREARM
+             : sided == SIDED_FOREARM ? SIDED_HAND : sided == SIDED_UPPER_LEG ? SIDED_LOWER_LEG
+             : sided == SIDED_LOWER_LEG ? SIDED_FOOT : -1;
+    return next >= 0 && child == ROLE_SIDED(side, next);
+}
 
 /* World rotation of every joint at rest: the product of the rest rotations from the root (a
  * joint's scale does not turn its children, for uniform scales). */
@@ -341,10 +364,39 @@ static bool body_frame(const Skeleton *skeleton, const int *roles, const mat4 *m
     return true;
 }
 
-/* Height of the hips above the lowest foot / toe joint (or lowest joint) at rest, along `up`. */
+static bool is_descendant(const Skeleton *skeleton, int joint, int ancestor)
+{
+    for (int a = skeleton->parent[joint]; a >= 0; a = skeleton->parent[a])
+        if (a == ancestor) return true;
+    return false;
+}
+
+static double along(const double up[3], const vec4 p) { return up[0] * p[0] + up[1] * p[1] + up[2] * p[2]; }
+
+/* Height of the hips above the ground with the legs straight down, at rest, along `up`: the drop from
+ * the hips to the upper leg, the thigh and shin lengths, the drop from the ankle to its lowest
+ * descendant (toe), averaged over the legs the roles name. A rest pose with splayed legs (the CMU
+ * takes: 20 degrees) stands as tall as its legs are long. Without leg roles: the hips' height above
+ * the lowest foot / toe joint (or the lowest joint). */
 static double hip_height(const Skeleton *skeleton, const int *roles, const mat4 *model, int hips, const double up[3])
 {
     if (hips < 0) return 0.0;
+    double legs = 0.0;
+    int leg_count = 0;
+    for (int side = 0; side < 2; side++) {
+        int upper = find_role(roles, skeleton->joint_count, ROLE_SIDED(side, SIDED_UPPER_LEG));
+        int lower = find_role(roles, skeleton->joint_count, ROLE_SIDED(side, SIDED_LOWER_LEG));
+        int foot = find_role(roles, skeleton->joint_count, ROLE_SIDED(side, SIDED_FOOT));
+        if (upper < 0 || lower < 0 || foot < 0) continue;
+        double lowest = along(up, model[foot][3]);
+        for (int j = foot + 1; j < skeleton->joint_count; j++)
+            if (is_descendant(skeleton, j, foot) && along(up, model[j][3]) < lowest) lowest = along(up, model[j][3]);
+        legs += along(up, model[hips][3]) - along(up, model[upper][3]) +
+                glm_vec3_distance((float *)model[upper][3], (float *)model[lower][3]) +
+                glm_vec3_distance((float *)model[lower][3], (float *)model[foot][3]) + along(up, model[foot][3]) - lowest;
+        leg_count++;
+    }
+    if (leg_count > 0) return legs / leg_count;
     bool have_feet = false;
     for (int j = 0; j < skeleton->joint_count; j++) {
         int sided = roles[j] >= ROLE_FIRST_SIDED ? (roles[j] - ROLE_FIRST_SIDED) % RETARGET_SIDED_ROLES : -1;
@@ -365,12 +417,6 @@ static double hip_height(const Skeleton *skeleton, const int *roles, const mat4 
     return isfinite(lowest) ? h - lowest : 0.0;
 }
 
-static bool is_descendant(const Skeleton *skeleton, int joint, int ancestor)
-{
-    for (int a = skeleton->parent[joint]; a >= 0; a = skeleton->parent[a])
-        if (a == ancestor) return true;
-    return false;
-}
 
 void retarget_setup_free(RetargetSetup *setup)
 {
@@ -408,11 +454,11 @@ bool retarget_setup(RetargetSetup *setup, const Skeleton *source, const Skeleton
     double fs[3][3], ft[3][3], up_s[3] = {0, 1, 0}, up_t[3] = {0, 1, 0};
     dq_identity(setup->align);
     if (body_frame(source, map->source_roles, s_model, fs) && body_frame(target, map->target_roles, t_model, ft)) {
-        dquat qs, qt, qs_inv;
-        dq_from_columns(fs[0], fs[1], fs[2], qs);
-        dq_from_columns(ft[0], ft[1], ft[2], qt);
-        dq_conjugate(qs, qs_inv);
-        dq_mul(qt, qs_inv, setup->align);   /* A = Bt Bs^-1 */
+        /* A = Bt Bs^T, columns of signed unit axes: exact integers, so equal frames give exactly I */
+        double a[3][3];   /* a[column][row] */
+        for (int c = 0; c < 3; c++)
+            for (int r = 0; r < 3; r++) a[c][r] = ft[0][r] * fs[0][c] + ft[1][r] * fs[1][c] + ft[2][r] * fs[2][c];
+        dq_from_columns(a[0], a[1], a[2], setup->align);
         memcpy(up_s, fs[1], sizeof up_s);
         memcpy(up_t, ft[1], sizeof up_t);
     }
@@ -431,8 +477,9 @@ bool retarget_setup(RetargetSetup *setup, const Skeleton *source, const Skeleton
     if (h_s == h_t) setup->hip_scale = 1.0;
     bool same_frame = setup->align[3] == 1.0 && setup->hip_scale == 1.0;
 
-    /* C_j: for a matched joint, the turn of its rest bone (towards the centre of its nearest matched
-     * descendants) onto the source's rest bone, A-mapped; joints without one take their parent's */
+    /* C_j: for a matched limb or spine joint, the turn of its rest bone (towards the matched joint
+     * that continues it: continues_bone) onto the source's rest bone, A-mapped; other joints take
+     * their parent's (their rest pose relative to it is kept) */
     double size = h_t > 1e-9 ? h_t : 1.0, size_s = h_s > 1e-9 ? h_s : 1.0;
     for (int t = 0; t < nt; t++) {
         int p = target->parent[t];
@@ -442,19 +489,19 @@ bool retarget_setup(RetargetSetup *setup, const Skeleton *source, const Skeleton
             dq_identity(setup->rest_alignment[t]);
         int s = map->source_of_target[t];
         if (s < 0) continue;
-        if (t == setup->target_hips) {
-            dq_identity(setup->rest_alignment[t]);
-            continue;
-        }
         const JointTransform *rt = &target->rest_trs[t], *rs = &source->rest_trs[s];
         setup->copy_translation[t] = same_frame && glm_vec3_distance((float *)rt->translation, (float *)rs->translation) <=
                                                        1e-6f * (1.0f + glm_vec3_norm((float *)rt->translation));
+        if (t == setup->target_hips) {   /* the body's root: its turn is the whole body's, nothing to align */
+            dq_identity(setup->rest_alignment[t]);
+            continue;
+        }
         double ut[3] = {0, 0, 0}, us[3] = {0, 0, 0};
         int count = 0;
         for (int c = t + 1; c < nt; c++) {
             int sc = map->source_of_target[c];
             if (sc < 0 || !is_descendant(target, c, t) || !is_descendant(source, sc, s)) continue;
-            bool nearest = true;   /* no matched joint between t and c */
+            bool nearest = continues_bone(map->target_roles[t], map->target_roles[c]);   /* and no matched joint between */
             for (int a = target->parent[c]; a != t && nearest; a = target->parent[a]) nearest = map->source_of_target[a] < 0;
             if (!nearest) continue;
             for (int i = 0; i < 3; i++) {
