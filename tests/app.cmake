@@ -72,3 +72,8 @@ cmp $d/default.obj $d/walk.obj && ! cmp -s $d/default.obj $d/clip0.obj")
 # Errors first: every bad flag and bad file ends before a window exists, with no display at all
 # (DISPLAY and WAYLAND_DISPLAY unset): the message names the problem, never "cannot open a window".
 skinview_test(app_errors_first test_errors_first.c BINARY TIMEOUT 120)
+
+# Issue 28: --animations from the command line (src/app/animations.c): clips with their source file
+# (--info, --json), the match table, a folder, a bone map, --export-pose / --bake-vat of an added
+# clip (the character travels with the take), bad use in one line.
+skinview_test(app_animations test_animations_cli.c BINARY SKIP TIMEOUT 300)

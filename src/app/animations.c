@@ -46,7 +46,7 @@ bool app_add_configured_animations(Model *character)
     if (app_add_animations(character, settings.list, settings.bone_map, settings.retarget_off, settings.print_table, error,
                            sizeof error))
         return true;
-    fprintf(stderr, "skinview: %s\n", error);
+    if (error[0]) fprintf(stderr, "skinview: %s\n", error);   /* "" when the import said why itself */
     return false;
 }
 
@@ -174,8 +174,8 @@ static bool add_file(Model *character, const char *path, const BoneMapPair *pair
 {
     Model anim;
     memset(&anim, 0, sizeof anim);
-    if (!app_load_model(path, 0, &anim)) {   /* printed its own line */
-        snprintf(error, error_size, "%s: cannot be imported (see above)", path);
+    if (!app_load_model(path, 0, &anim)) {   /* it printed its own line: error stays "" */
+        if (error_size > 0) error[0] = '\0';
         return false;
     }
     if (anim.clip_count == 0) {

@@ -18,7 +18,8 @@ bool app_load_model(const char *path, int max_bones, Model *model);
  * a folder: every model file in it, sorted) appended to `character`, joints matched and clips
  * retargeted by anim/retarget.h (retarget_off: local keys copied), `bone_map_path` (may be NULL)
  * read first; print_match_table: the --info table of matched joints on stdout. False with one
- * line "FILE: cause" in error (clips added before the failure stay: the caller frees the model). */
+ * line "FILE: cause" in error, or "" when a file did not import (app_load_model printed why); clips
+ * added before the failure stay: the caller frees the model. */
 bool app_add_animations(Model *character, const char *list, const char *bone_map_path, bool retarget_off,
                         bool print_match_table, char *error, size_t error_size);
 /* Set once by main: every later app_load_model of `character_path` adds these (start-up, re-imports,

@@ -269,10 +269,11 @@ static void skinned_open(void *self, Player *player, const char *path, bool keep
     }
     if (extra[0] && !app_add_animations(&model, extra, viewer->options->bone_map, viewer->options->retarget_off, false,
                                         error, sizeof error)) {
-        fprintf(stderr, "skinview: %s\n", error);
+        if (error[0]) fprintf(stderr, "skinview: %s\n", error);
         model_free(&model);
         char text[1600];
-        snprintf(text, sizeof text, "cannot add clips: %.1400s", error);
+        snprintf(text, sizeof text, "cannot add clips: %.1400s; still showing %.100s",
+                 error[0] ? error : "a file does not import (see the terminal)", file_name(viewer->model_path));
         player_message(player, text);
         return;
     }
