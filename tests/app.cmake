@@ -82,3 +82,7 @@ target_sources(test_record PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/video_decode.c)
 # ... and a browser plays them: headless Chromium loads the MP4 and WebM in <video> (size, duration,
 # play()) and the GIF as an image; skipped without chromium.
 skinview_test(app_record_browser test_record_browser.c BINARY SKIP LABELS gl TIMEOUT 300)
+# Issue 28: --animations from the command line (src/app/animations.c): clips with their source file
+# (--info, --json), the match table, a folder, a bone map, --export-pose / --bake-vat of an added
+# clip (the character travels with the take), bad use in one line.
+skinview_test(app_animations test_animations_cli.c BINARY SKIP TIMEOUT 300)

@@ -118,6 +118,8 @@ typedef struct MorphTrack {
  * start, what --time takes) samples the keys at file time start + t. */
 typedef struct Clip {
     char        name[SV_NAME_MAX];  /* may be "" (unnamed glTF clips) */
+    char        source_file[SV_NAME_MAX]; /* "" for the model's own clips; a clip added from another file
+                                             (--animations, a Shift-drop: anim/retarget.h) has that file's name */
     float       start;              /* seconds: time of the clip's first key (0 for most files) */
     float       file_time_shift;    /* seconds the import added to every key time (a clip whose keys start
                                        before 0, e.g. an FBX take from -1 frame, is moved to 0 by validation):

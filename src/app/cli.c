@@ -258,6 +258,16 @@ static bool parse_show_axes(const CliOption *option, int argc, char **argv, int 
     return true;
 }
 
+static bool parse_retarget(const CliOption *option, int argc, char **argv, int *i, Options *o, char *error, size_t size)
+{
+    static const char *const words[] = {"on", "off", NULL};
+    int choice = take_choice(option, argc, argv, i, words, error, size);
+    if (choice < 0) return false;
+    o->retarget_off = choice == 1;
+    o->retarget_given = true;
+    return true;
+}
+
 #define FLAG(name, f, help) {name, NULL, OPTION_FLAG, FIELD(f), 0, 0, false, NULL, NO_ALSO, NULL, help}
 #define TEXT(name, shown, f, help) {name, shown, OPTION_TEXT, FIELD(f), 0, 0, false, NULL, NO_ALSO, NULL, help}
 #define CUSTOM(name, shown, parse, needs, help) {name, shown, OPTION_CUSTOM, 0, 0, 0, false, needs, NO_ALSO, parse, help}
@@ -324,6 +334,16 @@ static const CliOption options_table[] = {
     TEXT("--vat", "OUTDIR", vat_dir, "play a bake back with shaders/vat.vert (no skeleton)"),
     {"--instances", "N", OPTION_INT, FIELD(instances), 1, 1000000, false, "an integer in 1..1000000",
      FIELD(instances_given), NULL, "with --vat: N copies on a grid, one draw call per mesh"},
+    TEXT("--animations", "FILE[,FILE...]|DIR", animations,
+         "add the clips of other files (a folder: every model file in it,\n"
+         "sorted) to MODEL: joints matched by name, prefix-free name,\n"
+         "humanoid role or --bone-map, clips retargeted onto MODEL's\n"
+         "skeleton (docs/retargeting.md); --clip names them"),
+    TEXT("--bone-map", "FILE", bone_map, "with --animations: one 'source target' joint pair a line,\n"
+                                         "matched before any name or role"),
+    CUSTOM("--retarget", "on|off", parse_retarget, "on or off",
+           "with --animations: on (default) retargets rotations and scales\n"
+           "the hips' travel; off copies the local keys as they are (same rig)"),
     CUSTOM("--skinning", "METHOD", parse_skinning, "gpu, cpu, dq or rigid",
            "gpu: linear blend skinning in the shader (default); cpu: linear\n"
            "blend skinning on the CPU, uploaded each frame; dq: dual quaternion\n"
@@ -544,6 +564,14 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
                                   options->verify || options->vat_dir || options->thumbnail_in)) {
         snprintf(error, error_size, "--bake-vat is a mode of its own: no --info, --screenshot, --export-pose, "
                                     "--verify, --vat or --thumbnail with it");
+        return false;
+    }
+    if ((options->bone_map || options->retarget_given) && !options->animations) {
+        snprintf(error, error_size, "--bone-map and --retarget only go with --animations");
+        return false;
+    }
+    if (options->animations && (options->vat_dir || options->thumbnail_in)) {
+        snprintf(error, error_size, "--animations adds clips to MODEL: not with --vat or --thumbnail");
         return false;
     }
     if (options->vat_dir && (options->model_path || options->info || options->max_bones || options->thumbnail_in)) {

@@ -58,6 +58,10 @@ typedef struct Options {
     AidOptions  aids;            /* aids.grid = !no_grid */
     bool        no_grid;         /* --no-grid */
     bool        flat_lighting;   /* --lighting flat: the old Lambert look (LIGHTING_FLAT); default: PBR */
+    const char *animations;      /* --animations FILE[,FILE...]|DIR: clips of other files added to MODEL */
+    const char *bone_map;        /* --bone-map FILE: 'source target' joint pairs */
+    bool        retarget_off;    /* --retarget off: local keys copied as they are */
+    bool        retarget_given;
     bool        skinning_given;  /* --skinning was on the command line (else the file's method, if it names DQ) */
 } Options;
 

@@ -15,6 +15,23 @@
  * "skinview: PATH: cause" on stderr and returns false. */
 bool app_load_model(const char *path, int max_bones, Model *model);
 
+/* --animations (animations.c): the clips of every file of `list` (comma-separated files or folders;
+ * a folder: every model file in it, sorted) appended to `character`, joints matched and clips
+ * retargeted by anim/retarget.h (retarget_off: local keys copied), `bone_map_path` (may be NULL)
+ * read first; print_match_table: the --info table of matched joints on stdout. False with one
+ * line "FILE: cause" in error, or "" when a file did not import (app_load_model printed why); clips
+ * added before the failure stay: the caller frees the model. */
+bool app_add_animations(Model *character, const char *list, const char *bone_map_path, bool retarget_off,
+                        bool print_match_table, char *error, size_t error_size);
+/* Set once by main: every later app_load_model of `character_path` adds these (start-up, re-imports,
+ * reloads, --bake-vat). */
+void app_set_animations(const char *character_path, const char *list, const char *bone_map, bool retarget_off,
+                        bool print_table);
+/* Whether app_load_model(path) adds the --animations clips; and the adding, after one line on stderr
+ * when it fails. */
+bool app_animations_wanted(const char *path);
+bool app_add_configured_animations(Model *character);
+
 /* The key-frame optimiser for every later app_load_model (--optimize-keys): relative tolerance
  * (0 = off) and whether to measure its worst pose change (--info does). */
 void app_set_key_optimizer(float tolerance, bool measure);

@@ -186,6 +186,7 @@ static int print_text(const Model *model, bool verbose)
             }
         }
         if (clip->morph_track_count > 0) printf(", %d morph channels", clip->morph_track_count);
+        if (clip->source_file[0]) printf(", from %s", clip->source_file);   /* --animations */
         printf("\n");
         for (int t = 0; t < clip->morph_track_count; t++) {
             const MorphTrack *track = &clip->morph_tracks[t];
@@ -301,6 +302,7 @@ static int print_json(const Model *model)
         cJSON *item = cJSON_CreateObject();
         cJSON_AddNumberToObject(item, "index", c);
         add_string(item, "name", clip->name);
+        add_string(item, "source", clip->source_file);   /* "" for the model's own, else the file it came from */
         cJSON_AddNumberToObject(item, "duration", clip->duration);
         cJSON_AddNumberToObject(item, "tracks", clip->track_count);
         cJSON_AddNumberToObject(item, "keys", (double)clip_key_count(clip));

@@ -73,7 +73,8 @@ void app_set_hold_end_keys(bool hold)
     hold_end_keys = hold;
 }
 
-bool app_load_model(const char *path, int max_bones, Model *model)
+/* The import alone, guarded (what app_load_model does before --animations). */
+static bool import_guarded(const char *path, int max_bones, Model *model)
 {
     char error[512];
     unsigned timeout = import_timeout_seconds(path);
@@ -117,6 +118,16 @@ bool app_load_model(const char *path, int max_bones, Model *model)
     for (int i = 0; i < GUARDED_COUNT; i++) sigaction(guarded[i], &previous[i], NULL);
     if (!ok) {
         fprintf(stderr, "skinview: %s: %s\n", path, error);
+        return false;
+    }
+    return true;
+}
+
+bool app_load_model(const char *path, int max_bones, Model *model)
+{
+    if (!import_guarded(path, max_bones, model)) return false;
+    if (app_animations_wanted(path) && !app_add_configured_animations(model)) {   /* --animations (animations.c) */
+        model_free(model);
         return false;
     }
     return true;

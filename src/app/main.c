@@ -47,6 +47,9 @@ int main(int argc, char **argv)
         if (!options.clip) options.clip = "Walk";   /* the demo opens walking: something to look at */
     }
 
+    if (options.animations)   /* every import of MODEL from here on adds these clips (animations.c) */
+        app_set_animations(model_path, options.animations, options.bone_map, options.retarget_off,
+                           options.info && !options.json);
     if (options.bake_vat_dir) return command_bake_vat(&options, model_path);
     if (options.info || options.export_pose_path || options.inspect_vertex) {
         Model model = {0};

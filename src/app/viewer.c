@@ -65,6 +65,8 @@ typedef struct Viewer {
     time_t         watched_mtime;
     double         next_watch;
     Recording      recording;
+    char           added[8192];        /* files whose clips a Shift-drop added (comma-separated), added again
+                                          on reload; "" when none */
 } Viewer;
 
 /* ---- the loaded file ---------------------------------------------------------------------- */
@@ -377,6 +379,9 @@ static void skinned_save_screenshot(void *self, Player *player, const unsigned c
 static void skinned_open(void *self, Player *player, const char *path, bool keep_clip)
 {
     Viewer *viewer = self;
+    /* a drop with Shift held, or of a file with clips but no meshes (an animation file), adds clips */
+    bool add = path && player->drop_adds_clips;
+    player->drop_adds_clips = false;
     if (!path) path = viewer->model_path;
     if (viewer->recording.active) {   /* the recording's model goes away: it stops, nothing is left */
         record_stop(viewer);
@@ -384,14 +389,55 @@ static void skinned_open(void *self, Player *player, const char *path, bool keep
     }
     Model model;
     /* import errors are printed on stderr by app_load_model; the screen gets a short notice */
-    if (!app_load_model(path, viewer->max_bones, &model)) {
+    if (!add && !app_load_model(path, viewer->max_bones, &model)) {
         char text[1200];
         snprintf(text, sizeof text, "cannot open %.400s (see the terminal); still showing %.400s", file_name(path),
                  file_name(viewer->model_path));
         player_message(player, text);
         return;
     }
-    char error[512];
+    if (!add && path != viewer->model_path && model.mesh_count == 0 && model.clip_count > 0) {
+        model_free(&model);
+        add = true;
+    }
+    char error[1400];
+    int first_added = -1;
+    const char *dropped = NULL;   /* the file whose clips were added */
+    const char *extra = path == viewer->model_path ? viewer->added : "";   /* a reload keeps the dropped clips */
+    char list[sizeof viewer->added + 4200];
+    snprintf(list, sizeof list, "%s%s%s", viewer->added, viewer->added[0] ? "," : "", add ? path : "");
+    if (add) {   /* the character afresh (with --animations), then every file added so far and this one */
+        if (!app_load_model(viewer->model_path, viewer->max_bones, &model)) {
+            player_message(player, "cannot add clips: the model itself no longer imports (see the terminal)");
+            return;
+        }
+        first_added = model.clip_count;
+        extra = list;
+    }
+    if (extra[0] && !app_add_animations(&model, extra, viewer->options->bone_map, viewer->options->retarget_off, false,
+                                        error, sizeof error)) {
+        if (error[0]) fprintf(stderr, "skinview: %s\n", error);
+        model_free(&model);
+        char text[1600];
+        snprintf(text, sizeof text, "cannot add clips: %.1400s; still showing %.100s",
+                 error[0] ? error : "a file does not import (see the terminal)", file_name(viewer->model_path));
+        player_message(player, text);
+        return;
+    }
+    if (add) {
+        for (int c = first_added; c < model.clip_count; c++)   /* the clips this drop brought */
+            if (strcmp(model.clips[c].source_file, file_name(path)) == 0) {
+                first_added = c;
+                break;
+            }
+        size_t length = strlen(list);
+        if (length < sizeof viewer->added) memcpy(viewer->added, list, length + 1);   /* else: this session only */
+        dropped = file_name(path);
+        path = viewer->model_path;
+        keep_clip = true;
+    } else if (path != viewer->model_path) {
+        viewer->added[0] = '\0';   /* another model: the dropped clips were the old one's */
+    }
     char old_clip_name[SV_NAME_MAX] = "";
     int old_clip = player->playback.clip;
     float old_time = player->playback.time;
@@ -434,7 +480,9 @@ static void skinned_open(void *self, Player *player, const char *path, bool keep
     const Model *m = &viewer->loaded->model;
     int clip = m->clip_count > 0 ? 0 : ANIMATOR_REST_POSE;
     float time = 0.0f;
-    if (keep_clip) {   /* reload: the same clip (by name) at the same time */
+    if (first_added >= 0 && first_added < m->clip_count) {   /* clips added: play the first of them */
+        clip = first_added;
+    } else if (keep_clip) {   /* reload: the same clip (by name) at the same time */
         int by_name = old_clip_name[0] ? model_find_clip(m, old_clip_name) : -1;
         if (by_name >= 0) {
             clip = by_name;
@@ -458,7 +506,10 @@ static void skinned_open(void *self, Player *player, const char *path, bool keep
     }
     viewer->watched_mtime = file_mtime(viewer->model_path);
     char text[1200];
-    snprintf(text, sizeof text, "%s %.1000s", keep_clip ? "reloaded" : "opened", file_name(viewer->model_path));
+    if (first_added >= 0)
+        snprintf(text, sizeof text, "added the clips of %.400s to %.400s", dropped, file_name(viewer->model_path));
+    else
+        snprintf(text, sizeof text, "%s %.1000s", keep_clip ? "reloaded" : "opened", file_name(viewer->model_path));
     printf("skinview: %s\n", text);   /* on the terminal too, as a screenshot's "saved" line */
     fflush(stdout);
     player_message(player, text);

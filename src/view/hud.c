@@ -275,12 +275,17 @@ static void draw_browser(Text *text, const HudInfo *info, const HudLayout *layou
         float y = b->list_y + (float)v * b->row_height;
         if (row == browser->selected) text_rect(text, b->x, y, b->width, b->row_height, color_highlight);
         const unsigned char *color = clip == info->playback->clip ? color_current : color_text;
-        char index[16], duration[32], name[SV_NAME_MAX + 8];
+        char index[16], duration[32], name[2 * SV_NAME_MAX + 8], shown[2 * SV_NAME_MAX + 8];
         snprintf(index, sizeof index, "[%d]", clip);
         snprintf(duration, sizeof duration, "%.2f s", (double)model->clips[clip].duration);
         text_draw(text, b->x + pad, y, index, color_dim);
         float name_room = b->width - 3.0f * pad - index_w - duration_w;
-        text_fit(text, clip_name(model, clip), name_room, name, sizeof name);
+        /* a clip added from another file (--animations, a Shift-drop) shows where it came from */
+        if (model->clips[clip].source_file[0])
+            snprintf(shown, sizeof shown, "%s  < %s", clip_name(model, clip), model->clips[clip].source_file);
+        else
+            snprintf(shown, sizeof shown, "%s", clip_name(model, clip));
+        text_fit(text, shown, name_room, name, sizeof name);
         text_draw(text, b->x + pad + index_w, y, name, color);
         text_draw(text, b->x + b->width - pad - text_width(text, duration), y, duration, color_dim);
     }

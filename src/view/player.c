@@ -379,6 +379,8 @@ void player_on_drop(GLFWwindow *window, int count, const char **paths)
     Player *player = glfwGetWindowUserPointer(window);
     if (count < 1 || !player->subject->open) return;
     snprintf(player->drop_path, sizeof player->drop_path, "%s", paths[0]);
+    player->drop_adds_clips = glfwGetKey(window, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
+                              glfwGetKey(window, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
     player->dirty = true;
 }
 

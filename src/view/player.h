@@ -59,7 +59,8 @@ typedef struct PlayerSubject {
     void (*status)(void *self, const struct Player *player, HudInfo *info);
     /* Optional: once per loop turn, before the frame (reload requests, --watch). */
     void (*tick)(void *self, struct Player *player, double now);
-    /* Optional: open a file (a drop: path; Ctrl+R: path NULL, the current file, keep_clip). */
+    /* Optional: open a file (a drop: path; Ctrl+R: path NULL, the current file, keep_clip). A drop with
+     * Shift held sets player->drop_adds_clips first: the subject adds the file's clips instead. */
     void (*open)(void *self, struct Player *player, const char *path, bool keep_clip);
     /* Optional: an S screenshot's pixels (RGBA, rows top-down); writes them, sets a message. */
     void (*save_screenshot)(void *self, struct Player *player, const unsigned char *rgba, int width, int height);
@@ -93,6 +94,7 @@ typedef struct Player {
     int                  view_requested;  /* a CameraView, or -1 */
     bool                 screenshot_requested, reload_requested, fullscreen_requested;
     char                 drop_path[4096]; /* a file dropped on the window, opened next frame */
+    bool                 drop_adds_clips; /* Shift was held over the drop: its clips go onto the current model */
     bool                 show_mesh_list;
     int                  mesh_selected;
     char                 message[1200];
