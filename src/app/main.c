@@ -48,6 +48,7 @@ int main(int argc, char **argv)
     }
 
     if (options.bake_vat_dir) return command_bake_vat(&options, model_path);
+    if (options.export_gltf_path) return command_export_gltf(&options, model_path);
     if (options.info || options.export_pose_path || options.inspect_vertex) {
         Model model = {0};
         if (!app_load_model(model_path, options.max_bones, &model)) return 1;
