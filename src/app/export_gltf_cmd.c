@@ -239,8 +239,8 @@ int command_export_gltf(const Options *options, const char *model_path)
             fprintf(stderr, "skinview: %s: %d mesh(es) the file skins by dual quaternions: glTF has only linear blend "
                             "skinning, written as LBS\n", out, report.meshes_lbs_for_dq);
         if (report.meshes_follow_node)
-            fprintf(stderr, "skinview: %s: %d skinned mesh(es) follow their node's motion since binding (Maya): glTF "
-                            "cannot say that, written bound to the bones alone\n", out, report.meshes_follow_node);
+            fprintf(stderr, "skinview: %s: %d skinned mesh(es) follow their node's motion since binding (Maya): written "
+                            "with a copy of their joints under the mesh node (docs/export.md)\n", out, report.meshes_follow_node);
         if (report.sheared_joints)
             fprintf(stderr, "skinview: %s: %d joint(s) with a sheared rest matrix written as the nearest T, R, S "
                             "(largest element off by %.3g)\n", out, report.sheared_joints, report.worst_shear);

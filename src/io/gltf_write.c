@@ -164,7 +164,12 @@ int gltf_writer_floats(GltfWriter *w, const float *data, int count, int componen
 
 /* ---- nodes: the joints, the mesh nodes, helpers; written in depth-first pre-order ----------------------------- */
 
-typedef enum { NODE_JOINT, NODE_COMMON_ROOT, NODE_STATIC_MESH, NODE_SKINNED_MESH, NODE_JOINT_COPY } NodeKind;
+typedef enum {
+    NODE_JOINT, NODE_COMMON_ROOT, NODE_STATIC_MESH, NODE_SKINNED_MESH,
+    NODE_JOINT_COPY,       /* identity child of a joint: a second skin entry of the same joint */
+    NODE_FOLLOW_FRAME,     /* child of a follow-node mesh's node with T, R, S of skin_bind_node_inverse */
+    NODE_FOLLOW_JOINT,     /* a joint copied under a follow frame, with the joint's rest and channels */
+} NodeKind;
 
 typedef struct BuildNode {
     NodeKind kind;
@@ -179,7 +184,16 @@ typedef struct NodeTree {
     int        count;
     int       *skin_joint_node;   /* per skinned mesh bone, in mesh order: build index of its joint node */
     int       *skin_offset;       /* [mesh_count]: first entry of mesh m in skin_joint_node */
+    int      **follow_copy;       /* [mesh_count]: a follow-node mesh's joint copies (build index per joint, -1), else NULL */
 } NodeTree;
+
+/* skinview's extra bone for unweighted vertices: the mesh's own node with an identity inverse bind */
+static bool is_unweighted_bone(const Mesh *mesh, int bone)
+{
+    if (mesh->bone_joint[bone] != mesh->node_joint) return false;
+    mat4 identity = GLM_MAT4_IDENTITY_INIT;
+    return memcmp(mesh->inverse_bind[bone], identity, sizeof identity) == 0;
+}
 
 static int tree_add(NodeTree *t, NodeKind kind, int parent, int item)
 {
@@ -205,8 +219,12 @@ static bool build_tree(GltfWriter *w, NodeTree *t)
     for (int m = 0; m < model->mesh_count; m++)
         if (mesh_is_skinned(&model->meshes[m])) bones += model->meshes[m].bone_count;
     for (int j = 0; j < sk->joint_count; j++) roots += sk->parent[j] < 0;
-    int capacity = sk->joint_count + 1 + model->mesh_count + bones;
+    int follow = 0;
+    for (int m = 0; m < model->mesh_count; m++) follow += model->meshes[m].skin_follows_node;
+    int capacity = sk->joint_count + 1 + model->mesh_count + bones + follow * (sk->joint_count + 1);
     t->nodes = malloc(sizeof *t->nodes * (size_t)capacity);
+    t->follow_copy = calloc((size_t)model->mesh_count + 1, sizeof *t->follow_copy);
+    if (!t->follow_copy) return gltf_writer_fail(w, "out of memory");
     t->skin_joint_node = malloc(sizeof(int) * (size_t)(bones + 1));
     t->skin_offset = malloc(sizeof(int) * (size_t)(model->mesh_count + 1));
     int *joint_build = malloc(sizeof(int) * (size_t)(sk->joint_count + 1));
@@ -225,6 +243,31 @@ static bool build_tree(GltfWriter *w, NodeTree *t)
     }
     for (int m = 0; m < model->mesh_count; m++)
         if (mesh_is_skinned(&model->meshes[m])) tree_add(t, NODE_SKINNED_MESH, -1, m);
+    /* A skin that follows its mesh node (FBX from Maya): palette_i = M_node(now) * B * model[j_i] * IBM_i with
+     * B = skin_bind_node_inverse. glTF says it with a frame node under the mesh node, local transform B (so
+     * its world is M_node(now) * B), and under it a copy of the joints the skin needs (bones and their
+     * ancestors, with their rest transforms and channels): copy world = M_node(now) * B * model[j]. */
+    for (int m = 0; m < model->mesh_count; m++) {
+        const Mesh *mesh = &model->meshes[m];
+        t->follow_copy[m] = NULL;
+        if (!mesh_is_skinned(mesh) || !mesh->skin_follows_node || mesh->node_joint < 0 ||
+            mesh->node_joint >= sk->joint_count)
+            continue;
+        int *copy = malloc(sizeof(int) * (size_t)(sk->joint_count + 1));
+        if (!copy) {
+            free(joint_build);
+            return gltf_writer_fail(w, "out of memory");
+        }
+        t->follow_copy[m] = copy;
+        for (int j = 0; j < sk->joint_count; j++) copy[j] = 0;
+        for (int b = 0; b < mesh->bone_count; b++)
+            if (!is_unweighted_bone(mesh, b))
+                for (int j = mesh->bone_joint[b]; j >= 0 && !copy[j]; j = sk->parent[j]) copy[j] = 1;
+        int frame = tree_add(t, NODE_FOLLOW_FRAME, joint_build[mesh->node_joint], m);
+        w->report->helper_nodes++;
+        for (int j = 0; j < sk->joint_count; j++)   /* parents first: a parent's copy exists before its children's */
+            copy[j] = copy[j] ? tree_add(t, NODE_FOLLOW_JOINT, sk->parent[j] >= 0 ? copy[sk->parent[j]] : frame, j) : -1;
+    }
     /* skin joints: a joint listed twice by one mesh gets an identity child for its second entry */
     int entry = 0;
     for (int m = 0; m < model->mesh_count; m++) {
@@ -233,6 +276,7 @@ static bool build_tree(GltfWriter *w, NodeTree *t)
         if (!mesh_is_skinned(mesh)) continue;
         for (int b = 0; b < mesh->bone_count; b++) {
             int joint = mesh->bone_joint[b], node = joint_build[joint];
+            if (t->follow_copy[m] && !is_unweighted_bone(mesh, b)) node = t->follow_copy[m][joint];
             for (int e = t->skin_offset[m]; e < entry; e++)
                 if (t->skin_joint_node[e] == node) {
                     node = tree_add(t, NODE_JOINT_COPY, joint_build[joint], joint);
@@ -265,6 +309,15 @@ static bool build_tree(GltfWriter *w, NodeTree *t)
         }
     }
     free(stack);
+    /* the copies of animated joints get the joints' channels too (gltf_write_anim.c) */
+    w->copy_joint = malloc(sizeof(int) * (size_t)(t->count + 1));
+    w->copy_node = malloc(sizeof(int) * (size_t)(t->count + 1));
+    if (!w->copy_joint || !w->copy_node) return gltf_writer_fail(w, "out of memory");
+    for (int n = 0; n < t->count; n++)
+        if (t->nodes[n].kind == NODE_FOLLOW_JOINT) {
+            w->copy_joint[w->copy_count] = t->nodes[n].item;
+            w->copy_node[w->copy_count++] = t->nodes[n].final;
+        }
     return true;
 }
 
@@ -277,6 +330,13 @@ static float trs_residual(const Skeleton *sk, int j)
     for (int c = 0; c < 4; c++)
         for (int r = 0; r < 4; r++) worst = fmaxf(worst, fabsf(trs[c][r] - sk->rest_local[j][c][r]));
     return worst;
+}
+
+/* the follow frame above a joint copy */
+static int find_frame(const NodeTree *t, int n)
+{
+    while (n >= 0 && t->nodes[n].kind != NODE_FOLLOW_FRAME) n = t->nodes[n].parent;
+    return n;
 }
 
 static void add_trs(cJSON *node, const JointTransform *trs)
@@ -311,6 +371,35 @@ static bool write_nodes(GltfWriter *w, NodeTree *t, const int *mesh_index, const
             for (int c = 0; c < 4; c++)
                 for (int r = 0; r < 4; r++) scale = fmaxf(scale, fabsf(sk->rest_local[b->item][c][r]));
             if (residual > 1e-5f * scale) {
+                w->report->sheared_joints++;
+                w->report->worst_shear = fmaxf(w->report->worst_shear, residual);
+            }
+        } else if (b->kind == NODE_FOLLOW_JOINT) {
+            char name[2 * SV_NAME_MAX + 16];
+            snprintf(name, sizeof name, "%s (skin of %s)", sk->names[b->item], model->meshes[t->nodes[find_frame(t, n)].item].name);
+            cJSON_AddStringToObject(node, "name", name);
+            add_trs(node, &sk->rest_trs[b->item]);
+        } else if (b->kind == NODE_FOLLOW_FRAME) {
+            const Mesh *mesh = &model->meshes[b->item];
+            char name[SV_NAME_MAX + 32];
+            snprintf(name, sizeof name, "%s (bind frame)", mesh->name);
+            cJSON_AddStringToObject(node, "name", name);
+            /* T, R, S of B = skin_bind_node_inverse (what a TRS cannot say is reported as shear) */
+            JointTransform trs;
+            mat4 rotation, check;
+            vec4 translation;
+            glm_decompose((vec4 *)mesh->skin_bind_node_inverse, translation, rotation, trs.scale);
+            glm_vec3_copy(translation, trs.translation);
+            glm_mat4_quat(rotation, trs.rotation);
+            add_trs(node, &trs);
+            joint_transform_to_matrix(&trs, check);
+            float residual = 0, size = 1;
+            for (int c = 0; c < 4; c++)
+                for (int r = 0; r < 4; r++) {
+                    residual = fmaxf(residual, fabsf(check[c][r] - mesh->skin_bind_node_inverse[c][r]));
+                    size = fmaxf(size, fabsf(mesh->skin_bind_node_inverse[c][r]));
+                }
+            if (residual > 1e-5f * size) {
                 w->report->sheared_joints++;
                 w->report->worst_shear = fmaxf(w->report->worst_shear, residual);
             }
@@ -531,7 +620,7 @@ static bool write_meshes_and_skins(GltfWriter *w, const NodeTree *t, int *mesh_i
         mesh_index[m] = m;
         skin_index[m] = -1;
         if (!write_mesh(w, meshes, mesh)) return false;
-        if (mesh->skinned && mesh->skin_follows_node) w->report->meshes_follow_node++;
+        if (mesh_is_skinned(mesh) && mesh->skin_follows_node) w->report->meshes_follow_node++;
         if (mesh->skinned && mesh->skinning_in_file != MESH_SKINNING_LINEAR) w->report->meshes_lbs_for_dq++;
         if (!mesh_is_skinned(mesh)) continue;
         if (!skins) skins = cJSON_AddArrayToObject(w->root, "skins");
@@ -956,6 +1045,10 @@ done:
     free(tree.nodes);
     free(tree.skin_joint_node);
     free(tree.skin_offset);
+    for (int m = 0; tree.follow_copy && m < model->mesh_count; m++) free(tree.follow_copy[m]);
+    free(tree.follow_copy);
+    free(w.copy_joint);
+    free(w.copy_node);
     free(mesh_index);
     free(skin_index);
     free(w.joint_node);

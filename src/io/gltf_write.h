@@ -44,7 +44,8 @@ typedef struct GltfExportReport {
     int    clips_without_keys;   /* selected clips with no channel (glTF needs one): not written */
     int    morph_samplers_resampled; /* weight samplers whose targets mixed interpolations: resampled LINEAR */
     int    meshes_lbs_for_dq;    /* meshes the file skins by dual quaternions / blend: written as LBS */
-    int    meshes_follow_node;   /* FBX (Maya) meshes whose skin follows the mesh node: not expressible, written without */
+    int    meshes_follow_node;   /* FBX (Maya) meshes whose skin follows the mesh node: written with a copy of their
+                                    joints under a frame node below the mesh node (gltf_write.c) */
     int    sheared_joints;       /* joints whose rest matrix is no T*R*S (shear): written as the nearest TRS */
     float  worst_shear;          /* largest |rest_local - TRS| element over those, scene units */
     size_t bytes;                /* size of the main file (GLB or .gltf + .bin + images) */

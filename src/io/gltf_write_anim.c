@@ -98,8 +98,9 @@ static const char *interpolation_keyword(Interpolation kind)
     return kind == INTERPOLATION_STEP ? "STEP" : kind == INTERPOLATION_CUBICSPLINE ? "CUBICSPLINE" : "LINEAR";
 }
 
-/* One sampler + one channel targeting node.path. */
-static bool write_channel(GltfWriter *w, cJSON *samplers, cJSON *channels, int node, const char *path, const SamplerKeys *keys)
+/* One sampler + one channel targeting node.path (node: joint `joint`'s, or -1 for weights). */
+static bool write_channel(GltfWriter *w, cJSON *samplers, cJSON *channels, int node, int joint, const char *path,
+                          const SamplerKeys *keys)
 {
     if (keys->count == 0) return true;
     int input = gltf_writer_floats(w, keys->times, keys->count, 1, GW_VIEW_DATA, true);
@@ -126,6 +127,17 @@ static bool write_channel(GltfWriter *w, cJSON *samplers, cJSON *channels, int n
     cJSON_AddItemToArray(channels, channel);
     w->report->channels++;
     w->report->keys += keys->count;
+    /* the joint's copies (skins that follow their mesh node) move with it: the same sampler */
+    for (int i = 0; strcmp(path, "weights") != 0 && i < w->copy_count; i++) {
+        if (w->copy_joint[i] != joint) continue;
+        cJSON *copy = cJSON_CreateObject();
+        cJSON_AddNumberToObject(copy, "sampler", cJSON_GetArraySize(samplers) - 1);
+        cJSON *copy_target = cJSON_AddObjectToObject(copy, "target");
+        cJSON_AddNumberToObject(copy_target, "node", w->copy_node[i]);
+        cJSON_AddStringToObject(copy_target, "path", path);
+        cJSON_AddItemToArray(channels, copy);
+        w->report->channels++;
+    }
     return true;
 }
 
@@ -228,7 +240,7 @@ static bool write_joint_channel(GltfWriter *w, const Clip *clip, const JointTrac
         keys_extend(&keys, *extend_to);
         *extend_to = 0;
     }
-    bool ok = write_channel(w, samplers, channels, node, ch.path, &keys);
+    bool ok = write_channel(w, samplers, channels, node, track->joint, ch.path, &keys);
     keys_free(&keys);
     return ok;
 }
@@ -344,7 +356,7 @@ static bool write_morph_channel(GltfWriter *w, const Clip *clip, int mesh_index,
         keys_extend(&keys, *extend_to);
         *extend_to = 0;
     }
-    if (ok) ok = write_channel(w, samplers, channels, node, "weights", &keys);
+    if (ok) ok = write_channel(w, samplers, channels, node, -1, "weights", &keys);
     keys_free(&keys);
     free(times);
     free(defaults);

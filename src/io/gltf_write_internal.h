@@ -35,6 +35,8 @@ typedef struct GltfWriter {
     int      view_count, accessor_count;
     int     *joint_node;           /* [joint_count]: glTF node index of each joint */
     int     *mesh_node;            /* [mesh_count]: glTF node index holding each mesh */
+    int      copy_count;           /* joints copied for skins that follow their mesh node (gltf_write.c) */
+    int     *copy_joint, *copy_node; /* [copy_count]: the joint and its copy's node: it gets the joint's channels */
     bool     plain_views;          /* the next views go to buffer 0 as they are, even with meshopt (images) */
     bool     failed;               /* out of memory or an encoder failure (error set) */
     char    *error;
