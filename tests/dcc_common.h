@@ -16,9 +16,13 @@ typedef struct OpenRow {
 typedef struct DccRun {
     const OpenRow *open_rows;   /* ends with a NULL case_prefix; may be NULL */
     /* NULL: skinview poses each FBX; else the FBX is converted first (extra: the row's import flags for
-     * skinview) into out_path, which is posed instead (false with a one-line cause in error) */
-    bool (*convert)(const char *fbx_path, const char *extra, char *out_path, size_t out_size, char *error,
-                    size_t error_size);
+     * skinview) into out_path, which is posed instead (false with a one-line cause in error); the posed
+     * points are mapped back to the FBX's space by to_fbx (column-major 4x4, identity when left alone) */
+    bool (*convert)(const char *fbx_path, const char *extra, char *out_path, size_t out_size, double to_fbx[16],
+                    char *error, size_t error_size);
+    bool forgive_axes;          /* also try the posed points turned by every signed axis permutation and scaled
+                                   to the reference's size (unit and axis differences forgiven): the best */
+    bool report_only;           /* every row open: print the table, fail nothing (another converter) */
 } DccRun;
 
 /* Every row and variant of the manifest, one line each; the test's exit code (TEST_SKIP_CODE without

@@ -85,6 +85,8 @@ static int clip_times(const Clip *clip, float *times, int capacity)
     return n;
 }
 
+static mat4 to_gltf;   /* the model's scene space -> the export's (gltf_export_axes) */
+
 static double pose_worst(Animator *a, int clip_a, Animator *b, int clip_b, float time, const int *order, vec3 *pa, vec3 *pb,
                          double *weight_worst)
 {
@@ -96,6 +98,7 @@ static double pose_worst(Animator *a, int clip_a, Animator *b, int clip_b, float
         animator_skin_mesh(a, m, pa, NULL);
         animator_skin_mesh(b, order[m], pb, NULL);
         for (int v = 0; v < mesh->vertex_count; v++) {
+            glm_mat4_mulv3(to_gltf, pa[v], 1.0f, pa[v]);
             double d = sqrt(pow(pa[v][0] - pb[v][0], 2) + pow(pa[v][1] - pb[v][1], 2) + pow(pa[v][2] - pb[v][2], 2));
             if (!(d <= worst)) worst = d;
         }
@@ -152,7 +155,8 @@ static double roundtrip(const char *label, const Model *model, const char *out_p
         vec3 *pa = malloc(sizeof(vec3) * (size_t)largest), *pb = malloc(sizeof(vec3) * (size_t)largest);
         if (same && pa && pb && animator_init(&a, model)) {
             if (animator_init(&b, &back)) {
-                double diagonal = model_bind_diagonal(model), worst = 0, weights = 0;
+                gltf_export_axes(model, to_gltf);
+                double diagonal = model_bind_diagonal(model) * glm_vec3_norm(to_gltf[0]), worst = 0, weights = 0;
                 worst = pose_worst(&a, ANIMATOR_REST_POSE, &b, ANIMATOR_REST_POSE, 0, report.mesh_order, pa, pb, &weights);
                 for (int c = 0; c < model->clip_count; c++) {
                     int k = report.clip_animation[c];

@@ -5,7 +5,8 @@
  * every key time of the clip (T, R, S and morph channels, from the clip's start) and halfway between
  * consecutive ones, plus the rest pose; per clip it prints the worst distance of any vertex (same mesh,
  * same vertex: the writer keeps the order and the reader is asked to keep it) over the model's bind-pose
- * bounding-box diagonal, and exits 1 when one is above EXPORT_CHECK_TOLERANCE. Both sides are skinned by
+ * bounding-box diagonal (both in glTF's axes and unit: MODEL's pose goes through gltf_export_axes), and exits 1
+ * when one is above EXPORT_CHECK_TOLERANCE. Both sides are skinned by
  * linear blend skinning (the only method glTF has), morph targets first. */
 #include "commands.h"
 #include "anim/key_reduce.h"
@@ -80,8 +81,10 @@ static int check_times(const Clip *clip, float **out)
     return unique;
 }
 
-/* Worst distance between the posed vertices of the two models (mesh m of a = mesh order[m] of b). */
-static double pose_distance(Animator *a, int clip_a, Animator *b, int clip_b, float time, const int *order, vec3 *pa, vec3 *pb)
+/* Worst distance between the posed vertices of the two models (mesh m of a = mesh order[m] of b), a's placed
+ * in glTF's axes and unit by to_gltf (gltf_export_axes). */
+static double pose_distance(Animator *a, int clip_a, Animator *b, int clip_b, float time, const int *order, vec3 *pa, vec3 *pb,
+                            mat4 to_gltf)
 {
     animator_evaluate(a, clip_a, time);
     animator_evaluate(b, clip_b, time);
@@ -91,6 +94,7 @@ static double pose_distance(Animator *a, int clip_a, Animator *b, int clip_b, fl
         animator_skin_mesh(a, m, pa, NULL);
         animator_skin_mesh(b, order[m], pb, NULL);
         for (int v = 0; v < n; v++) {
+            glm_mat4_mulv3(to_gltf, pa[v], 1.0f, pa[v]);
             double dx = pa[v][0] - pb[v][0], dy = pa[v][1] - pb[v][1], dz = pa[v][2] - pb[v][2];
             double d = sqrt(dx * dx + dy * dy + dz * dz);
             if (!(d <= worst)) worst = d;   /* NaN counts as the worst */
@@ -136,10 +140,12 @@ static int check_export(const Model *model, const char *path, const GltfExportRe
         model_free(&back);
         return 1;
     }
-    double diagonal = model_bind_diagonal(model), limit = EXPORT_CHECK_TOLERANCE * diagonal;
+    mat4 to_gltf;
+    gltf_export_axes(model, to_gltf);
+    double diagonal = model_bind_diagonal(model) * glm_vec3_norm(to_gltf[0]), limit = EXPORT_CHECK_TOLERANCE * diagonal;
     printf("check-export: %s read back by skinview's glTF reader; worst vertex distance / bind-pose diagonal (%.6g), "
            "tolerance %.0e\n", path, diagonal, EXPORT_CHECK_TOLERANCE);
-    double worst_rest = pose_distance(&a, ANIMATOR_REST_POSE, &b, ANIMATOR_REST_POSE, 0, report->mesh_order, pa, pb);
+    double worst_rest = pose_distance(&a, ANIMATOR_REST_POSE, &b, ANIMATOR_REST_POSE, 0, report->mesh_order, pa, pb, to_gltf);
     bool rest_ok = worst_rest <= limit;
     printf("  %-40s %6d poses  %.3e  %s\n", "(rest pose)", 1, worst_rest / diagonal, rest_ok ? "ok" : "FAILED");
     if (!rest_ok) status = 1;
@@ -165,7 +171,7 @@ static int check_export(const Model *model, const char *path, const GltfExportRe
         double worst = 0;
         float worst_time = 0;
         for (int i = 0; i < count; i++) {
-            double d = pose_distance(&a, c, &b, animation, times[i], report->mesh_order, pa, pb);
+            double d = pose_distance(&a, c, &b, animation, times[i], report->mesh_order, pa, pb, to_gltf);
             if (!(d <= worst)) worst = d, worst_time = times[i];
         }
         free(times);

@@ -169,6 +169,7 @@ typedef enum {
     NODE_JOINT_COPY,       /* identity child of a joint: a second skin entry of the same joint */
     NODE_FOLLOW_FRAME,     /* child of a follow-node mesh's node with T, R, S of skin_bind_node_inverse */
     NODE_FOLLOW_JOINT,     /* a joint copied under a follow frame, with the joint's rest and channels */
+    NODE_AXES,             /* the root that converts the file's axes and unit to glTF's (gltf_export_axes) */
 } NodeKind;
 
 typedef struct BuildNode {
@@ -232,14 +233,17 @@ static bool build_tree(GltfWriter *w, NodeTree *t)
         free(joint_build);
         return gltf_writer_fail(w, "out of memory");
     }
-    int common_root = roots > 1 ? tree_add(t, NODE_COMMON_ROOT, -1, -1) : -1;
+    mat4 axes;
+    int axes_root = gltf_export_axes(model, axes) ? tree_add(t, NODE_AXES, -1, -1) : -1;
+    if (axes_root >= 0) w->report->helper_nodes++;
+    int common_root = roots > 1 ? tree_add(t, NODE_COMMON_ROOT, axes_root, -1) : axes_root;
     for (int j = 0; j < sk->joint_count; j++)
         joint_build[j] = tree_add(t, NODE_JOINT, sk->parent[j] >= 0 ? joint_build[sk->parent[j]] : common_root, j);
     for (int m = 0; m < model->mesh_count; m++) {
         const Mesh *mesh = &model->meshes[m];
         if (mesh_is_skinned(mesh)) continue;
         int joint = mesh->node_joint >= 0 && mesh->node_joint < sk->joint_count ? mesh->node_joint : -1;
-        tree_add(t, NODE_STATIC_MESH, joint >= 0 ? joint_build[joint] : -1, m);
+        tree_add(t, NODE_STATIC_MESH, joint >= 0 ? joint_build[joint] : axes_root, m);
     }
     for (int m = 0; m < model->mesh_count; m++)
         if (mesh_is_skinned(&model->meshes[m])) tree_add(t, NODE_SKINNED_MESH, -1, m);
@@ -287,7 +291,7 @@ static bool build_tree(GltfWriter *w, NodeTree *t)
         }
     }
     t->skin_offset[model->mesh_count] = entry;
-    if (common_root >= 0) w->report->helper_nodes++;
+    if (roots > 1) w->report->helper_nodes++;
     free(joint_build);
     /* depth-first pre-order: roots in build order, children in build order (no recursion) */
     int *stack = malloc(sizeof(int) * (size_t)(t->count + 1));
@@ -318,6 +322,26 @@ static bool build_tree(GltfWriter *w, NodeTree *t)
             w->copy_joint[w->copy_count] = t->nodes[n].item;
             w->copy_node[w->copy_count++] = t->nodes[n].final;
         }
+    return true;
+}
+
+bool gltf_export_axes(const Model *model, mat4 to_gltf)
+{
+    glm_mat4_identity(to_gltf);
+    const SceneAxes *a = &model->axes;
+    if (!a->known || !(a->metres_per_unit > 0) || !isfinite(a->metres_per_unit)) return false;
+    mat4 c = GLM_MAT4_ZERO_INIT;
+    float s = (float)a->metres_per_unit;
+    /* column = the file's axis: C * e_file_right = +X, C * e_file_up = +Y, C * e_file_front = +Z (times s) */
+    c[a->right_axis][0] = s * a->right_sign;
+    c[a->up_axis][1] = s * a->up_sign;
+    c[a->front_axis][2] = s * a->front_sign;
+    c[3][3] = 1;
+    bool identity = true;
+    for (int i = 0; i < 4; i++)
+        for (int k = 0; k < 4; k++) identity = identity && c[i][k] == (i == k ? 1.0f : 0.0f);
+    if (identity) return false;
+    glm_mat4_copy(c, to_gltf);
     return true;
 }
 
@@ -403,6 +427,23 @@ static bool write_nodes(GltfWriter *w, NodeTree *t, const int *mesh_index, const
                 w->report->sheared_joints++;
                 w->report->worst_shear = fmaxf(w->report->worst_shear, residual);
             }
+        } else if (b->kind == NODE_AXES) {
+            cJSON_AddStringToObject(node, "name", "skinview_axes_and_unit");
+            mat4 axes;
+            gltf_export_axes(model, axes);
+            /* C = s * A: a rotation and a uniform scale, or (a left-handed file, det A = -1) the rotation of
+             * A * diag(-1, 1, 1) and the scale (-s, s, s) */
+            float s = glm_vec3_norm(axes[0]);
+            mat4 rotation = GLM_MAT4_IDENTITY_INIT;
+            for (int c = 0; c < 3; c++)
+                for (int r = 0; r < 3; r++) rotation[c][r] = axes[c][r] / s;
+            JointTransform trs = {.translation = {0, 0, 0}, .scale = {s, s, s}};
+            if (glm_mat4_det(rotation) < 0) {
+                glm_vec4_negate(rotation[0]);
+                trs.scale[0] = -s;
+            }
+            glm_mat4_quat(rotation, trs.rotation);
+            add_trs(node, &trs);
         } else if (b->kind == NODE_COMMON_ROOT) {
             cJSON_AddStringToObject(node, "name", "skinview_common_root");
         } else if (b->kind == NODE_JOINT_COPY) {

@@ -51,6 +51,13 @@ typedef struct GltfExportReport {
     size_t bytes;                /* size of the main file (GLB or .gltf + .bin + images) */
 } GltfExportReport;
 
+/* The one place units and axes change: the matrix from the model's scene space to glTF's (+Y up, +Z front,
+ * +X right seen from the front, metres): C = metres_per_unit * A, where A is the signed permutation taking
+ * the file's right / up / front axes (Model.axes) to +X / +Y / +Z. The export puts C on one root node
+ * ("skinview_axes_and_unit") above everything else. Identity when the file states no axes; returns false
+ * when C is the identity (no node written). */
+bool gltf_export_axes(const Model *model, mat4 to_gltf);
+
 /* Writes `model` to `path` (.glb: one binary file, textures embedded; .gltf: JSON with NAME.bin and
  * NAME_imageN.png beside it). False with a one-line cause in error (nothing is left behind). */
 bool gltf_export(const Model *model, const char *path, const GltfExportOptions *options, GltfExportReport *report,
