@@ -137,6 +137,7 @@ endforeach()
 # The authoring tool's own OBJ of each FBX at a given moment (../shared/models/ufbx-dcc, skipped
 # when absent): skinview --export-pose against it, every row and FBX variant of its manifest.
 skinview_test(io_fbx_dcc test_fbx_dcc.c LINK PkgConfig::CJSON BINARY LABELS io SKIP TIMEOUT 300)
+target_sources(test_fbx_dcc PRIVATE dcc_common.c)   # the manifest and the rule, shared with io_export_gltf_dcc
 
 # Review findings (importer, --info): each test builds the file shape that showed a bug
 # from assimp-testmodels files, in a temp folder. No window, no GL.

@@ -246,6 +246,16 @@ static bool parse_optimize_keys(const CliOption *option, int argc, char **argv, 
     return true;
 }
 
+/* --compress meshopt (the one method so far) */
+static bool parse_compress(const CliOption *option, int argc, char **argv, int *i, Options *o, char *error, size_t size)
+{
+    const char *value = take_value(argc, argv, i, error, size);
+    if (!value) return false;
+    if (strcmp(value, "meshopt") != 0) return bad_value(option, value, error, size);
+    o->compress_meshopt = true;
+    return true;
+}
+
 /* --show-axes [all] */
 static bool parse_show_axes(const CliOption *option, int argc, char **argv, int *i, Options *o, char *error, size_t size)
 {
@@ -321,16 +331,26 @@ static const CliOption options_table[] = {
                                                "mesh.glb, vat.json) of the selected clips into OUTDIR, exit"),
     {"--fps", "N", OPTION_FLOAT, FIELD(fps), 0.0, 1000.0, true, "a number of frames per second in (0, 1000]",
      FIELD(fps_given), NULL, "bake rate in frames per second (default 30); --record: frame rate\n"
-                             "(default the clip's, at most 60; GIF at most 50)"},
+                             "(default the clip's, at most 60; GIF at most 50); --export-gltf:\n"
+                             "resample every joint channel at N per second plus its keys, LINEAR"},
     {"--clips", "A,B|all", OPTION_CUSTOM, 0, 0, 0, false, "clip names or indices separated by commas, or 'all'",
-     FIELD(bake_option_set), parse_clips, "clips to bake, by name or index from 0 (default all)"},
-    {"--precision", "16|float", OPTION_CUSTOM, 0, 0, 0, false, "16 or float", FIELD(bake_option_set), parse_precision,
+     FIELD(bake_option_set), parse_clips, "clips to bake or export, by name or index from 0 (default all)"},
+    {"--precision", "16|float", OPTION_CUSTOM, 0, 0, 0, false, "16 or float", FIELD(precision_or_texture), parse_precision,
      "16-bit PNG positions (default) or 32-bit float EXR"},
     {"--max-texture", "N", OPTION_INT, FIELD(max_texture), 16, 65536, false, "an integer in 16..65536",
-     FIELD(bake_option_set), NULL,
+     FIELD(precision_or_texture), NULL,
      "largest texture side (default: GL_MAX_TEXTURE_SIZE, else 16384);\nmore frames go to further pages (positions_1.png ...)"},
     {"--quiet", NULL, OPTION_FLAG, FIELD(quiet), 0, 0, false, NULL, FIELD(bake_option_set), NULL,
-     "no progress bar on stderr while baking"},
+     "no progress line on stderr while baking or exporting (and no\nexport notes)"},
+    TEXT("--export-gltf", "OUT", export_gltf_path,
+         "write the model as glTF 2.0 (OUT.glb: one file; OUT.gltf: with\n"
+         "OUT.bin and PNG images beside it): hierarchy, skins, every clip\n"
+         "(--clips), morph targets, materials and textures, exit"),
+    FLAG("--check-export", check_export, "with --export-gltf: read the file back, pose every clip at every key\n"
+                                         "and halfway between against MODEL, print the worst vertex distance\n"
+                                         "per clip over the model's size; exit 1 above 1e-4"),
+    CUSTOM("--compress", "meshopt", parse_compress, "meshopt",
+           "with --export-gltf: EXT_meshopt_compression (meshoptimizer)"),
     TEXT("--vat", "OUTDIR", vat_dir, "play a bake back with shaders/vat.vert (no skeleton)"),
     {"--instances", "N", OPTION_INT, FIELD(instances), 1, 1000000, false, "an integer in 1..1000000",
      FIELD(instances_given), NULL, "with --vat: N copies on a grid, one draw call per mesh"},
@@ -425,6 +445,8 @@ const char *cli_usage(void)
         "                [--record OUT.mp4|OUT.webm|OUT.gif|OUT-%04d.png [--duration S] [--fps N]]\n"
         "                [--bake-vat OUTDIR [--fps N] [--clips A,B|all] [--precision 16|float]\n"
         "                                   [--max-texture N] [--quiet]]\n"
+        "                [--export-gltf OUT.glb|OUT.gltf [--clips A,B|all] [--fps N] [--compress meshopt]\n"
+        "                                   [--check-export] [--quiet]]\n"
         "       skinview --vat OUTDIR [--instances N] [--clip ...] [--time ...] [--speed X]\n"
         "                [--screenshot OUT.png | --export-pose OUT.obj | --verify] [--size WxH]\n"
         "       skinview --thumbnail IN OUT SIZE [--thumbnail-budget SECONDS]\n"
@@ -544,16 +566,33 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
         snprintf(error, error_size, "--verbose only goes with --info");
         return false;
     }
-    if (options->fps_given && !options->bake_vat_dir && !options->record_path) {
-        snprintf(error, error_size, "--fps only goes with --bake-vat or --record");
+    if (options->fps_given && !options->bake_vat_dir && !options->record_path && !options->export_gltf_path) {
+        snprintf(error, error_size, "--fps only goes with --bake-vat, --record or --export-gltf");
         return false;
     }
     if (options->duration_given && !options->record_path) {
         snprintf(error, error_size, "--duration only goes with --record");
         return false;
     }
-    if (options->bake_option_set && !options->bake_vat_dir) {
-        snprintf(error, error_size, "--clips, --precision, --max-texture and --quiet only go with --bake-vat");
+    options->bake_option_set |= options->precision_or_texture;
+    if (options->bake_option_set && !options->bake_vat_dir && !options->export_gltf_path) {
+        snprintf(error, error_size, "--clips, --precision, --max-texture and --quiet only go with --bake-vat "
+                                    "(--clips and --quiet also with --export-gltf)");
+        return false;
+    }
+    if ((options->check_export || options->compress_meshopt) && !options->export_gltf_path) {
+        snprintf(error, error_size, "%s only goes with --export-gltf", options->check_export ? "--check-export" : "--compress");
+        return false;
+    }
+    if (options->export_gltf_path && options->precision_or_texture) {
+        snprintf(error, error_size, "--precision and --max-texture only go with --bake-vat");
+        return false;
+    }
+    if (options->export_gltf_path && (options->info || options->screenshot_path || options->export_pose_path ||
+                                      options->verify || options->vat_dir || options->thumbnail_in ||
+                                      options->bake_vat_dir || options->inspect_vertex || options->record_path)) {
+        snprintf(error, error_size, "--export-gltf is a mode of its own: no --info, --screenshot, --export-pose, "
+                                    "--verify, --vat, --bake-vat, --inspect-vertex, --record or --thumbnail with it");
         return false;
     }
     if (options->instances_given && !options->vat_dir) {

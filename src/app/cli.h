@@ -40,6 +40,7 @@ typedef struct Options {
     /* vertex animation textures (docs/vat.md) */
     const char *bake_vat_dir;    /* --bake-vat OUTDIR */
     float       fps;             /* --fps N, default 30 */
+    bool        fps_given;       /* --fps was on the command line (--export-gltf resamples only then) */
     const char *clips;           /* --clips A,B|all (names or indices); NULL = all */
     bool        float_precision; /* --precision float (EXR positions) instead of 16 */
     int         max_texture;     /* --max-texture N; 0 = GL_MAX_TEXTURE_SIZE (16384 without GL) */
@@ -48,10 +49,15 @@ typedef struct Options {
     int         instances;       /* --instances N (with --vat), default 1 */
     bool        instances_given; /* --instances was on the command line */
     bool        bake_option_set; /* one of --clips/--precision/--max-texture/--quiet was given */
-    bool        fps_given;       /* --fps: --bake-vat's rate, or --record's */
+    bool        fps_given;       /* --fps: --bake-vat's rate, --record's, or --export-gltf's resampling */
     const char *record_path;     /* --record OUT.mp4|.webm|.gif|OUT-%04d.png */
     float       duration;        /* --duration: seconds --record covers (duration_given) */
     bool        duration_given;
+    /* glTF export (docs/export.md) */
+    const char *export_gltf_path; /* --export-gltf OUT.glb|OUT.gltf */
+    bool        check_export;    /* --check-export: read the export back and compare every clip */
+    bool        compress_meshopt; /* --compress meshopt: EXT_meshopt_compression */
+    bool        precision_or_texture; /* --precision or --max-texture was given (bake only) */
     bool        help;
     bool        version;         /* --version */
     const char *inspect_vertex;  /* --inspect-vertex MESH:INDEX: one vertex through the formula, printed (a mode) */

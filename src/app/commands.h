@@ -127,6 +127,15 @@ int command_verify(const Options *options, const char *model_path, Model *model)
  * with nothing written. */
 int command_thumbnail(const Options *options);
 
+/* Clips named by --clips ("all" or NULL: every clip; else names / indices from 0 separated by commas; a
+ * name that itself contains commas is matched whole first) into selected[] (clip_count entries at most).
+ * Returns the count, or -1 with a one-line message. (vat_bake.c; --bake-vat and --export-gltf) */
+int app_select_clips(const Model *model, const char *list, int *selected, char *error, size_t error_size);
+
+/* --export-gltf OUT.glb|OUT.gltf [--clips ...] [--fps N] [--compress meshopt] [--check-export] [--quiet]
+ * (export_gltf_cmd.c): the model as glTF 2.0; with --check-export read back and compared. */
+int command_export_gltf(const Options *options, const char *model_path);
+
 /* --bake-vat OUTDIR (vat_bake.c): vertex animation textures of the model's clips. */
 int command_bake_vat(const Options *options, const char *model_path);
 

@@ -12,6 +12,14 @@ typedef struct StatField {
 } StatField;
 
 /* The import stats in a fixed order (names = the ImportStats fields). */
+/* "+X", "-Z", ...: an axis index 0..2 with its sign */
+static void axis_text(int axis, int sign, char out[3])
+{
+    out[0] = sign < 0 ? '-' : '+';
+    out[1] = (char)('X' + (axis >= 0 && axis <= 2 ? axis : 0));
+    out[2] = '\0';
+}
+
 static int stat_fields(const ImportStats *s, StatField out[24])
 {
     int n = 0;
@@ -168,6 +176,14 @@ static int print_text(const Model *model, bool verbose)
     if (model->extensions_used[0] || model->extensions_required[0])   /* glTF: the file's extensions */
         printf("glTF extensions: used %s; required %s\n", model->extensions_used[0] ? model->extensions_used : "none",
                model->extensions_required[0] ? model->extensions_required : "none");
+    if (model->axes.known) {   /* FBX: the file's axes and unit; skinview shows them as they are */
+        char right[3], up[3], front[3];
+        axis_text(model->axes.right_axis, model->axes.right_sign, right);
+        axis_text(model->axes.up_axis, model->axes.up_sign, up);
+        axis_text(model->axes.front_axis, model->axes.front_sign, front);
+        printf("axes: %s up, %s front, %s right; unit %g m (--export-gltf converts to +Y up, +Z front, metres)\n", up,
+               front, right, model->axes.metres_per_unit);
+    }
     printf("clips: %d\n", model->clip_count);
     for (int c = 0; c < model->clip_count; c++) {
         const Clip *clip = &model->clips[c];
@@ -279,6 +295,17 @@ static int print_json(const Model *model)
                     cJSON_AddItemToArray(list, cJSON_CreateString(joint_source_feature_name(k)));
             cJSON_AddItemToArray(features, item);
         }
+    }
+    if (model->axes.known) {   /* FBX: "axes": {"up": "+Z", "front": "-Y", "right": "+X", "metres_per_unit": 0.01} */
+        cJSON *axes = cJSON_AddObjectToObject(root, "axes");
+        char text[3];
+        axis_text(model->axes.up_axis, model->axes.up_sign, text);
+        cJSON_AddStringToObject(axes, "up", text);
+        axis_text(model->axes.front_axis, model->axes.front_sign, text);
+        cJSON_AddStringToObject(axes, "front", text);
+        axis_text(model->axes.right_axis, model->axes.right_sign, text);
+        cJSON_AddStringToObject(axes, "right", text);
+        cJSON_AddNumberToObject(axes, "metres_per_unit", model->axes.metres_per_unit);
     }
     cJSON_AddNumberToObject(root, "material_count", model->material_count);
     cJSON_AddNumberToObject(root, "texture_count", model->texture_count);

@@ -51,6 +51,7 @@ int main(int argc, char **argv)
         app_set_animations(model_path, options.animations, options.bone_map, options.retarget_off,
                            options.info && !options.json);
     if (options.bake_vat_dir) return command_bake_vat(&options, model_path);
+    if (options.export_gltf_path) return command_export_gltf(&options, model_path);
     if (options.info || options.export_pose_path || options.inspect_vertex) {
         Model model = {0};
         if (!app_load_model(model_path, options.max_bones, &model)) return 1;

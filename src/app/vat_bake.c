@@ -39,9 +39,7 @@ static double seconds_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Clips named by --clips ("all", or names / indices from 0 separated by commas). A name that
- * itself contains commas is matched whole first. Returns the count, or -1 with a message. */
-static int select_clips(const Model *model, const char *list, int *selected, char *error, size_t error_size)
+int app_select_clips(const Model *model, const char *list, int *selected, char *error, size_t error_size)
 {
     if (!list || strcmp(list, "all") == 0) {
         for (int c = 0; c < model->clip_count; c++) selected[c] = c;
@@ -67,7 +65,7 @@ static int select_clips(const Model *model, const char *list, int *selected, cha
         int clip;
         if (!app_resolve_clip(model, token, &clip, error, error_size)) return -1;
         if (clip < 0) {
-            snprintf(error, error_size, "--clips: '%s' is not a clip (bind and rest poses are not baked)", token);
+            snprintf(error, error_size, "--clips: '%s' is not a clip (bind and rest are poses)", token);
             return -1;
         }
         for (int k = 0; k < count; k++)
@@ -310,7 +308,7 @@ int command_bake_vat(const Options *options, const char *model_path)
         clip_count = 1;   /* a model without clips bakes its rest pose as one frame */
         bake.selected[0] = ANIMATOR_REST_POSE;
     } else {
-        clip_count = select_clips(&model, options->clips, bake.selected, error, sizeof error);
+        clip_count = app_select_clips(&model, options->clips, bake.selected, error, sizeof error);
         if (clip_count < 0) {
             fprintf(stderr, "skinview: %s: %s\n", model_path, error);
             status = 2;

@@ -233,6 +233,17 @@ bool import_fbx_apply(Importer *im, const void *bytes, size_t size)
         import_warn(im, "the FBX reader cannot read this file (%s); transforms, clips and skins are Assimp's", error);
         return true;
     }
+    /* the file's axis system and unit, for --info and the glTF export (skinview keeps scene space as it is) */
+    int axis_of[3] = {scene.coord_axis, scene.up_axis, scene.front_axis}, sign_of[3] = {scene.coord_axis_sign,
+                                                                                         scene.up_axis_sign, scene.front_axis_sign};
+    bool distinct = axis_of[0] != axis_of[1] && axis_of[1] != axis_of[2] && axis_of[0] != axis_of[2];
+    for (int k = 0; k < 3; k++) distinct = distinct && axis_of[k] >= 0 && axis_of[k] <= 2;
+    if (scene.settings_found && distinct)
+        im->model->axes = (SceneAxes){.known = true,
+                                      .right_axis = (int8_t)axis_of[0], .right_sign = (int8_t)(sign_of[0] < 0 ? -1 : 1),
+                                      .up_axis = (int8_t)axis_of[1], .up_sign = (int8_t)(sign_of[1] < 0 ? -1 : 1),
+                                      .front_axis = (int8_t)axis_of[2], .front_sign = (int8_t)(sign_of[2] < 0 ? -1 : 1),
+                                      .metres_per_unit = scene.unit_scale_factor / 100.0};
     for (int o = 0; o < scene.object_count; o++) {
         if (scene.curves[o].key_count > 0) fbx_curve_solve_auto_tangents(&scene.curves[o]);
         if (im->hold_end_keys) scene.curves[o].pre = scene.curves[o].post = FBX_EXTRAPOLATION_CONSTANT;   /* --no-extrapolation */

@@ -274,6 +274,7 @@ static void read_global_settings(Builder *b, const FbxRecord *settings)
     s->unit_scale_factor = 1;
     s->frame_rate = 0;
     const FbxRecord *props = settings ? record_properties(settings) : NULL;
+    s->settings_found = props != NULL;
     if (props) {
         FbxObject o = {.properties = props};
         FbxScene view = *s;

@@ -86,6 +86,7 @@ typedef struct FbxScene {
     /* GlobalSettings */
     int            up_axis, up_axis_sign, front_axis, front_axis_sign, coord_axis, coord_axis_sign;
     double         unit_scale_factor;        /* centimetres per unit, 1 when absent */
+    bool           settings_found;           /* the file has GlobalSettings properties (the axes and unit above) */
     double         frame_rate;               /* frames per second of TimeMode (CustomFrameRate), 0 if unknown */
     void          *index;                    /* fbx_scene_lookup.c's tables */
 } FbxScene;
