@@ -82,6 +82,9 @@ typedef struct TeachingAids {
     float         *heat;           /* [largest mesh] distances / compare_legend, uploaded */
     int           *mesh_offset;    /* [mesh_count] first entry of each mesh in distances */
     float          compare_max, compare_legend; /* largest distance this frame; the legend's end (1, 2, 5 x 10^k) */
+    struct Against *against;       /* --against OTHER (app/against.h): the difference view's other side is that file's
+                                      vertex at the same clip and time, not a second method; NULL: none. Not owned */
+    int            pose_clip;      /* the clip / time of the last scene_evaluate (the legend names the clip) */
     int            inspect_mesh, inspect_vertex; /* the inspected vertex, -1: none */
     struct VertexInspection *inspection; /* this frame's numbers of it (anim/inspect.h) */
     bool          *joint_hidden;   /* [joint_count] hidden in the skeleton overlay, with its descendants */
@@ -191,8 +194,12 @@ void scene_toggle_hide_joint(TeachingAids *scene);
  * 2 released (the target goes back to the clip's weight); framebuffer pixels. */
 bool scene_slider_grab(TeachingAids *scene, int phase, float x, float y);
 
+/* --against: the difference view measures MODEL against `against` (posed by scene_evaluate, or by the
+ * caller with against_pose_blend during a cross-fade) and is turned on; NULL: back to two methods. */
+void scene_set_against(TeachingAids *scene, struct Against *against);
+
 /* animator_evaluate(clip, time) (+ the hand-set morph weights) and renderer_prepare(), each timed
- * into anim_us / skin_us. */
+ * into anim_us / skin_us; with --against, OTHER posed at the same clip and time (against_pose). */
 void scene_evaluate(TeachingAids *scene, Animator *animator, int clip, float time);
 
 /* Draws the model and every aid that is on into the bound framebuffer (fb_width x fb_height),
