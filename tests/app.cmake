@@ -72,3 +72,8 @@ cmp $d/default.obj $d/walk.obj && ! cmp -s $d/default.obj $d/clip0.obj")
 # Errors first: every bad flag and bad file ends before a window exists, with no display at all
 # (DISPLAY and WAYLAND_DISPLAY unset): the message names the problem, never "cannot open a window".
 skinview_test(app_errors_first test_errors_first.c BINARY TIMEOUT 120)
+
+# --against OTHER [--report]: a model against itself (0), one vertex moved (that distance exactly, by
+# order and by nearest point), another unit (the hint), demo.fbx against demo.glb, the rigid skin
+# against LBS, mixamo.fbx against Xbot.glb (../shared), the heat map in --screenshot, and bad use.
+skinview_test(app_against test_against.c STB BINARY LABELS gl TIMEOUT 300)

@@ -532,7 +532,7 @@ int command_against_report(const Model *model, const char *other_path, SkinningM
         if (clip >= 0) snprintf(label, sizeof label, "clip %d \"%s\"", clip, model->clips[clip].name);
         else snprintf(label, sizeof label, "%s pose", clip == ANIMATOR_BIND_POSE ? "bind" : "rest");
         int o = clip >= 0 ? a.clip_of[clip] : clip;
-        if (o == -1) {
+        if (clip >= 0 && o < 0) {
             printf("%s: no clip of that name or index in %s  FAILED\n", label, other_path);
             failed++;
             continue;
