@@ -17,12 +17,15 @@
 //      unit factor nearest the two boxes' size ratio among 1, 10^+-1, 10^+-2, 10^+-3, 2.54,
 //      1/2.54, 0.0254, 1/0.0254 — no translation); and "rigid forgiven" (any similarity transform,
 //      compare.mjs's estimateAlignment);
-//   4. the Khronos glTF-Validator on every GLB: errors and warnings.
+//   4. the Khronos glTF-Validator on every GLB: errors and warnings;
+//   5. with --three DIR (a copy of ../shared/tools/oracle with its node_modules: npm ci), the same GLB
+//      at the same moment through three.js's GLTFLoader (pose.mjs), compared the same way: a second,
+//      independent glTF reader.
 // Prints one line per (row, variant) and the totals (the table of docs/accuracy.md); --json FILE
 // also writes every number.
 //
 // usage: node tools/dcc_converters.mjs --skinview BIN --fbx2gltf BIN --validator DIR --oracle DIR
-//                                      --dcc DIR --out DIR [--json FILE] [--glb-tool NAME=CMD]
+//                                      --dcc DIR --out DIR [--json FILE] [--three DIR] [--glb-tool NAME=CMD]
 //   --glb-tool NAME=CMD: another converter column, CMD run as `CMD IN.fbx OUT.glb` (e.g. skinview's
 //   own exporter once it exists: "skinview=build/skinview {in} --export-gltf {out} --quiet").
 
@@ -87,7 +90,7 @@ function findClip( file, extra, stack ) {
 	for ( let i = 0; i < clips.length; i ++ ) {
 
 		const n = clips[ i ].name || '';
-		if ( ! stack || n === stack || ( n.length > stack.length && n.endsWith( '|' + stack ) ) ) return { index: i, start: clips[ i ].start || 0, count: clips.length };
+		if ( ! stack || n === stack || ( n.length > stack.length && n.endsWith( '|' + stack ) ) ) return { index: i, name: n, start: clips[ i ].start || 0, count: clips.length };
 
 	}
 	return { index: - 1, count: clips.length };
@@ -99,7 +102,7 @@ function findClip( file, extra, stack ) {
 function pose( file, extra, row, key, fileStart ) {
 
 	const out = path.join( opt.out, `${key}.obj` );
-	let argv;
+	let argv, moment = { clip: null, time: 0 };
 	if ( row.stack === 'rest' ) {
 
 		const c = findClip( file, extra, '' );
@@ -117,11 +120,27 @@ function pose( file, extra, row, key, fileStart ) {
 		let t = Number( row.time ) - start;
 		if ( t < 0 ) t = 0;
 		argv = [ file, ...extra, '--clip', String( index ), '--time', t.toPrecision( 9 ), '--export-pose', out ];
+		moment = { clip: index, time: t };
 
 	}
 	const r = run( opt.skinview, argv );
 	if ( r.code !== 0 ) return { error: r.out.trim().split( '\n' ).pop() };
-	return { obj: out };
+	return { obj: out, ...moment };
+
+}
+
+// The same moment of a GLB through three.js's GLTFLoader (the oracle's pose.mjs, --three DIR): the
+// clip by index (as skinview found it; a glTF clip's time is file time, and FBX2glTF's start at 0),
+// or the rest pose (--bind). { xyz } or { error }.
+function threePose( glb, moment, key ) {
+
+	const out = path.join( opt.out, `${key}.xyz` );
+	const argv = [ path.join( opt.three, 'pose.mjs' ), glb, '--out', out ];
+	if ( moment.clip === null ) argv.push( '--bind' );
+	else argv.push( '--clip', String( moment.clip ), '--time', moment.time.toPrecision( 9 ) );
+	const r = run( process.execPath, argv );
+	if ( r.code !== 0 ) return { error: r.out.trim().split( '\n' ).pop() };
+	return { xyz: out };
 
 }
 
@@ -252,7 +271,7 @@ const fmt = ( x ) => x === undefined ? '-' : typeof x === 'string' ? x : x.toExp
 const legacy = ( fbx ) => /_(5000|5800|6100)_/.test( fbx );
 const results = [];
 const totals = { checks: 0, skinview: 0, skinview_loads: 0 };
-for ( const t of tools ) totals[ t.name ] = { raw: 0, units: 0, rigid: 0, converted: 0, posed: 0 };
+for ( const t of tools ) totals[ t.name ] = { raw: 0, units: 0, rigid: 0, converted: 0, posed: 0, three: 0, readers_differ: [] };
 const validated = new Map();
 
 console.log( `${'row'.padEnd( 58 )} ${'variant'.padEnd( 44 )} ${'skinview FBX'.padStart( 12 )}  ${tools.map( ( t ) => `${t.name}: raw / units,axes / rigid` ).join( '  ' )}` );
@@ -284,13 +303,21 @@ for ( const row of rows ) {
 			t.posed ++;
 			const c = compare( posed.obj, ref, exclude );
 			entry[ tool.name ] = c;
+			if ( opt.three ) {
+
+				const three = threePose( conv.glb, posed, `${key}-${tool.name}-three` );
+				c.three = three.error ? { error: three.error } : compare( three.xyz, ref, exclude );
+				if ( ! three.error && c.three.units <= TOLERANCE ) t.three ++;
+				if ( ! three.error && Math.abs( c.three.units - c.units ) > Math.max( 1e-4, 0.01 * c.units ) ) t.readers_differ.push( `${row.case} ${fbx}: skinview ${fmt( c.units )}, three.js ${fmt( c.three.units )}` );
+
+			}
 			if ( c.raw <= TOLERANCE ) t.raw ++;
 			if ( c.units <= TOLERANCE ) t.units ++;
 			if ( c.rigid <= TOLERANCE ) t.rigid ++;
 
 		}
 		results.push( entry );
-		const cell = ( c ) => ! c ? '-' : c.error ? `(${c.error.slice( 0, 60 )})` : `${fmt( c.raw )} / ${fmt( c.units )} / ${fmt( c.rigid )}`;
+		const cell = ( c ) => ! c ? '-' : c.error ? `(${c.error.slice( 0, 60 )})` : `${fmt( c.raw )} / ${fmt( c.units )} / ${fmt( c.rigid )}${c.three ? ' three.js ' + ( c.three.error ? '(' + c.three.error.slice( 0, 40 ) + ')' : fmt( c.three.units ) ) : ''}`;
 		console.log( `${row.case.padEnd( 58 )} ${fbx.padEnd( 44 )} ${( entry.skinview.error ? '(' + entry.skinview.error.slice( 0, 40 ) + ')' : fmt( entry.skinview.raw ) ).padStart( 12 )}  ${tools.map( ( t ) => cell( entry[ t.name ] ) ).join( '  ' )}` );
 
 	}
@@ -314,6 +341,12 @@ for ( const t of tools ) {
 
 	const n = totals[ t.name ];
 	console.log( `${t.name} -> GLB -> skinview's glTF reader: ${n.raw} match raw, ${n.units} with units/axes forgiven, ${n.rigid} with any rigid transform + scale forgiven; ${n.posed} posed; ${t.converted} of ${t.files} FBX files converted` );
+	if ( opt.three ) {
+
+		console.log( `  the same GLBs through three.js's GLTFLoader (pose.mjs): ${n.three} match with units/axes forgiven; the two readers differ by more than 1e-4 on ${n.readers_differ.length} checks` );
+		for ( const d of n.readers_differ ) console.log( `    ${d}` );
+
+	}
 	if ( validator ) {
 
 		console.log( `  glTF-Validator on its ${t.validated} GLBs: ${t.errors} errors, ${t.warnings} warnings; ${t.invalid.length} GLBs with errors` );

@@ -29,5 +29,13 @@ mkdir -p "$tools"
 fbx2gltf="$tools/node_modules/fbx2gltf/bin/Linux/FBX2glTF"
 chmod +x "$fbx2gltf"   # the npm package ships it without the executable bit
 "$fbx2gltf" --version >/dev/null 2>&1 || { echo "dcc_converters: $fbx2gltf does not run here" >&2; exit 1; }
-exec node "$here/tools/dcc_converters.mjs" --skinview "$skinview" --fbx2gltf "$fbx2gltf" --validator "$tools" \
+# three.js (the oracle's pose.mjs) as a second glTF reader: a copy of the oracle with its node_modules
+oracle_copy="$tools/oracle"
+if [ ! -d "$oracle_copy/node_modules/three" ]; then
+    rm -rf "$oracle_copy" && cp -r "$shared/tools/oracle" "$oracle_copy" &&
+        (cd "$oracle_copy" && npm ci --no-audit --no-fund >&2) || echo "dcc_converters: no three.js (npm ci failed): its column is left out" >&2
+fi
+three=""
+[ -d "$oracle_copy/node_modules/three" ] && three="--three $oracle_copy"
+exec node "$here/tools/dcc_converters.mjs" $three --skinview "$skinview" --fbx2gltf "$fbx2gltf" --validator "$tools" \
     --oracle "$shared/tools/oracle" --dcc "$shared/models/ufbx-dcc" --out "$out" "$@"

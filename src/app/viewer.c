@@ -277,6 +277,8 @@ static void skinned_open(void *self, Player *player, const char *path, bool keep
             against_bind(viewer->against, &viewer->loaded->model, error, sizeof error);
             loaded_free(fresh);
             free(fresh);
+            printf("skinview: %s\n", text);   /* on the terminal too, as "opened" */
+            fflush(stdout);
             player_message(player, text);
             return;
         }
