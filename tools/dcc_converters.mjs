@@ -124,7 +124,7 @@ function pose( file, extra, row, key, fileStart ) {
 
 	}
 	const r = run( opt.skinview, argv );
-	if ( r.code !== 0 ) return { error: r.out.trim().split( '\n' ).pop() };
+	if ( r.code !== 0 ) return { error: r.out.trim().split( '\n' ).pop() || `exit ${r.code}` };
 	return { obj: out, ...moment };
 
 }
@@ -139,7 +139,7 @@ function threePose( glb, moment, key ) {
 	if ( moment.clip === null ) argv.push( '--bind' );
 	else argv.push( '--clip', String( moment.clip ), '--time', moment.time.toPrecision( 9 ) );
 	const r = run( process.execPath, argv );
-	if ( r.code !== 0 ) return { error: r.out.trim().split( '\n' ).pop() };
+	if ( r.code !== 0 || ! fs.existsSync( out ) ) return { error: r.out.trim().split( '\n' ).pop() || `exit ${r.code}` };
 	return { xyz: out };
 
 }

@@ -358,7 +358,10 @@ static void draw_compare_legend(TeachingAids *scene, Text *text, int fb_width, i
     } else {
         const char *slash = strrchr(against->other_path, '/'), *other = slash ? slash + 1 : against->other_path;
         int clip = scene->pose_clip;
-        if (against->posed)
+        if (against->posed && against->pairing == AGAINST_BY_ORDER && against->reordered > 0)
+            snprintf(line, sizeof line, "distance to %.60s (scene units; paired by order, %d by nearest point)", other,
+                     against->reordered);
+        else if (against->posed)
             snprintf(line, sizeof line, "distance to %.60s (scene units; %s)", other,
                      against->pairing == AGAINST_BY_ORDER ? "paired by order" : "paired by nearest point");
         else
