@@ -86,3 +86,7 @@ skinview_test(app_record_browser test_record_browser.c BINARY SKIP LABELS gl TIM
 # (--info, --json), the match table, a folder, a bone map, --export-pose / --bake-vat of an added
 # clip (the character travels with the take), bad use in one line.
 skinview_test(app_animations test_animations_cli.c BINARY SKIP TIMEOUT 300)
+# --against OTHER [--report]: a model against itself (0), one vertex moved (that distance exactly, by
+# order and by nearest point), another unit (the hint), demo.fbx against demo.glb, the rigid skin
+# against LBS, mixamo.fbx against Xbot.glb (../shared), the heat map in --screenshot, and bad use.
+skinview_test(app_against test_against.c STB BINARY LABELS gl TIMEOUT 300)

@@ -150,6 +150,28 @@ echo "view_monkey: $((skinned + vat)) events on 2 subjects, seed $seed"]=]
             sh $<TARGET_FILE:skinview> ${XVFB_RUN_EXECUTABLE} ${SKINVIEW_SHARED_MODELS_DIR} ${MONKEY_MB} ${MONKEY_SKINNED} ${MONKEY_VAT})
   set_tests_properties(view_monkey PROPERTIES TIMEOUT 600 LABELS "gl;window"
                        FAIL_REGULAR_EXPRESSION "ERROR: AddressSanitizer|runtime error:|skinview: GL error")
+  # The same on the viewer with --against (src/app/against.c): demo.fbx against demo.glb under a seeded
+  # stream (clip changes and their cross-fades pose OTHER with against_pose_blend, D, reloads), with
+  # drops of files that pair again (demo.glb, demo.fbx), one with another skeleton (anim_test.x: the
+  # old model stays, paired as before) and a missing one.
+  add_test(NAME view_monkey_against
+    COMMAND sh -c [=[
+set -e
+bin=$1; xvfb=$2; models=$3; mb=$4
+dir=$(mktemp -d /tmp/skinview-monkey-against-XXXXXX); trap 'rm -rf "$dir"' EXIT
+cp "$(dirname "$bin")/assets/demo.glb" "$(dirname "$bin")/assets/demo.fbx" "$models/X/anim_test.x" "$dir/"
+seed=${SKINVIEW_MONKEY_SEED:-1796124808}
+export MALLOC_ARENA_MAX=1 SKINVIEW_MONKEY_MB=$mb SKINVIEW_MONKEY="$seed:1500"
+export SKINVIEW_MONKEY_DROPS="$dir/demo.glb:$dir/anim_test.x:$dir/demo.fbx:$dir/missing.glb"
+"$xvfb" -a -s "-screen 0 1024x768x24" sh -c '"$@" > "$0" 2>&1; echo $? > "$0.rc"' "$dir/log" "$bin" "$dir/demo.fbx" \
+    --against "$dir/demo.glb" --gl-debug --size 640x480 || true
+cat "$dir/log"
+[ "$(cat "$dir/log.rc" 2>/dev/null)" = 0 ] || { echo "exit code $(cat "$dir/log.rc" 2>/dev/null) (seed $seed)"; exit 1; }
+grep -q " 0 failed checks" "$dir/log" || { echo "monkey checks failed (seed $seed)"; exit 1; }
+grep -q "vertices paired by order (7414)" "$dir/log" || { echo "no pairing line"; exit 1; }]=]
+            sh $<TARGET_FILE:skinview> ${XVFB_RUN_EXECUTABLE} ${SKINVIEW_TESTMODELS_DIR} ${MONKEY_MB})
+  set_tests_properties(view_monkey_against PROPERTIES TIMEOUT 300 LABELS "gl;window"
+                       FAIL_REGULAR_EXPRESSION "ERROR: AddressSanitizer|runtime error:|skinview: GL error")
 endif()
 
 # The HUD's method line names the pose's path (Shift+R, --reference) and times both; the vertex

@@ -384,6 +384,17 @@ static const CliOption options_table[] = {
     CUSTOM("--compare", "A,B", parse_compare, "two of lbs, dq, rigid separated by a comma",
            "colour each vertex by the distance between methods A and B (lbs, dq,\n"
            "rigid), surface drawn by A, legend in scene units (key D)"),
+    TEXT("--against", "OTHER", against_path,
+         "colour each vertex of MODEL by its distance to OTHER's vertex at\n"
+         "the same clip (by name, else index) and time: two files of one\n"
+         "character, e.g. an FBX and a converter's glTF (window and\n"
+         "--screenshot, key D); vertices paired by order when the totals\n"
+         "agree, else by the nearest point at the bind pose (stderr says which)"),
+    {"--report", NULL, OPTION_FLAG, FIELD(against_report), 0, 0, false, NULL, NO_ALSO, NULL,
+     "with --against: per clip the worst and mean distance at 0, every\n"
+     "1/30 s and the clip's end (stdout), exit 1 above --tolerance"},
+    {"--tolerance", "X", OPTION_FLOAT, FIELD(tolerance), 0.0, 1.0, true, "a fraction of the diagonal in (0, 1]",
+     FIELD(tolerance_given), NULL, "--report's limit, of MODEL's bounding-box diagonal (default 1e-3)"},
     TEXT("--morph", "NAME=W,...", aids.morph, "set morph target weights (target name or index) over the clip's"),
     FLAG("--show-morphs", aids.show_morphs, "morph target sliders of the selected mesh (key Z; drag a bar,\n"
                                              "release: back to the clip's weight)"),
@@ -449,6 +460,7 @@ const char *cli_usage(void)
         "                                   [--check-export] [--quiet]]\n"
         "       skinview --vat OUTDIR [--instances N] [--clip ...] [--time ...] [--speed X]\n"
         "                [--screenshot OUT.png | --export-pose OUT.obj | --verify] [--size WxH]\n"
+        "       skinview MODEL --against OTHER [--report [--tolerance X] | --screenshot OUT.png]\n"
         "       skinview --thumbnail IN OUT SIZE [--thumbnail-budget SECONDS]\n"
         "                [--help] [--version]\n"
         "  MODEL              any file Assimp reads (FBX, glTF/GLB, Collada, X, ...);\n"
@@ -520,6 +532,7 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
     options->thumbnail_budget = 5.0f;
     options->fps = 30.0f;
     options->instances = 1;
+    options->tolerance = 1e-3f;   /* AGAINST_DEFAULT_TOLERANCE (app/against.h) */
     options->aids.compare_a = SKINNING_GPU_LBS;
     options->aids.compare_b = SKINNING_GPU_DQ;
     for (int i = 1; i < argc; i++) {
@@ -611,6 +624,30 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
     }
     if (options->animations && (options->vat_dir || options->thumbnail_in)) {
         snprintf(error, error_size, "--animations adds clips to MODEL: not with --vat or --thumbnail");
+        return false;
+    }
+
+    if ((options->against_report || options->tolerance_given) && !options->against_path) {
+        snprintf(error, error_size, "%s only goes with --against OTHER", options->against_report ? "--report" : "--tolerance");
+        return false;
+    }
+    if (options->tolerance_given && !options->against_report) {
+        snprintf(error, error_size, "--tolerance is --report's limit: give --report with it");
+        return false;
+    }
+    if (options->against_path && (options->aids.compare || options->info || options->export_pose_path || options->verify ||
+                                  options->thumbnail_in || options->inspect_vertex || options->bake_vat_dir ||
+                                  options->vat_dir || options->record_path || options->export_gltf_path)) {
+        snprintf(error, error_size, "--against goes with the window, --screenshot or --report: no %s with it",
+                 options->aids.compare ? "--compare (it is the difference view's other side)"
+                 : options->info ? "--info" : options->export_pose_path ? "--export-pose" : options->verify ? "--verify"
+                 : options->thumbnail_in ? "--thumbnail" : options->inspect_vertex ? "--inspect-vertex"
+                 : options->bake_vat_dir ? "--bake-vat" : options->vat_dir ? "--vat"
+                 : options->record_path ? "--record" : "--export-gltf");
+        return false;
+    }
+    if (options->against_report && options->screenshot_path) {
+        snprintf(error, error_size, "--report prints numbers and --screenshot a picture: give one");
         return false;
     }
     if (options->vat_dir && (options->model_path || options->info || options->max_bones || options->thumbnail_in)) {

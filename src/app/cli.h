@@ -61,6 +61,10 @@ typedef struct Options {
     bool        help;
     bool        version;         /* --version */
     const char *inspect_vertex;  /* --inspect-vertex MESH:INDEX: one vertex through the formula, printed (a mode) */
+    const char *against_path;    /* --against OTHER: MODEL coloured by its distance to OTHER (app/against.h) */
+    bool        against_report;  /* --report: with --against, the distances per clip printed, exit */
+    float       tolerance;       /* --tolerance X: --report's limit, of MODEL's diagonal (default 1e-3) */
+    bool        tolerance_given;
     AidOptions  aids;            /* aids.grid = !no_grid */
     bool        no_grid;         /* --no-grid */
     bool        flat_lighting;   /* --lighting flat: the old Lambert look (LIGHTING_FLAT); default: PBR */

@@ -110,8 +110,11 @@ int command_export_pose(const Model *model, int clip, float time, SkinningMethod
  * says the bones-per-mesh limit (GL_MAX_VERTEX_UNIFORM_COMPONENTS), and app_fit_bone_limit()
  * re-imports in the rare case a mesh has more bones than that. */
 /* Each takes the model app_load_checked() imported (and frees it) and the clip it resolved. */
-int command_view(const Options *options, const char *model_path, Model *model, int clip);
-int command_screenshot(const Options *options, const char *model_path, Model *model, int clip);
+/* `against`: --against OTHER opened on `model` (app/against.h), bound again to the command's own copy of
+ * the model; NULL: none. */
+struct Against;
+int command_view(const Options *options, const char *model_path, Model *model, int clip, struct Against *against);
+int command_screenshot(const Options *options, const char *model_path, Model *model, int clip, struct Against *against);
 /* --record OUT (record.c): --clip from --time for --duration (default one loop) at --fps, off-screen
  * like --screenshot, into MP4 / WebM / GIF (io/video.h) or numbered PNG frames. */
 int command_record(const Options *options, const char *model_path, Model *model, int clip);

@@ -3,6 +3,7 @@
  * Both create an offscreen context first (glcontext.h), because the bones-per-mesh limit
  * the model is imported with comes from GL_MAX_VERTEX_UNIFORM_COMPONENTS, and both draw
  * only into their own framebuffer objects. */
+#include "against.h"
 #include "bounds.h"
 #include "view/camera.h"
 #include "view/hud.h"
@@ -72,13 +73,17 @@ bool app_draw_hud(const Options *options, const Model *model, const Playback *st
     return ok;
 }
 
-int command_screenshot(const Options *options, const char *model_path, Model *loaded, int clip)
+int command_screenshot(const Options *options, const char *model_path, Model *loaded, int clip, Against *against)
 {
     GlSession session;
     int status = session_begin(&session, options, model_path, loaded);
     if (status != 0) return status;
     const Model *model = &session.model;
     char error[1024];
+    if (against && !against_follow(against, model, error, sizeof error)) {
+        fprintf(stderr, "skinview: %s: %s\n", against->other_path, error);
+        return session_end(&session, 1, model_path);
+    }
     Animator animator;
     if (!animator_init(&animator, model)) {
         fprintf(stderr, "skinview: %s: out of memory\n", model_path);
@@ -113,6 +118,7 @@ int command_screenshot(const Options *options, const char *model_path, Model *lo
         animator_free(&animator);
         return session_end(&session, strncmp(error, "no joint", 8) == 0 || strncmp(error, "--", 2) == 0 ? 2 : 1, model_path);
     }
+    if (against) scene_set_against(&scene, against);
     scene_evaluate(&scene, &animator, clip, options->time);
 
     Framebuffer framebuffer;

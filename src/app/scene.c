@@ -1,5 +1,6 @@
 /* scene.c — the model plus the teaching aids, for the viewer and --screenshot (see scene.h). */
 #include "scene.h"
+#include "against.h"
 #include "environment.h"
 #include "anim/skeleton_lines.h"
 #include "gfx/colormap.h"
@@ -279,12 +280,20 @@ static void time_other_path(TeachingAids *scene, const Animator *animator, int c
     scene->other_anim_us = now_us() - start;
 }
 
+void scene_set_against(TeachingAids *scene, struct Against *against)
+{
+    scene->against = against;
+    scene->shown.compare = against != NULL;
+}
+
 void scene_evaluate(TeachingAids *scene, Animator *animator, int clip, float time)
 {
     animator->reference = scene->shown.reference;
     time_other_path(scene, animator, clip, time);
     double start = now_us();
     animator_evaluate(animator, clip, time);
+    scene->pose_clip = clip;
+    if (scene->against) against_pose(scene->against, clip, time);
     morph_override_apply(&scene->morph_override, animator);
     double evaluated = now_us();
     scene->renderer->method = scene_drawn_method(scene);
@@ -622,10 +631,17 @@ void scene_format_shown(const TeachingAids *scene, char *out, size_t out_size)
              a->grid ? ", grid" : "", scene->dot_count == 0 && a->show_skeleton ? " (no skeleton)" : "");
     static const char *const method_names[SKINNING_METHOD_COUNT] = {"lbs", "lbs", "dq", "rigid"};
     size_t length = strlen(out);
+    char against[1400] = "";
+    if (scene->against) {   /* --against: the other file and how its vertices are paired */
+        const char *path = scene->against->other_path, *slash = strrchr(path, '/');
+        snprintf(against, sizeof against, ", difference to %.200s: %s", slash ? slash + 1 : path,
+                 scene->against->pairing_text);
+    }
+    bool methods = a->compare && !scene->against;
     if (length + 1 < out_size)
-        snprintf(out + length, out_size - length, "%s%s%s%s%s%s%s%s", a->compare ? ", difference " : "",
-                 a->compare ? method_names[a->compare_a] : "", a->compare ? "-" : "",
-                 a->compare ? method_names[a->compare_b] : "", a->inspector ? ", inspector" : "",
+        snprintf(out + length, out_size - length, "%s%s%s%s%s%s%s%s%s", methods ? ", difference " : "",
+                 methods ? method_names[a->compare_a] : "", methods ? "-" : "",
+                 methods ? method_names[a->compare_b] : "", a->compare ? against : "", a->inspector ? ", inspector" : "",
                  a->show_bone_space ? ", bone space" : "", a->show_morphs ? ", morph sliders" : "",
                  a->isolate_joint ? ", joint chain only" : "");
 }

@@ -120,8 +120,12 @@ void scene_toggle_hide_joint(TeachingAids *scene);
  * 2 released (the target goes back to the clip's weight); framebuffer pixels. */
 bool scene_slider_grab(TeachingAids *scene, int phase, float x, float y);
 
+/* --against: the difference view measures MODEL against `against` (posed by scene_evaluate, or by the
+ * caller with against_pose_blend during a cross-fade) and is turned on; NULL: back to two methods. */
+void scene_set_against(TeachingAids *scene, struct Against *against);
+
 /* animator_evaluate(clip, time) (+ the hand-set morph weights) and renderer_prepare(), each timed
- * into anim_us / skin_us. */
+ * into anim_us / skin_us; with --against, OTHER posed at the same clip and time (against_pose). */
 void scene_evaluate(TeachingAids *scene, Animator *animator, int clip, float time);
 
 /* Draws the model and every aid that is on into the bound framebuffer (fb_width x fb_height),

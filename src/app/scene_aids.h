@@ -61,6 +61,9 @@ typedef struct TeachingAids {
     float         *heat;           /* [largest mesh] distances / compare_legend, uploaded */
     int           *mesh_offset;    /* [mesh_count] first entry of each mesh in distances */
     float          compare_max, compare_legend; /* largest distance this frame; the legend's end (1, 2, 5 x 10^k) */
+    struct Against *against;       /* --against OTHER (app/against.h): the difference view's other side is that file's
+                                      vertex at the same clip and time, not a second method; NULL: none. Not owned */
+    int            pose_clip;      /* the clip / time of the last scene_evaluate (the legend names the clip) */
     int            inspect_mesh, inspect_vertex; /* the inspected vertex, -1: none */
     struct VertexInspection *inspection; /* this frame's numbers of it (anim/inspect.h) */
     bool          *joint_hidden;   /* [joint_count] hidden in the skeleton overlay, with its descendants */

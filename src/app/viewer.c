@@ -8,6 +8,7 @@
  * clip facing the character's front, pick joints, reload, and write S screenshots.
  * NOTE: nothing is allocated and no name is looked up per frame.
  */
+#include "against.h"
 #include "bounds.h"
 #include "commands.h"
 #include "glcontext.h"
@@ -61,6 +62,7 @@ typedef struct Viewer {
     char           title[512];
     int            max_bones;
     Loaded        *loaded;             /* on the heap: the renderer and animator point into it */
+    Against       *against;            /* --against OTHER (against.h), paired with loaded->model; NULL: none */
     Text           aids_text;         /* the teaching aids' text at their size (the HUD's is the player's) */
     time_t         watched_mtime;
     double         next_watch;
@@ -150,6 +152,9 @@ static void skinned_evaluate(void *self, const Playback *p)
     loaded->renderer.cull_back_faces = p->cull_back_faces;
     if (p->fading) {   /* the cross-fade, then the skinning method's CPU work (scene_evaluate does both otherwise) */
         animator_evaluate_blend(&loaded->animator, p->fade_clip, p->fade_time, p->clip, p->time, playback_fade_weight(p));
+        Against *against = ((Viewer *)self)->against;
+        if (against) against_pose_blend(against, p->fade_clip, p->fade_time, p->clip, p->time, playback_fade_weight(p));
+        loaded->teaching.pose_clip = p->clip;
         morph_override_apply(&loaded->teaching.morph_override, &loaded->animator);
         loaded->renderer.method = scene_drawn_method(&loaded->teaching);
         renderer_prepare(&loaded->renderer, &loaded->animator);
@@ -457,6 +462,22 @@ static void skinned_open(void *self, Player *player, const char *path, bool keep
         player_message(player, text);
         return;
     }
+    if (viewer->against) {   /* OTHER paired with the new model; else the old one stays, paired as before */
+        if (!against_bind(viewer->against, &fresh->model, error, sizeof error)) {
+            char text[1200];
+            snprintf(text, sizeof text, "cannot compare %.300s with %.300s: %.400s", file_name(path),
+                     file_name(viewer->against->other_path), error);
+            against_bind(viewer->against, &viewer->loaded->model, error, sizeof error);
+            loaded_free(fresh);
+            free(fresh);
+            printf("skinview: %s\n", text);   /* on the terminal too, as "opened" */
+            fflush(stdout);
+            player_message(player, text);
+            return;
+        }
+        scene_set_against(&fresh->teaching, viewer->against);
+        fresh->teaching.shown.compare = aids.compare;   /* D as it was */
+    }
     int selected = viewer->loaded->teaching.selected_joint;
     char selected_name[SV_NAME_MAX] = "";
     if (selected >= 0) snprintf(selected_name, sizeof selected_name, "%s", viewer->loaded->model.skeleton.names[selected]);
@@ -531,7 +552,7 @@ static void skinned_tick(void *self, Player *player, double now)
 
 /* ---- the command ------------------------------------------------------------------------------ */
 
-int command_view(const Options *options, const char *model_path, Model *loaded, int clip)
+int command_view(const Options *options, const char *model_path, Model *loaded, int clip, Against *against)
 {
     static Viewer viewer;   /* large (paths); one per process */
     static Player player;
@@ -559,6 +580,14 @@ int command_view(const Options *options, const char *model_path, Model *loaded, 
         free(viewer.loaded);
         viewer.loaded = NULL;
         goto done;
+    }
+    if (against) {
+        if (!against_follow(against, &viewer.loaded->model, error, sizeof error)) {
+            fprintf(stderr, "skinview: %s: %s\n", against->other_path, error);
+            goto done;
+        }
+        viewer.against = against;
+        scene_set_against(&viewer.loaded->teaching, against);
     }
     if (!text_init(&viewer.aids_text, error, sizeof error)) {
         fprintf(stderr, "skinview: %s: %s\n", model_path, error);
