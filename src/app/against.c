@@ -382,7 +382,7 @@ bool against_open(Against *a, const Model *model, const char *other_path, char *
     bool ok = false;
     if (a->other_vertices <= 0) {
         snprintf(error, error_size, "no vertices to compare");
-    } else if (!(a->ready = app_pose_init(&a->other, &a->other_animator, &a->other_dq))) {
+    } else if (!(a->ready = app_pose_init(&a->other, false, &a->other_animator, &a->other_dq))) {
         error[0] = '\0';   /* app_pose_init said "out of memory" */
     } else if (!(a->other_positions = malloc(sizeof(vec3) * (size_t)a->other_vertices))) {
         snprintf(error, error_size, "out of memory");
@@ -511,7 +511,7 @@ int command_against_report(const Model *model, const char *other_path, SkinningM
     SkinDqPose dq;
     vec3 *positions = malloc(sizeof(vec3) * (size_t)a.model_vertices);
     float *distances = malloc(sizeof(float) * (size_t)a.model_vertices);
-    if (!positions || !distances || !app_pose_init(model, &animator, &dq)) {
+    if (!positions || !distances || !app_pose_init(model, false, &animator, &dq)) {
         if (positions && distances) fprintf(stderr, "skinview: %s: out of memory\n", model->source_path);
         free(positions);
         free(distances);

@@ -40,7 +40,6 @@ typedef struct Options {
     /* vertex animation textures (docs/vat.md) */
     const char *bake_vat_dir;    /* --bake-vat OUTDIR */
     float       fps;             /* --fps N, default 30 */
-    bool        fps_given;       /* --fps was on the command line (--export-gltf resamples only then) */
     const char *clips;           /* --clips A,B|all (names or indices); NULL = all */
     bool        float_precision; /* --precision float (EXR positions) instead of 16 */
     int         max_texture;     /* --max-texture N; 0 = GL_MAX_TEXTURE_SIZE (16384 without GL) */
