@@ -1,7 +1,7 @@
 /* gpu_common.c — GPU helpers both renderers share (gpu_common.h). */
 #include "gfx/gpu_common.h"
 #include "gfx/gl.h"
-#include "gfx/renderer.h"
+#include "gfx/render_light.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -196,6 +196,15 @@ void gpu_light_scene_direction(const RenderLight *light, const mat4 view, vec3 o
     mat4 camera;
     glm_mat4_inv((vec4 *)view, camera);
     glm_mat4_mulv3(camera, (float *)light->direction, 0.0f, out);
+}
+
+bool renderer_target_is_srgb(void)
+{
+    GLint framebuffer = 0, encoding = GL_LINEAR;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &framebuffer);
+    glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, framebuffer == 0 ? GL_BACK_LEFT : GL_COLOR_ATTACHMENT0,
+                                          GL_FRAMEBUFFER_ATTACHMENT_COLOR_ENCODING, &encoding);
+    return encoding == GL_SRGB;
 }
 
 void gpu_set_frame_uniforms(const LightUniforms *u, const mat4 view, const mat4 projection, const RenderLight *light,

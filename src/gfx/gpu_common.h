@@ -82,6 +82,9 @@ typedef struct LightUniforms {
 
 void gpu_light_uniforms_find(GLuint program, LightUniforms *uniforms);
 
+/* Is the bound draw framebuffer's colour buffer sRGB (so GL can encode for us)? */
+bool renderer_target_is_srgb(void);
+
 struct RenderLight;
 /* Sets the camera (view, projection, the eye's position) and, when light is not NULL, the light
  * of the bound program; encodeSrgb = !srgb_target. The key light's direction moves to scene space

@@ -165,15 +165,6 @@ void renderer_clear_transparent(void)
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
 }
 
-bool renderer_target_is_srgb(void)
-{
-    GLint framebuffer = 0, encoding = GL_LINEAR;
-    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &framebuffer);
-    glGetFramebufferAttachmentParameteriv(GL_DRAW_FRAMEBUFFER, framebuffer == 0 ? GL_BACK_LEFT : GL_COLOR_ATTACHMENT0,
-                                          GL_FRAMEBUFFER_ATTACHMENT_COLOR_ENCODING, &encoding);
-    return encoding == GL_SRGB;
-}
-
 void renderer_select_joint(Renderer *renderer, int joint)
 {
     renderer->selected_joint = joint;
