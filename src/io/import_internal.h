@@ -1,7 +1,8 @@
 /* import_internal.h — what the Assimp import stages share (src/io only; Assimp types inside).
  *
  * glTF files do not come here: skinview reads them itself (src/io/gltf/, gltf_internal.h).
- * For every other format import_model() (import.c) runs the stages in this order, each in its own file:
+ * For every other format import_model() (import.c) runs the stages in this order, each in its own file
+ * (the state they pass along and what they share: import_common.h):
  *   1. import_guard.c     the guarded Assimp call: refuse files that would crash or hang
  *                         Assimp, read the scene with skinview's flags, post-process.
  *      import_fbx.c       (before it) binary FBX: a take's edge keys Assimp would drop are kept.
@@ -14,7 +15,7 @@
  *   6. import_clip.c      clips: channels -> joint tracks, ticks -> seconds.
  *   7. import_collada.c   what Assimp folds away from a Collada skin, read from its XML: the
  *                         <bind_shape_matrix>, which says where the mesh was bound (its N).
- * Conventions applied on the way in (import.c):
+ * Conventions applied on the way in (import_common.c):
  *   - Assimp matrices are row-major (a1..a4 is the first row, a4/b4/c4 the translation);
  *     cglm's mat4 is column-major (m[column][row]): every matrix is transposed,
  *     m[c][r] = ai[r][c].
@@ -26,6 +27,7 @@
 #define SKINVIEW_IMPORT_INTERNAL_H
 
 #include "import.h"
+#include "import_common.h"
 #include "report.h"
 
 #include <assimp/scene.h>
@@ -35,47 +37,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-typedef struct NameEntry {
-    const char *name;             /* points into the aiScene (full, untruncated name) */
-    int         joint;
-} NameEntry;
-
-/* A vertex that had more than SV_MAX_INFLUENCES weights before LimitBoneWeights cut them
- * (stage 1). The post-processing after the cut (SplitByBoneCount, the weld after it) renumbers
- * vertices, so a vertex is found again by what those steps copy unchanged: its position and
- * normal, bit for bit (stage 3). */
-typedef struct InfluenceCut {
-    float key[6];                 /* position x, y, z, normal x, y, z (0 when the mesh has none) */
-    int   influences;             /* non-zero weights in the file, > SV_MAX_INFLUENCES */
-} InfluenceCut;
-
-typedef struct InfluenceCuts {
-    int           count;
-    InfluenceCut *cuts;           /* sorted by key (memcmp order); NULL when count is 0 */
-} InfluenceCuts;
-
-/* The state one import carries from stage to stage. */
-typedef struct Importer {
-    const struct aiScene *scene;
-    const char           *path;
-    char                  directory[1024];   /* the model's folder, with a trailing '/' or "" */
-    FILE                 *warnings;          /* one line per repair / missing texture; NULL: quiet */
-    int                   channels_reordered; /* of the clip being read: key times sorted */
-    int                   keys_repeated;      /* of the clip being read: keys dropped for a repeated time */
-    Model                *model;
-    char                 *error;
-    size_t                error_size;
-    const struct aiNode **nodes;             /* [joint_count] joint -> aiNode */
-    NameEntry            *by_name;           /* [joint_count] sorted by name, then joint */
-    int                  *depth;             /* [joint_count] 0 for the root */
-    bool                 *channel_taken;     /* [joint_count] joints a channel of the current clip drives */
-    char                **texture_keys;      /* [texture_count] full source string of each texture */
-    char                **failed_textures;   /* sources already reported missing */
-    int                   failed_count;
-    InfluenceCuts         influence_cuts;    /* from stage 1, read by stage 3 */
-    bool                  hold_end_keys;     /* ImportOptions.hold_end_keys (the FBX stage) */
-} Importer;
 
 /* ---- stages (each returns false with im->error set) ---- */
 
@@ -131,25 +92,5 @@ bool import_clips(Importer *im);
 /* 7. import_collada.c: a Collada file (path ending in .dae, or data/size with hint "dae"): each
  *    skinned mesh's bind_matrix N = R * bind_shape_matrix (R: the rest matrix of the root). */
 bool import_collada_bind_shape(Importer *im, const char *path, const void *data, size_t size, const char *hint);
-
-/* ---- shared conversions (import.c) ---- */
-
-/* An error (one line into im->error; returns false) and a repair (one line "skinview: warning:
- * PATH: ..." unless quiet, counted in stats.repairs): report.h's two messages on the Importer. */
-#define import_fail(im, ...) io_fail((im)->error, (im)->error_size, __VA_ARGS__)
-#define import_warn(im, ...) io_warn((im)->warnings, (im)->path, &(im)->model->stats, __VA_ARGS__)
-/* Name as valid UTF-8, cut between characters to SV_NAME_MAX. */
-void import_copy_name(char dst[SV_NAME_MAX], const struct aiString *src);
-bool import_matrix_is_finite(const struct aiMatrix4x4 *m);
-/* Row-major aiMatrix4x4 -> column-major cglm mat4. */
-void import_matrix_from_assimp(const struct aiMatrix4x4 *m, mat4 out);
-/* aiQuaternion (w, x, y, z) -> unit cglm versor (x, y, z, w). */
-void import_quat_from_assimp(const struct aiQuaternion *q, versor out);
-/* Decodes %XX escapes of a URI; false if there was none. */
-bool import_percent_decode(const char *in, char *out, size_t out_size);
-/* Newlines -> spaces, trailing spaces cut: every error is one line. */
-void import_one_line(char *text);
-
-static inline bool import_finite3(float x, float y, float z) { return isfinite(x) && isfinite(y) && isfinite(z); }
 
 #endif

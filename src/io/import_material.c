@@ -9,6 +9,7 @@
  */
 #include "import_internal.h"
 #include "validate.h"
+#include "base/uri.h"
 
 #include <assimp/material.h>
 
@@ -190,7 +191,7 @@ int import_load_texture(Importer *im, const char *source)
             if (*c == '\\') *c = '/';
         path_basename(normalized, base, sizeof base);
         char decoded[1024], decoded_base[1024];
-        bool has_escapes = import_percent_decode(normalized, decoded, sizeof decoded);
+        bool has_escapes = uri_percent_decode(normalized, decoded, sizeof decoded);
         path_basename(decoded, decoded_base, sizeof decoded_base);
         /* as written, absolute as written, its file name; then the same percent-decoded */
         const char *tries[6] = {normalized, NULL, base, NULL, NULL, NULL};

@@ -24,6 +24,7 @@
 #include "gltf_internal.h"
 #include "base/whole_file.h"
 #include "gltf_meshopt.h"
+#include "base/uri.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -97,7 +98,7 @@ uint8_t *gltf_read_external(Gltf *g, const char *uri, size_t *size)
     int error_number = 0;
     snprintf(path, sizeof path, "%s%s", uri[0] == '/' ? "" : g->directory, uri);
     uint8_t *bytes = whole_file_read(path, GLTF_MAX_FILE_BYTES, size, &error_number);
-    if (!bytes && import_percent_decode(uri, decoded, sizeof decoded)) {   /* "My%20Character.bin" */
+    if (!bytes && uri_percent_decode(uri, decoded, sizeof decoded)) {   /* "My%20Character.bin" */
         snprintf(path, sizeof path, "%s%s", decoded[0] == '/' ? "" : g->directory, decoded);
         bytes = whole_file_read(path, GLTF_MAX_FILE_BYTES, size, &error_number);
     }

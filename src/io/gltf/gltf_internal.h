@@ -24,9 +24,6 @@
 #include "../import.h"
 #include "../report.h"
 
-/* import_percent_decode(): %XX escapes of a URI (import.c) */
-bool import_percent_decode(const char *in, char *out, size_t out_size);
-
 #include <cjson/cJSON.h>
 
 #include <math.h>
