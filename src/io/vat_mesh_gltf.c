@@ -1,4 +1,4 @@
-/* vat_mesh_gltf.c — what mesh.glb carries beyond Assimp's glTF 2 exporter (vat_mesh.h): each
+/* vat_mesh_gltf.c — what mesh.glb carries beyond Assimp's glTF 2 exporter (vat_mesh_gltf.h): each
  * textureInfo's texCoord and KHR_texture_transform, written into the GLB's JSON chunk after the
  * export (and KHR_materials_unlit on the unlit materials), and read back after skinview's glTF reader has read the file (the texCoord numbers
  * back to the Material convention, TEXCOORD_2 = the model's second UV set, by vertex id).
@@ -8,7 +8,7 @@
  * second set (MaterialMap.texcoord 1) names texCoord 2 in the file, so that any glTF viewer
  * samples the right set; the reader turns 2 back into 1.
  */
-#include "vat_mesh.h"
+#include "vat_mesh_gltf.h"
 #include "base/whole_file.h"
 #include "gltf/gltf_internal.h"
 
