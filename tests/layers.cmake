@@ -3,6 +3,7 @@
 # tests/test_layers.c reads every include and definition of src/. The build enforces part of it too
 # (cmake/rooms.cmake: each library sees only the rooms it may include; glad is linked to gfx alone).
 skinview_test(docs_layers test_layers.c LABELS docs)
+target_sources(test_layers PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/layers_tree.c)   # the reader of src/
 
 # The build's half: a room that may not use GL or a room above it does not compile when it tries
 # (the include folders cmake/rooms.cmake makes, and glad linked PRIVATE to skinview_gfx).
