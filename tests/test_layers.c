@@ -55,6 +55,10 @@ static const char *const tolerated_circles_under[] = {"io/fbx/"};
  * docs/performance.md measures, which is its own step. */
 static const char *const circles_not_broken_yet[] = {
     "anim/pose_fast.c anim/pose_lanes.c",
+    /* arrived with the merges of --animations and the glTF writer (issues 28 and 26): the same
+     * shape, a file that runs a pipeline also holding what its stages call back */
+    "app/animations.c app/load.c",
+    "io/gltf_write.c io/gltf_write_anim.c io/gltf_write_internal.h",
 };
 
 static int compare_strings(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }

@@ -1,8 +1,8 @@
 /* retarget_roles.c — what each joint is in a humanoid: the naming conventions of the common rigs,
- * by role (retarget.h). Names are compared as joint_name_key() folds them: without the namespace
+ * by role (retarget_roles.h). Names are compared as joint_name_key() folds them: without the namespace
  * or pack prefix, lower case, no ' ', '_', '-', '.'. In a pattern "%L" stands for "left" / "right"
  * and "%l" for "l" / "r" (Unreal's "upperarm_l", Rigify's "upper_arm.L", Biped's "L UpperArm"). */
-#include "retarget.h"
+#include "retarget_roles.h"
 
 #include <ctype.h>
 #include <stdio.h>
