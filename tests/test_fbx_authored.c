@@ -19,7 +19,11 @@
  *                                 scale is keyed (1,1,1) (0,1,1) (1,1,1) (0,0,0) (1,1,1) at 0..4 s; an
  *                                 RSrs child (flattened, then collapsed with it) and a Rrs child
  *                                 (keeps its size): every sample finite, exact at each key time.
- * Each of the four failed before issue 27's change (the check names the old error).
+ *   test_fbx_authored not_applied  --info's list of what a file uses and skinview does not apply
+ *                                 (Model.source_unhandled): rotation limits switched on, an animated
+ *                                 Model with QuaternionInterpolate, a hidden mesh, an Additive
+ *                                 cluster, one line each, and nothing for a file that uses none.
+ * Each of the first four failed before issue 27's change (the check names the old error).
  */
 #include "anim/animator.h"
 #include "io/import.h"
@@ -393,6 +397,63 @@ static void zero_scale(void)
     model_free(&model);
 }
 
+/* ---- what the reader does not apply: --info says so, one line each ---------------------------- */
+
+static const char not_applied_text[] =
+    "; FBX 6.1.0 project file\n"
+    "FBXHeaderExtension:  {\n    FBXHeaderVersion: 1003\n    FBXVersion: 6100\n}\n"
+    "Objects:  {\n"
+    "    Model: \"Model::Limited\", \"Mesh\" {\n        Version: 232\n        Properties60:  {\n"
+    "            Property: \"RotationActive\", \"bool\", \"\",1\n"
+    "            Property: \"RotationMaxZ\", \"bool\", \"\",1\n"
+    "            Property: \"RotationMax\", \"Vector3D\", \"\",0,0,30\n"
+    "            Property: \"QuaternionInterpolate\", \"enum\", \"\",1\n"
+    "            Property: \"Visibility\", \"Visibility\", \"A+\",0\n        }\n"
+    "        Vertices: 0,0,0,1,0,0,0,1,0\n        PolygonVertexIndex: 0,1,-3\n    }\n"
+    "    Model: \"Model::Bone\", \"LimbNode\" {\n        Version: 232\n    }\n"
+    "    Deformer: \"Deformer::Skin Limited\", \"Skin\" {\n        Version: 100\n    }\n"
+    "    Deformer: \"SubDeformer::Cluster Bone\", \"Cluster\" {\n        Version: 100\n        Mode: \"Additive\"\n"
+    "        Indexes: 0,1,2\n        Weights: 1,1,1\n"
+    "        Transform: 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1\n        TransformLink: 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1\n    }\n"
+    "}\n"
+    "Connections:  {\n"
+    "    Connect: \"OO\", \"Model::Limited\", \"Model::Scene\"\n"
+    "    Connect: \"OO\", \"Model::Bone\", \"Model::Scene\"\n"
+    "    Connect: \"OO\", \"Deformer::Skin Limited\", \"Model::Limited\"\n"
+    "    Connect: \"OO\", \"SubDeformer::Cluster Bone\", \"Deformer::Skin Limited\"\n"
+    "    Connect: \"OO\", \"Model::Bone\", \"SubDeformer::Cluster Bone\"\n"
+    "}\n"
+    "Takes:  {\n    Current: \"Take 001\"\n    Take: \"Take 001\" {\n"
+    "        LocalTime: 0,46186158000\n        ReferenceTime: 0,46186158000\n"
+    "        Model: \"Model::Limited\" {\n            Version: 1.1\n            Channel: \"Transform\" {\n"
+    "                Channel: \"R\" {\n" CHANNEL_DEFAULT("X", "0") CHANNEL_DEFAULT("Y", "0")
+    "                    Channel: \"Z\" {\n                        Default: 0\n                        KeyVer: 4005\n"
+    "                        KeyCount: 2\n                        Key: 0,0,L,46186158000,90,L\n                    }\n"
+    "                    LayerType: 2\n                }\n"
+    "            }\n        }\n"
+    "    }\n}\n";
+
+static void not_applied(void)
+{
+    Model model;
+    if (!load(not_applied_text, &model)) return;
+    const char *lines = model.source_unhandled;
+    printf("not applied:\n%s", lines);
+    static const char *const expected[] = {"rotation limits", "QuaternionInterpolate", "Visibility 0", "Cluster Mode Additive"};
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
+        CHECK(strstr(lines, expected[i]) != NULL, "--info names '%s'", expected[i]);
+    CHECK(strstr(lines, "1 Models (Limited)") != NULL, "the Model is named");
+    int count = 0;
+    for (const char *c = lines; *c; c++) count += *c == '\n';
+    CHECK(count == 4, "one line per feature (%d)", count);
+    model_free(&model);
+    /* a file that uses none of them says nothing */
+    if (load(instances_text, &model)) {
+        CHECK(model.source_unhandled[0] == '\0', "nothing to say on the instances file (%s)", model.source_unhandled);
+        model_free(&model);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -400,8 +461,9 @@ int main(int argc, char **argv)
     else if (strcmp(mode, "instances") == 0) instances();
     else if (strcmp(mode, "shape_weights") == 0) shape_weights();
     else if (strcmp(mode, "zero_scale") == 0) zero_scale();
+    else if (strcmp(mode, "not_applied") == 0) not_applied();
     else {
-        fprintf(stderr, "usage: test_fbx_authored takes58|instances|shape_weights|zero_scale\n");
+        fprintf(stderr, "usage: test_fbx_authored takes58|instances|shape_weights|zero_scale|not_applied\n");
         return 2;
     }
     printf("%s: largest distance from the positions by hand %g\n", mode, largest_error);
