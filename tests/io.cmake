@@ -119,7 +119,7 @@ set_tests_properties(io_fbx_legacy_scene io_fbx_legacy_files PROPERTIES LABELS "
 # features a file uses that skinview does not apply.
 add_executable(test_fbx_authored test_fbx_authored.c)
 target_link_libraries(test_fbx_authored PRIVATE skinview_io skinview_testutil)
-foreach(mode takes58 instances shape_weights zero_scale not_applied)
+foreach(mode takes58 links58 instances shape_weights zero_scale not_applied)
   add_test(NAME io_fbx_authored_${mode} COMMAND test_fbx_authored ${mode})
   set_tests_properties(io_fbx_authored_${mode} PROPERTIES LABELS "io;fbx" TIMEOUT 120)
 endforeach()

@@ -7,6 +7,8 @@
  *                                 Defaults (unkeyed T and S of an animated Model too), and a
  *                                 Model's Limits RXAxis is its PostRotation (the 6.1 export of the
  *                                 same light writes PostRotation -90, 0, 0). Rest and t = 0.5 s.
+ *   test_fbx_authored links58     FBX 5.8 skins: Links named "SubDeformer::_ncl1_1" (3ds Max 2009), each
+ *                                 bound to the bind pose's Model whose matrix is its TransformLink.
  *   test_fbx_authored instances   FBX 6.1 (Maya): one skinned shape instanced under two Models; both
  *                                 name the geometry "Geometry::Skinned_ncl1_1", the skin hangs from
  *                                 the first only. Both instances are skinned, the second placed by
@@ -156,6 +158,56 @@ static void takes58(void)
     expect(&model, ANIMATOR_REST_POSE, 0, "Shade", V(1, 0, 0), V(1, 0, 6), why);
     expect(&model, ANIMATOR_REST_POSE, 0, "Shade", V(0, 1, 0), V(0, 0, 7), why);
     if (model.clip_count == 1) expect(&model, 0, 0.5f, "Shade", V(0, 0, 0), V(0, 0, 6), why);
+    model_free(&model);
+}
+
+/* FBX 5.8 skins: the plug-in names each Link "SubDeformer::…", not after its bone; the bone is the
+ * bind pose's Model whose matrix is the Link's TransformLink. B2 (child of B1, at x = 2) turns about
+ * z 0 -> 90° over 1 s and carries control points 3 and 4. */
+static const char links58_text[] =
+    "; FBX 5.8.0 project file\n"
+    "FBXHeaderExtension:  {\n    FBXHeaderVersion: 1003\n    FBXVersion: 5800\n}\n"
+    "Model: \"Model::Body\" {\n    Version: 194\n"
+    "    Link: \"SubDeformer::\" {\n        Indexes: 0,1,2\n        Weights: 1,1,1\n"
+    "        Transform: 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1\n        TransformLink: 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1\n    }\n"
+    "    Link: \"SubDeformer::_ncl1_1\" {\n        Indexes: 3,4\n        Weights: 1,1\n"
+    "        Transform: 1,0,0,0,0,1,0,0,0,0,1,0,-2,0,0,1\n        TransformLink: 1,0,0,0,0,1,0,0,0,0,1,0,2,0,0,1\n    }\n"
+    "    Vertices: 0,0,0,1,0,0,0,1,0,2,0,0,2,1,0\n    PolygonVertexIndex: 0,1,-3,1,3,-5\n}\n"
+    "Model: \"Model::B1\" {\n    Version: 194\n    Type: \"LimbNode\"\n    Children: \"Model::B2\"\n}\n"
+    "Model: \"Model::B2\" {\n    Version: 194\n    Type: \"LimbNode\"\n}\n"
+    "Takes:  {\n    Current: \"Take 001\"\n    Take: \"Take 001\" {\n"
+    "        LocalTime: 0,46186158000\n        ReferenceTime: 0,46186158000\n"
+    "        Model: \"Model::B2\" {\n            Version: 1.1\n            Channel: \"Transform\" {\n"
+    TRS_DEFAULTS("T", "1", "2", "0", "0")
+    "                Channel: \"R\" {\n" CHANNEL_DEFAULT("X", "0") CHANNEL_DEFAULT("Y", "0")
+    "                    Channel: \"Z\" {\n                        Default: 0\n                        KeyVer: 4005\n"
+    "                        KeyCount: 2\n                        Key: 0,0,L,46186158000,90,L\n                    }\n"
+    "                    LayerType: 2\n                }\n"
+    "            }\n        }\n"
+    "    }\n}\n"
+    "SceneGenericPersistence:  {\n    Pose: \"Pose::BIND_POSES\" {\n        Type: \"BindPose\"\n        NbPoseNodes: 3\n"
+    "        PoseNode:  {\n            Node: \"Model::B2\"\n            Matrix: 1,0,0,0,0,1,0,0,0,0,1,0,2,0,0,1\n        }\n"
+    "        PoseNode:  {\n            Node: \"Model::B1\"\n            Matrix: 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1\n        }\n"
+    "        PoseNode:  {\n            Node: \"Model::Body\"\n            Matrix: 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1\n        }\n"
+    "    }\n}\n"
+    "Settings:  {\n    FrameRate: \"30\"\n}\n";
+
+static void links58(void)
+{
+    Model model;
+    if (!load(links58_text, &model)) return;
+    int body = mesh_named(&model, "Body");
+    CHECK(body >= 0 && model.meshes[body].skinned, "the 5.8 mesh is skinned [before: static, no Link named a bone]");
+    CHECK(model.clip_count == 1, "one clip (%d)", model.clip_count);
+    if (body >= 0 && model.clip_count == 1) {
+        const char *why = "before: the Links' bones unresolved, the mesh static";
+        float c = (float)(sqrt(2.0) / 2.0);
+        /* B2 = T(2,0,0) · Rz(45°) at 0.5 s: control point 4 (2,1,0) is (0,1,0) in B2 -> (2 - c, c, 0) */
+        expect(&model, 0, 0.5f, "Body", V(2, 1, 0), V(2 - c, c, 0), why);
+        expect(&model, 0, 1.0f, "Body", V(2, 1, 0), V(1, 0, 0), why);
+        expect(&model, 0, 1.0f, "Body", V(2, 0, 0), V(2, 0, 0), why);
+        expect(&model, 0, 1.0f, "Body", V(0, 1, 0), V(0, 1, 0), why);   /* on B1, which stays */
+    }
     model_free(&model);
 }
 
@@ -459,11 +511,12 @@ int main(int argc, char **argv)
     const char *mode = argc > 1 ? argv[1] : "";
     if (strcmp(mode, "takes58") == 0) takes58();
     else if (strcmp(mode, "instances") == 0) instances();
+    else if (strcmp(mode, "links58") == 0) links58();
     else if (strcmp(mode, "shape_weights") == 0) shape_weights();
     else if (strcmp(mode, "zero_scale") == 0) zero_scale();
     else if (strcmp(mode, "not_applied") == 0) not_applied();
     else {
-        fprintf(stderr, "usage: test_fbx_authored takes58|instances|shape_weights|zero_scale|not_applied\n");
+        fprintf(stderr, "usage: test_fbx_authored takes58|links58|instances|shape_weights|zero_scale|not_applied\n");
         return 2;
     }
     printf("%s: largest distance from the positions by hand %g\n", mode, largest_error);

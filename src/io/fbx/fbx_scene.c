@@ -17,7 +17,9 @@
  *   skins        7.x and 6: Deformer "Skin" / "Cluster" objects (FBX 6 connects the skin to the
  *                Model: redirected here to its Geometry). FBX 5: `Link: "Bone"` records inside the
  *                mesh Model (Indexes, Weights, Transform, TransformLink): one Skin for the mesh and
- *                a Cluster per Link are made here, connected as 7.x connects them.
+ *                a Cluster per Link are made here, connected as 7.x connects them; a Link whose
+ *                name names no Model (5.8: "SubDeformer::_ncl1_1") is the bind pose's Model whose
+ *                matrix is its TransformLink.
  *   properties   7.x Properties70 `P: name, type, label, flags, values…`; FBX 6 Properties60
  *                `Property: name, type, flags, values…`; FBX 5 has none: its Models' rest
  *                Lcl Translation / Rotation / Scaling come from the Defaults of their Transform
@@ -312,6 +314,46 @@ static bool is_kind(const FbxScene *s, int o, const char *kind)
     return o >= 0 && strcmp(s->objects[o].kind, kind) == 0;
 }
 
+/* The bind-pose Model of a FBX 5 `Link` whose name names no Model (3ds Max 2009's 5.8 plug-in names
+ * them "SubDeformer::", "SubDeformer::_ncl1_1", …): the Model of the bind pose whose PoseNode Matrix
+ * is the Link's TransformLink (each entry within 1e-4 of the larger of 1 and its size), searched
+ * in every Pose record of the file (5.8 keeps them in SceneGenericPersistence); -1 when none or
+ * more than one Model fits. */
+static int legacy_link_bone(const FbxScene *scene, const FbxRecord *link)
+{
+    FbxDocument *doc = (FbxDocument *)&scene->doc;
+    size_t count = 0;
+    const double *bind = fbx_record_reals(doc, fbx_record_child(link, "TransformLink"), &count);
+    if (!bind || count != 16) return -1;
+    int found = -1;
+    const FbxRecord *stack[4] = {&scene->doc.root};
+    int index[4] = {0}, depth = 0;
+    while (depth >= 0) {   /* the records down to depth 3, looking for Pose / PoseNode */
+        const FbxRecord *r = stack[depth];
+        if (index[depth] >= r->child_count) {
+            depth--;
+            continue;
+        }
+        const FbxRecord *child = &r->children[index[depth]++];
+        if (strcmp(child->name, "PoseNode") == 0) {
+            size_t n = 0;
+            const double *m = fbx_record_reals(doc, fbx_record_child(child, "Matrix"), &n);
+            const FbxRecord *node = fbx_record_child(child, "Node");
+            bool same = m && n == 16 && node && node->value_count > 0;
+            for (int i = 0; same && i < 16; i++) same = fabs(m[i] - bind[i]) <= 1e-4 * fmax(1.0, fabs(bind[i]));
+            int model = same ? fbx_object_by_reference(scene, &node->values[0]) : -1;
+            if (model >= 0 && is_kind(scene, model, "Model") && model != found) {
+                if (found >= 0) return -1;   /* two Models bound at the same matrix: no way to tell */
+                found = model;
+            }
+        } else if (depth + 1 < 4 && child->child_count > 0) {
+            stack[++depth] = child;
+            index[depth] = 0;
+        }
+    }
+    return found;
+}
+
 /* FBX 6.1 instancing: every instance of one shape is a mesh Model with the geometry written inline
  * again, and all name it by the same `NodeAttributeName: "Geometry::NAME"` (Maya: the first
  * instance's shape, "pCube1_ncl1_1"); the skin and blend shapes are connected to the first instance
@@ -403,6 +445,7 @@ bool fbx_scene_read(FbxScene *scene, const void *bytes, size_t size, char *error
                 const FbxRecord *link = &record->children[c];
                 if (strcmp(link->name, "Link") != 0 || link->value_count < 1) continue;
                 int bone = fbx_object_by_reference(scene, &link->values[0]);
+                if (bone < 0 || !is_kind(scene, bone, "Model")) bone = legacy_link_bone(scene, link);
                 int cluster = fbx_scene_make_object(&b, "Deformer", "Cluster", bone >= 0 ? scene->objects[bone].name : "", link, NULL);
                 fbx_scene_add_connection(&b, cluster, skin, NULL);
                 fbx_scene_add_connection(&b, bone, cluster, NULL);
