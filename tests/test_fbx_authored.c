@@ -20,7 +20,8 @@
  *   test_fbx_authored zero_scale  FBX 6.1: a parent with rotate and scale pivots at (1, 0, 0) whose
  *                                 scale is keyed (1,1,1) (0,1,1) (1,1,1) (0,0,0) (1,1,1) at 0..4 s; an
  *                                 RSrs child (flattened, then collapsed with it) and a Rrs child
- *                                 (keeps its size): every sample finite, exact at each key time.
+ *                                 (keeps its size): every sample finite, exact at each key time; the
+ *                                 same scene as FBX 7.4 (through Assimp) too.
  *   test_fbx_authored not_applied  --info's list of what a file uses and skinview does not apply
  *                                 (Model.source_unhandled): rotation limits switched on, an animated
  *                                 Model with QuaternionInterpolate, a hidden mesh, an Additive
@@ -386,6 +387,52 @@ static const char zero_scale_text[] =
     "            }\n        }\n"
     "    }\n}\n";
 
+/* The same scene as FBX 7.4 (through Assimp, then the FBX stage): Model properties in Properties70,
+ * the scale keys as an AnimationCurveNode "S" with three linear curves. */
+#define GEOMETRY_74(id, name)                                                                            \
+    "\tGeometry: " id ", \"Geometry::" name "\", \"Mesh\" {\n\t\tVertices: *12 {\n\t\t\ta: 0,0,0,1,0,0,0,1,0,0,0,1\n\t\t}\n" \
+    "\t\tPolygonVertexIndex: *6 {\n\t\t\ta: 0,1,-3,0,2,-4\n\t\t}\n\t\tGeometryVersion: 124\n\t}\n"
+#define SCALE_CURVE_74(id, values)                                                                        \
+    "\tAnimationCurve: " id ", \"AnimCurve::\", \"\" {\n\t\tDefault: 1\n\t\tKeyVer: 4008\n"                     \
+    "\t\tKeyTime: *5 {\n\t\t\ta: 0,46186158000,92372316000,138558474000,184744632000\n\t\t}\n"               \
+    "\t\tKeyValueFloat: *5 {\n\t\t\ta: " values "\n\t\t}\n\t\tKeyAttrFlags: *1 {\n\t\t\ta: 4\n\t\t}\n"      \
+    "\t\tKeyAttrDataFloat: *4 {\n\t\t\ta: 0,0,0,0\n\t\t}\n\t\tKeyAttrRefCount: *1 {\n\t\t\ta: 5\n\t\t}\n\t}\n"
+
+static const char zero_scale_74_text[] =
+    "; FBX 7.4.0 project file\n"
+    "FBXHeaderExtension:  {\n\tFBXHeaderVersion: 1003\n\tFBXVersion: 7400\n}\n"
+    "GlobalSettings:  {\n\tVersion: 1000\n\tProperties70:  {\n"
+    "\t\tP: \"UpAxis\", \"int\", \"Integer\", \"\",1\n\t\tP: \"UpAxisSign\", \"int\", \"Integer\", \"\",1\n"
+    "\t\tP: \"FrontAxis\", \"int\", \"Integer\", \"\",2\n\t\tP: \"FrontAxisSign\", \"int\", \"Integer\", \"\",1\n"
+    "\t\tP: \"CoordAxis\", \"int\", \"Integer\", \"\",0\n\t\tP: \"CoordAxisSign\", \"int\", \"Integer\", \"\",1\n"
+    "\t\tP: \"UnitScaleFactor\", \"double\", \"Number\", \"\",1\n\t\tP: \"TimeMode\", \"enum\", \"\", \"\",6\n\t}\n}\n"
+    "Objects:  {\n"
+    "\tModel: 10, \"Model::Pivoted\", \"Null\" {\n\t\tVersion: 232\n\t\tProperties70:  {\n"
+    "\t\t\tP: \"RotationPivot\", \"Vector3D\", \"Vector\", \"\",1,0,0\n"
+    "\t\t\tP: \"ScalingPivot\", \"Vector3D\", \"Vector\", \"\",1,0,0\n"
+    "\t\t\tP: \"InheritType\", \"enum\", \"\", \"\",1\n"
+    "\t\t\tP: \"Lcl Rotation\", \"Lcl Rotation\", \"\", \"A\",0,0,90\n\t\t}\n\t}\n"
+    "\tModel: 20, \"Model::Held\", \"Mesh\" {\n\t\tVersion: 232\n\t\tProperties70:  {\n"
+    "\t\t\tP: \"InheritType\", \"enum\", \"\", \"\",1\n"
+    "\t\t\tP: \"Lcl Translation\", \"Lcl Translation\", \"\", \"A\",2,0,0\n\t\t}\n\t}\n"
+    "\tModel: 30, \"Model::Compensated\", \"Mesh\" {\n\t\tVersion: 232\n\t\tProperties70:  {\n"
+    "\t\t\tP: \"InheritType\", \"enum\", \"\", \"\",2\n"
+    "\t\t\tP: \"Lcl Translation\", \"Lcl Translation\", \"\", \"A\",0,1,0\n\t\t}\n\t}\n"
+    GEOMETRY_74("21", "Held") GEOMETRY_74("31", "Compensated")
+    "\tAnimationStack: 40, \"AnimStack::Take 001\", \"\" {\n\t\tProperties70:  {\n"
+    "\t\t\tP: \"LocalStart\", \"KTime\", \"Time\", \"\",0\n\t\t\tP: \"LocalStop\", \"KTime\", \"Time\", \"\",184744632000\n\t\t}\n\t}\n"
+    "\tAnimationLayer: 41, \"AnimLayer::BaseLayer\", \"\" {\n\t}\n"
+    "\tAnimationCurveNode: 42, \"AnimCurveNode::S\", \"\" {\n\t\tProperties70:  {\n"
+    "\t\t\tP: \"d|X\", \"Number\", \"\", \"A\",1\n\t\t\tP: \"d|Y\", \"Number\", \"\", \"A\",1\n"
+    "\t\t\tP: \"d|Z\", \"Number\", \"\", \"A\",1\n\t\t}\n\t}\n"
+    SCALE_CURVE_74("43", "1,0,1,0,1") SCALE_CURVE_74("44", "1,1,1,0,1") SCALE_CURVE_74("45", "1,1,1,0,1")
+    "}\n"
+    "Connections:  {\n"
+    "\tC: \"OO\",10,0\n\tC: \"OO\",20,10\n\tC: \"OO\",30,10\n\tC: \"OO\",21,20\n\tC: \"OO\",31,30\n"
+    "\tC: \"OO\",41,40\n\tC: \"OO\",42,41\n\tC: \"OP\",42,10, \"Lcl Scaling\"\n"
+    "\tC: \"OP\",43,42, \"d|X\"\n\tC: \"OP\",44,42, \"d|Y\"\n\tC: \"OP\",45,42, \"d|Z\"\n"
+    "}\n";
+
 /* The parent's world for a point q of its space, worked out from T · Rp · R · Rp⁻¹ · Sp · S · Sp⁻¹
  * with T = 0, Rp = Sp = (1, 0, 0), R = Rz(90°): Sp·S·Sp⁻¹ q = (1 + sx (qx - 1), sy qy, sz qz), then
  * about the pivot Rz(90) (x, y) -> (-y, x): W(q) = (1 - sy qy, sx (qx - 1), sz qz).
@@ -407,10 +454,11 @@ static void compensated_by_hand(const double s[3], const float v[3], float out[3
     out[2] = v[2];
 }
 
-static void zero_scale(void)
+static void zero_scale_file(const char *text, const char *version)
 {
+    printf("FBX %s:\n", version);
     Model model;
-    if (!load(zero_scale_text, &model)) return;
+    if (!load(text, &model)) return;
     CHECK(model.clip_count == 1, "one clip (%d)", model.clip_count);
     if (model.clip_count != 1) {
         model_free(&model);
@@ -428,7 +476,7 @@ static void zero_scale(void)
             compensated_by_hand(scale_at[k], corners[c], want);
             worst = fmaxf(worst, expect(&model, 0, (float)k, "Compensated", corners[c], want, why));
         }
-    printf("zero scale: largest error at the 5 key times %g\n", worst);
+    printf("zero scale, FBX %s: largest error at the 5 key times %g\n", version, worst);
     /* between the keys the scale passes through every value down to 0: every sample finite */
     bool finite = true;
     for (int step = 0; step <= 80 && finite; step++) {
@@ -447,6 +495,12 @@ static void zero_scale(void)
               "joint %s: a finite rest transform", model.skeleton.names[j]);
     }
     model_free(&model);
+}
+
+static void zero_scale(void)
+{
+    zero_scale_file(zero_scale_text, "6.1");
+    zero_scale_file(zero_scale_74_text, "7.4");
 }
 
 /* ---- what the reader does not apply: --info says so, one line each ---------------------------- */
