@@ -357,26 +357,30 @@ static int legacy_link_bone(const FbxScene *scene, const FbxRecord *link)
 /* FBX 6.1 instancing: every instance of one shape is a mesh Model with the geometry written inline
  * again, and all name it by the same `NodeAttributeName: "Geometry::NAME"` (Maya: the first
  * instance's shape, "pCube1_ncl1_1"); the skin and blend shapes are connected to the first instance
- * only. The earlier mesh Model (index below `model`, with a geometry made) that names the same
- * geometry with the same number of control points and polygon-vertices, or -1. */
-static int legacy_instance_of(const FbxScene *scene, const int *geometry_of, int model)
+ * only. The earlier mesh Model (index below `model`, its name in shape_name[]) that names the same
+ * geometry with the same number of control points and polygon-vertices, or -1. Sets
+ * shape_name[model] to this Model's NodeAttributeName (NULL: none). */
+static int legacy_instance_of(const FbxScene *scene, const FbxValue **shape_name, int model)
 {
     const FbxRecord *record = scene->objects[model].record, *name = fbx_record_child(record, "NodeAttributeName");
+    shape_name[model] = NULL;
     if (!name || name->value_count < 1 || name->values[0].type != FBX_VALUE_STRING || !name->values[0].string) return -1;
+    const FbxValue *mine = &name->values[0];
+    shape_name[model] = mine;
     FbxDocument *doc = (FbxDocument *)&scene->doc;
     size_t points = 0, corners = 0;
-    fbx_record_reals(doc, fbx_record_child(record, "Vertices"), &points);
-    fbx_record_integers(doc, fbx_record_child(record, "PolygonVertexIndex"), &corners);
+    bool counted = false;
     for (int i = 0; i < model; i++) {
-        if (geometry_of[i] < 0) continue;
-        const FbxRecord *other = scene->objects[i].record, *other_name = fbx_record_child(other, "NodeAttributeName");
-        if (!other_name || other_name->value_count < 1 || other_name->values[0].type != FBX_VALUE_STRING ||
-            other_name->values[0].length != name->values[0].length ||
-            memcmp(other_name->values[0].string, name->values[0].string, name->values[0].length) != 0)
-            continue;
+        const FbxValue *other = shape_name[i];
+        if (!other || other->length != mine->length || memcmp(other->string, mine->string, mine->length) != 0) continue;
+        if (!counted) {
+            fbx_record_reals(doc, fbx_record_child(record, "Vertices"), &points);
+            fbx_record_integers(doc, fbx_record_child(record, "PolygonVertexIndex"), &corners);
+            counted = true;
+        }
         size_t other_points = 0, other_corners = 0;
-        fbx_record_reals(doc, fbx_record_child(other, "Vertices"), &other_points);
-        fbx_record_integers(doc, fbx_record_child(other, "PolygonVertexIndex"), &other_corners);
+        fbx_record_reals(doc, fbx_record_child(scene->objects[i].record, "Vertices"), &other_points);
+        fbx_record_integers(doc, fbx_record_child(scene->objects[i].record, "PolygonVertexIndex"), &other_corners);
         if (other_points == points && other_corners == corners) return i;
     }
     return -1;
@@ -410,12 +414,13 @@ bool fbx_scene_read(FbxScene *scene, const void *bytes, size_t size, char *error
     int *geometry_of = NULL;
     if (legacy && file_objects > 0 && !b.failed) {
         geometry_of = malloc((size_t)file_objects * sizeof *geometry_of);
-        if (!geometry_of) fbx_scene_build_fail(&b, "FBX: out of memory");
+        const FbxValue **shape_name = calloc((size_t)file_objects, sizeof *shape_name);   /* legacy_instance_of */
+        if (!geometry_of || !shape_name) fbx_scene_build_fail(&b, "FBX: out of memory");
         for (int i = 0; i < file_objects && !b.failed; i++) {
             geometry_of[i] = -1;
             FbxObject *o = &scene->objects[i];
             if (strcmp(o->kind, "Model") != 0 || !fbx_record_child(o->record, "Vertices")) continue;
-            int instance_of = legacy_instance_of(scene, geometry_of, i);
+            int instance_of = legacy_instance_of(scene, shape_name, i);
             if (instance_of >= 0) {   /* an instance: the first Model's geometry, connected to this one too */
                 geometry_of[i] = geometry_of[instance_of];
                 fbx_scene_add_connection(&b, geometry_of[i], i, NULL);
@@ -427,6 +432,7 @@ bool fbx_scene_read(FbxScene *scene, const void *bytes, size_t size, char *error
             fbx_scene_add_connection(&b, geometry_of[i], i, NULL);
             fbx_scene_make_legacy_blend_shapes(&b, i, geometry_of[i]);
         }
+        free(shape_name);
         for (int i = 0; i < file_objects && !b.failed; i++) {
             FbxObject *o = &scene->objects[i];
             if (strcmp(o->kind, "Model") == 0 && !o->properties)
