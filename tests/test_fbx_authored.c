@@ -7,6 +7,8 @@
  *                                 Defaults (unkeyed T and S of an animated Model too), and a
  *                                 Model's Limits RXAxis is its PostRotation (the 6.1 export of the
  *                                 same light writes PostRotation -90, 0, 0). Rest and t = 0.5 s.
+ *   test_fbx_authored links58     FBX 5.8 skins: Links named "SubDeformer::_ncl1_1" (3ds Max 2009), each
+ *                                 bound to the bind pose's Model whose matrix is its TransformLink.
  *   test_fbx_authored instances   FBX 6.1 (Maya): one skinned shape instanced under two Models; both
  *                                 name the geometry "Geometry::Skinned_ncl1_1", the skin hangs from
  *                                 the first only. Both instances are skinned, the second placed by
@@ -18,8 +20,13 @@
  *   test_fbx_authored zero_scale  FBX 6.1: a parent with rotate and scale pivots at (1, 0, 0) whose
  *                                 scale is keyed (1,1,1) (0,1,1) (1,1,1) (0,0,0) (1,1,1) at 0..4 s; an
  *                                 RSrs child (flattened, then collapsed with it) and a Rrs child
- *                                 (keeps its size): every sample finite, exact at each key time.
- * Each of the four failed before issue 27's change (the check names the old error).
+ *                                 (keeps its size): every sample finite, exact at each key time; the
+ *                                 same scene as FBX 7.4 (through Assimp) too.
+ *   test_fbx_authored not_applied  --info's list of what a file uses and skinview does not apply
+ *                                 (Model.source_unhandled): rotation limits switched on, an animated
+ *                                 Model with QuaternionInterpolate, a hidden mesh, an Additive
+ *                                 cluster, one line each, and nothing for a file that uses none.
+ * Each of the first four failed before issue 27's change (the check names the old error).
  */
 #include "anim/animator.h"
 #include "io/import.h"
@@ -152,6 +159,56 @@ static void takes58(void)
     expect(&model, ANIMATOR_REST_POSE, 0, "Shade", V(1, 0, 0), V(1, 0, 6), why);
     expect(&model, ANIMATOR_REST_POSE, 0, "Shade", V(0, 1, 0), V(0, 0, 7), why);
     if (model.clip_count == 1) expect(&model, 0, 0.5f, "Shade", V(0, 0, 0), V(0, 0, 6), why);
+    model_free(&model);
+}
+
+/* FBX 5.8 skins: the plug-in names each Link "SubDeformer::…", not after its bone; the bone is the
+ * bind pose's Model whose matrix is the Link's TransformLink. B2 (child of B1, at x = 2) turns about
+ * z 0 -> 90° over 1 s and carries control points 3 and 4. */
+static const char links58_text[] =
+    "; FBX 5.8.0 project file\n"
+    "FBXHeaderExtension:  {\n    FBXHeaderVersion: 1003\n    FBXVersion: 5800\n}\n"
+    "Model: \"Model::Body\" {\n    Version: 194\n"
+    "    Link: \"SubDeformer::\" {\n        Indexes: 0,1,2\n        Weights: 1,1,1\n"
+    "        Transform: 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1\n        TransformLink: 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1\n    }\n"
+    "    Link: \"SubDeformer::_ncl1_1\" {\n        Indexes: 3,4\n        Weights: 1,1\n"
+    "        Transform: 1,0,0,0,0,1,0,0,0,0,1,0,-2,0,0,1\n        TransformLink: 1,0,0,0,0,1,0,0,0,0,1,0,2,0,0,1\n    }\n"
+    "    Vertices: 0,0,0,1,0,0,0,1,0,2,0,0,2,1,0\n    PolygonVertexIndex: 0,1,-3,1,3,-5\n}\n"
+    "Model: \"Model::B1\" {\n    Version: 194\n    Type: \"LimbNode\"\n    Children: \"Model::B2\"\n}\n"
+    "Model: \"Model::B2\" {\n    Version: 194\n    Type: \"LimbNode\"\n}\n"
+    "Takes:  {\n    Current: \"Take 001\"\n    Take: \"Take 001\" {\n"
+    "        LocalTime: 0,46186158000\n        ReferenceTime: 0,46186158000\n"
+    "        Model: \"Model::B2\" {\n            Version: 1.1\n            Channel: \"Transform\" {\n"
+    TRS_DEFAULTS("T", "1", "2", "0", "0")
+    "                Channel: \"R\" {\n" CHANNEL_DEFAULT("X", "0") CHANNEL_DEFAULT("Y", "0")
+    "                    Channel: \"Z\" {\n                        Default: 0\n                        KeyVer: 4005\n"
+    "                        KeyCount: 2\n                        Key: 0,0,L,46186158000,90,L\n                    }\n"
+    "                    LayerType: 2\n                }\n"
+    "            }\n        }\n"
+    "    }\n}\n"
+    "SceneGenericPersistence:  {\n    Pose: \"Pose::BIND_POSES\" {\n        Type: \"BindPose\"\n        NbPoseNodes: 3\n"
+    "        PoseNode:  {\n            Node: \"Model::B2\"\n            Matrix: 1,0,0,0,0,1,0,0,0,0,1,0,2,0,0,1\n        }\n"
+    "        PoseNode:  {\n            Node: \"Model::B1\"\n            Matrix: 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1\n        }\n"
+    "        PoseNode:  {\n            Node: \"Model::Body\"\n            Matrix: 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1\n        }\n"
+    "    }\n}\n"
+    "Settings:  {\n    FrameRate: \"30\"\n}\n";
+
+static void links58(void)
+{
+    Model model;
+    if (!load(links58_text, &model)) return;
+    int body = mesh_named(&model, "Body");
+    CHECK(body >= 0 && model.meshes[body].skinned, "the 5.8 mesh is skinned [before: static, no Link named a bone]");
+    CHECK(model.clip_count == 1, "one clip (%d)", model.clip_count);
+    if (body >= 0 && model.clip_count == 1) {
+        const char *why = "before: the Links' bones unresolved, the mesh static";
+        float c = (float)(sqrt(2.0) / 2.0);
+        /* B2 = T(2,0,0) · Rz(45°) at 0.5 s: control point 4 (2,1,0) is (0,1,0) in B2 -> (2 - c, c, 0) */
+        expect(&model, 0, 0.5f, "Body", V(2, 1, 0), V(2 - c, c, 0), why);
+        expect(&model, 0, 1.0f, "Body", V(2, 1, 0), V(1, 0, 0), why);
+        expect(&model, 0, 1.0f, "Body", V(2, 0, 0), V(2, 0, 0), why);
+        expect(&model, 0, 1.0f, "Body", V(0, 1, 0), V(0, 1, 0), why);   /* on B1, which stays */
+    }
     model_free(&model);
 }
 
@@ -330,6 +387,52 @@ static const char zero_scale_text[] =
     "            }\n        }\n"
     "    }\n}\n";
 
+/* The same scene as FBX 7.4 (through Assimp, then the FBX stage): Model properties in Properties70,
+ * the scale keys as an AnimationCurveNode "S" with three linear curves. */
+#define GEOMETRY_74(id, name)                                                                            \
+    "\tGeometry: " id ", \"Geometry::" name "\", \"Mesh\" {\n\t\tVertices: *12 {\n\t\t\ta: 0,0,0,1,0,0,0,1,0,0,0,1\n\t\t}\n" \
+    "\t\tPolygonVertexIndex: *6 {\n\t\t\ta: 0,1,-3,0,2,-4\n\t\t}\n\t\tGeometryVersion: 124\n\t}\n"
+#define SCALE_CURVE_74(id, values)                                                                        \
+    "\tAnimationCurve: " id ", \"AnimCurve::\", \"\" {\n\t\tDefault: 1\n\t\tKeyVer: 4008\n"                     \
+    "\t\tKeyTime: *5 {\n\t\t\ta: 0,46186158000,92372316000,138558474000,184744632000\n\t\t}\n"               \
+    "\t\tKeyValueFloat: *5 {\n\t\t\ta: " values "\n\t\t}\n\t\tKeyAttrFlags: *1 {\n\t\t\ta: 4\n\t\t}\n"      \
+    "\t\tKeyAttrDataFloat: *4 {\n\t\t\ta: 0,0,0,0\n\t\t}\n\t\tKeyAttrRefCount: *1 {\n\t\t\ta: 5\n\t\t}\n\t}\n"
+
+static const char zero_scale_74_text[] =
+    "; FBX 7.4.0 project file\n"
+    "FBXHeaderExtension:  {\n\tFBXHeaderVersion: 1003\n\tFBXVersion: 7400\n}\n"
+    "GlobalSettings:  {\n\tVersion: 1000\n\tProperties70:  {\n"
+    "\t\tP: \"UpAxis\", \"int\", \"Integer\", \"\",1\n\t\tP: \"UpAxisSign\", \"int\", \"Integer\", \"\",1\n"
+    "\t\tP: \"FrontAxis\", \"int\", \"Integer\", \"\",2\n\t\tP: \"FrontAxisSign\", \"int\", \"Integer\", \"\",1\n"
+    "\t\tP: \"CoordAxis\", \"int\", \"Integer\", \"\",0\n\t\tP: \"CoordAxisSign\", \"int\", \"Integer\", \"\",1\n"
+    "\t\tP: \"UnitScaleFactor\", \"double\", \"Number\", \"\",1\n\t\tP: \"TimeMode\", \"enum\", \"\", \"\",6\n\t}\n}\n"
+    "Objects:  {\n"
+    "\tModel: 10, \"Model::Pivoted\", \"Null\" {\n\t\tVersion: 232\n\t\tProperties70:  {\n"
+    "\t\t\tP: \"RotationPivot\", \"Vector3D\", \"Vector\", \"\",1,0,0\n"
+    "\t\t\tP: \"ScalingPivot\", \"Vector3D\", \"Vector\", \"\",1,0,0\n"
+    "\t\t\tP: \"InheritType\", \"enum\", \"\", \"\",1\n"
+    "\t\t\tP: \"Lcl Rotation\", \"Lcl Rotation\", \"\", \"A\",0,0,90\n\t\t}\n\t}\n"
+    "\tModel: 20, \"Model::Held\", \"Mesh\" {\n\t\tVersion: 232\n\t\tProperties70:  {\n"
+    "\t\t\tP: \"InheritType\", \"enum\", \"\", \"\",1\n"
+    "\t\t\tP: \"Lcl Translation\", \"Lcl Translation\", \"\", \"A\",2,0,0\n\t\t}\n\t}\n"
+    "\tModel: 30, \"Model::Compensated\", \"Mesh\" {\n\t\tVersion: 232\n\t\tProperties70:  {\n"
+    "\t\t\tP: \"InheritType\", \"enum\", \"\", \"\",2\n"
+    "\t\t\tP: \"Lcl Translation\", \"Lcl Translation\", \"\", \"A\",0,1,0\n\t\t}\n\t}\n"
+    GEOMETRY_74("21", "Held") GEOMETRY_74("31", "Compensated")
+    "\tAnimationStack: 40, \"AnimStack::Take 001\", \"\" {\n\t\tProperties70:  {\n"
+    "\t\t\tP: \"LocalStart\", \"KTime\", \"Time\", \"\",0\n\t\t\tP: \"LocalStop\", \"KTime\", \"Time\", \"\",184744632000\n\t\t}\n\t}\n"
+    "\tAnimationLayer: 41, \"AnimLayer::BaseLayer\", \"\" {\n\t}\n"
+    "\tAnimationCurveNode: 42, \"AnimCurveNode::S\", \"\" {\n\t\tProperties70:  {\n"
+    "\t\t\tP: \"d|X\", \"Number\", \"\", \"A\",1\n\t\t\tP: \"d|Y\", \"Number\", \"\", \"A\",1\n"
+    "\t\t\tP: \"d|Z\", \"Number\", \"\", \"A\",1\n\t\t}\n\t}\n"
+    SCALE_CURVE_74("43", "1,0,1,0,1") SCALE_CURVE_74("44", "1,1,1,0,1") SCALE_CURVE_74("45", "1,1,1,0,1")
+    "}\n"
+    "Connections:  {\n"
+    "\tC: \"OO\",10,0\n\tC: \"OO\",20,10\n\tC: \"OO\",30,10\n\tC: \"OO\",21,20\n\tC: \"OO\",31,30\n"
+    "\tC: \"OO\",41,40\n\tC: \"OO\",42,41\n\tC: \"OP\",42,10, \"Lcl Scaling\"\n"
+    "\tC: \"OP\",43,42, \"d|X\"\n\tC: \"OP\",44,42, \"d|Y\"\n\tC: \"OP\",45,42, \"d|Z\"\n"
+    "}\n";
+
 /* The parent's world for a point q of its space, worked out from T · Rp · R · Rp⁻¹ · Sp · S · Sp⁻¹
  * with T = 0, Rp = Sp = (1, 0, 0), R = Rz(90°): Sp·S·Sp⁻¹ q = (1 + sx (qx - 1), sy qy, sz qz), then
  * about the pivot Rz(90) (x, y) -> (-y, x): W(q) = (1 - sy qy, sx (qx - 1), sz qz).
@@ -351,10 +454,11 @@ static void compensated_by_hand(const double s[3], const float v[3], float out[3
     out[2] = v[2];
 }
 
-static void zero_scale(void)
+static void zero_scale_file(const char *text, const char *version)
 {
+    printf("FBX %s:\n", version);
     Model model;
-    if (!load(zero_scale_text, &model)) return;
+    if (!load(text, &model)) return;
     CHECK(model.clip_count == 1, "one clip (%d)", model.clip_count);
     if (model.clip_count != 1) {
         model_free(&model);
@@ -372,7 +476,7 @@ static void zero_scale(void)
             compensated_by_hand(scale_at[k], corners[c], want);
             worst = fmaxf(worst, expect(&model, 0, (float)k, "Compensated", corners[c], want, why));
         }
-    printf("zero scale: largest error at the 5 key times %g\n", worst);
+    printf("zero scale, FBX %s: largest error at the 5 key times %g\n", version, worst);
     /* between the keys the scale passes through every value down to 0: every sample finite */
     bool finite = true;
     for (int step = 0; step <= 80 && finite; step++) {
@@ -393,15 +497,80 @@ static void zero_scale(void)
     model_free(&model);
 }
 
+static void zero_scale(void)
+{
+    zero_scale_file(zero_scale_text, "6.1");
+    zero_scale_file(zero_scale_74_text, "7.4");
+}
+
+/* ---- what the reader does not apply: --info says so, one line each ---------------------------- */
+
+static const char not_applied_text[] =
+    "; FBX 6.1.0 project file\n"
+    "FBXHeaderExtension:  {\n    FBXHeaderVersion: 1003\n    FBXVersion: 6100\n}\n"
+    "Objects:  {\n"
+    "    Model: \"Model::Limited\", \"Mesh\" {\n        Version: 232\n        Properties60:  {\n"
+    "            Property: \"RotationActive\", \"bool\", \"\",1\n"
+    "            Property: \"RotationMaxZ\", \"bool\", \"\",1\n"
+    "            Property: \"RotationMax\", \"Vector3D\", \"\",0,0,30\n"
+    "            Property: \"QuaternionInterpolate\", \"enum\", \"\",1\n"
+    "            Property: \"Visibility\", \"Visibility\", \"A+\",0\n        }\n"
+    "        Vertices: 0,0,0,1,0,0,0,1,0\n        PolygonVertexIndex: 0,1,-3\n    }\n"
+    "    Model: \"Model::Bone\", \"LimbNode\" {\n        Version: 232\n    }\n"
+    "    Deformer: \"Deformer::Skin Limited\", \"Skin\" {\n        Version: 100\n    }\n"
+    "    Deformer: \"SubDeformer::Cluster Bone\", \"Cluster\" {\n        Version: 100\n        Mode: \"Additive\"\n"
+    "        Indexes: 0,1,2\n        Weights: 1,1,1\n"
+    "        Transform: 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1\n        TransformLink: 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1\n    }\n"
+    "}\n"
+    "Connections:  {\n"
+    "    Connect: \"OO\", \"Model::Limited\", \"Model::Scene\"\n"
+    "    Connect: \"OO\", \"Model::Bone\", \"Model::Scene\"\n"
+    "    Connect: \"OO\", \"Deformer::Skin Limited\", \"Model::Limited\"\n"
+    "    Connect: \"OO\", \"SubDeformer::Cluster Bone\", \"Deformer::Skin Limited\"\n"
+    "    Connect: \"OO\", \"Model::Bone\", \"SubDeformer::Cluster Bone\"\n"
+    "}\n"
+    "Takes:  {\n    Current: \"Take 001\"\n    Take: \"Take 001\" {\n"
+    "        LocalTime: 0,46186158000\n        ReferenceTime: 0,46186158000\n"
+    "        Model: \"Model::Limited\" {\n            Version: 1.1\n            Channel: \"Transform\" {\n"
+    "                Channel: \"R\" {\n" CHANNEL_DEFAULT("X", "0") CHANNEL_DEFAULT("Y", "0")
+    "                    Channel: \"Z\" {\n                        Default: 0\n                        KeyVer: 4005\n"
+    "                        KeyCount: 2\n                        Key: 0,0,L,46186158000,90,L\n                    }\n"
+    "                    LayerType: 2\n                }\n"
+    "            }\n        }\n"
+    "    }\n}\n";
+
+static void not_applied(void)
+{
+    Model model;
+    if (!load(not_applied_text, &model)) return;
+    const char *lines = model.source_unhandled;
+    printf("not applied:\n%s", lines);
+    static const char *const expected[] = {"rotation limits", "QuaternionInterpolate", "Visibility 0", "Cluster Mode Additive"};
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
+        CHECK(strstr(lines, expected[i]) != NULL, "--info names '%s'", expected[i]);
+    CHECK(strstr(lines, "1 Models (Limited)") != NULL, "the Model is named");
+    int count = 0;
+    for (const char *c = lines; *c; c++) count += *c == '\n';
+    CHECK(count == 4, "one line per feature (%d)", count);
+    model_free(&model);
+    /* a file that uses none of them says nothing */
+    if (load(instances_text, &model)) {
+        CHECK(model.source_unhandled[0] == '\0', "nothing to say on the instances file (%s)", model.source_unhandled);
+        model_free(&model);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
     if (strcmp(mode, "takes58") == 0) takes58();
     else if (strcmp(mode, "instances") == 0) instances();
+    else if (strcmp(mode, "links58") == 0) links58();
     else if (strcmp(mode, "shape_weights") == 0) shape_weights();
     else if (strcmp(mode, "zero_scale") == 0) zero_scale();
+    else if (strcmp(mode, "not_applied") == 0) not_applied();
     else {
-        fprintf(stderr, "usage: test_fbx_authored takes58|instances|shape_weights|zero_scale\n");
+        fprintf(stderr, "usage: test_fbx_authored takes58|links58|instances|shape_weights|zero_scale|not_applied\n");
         return 2;
     }
     printf("%s: largest distance from the positions by hand %g\n", mode, largest_error);

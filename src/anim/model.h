@@ -325,6 +325,10 @@ typedef struct Model {
     char      extensions_used[512];
     char      extensions_required[512];
     SceneAxes axes;               /* the file's axes and unit (FBX), for --info and the glTF export */
+    /* FBX: what the file uses that changes a pose, a skin or a shape and that the reader does not
+     * apply, one '\n'-terminated line each ("" when nothing, and for every other format); --info
+     * prints them (src/io/fbx/fbx_apply_unhandled.c) */
+    char      source_unhandled[2048];
 } Model;
 
 /* True if every skinned mesh's file asks for dual quaternion skinning, alone or blended per vertex

@@ -54,6 +54,17 @@ static void add_string(cJSON *object, const char *key, const char *text)
     free(valid);
 }
 
+/* The same for an array item. */
+static void add_string_item(cJSON *array, const char *text)
+{
+    size_t length = strlen(text);
+    char *valid = malloc(3 * length + 1);
+    if (!valid) return;
+    utf8_copy_valid(valid, 3 * length + 1, text, length);
+    cJSON_AddItemToArray(array, cJSON_CreateString(valid));
+    free(valid);
+}
+
 /* Text mode is one item per line: a control character in a name (a newline in an
  * FBX node name) must not start a new line. Writes `text` or `fallback`, controls as '?'. */
 static void print_name(const char *text, const char *fallback)
@@ -171,6 +182,15 @@ static int print_text(const Model *model, bool verbose)
                 print_name(sk->names[j], "(unnamed)");
             }
             printf("%s)\n", joints > INFO_FEATURE_NAMES ? ", ..." : "");
+        }
+    }
+    if (model->source_unhandled[0]) {   /* FBX: what the file uses and skinview does not apply */
+        printf("  FBX features not applied:\n");
+        for (const char *line = model->source_unhandled; *line;) {
+            const char *end = strchr(line, '\n');
+            size_t length = end ? (size_t)(end - line) : strlen(line);
+            printf("    %.*s\n", (int)length, line);
+            line += length + (end ? 1 : 0);
         }
     }
     if (model->extensions_used[0] || model->extensions_required[0])   /* glTF: the file's extensions */
@@ -306,6 +326,17 @@ static int print_json(const Model *model)
         axis_text(model->axes.right_axis, model->axes.right_sign, text);
         cJSON_AddStringToObject(axes, "right", text);
         cJSON_AddNumberToObject(axes, "metres_per_unit", model->axes.metres_per_unit);
+    }
+    if (model->source_unhandled[0]) {   /* FBX: one string per feature the file uses and skinview does not apply */
+        cJSON *list = cJSON_AddArrayToObject(root, "fbx_not_applied");
+        for (const char *line = model->source_unhandled; list && *line;) {
+            const char *end = strchr(line, '\n');
+            size_t length = end ? (size_t)(end - line) : strlen(line);
+            char copy[512];
+            snprintf(copy, sizeof copy, "%.*s", (int)(length < sizeof copy ? length : sizeof copy - 1), line);
+            add_string_item(list, copy);
+            line += length + (end ? 1 : 0);
+        }
     }
     cJSON_AddNumberToObject(root, "material_count", model->material_count);
     cJSON_AddNumberToObject(root, "texture_count", model->texture_count);

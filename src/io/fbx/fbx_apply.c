@@ -3,7 +3,8 @@
  * This file: the FBX Models as nodes (parents first), matching Assimp's joints to them, the small
  * readers every step uses, and the stage itself (import_fbx_apply), which runs the steps in order:
  * rest pose and scale helpers (fbx_apply_rest.c), dropped skins and DQ shares (fbx_apply_skin.c),
- * blend shapes (fbx_apply_blend.c), geometric transforms, bind matrices, clips (fbx_apply_clip.c).
+ * blend shapes (fbx_apply_blend.c), geometric transforms, bind matrices, --info's list of what is
+ * not applied (fbx_apply_unhandled.c), clips (fbx_apply_clip.c).
  *
  * Rules of this step (see fbx_apply.h for what the stage replaces and why):
  *   - Matching (fbx_match_joints): Assimp 5.2.5 (pivots off) makes one node per FBX Model, named
@@ -288,6 +289,7 @@ bool import_fbx_apply(Importer *im, const void *bytes, size_t size)
                 for (int c = 0; c < stacks[k].channel_count; c++) node_animated[stacks[k].channels[c].node] = true;
             fbx_apply_skins(&a, rest_scene, node_animated);
             free(node_animated);
+            if (ok) fbx_report_unhandled(&a, stacks, stack_count);
             ok = ok && fbx_apply_clips(&a, stacks, stack_count, scene_world);
         }
     }

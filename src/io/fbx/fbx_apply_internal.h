@@ -8,6 +8,7 @@
  *   fbx_apply_skin.c   skins Assimp dropped, rebuilt; bind matrices; SkinningType Blend shares
  *   fbx_apply_blend.c  blend shapes: the file's morph targets and their weight tracks
  *   fbx_apply_clip.c   clips: one per AnimationStack, curves evaluated and resampled
+ *   fbx_apply_unhandled.c  --info: what the file uses that changes a pose, skin or shape and is not applied
  */
 #ifndef SKINVIEW_FBX_APPLY_INTERNAL_H
 #define SKINVIEW_FBX_APPLY_INTERNAL_H
@@ -114,6 +115,9 @@ void fbx_apply_skins(Apply *a, const double *rest_scene, const bool *node_animat
 /* fbx_apply_blend.c */
 bool fbx_apply_blend_shapes(Apply *a);
 bool fbx_build_morph_tracks(Apply *a, const Stack *stack, Clip *clip);
+
+/* fbx_apply_unhandled.c */
+void fbx_report_unhandled(Apply *a, const Stack *stacks, int stack_count);
 
 /* fbx_apply_clip.c */
 void fbx_stack_properties(const Apply *a, const Stack *stack, double t, FbxNodeProperties *props);

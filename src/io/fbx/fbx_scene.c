@@ -17,7 +17,9 @@
  *   skins        7.x and 6: Deformer "Skin" / "Cluster" objects (FBX 6 connects the skin to the
  *                Model: redirected here to its Geometry). FBX 5: `Link: "Bone"` records inside the
  *                mesh Model (Indexes, Weights, Transform, TransformLink): one Skin for the mesh and
- *                a Cluster per Link are made here, connected as 7.x connects them.
+ *                a Cluster per Link are made here, connected as 7.x connects them; a Link whose
+ *                name names no Model (5.8: "SubDeformer::_ncl1_1") is the bind pose's Model whose
+ *                matrix is its TransformLink.
  *   properties   7.x Properties70 `P: name, type, label, flags, values…`; FBX 6 Properties60
  *                `Property: name, type, flags, values…`; FBX 5 has none: its Models' rest
  *                Lcl Translation / Rotation / Scaling come from the Defaults of their Transform
@@ -313,29 +315,73 @@ static bool is_kind(const FbxScene *s, int o, const char *kind)
     return o >= 0 && strcmp(s->objects[o].kind, kind) == 0;
 }
 
+/* The bind-pose Model of a FBX 5 `Link` whose name names no Model (3ds Max 2009's 5.8 plug-in names
+ * them "SubDeformer::", "SubDeformer::_ncl1_1", …): the Model of the bind pose whose PoseNode Matrix
+ * is the Link's TransformLink (each entry within 1e-4 of the larger of 1 and its size), searched
+ * in every Pose record of the file (5.8 keeps them in SceneGenericPersistence); -1 when none or
+ * more than one Model fits. */
+static int legacy_link_bone(const FbxScene *scene, const FbxRecord *link)
+{
+    FbxDocument *doc = (FbxDocument *)&scene->doc;
+    size_t count = 0;
+    const double *bind = fbx_record_reals(doc, fbx_record_child(link, "TransformLink"), &count);
+    if (!bind || count != 16) return -1;
+    int found = -1;
+    const FbxRecord *stack[4] = {&scene->doc.root};
+    int index[4] = {0}, depth = 0;
+    while (depth >= 0) {   /* the records down to depth 3, looking for Pose / PoseNode */
+        const FbxRecord *r = stack[depth];
+        if (index[depth] >= r->child_count) {
+            depth--;
+            continue;
+        }
+        const FbxRecord *child = &r->children[index[depth]++];
+        if (strcmp(child->name, "PoseNode") == 0) {
+            size_t n = 0;
+            const double *m = fbx_record_reals(doc, fbx_record_child(child, "Matrix"), &n);
+            const FbxRecord *node = fbx_record_child(child, "Node");
+            bool same = m && n == 16 && node && node->value_count > 0;
+            for (int i = 0; same && i < 16; i++) same = fabs(m[i] - bind[i]) <= 1e-4 * fmax(1.0, fabs(bind[i]));
+            int model = same ? fbx_object_by_reference(scene, &node->values[0]) : -1;
+            if (model >= 0 && is_kind(scene, model, "Model") && model != found) {
+                if (found >= 0) return -1;   /* two Models bound at the same matrix: no way to tell */
+                found = model;
+            }
+        } else if (depth + 1 < 4 && child->child_count > 0) {
+            stack[++depth] = child;
+            index[depth] = 0;
+        }
+    }
+    return found;
+}
+
 /* FBX 6.1 instancing: every instance of one shape is a mesh Model with the geometry written inline
  * again, and all name it by the same `NodeAttributeName: "Geometry::NAME"` (Maya: the first
  * instance's shape, "pCube1_ncl1_1"); the skin and blend shapes are connected to the first instance
- * only. The earlier mesh Model (index below `model`, with a geometry made) that names the same
- * geometry with the same number of control points and polygon-vertices, or -1. */
-static int legacy_instance_of(const FbxScene *scene, const int *geometry_of, int model)
+ * only. The earlier mesh Model (index below `model`, its name in shape_name[]) that names the same
+ * geometry with the same number of control points and polygon-vertices, or -1. Sets
+ * shape_name[model] to this Model's NodeAttributeName (NULL: none). */
+static int legacy_instance_of(const FbxScene *scene, const FbxValue **shape_name, int model)
 {
     const FbxRecord *record = scene->objects[model].record, *name = fbx_record_child(record, "NodeAttributeName");
+    shape_name[model] = NULL;
     if (!name || name->value_count < 1 || name->values[0].type != FBX_VALUE_STRING || !name->values[0].string) return -1;
+    const FbxValue *mine = &name->values[0];
+    shape_name[model] = mine;
     FbxDocument *doc = (FbxDocument *)&scene->doc;
     size_t points = 0, corners = 0;
-    fbx_record_reals(doc, fbx_record_child(record, "Vertices"), &points);
-    fbx_record_integers(doc, fbx_record_child(record, "PolygonVertexIndex"), &corners);
+    bool counted = false;
     for (int i = 0; i < model; i++) {
-        if (geometry_of[i] < 0) continue;
-        const FbxRecord *other = scene->objects[i].record, *other_name = fbx_record_child(other, "NodeAttributeName");
-        if (!other_name || other_name->value_count < 1 || other_name->values[0].type != FBX_VALUE_STRING ||
-            other_name->values[0].length != name->values[0].length ||
-            memcmp(other_name->values[0].string, name->values[0].string, name->values[0].length) != 0)
-            continue;
+        const FbxValue *other = shape_name[i];
+        if (!other || other->length != mine->length || memcmp(other->string, mine->string, mine->length) != 0) continue;
+        if (!counted) {
+            fbx_record_reals(doc, fbx_record_child(record, "Vertices"), &points);
+            fbx_record_integers(doc, fbx_record_child(record, "PolygonVertexIndex"), &corners);
+            counted = true;
+        }
         size_t other_points = 0, other_corners = 0;
-        fbx_record_reals(doc, fbx_record_child(other, "Vertices"), &other_points);
-        fbx_record_integers(doc, fbx_record_child(other, "PolygonVertexIndex"), &other_corners);
+        fbx_record_reals(doc, fbx_record_child(scene->objects[i].record, "Vertices"), &other_points);
+        fbx_record_integers(doc, fbx_record_child(scene->objects[i].record, "PolygonVertexIndex"), &other_corners);
         if (other_points == points && other_corners == corners) return i;
     }
     return -1;
@@ -369,12 +415,13 @@ bool fbx_scene_read(FbxScene *scene, const void *bytes, size_t size, char *error
     int *geometry_of = NULL;
     if (legacy && file_objects > 0 && !b.failed) {
         geometry_of = malloc((size_t)file_objects * sizeof *geometry_of);
-        if (!geometry_of) fbx_scene_build_fail(&b, "FBX: out of memory");
+        const FbxValue **shape_name = calloc((size_t)file_objects, sizeof *shape_name);   /* legacy_instance_of */
+        if (!geometry_of || !shape_name) fbx_scene_build_fail(&b, "FBX: out of memory");
         for (int i = 0; i < file_objects && !b.failed; i++) {
             geometry_of[i] = -1;
             FbxObject *o = &scene->objects[i];
             if (strcmp(o->kind, "Model") != 0 || !fbx_record_child(o->record, "Vertices")) continue;
-            int instance_of = legacy_instance_of(scene, geometry_of, i);
+            int instance_of = legacy_instance_of(scene, shape_name, i);
             if (instance_of >= 0) {   /* an instance: the first Model's geometry, connected to this one too */
                 geometry_of[i] = geometry_of[instance_of];
                 fbx_scene_add_connection(&b, geometry_of[i], i, NULL);
@@ -386,6 +433,7 @@ bool fbx_scene_read(FbxScene *scene, const void *bytes, size_t size, char *error
             fbx_scene_add_connection(&b, geometry_of[i], i, NULL);
             fbx_scene_make_legacy_blend_shapes(&b, i, geometry_of[i]);
         }
+        free(shape_name);
         for (int i = 0; i < file_objects && !b.failed; i++) {
             FbxObject *o = &scene->objects[i];
             if (strcmp(o->kind, "Model") == 0 && !o->properties)
@@ -404,6 +452,7 @@ bool fbx_scene_read(FbxScene *scene, const void *bytes, size_t size, char *error
                 const FbxRecord *link = &record->children[c];
                 if (strcmp(link->name, "Link") != 0 || link->value_count < 1) continue;
                 int bone = fbx_object_by_reference(scene, &link->values[0]);
+                if (bone < 0 || !is_kind(scene, bone, "Model")) bone = legacy_link_bone(scene, link);
                 int cluster = fbx_scene_make_object(&b, "Deformer", "Cluster", bone >= 0 ? scene->objects[bone].name : "", link, NULL);
                 fbx_scene_add_connection(&b, cluster, skin, NULL);
                 fbx_scene_add_connection(&b, bone, cluster, NULL);
