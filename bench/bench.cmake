@@ -9,7 +9,7 @@ target_link_libraries(bench_anim PRIVATE skinview_io skinview_anim)
 # instanced draw per mesh) at N = 1, 100, 1000, 10000 (not a test: prints numbers).
 #   build/bench_vat [MODEL] [--fps N] [--frames K] [--size WxH] [--counts 1,100,1000,10000]
 add_executable(bench_vat ${CMAKE_CURRENT_LIST_DIR}/bench_vat.c)
-target_link_libraries(bench_vat PRIVATE skinview_app)
+target_link_libraries(bench_vat PRIVATE skinview_app glad)   # it reads GL back itself
 add_dependencies(bench_vat skinview_data)
 
 # bench_import: import time of the largest glTF/GLB files at hand and of a generated 1 M-vertex
@@ -23,5 +23,5 @@ target_compile_definitions(bench_import PRIVATE SKINVIEW_SOURCE_DIR="${CMAKE_SOU
 # docs/performance.md "Rendering").
 #   build/bench_render [MODEL] [--frames K] [--size WxH] [--samples N] [--clip INDEX] [--lighting flat|default] [--json]
 add_executable(bench_render ${CMAKE_CURRENT_LIST_DIR}/bench_render.c)
-target_link_libraries(bench_render PRIVATE skinview_app)
+target_link_libraries(bench_render PRIVATE skinview_app glad)   # it reads GL back itself
 add_dependencies(bench_render skinview_data)

@@ -18,6 +18,7 @@
 #include "app/commands.h"
 #include "app/environment.h"
 #include "app/glcontext.h"
+#include "gfx/gl.h"
 #include "anim/animator.h"
 #include "gfx/framebuffer.h"
 #include "gfx/renderer.h"

@@ -15,6 +15,7 @@
 #include "view/camera.h"
 #include "app/commands.h"
 #include "app/glcontext.h"
+#include "gfx/gl.h"
 #include "app/vat_load.h"
 #include "anim/animator.h"
 #include "gfx/framebuffer.h"

@@ -4,6 +4,7 @@ set -euo pipefail
 packages=(build-essential cmake pkg-config python3-glad go-md2man libglfw3-dev libassimp-dev libcglm-dev
           libstb-dev libcjson-dev libxml2-dev libpng-dev zlib1g-dev libopenexr-dev libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri
           libmeshoptimizer-dev libdraco-dev libwebp-dev   # glTF extensions: EXT_meshopt_compression, KHR_draco_mesh_compression, EXT_texture_webp
+          libavcodec-dev libavformat-dev libavfilter-dev libswscale-dev libavutil-dev   # --record: MP4 (libx264), WebM (VP9), GIF
           fonts-dejavu-core)
 if [ "${1:-}" = "--test" ]; then
   packages+=(xvfb xauth assimp-testmodels desktop-file-utils shared-mime-info xdg-utils libxml2-utils

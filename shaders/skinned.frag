@@ -86,6 +86,7 @@ uniform bool encodeSrgb;
 uniform int displayMode;
 uniform sampler2D colorMap;       // 256 x 1, GL_SRGB8: weight 0 -> texel 0, weight 1 -> texel 255
 uniform bool skinnedMesh;         // false: a static mesh has no weights (grey in the weight and influence views)
+uniform bool showHeat;            // the difference view: every mesh, static ones too, has a value (heatValue)
 uniform bool onlySelected;        // RENDER_INFLUENCES: vertices the selected joint does not move are grey (isolate, /)
 
 out vec4 fragColor;
@@ -315,7 +316,7 @@ void main()
         color = albedo.rgb * (ambientColor + diffuse * lightColor);
     }
     if (displayMode == RENDER_WEIGHTS || displayMode == RENDER_INFLUENCES) {
-        if (!skinnedMesh)
+        if (!skinnedMesh && !showHeat)
             color = vec3(0.05);
         else if (displayMode == RENDER_WEIGHTS)   // texel centres: weight w -> (w * 255 + 0.5) / 256
             color = texture(colorMap, vec2((clamp(selectedWeight, 0.0, 1.0) * 255.0 + 0.5) / 256.0, 0.5)).rgb;

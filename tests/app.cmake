@@ -72,3 +72,21 @@ cmp $d/default.obj $d/walk.obj && ! cmp -s $d/default.obj $d/clip0.obj")
 # Errors first: every bad flag and bad file ends before a window exists, with no display at all
 # (DISPLAY and WAYLAND_DISPLAY unset): the message names the problem, never "cannot open a window".
 skinview_test(app_errors_first test_errors_first.c BINARY TIMEOUT 120)
+
+# --record (issue 29): MP4 / WebM / GIF / PNG frames of the demo's Walk, decoded back by the test's
+# own libavformat / libavcodec reader (video_decode.c): codec, pixel format, size, frame count and
+# rate, MP4's moov before mdat, frames against --screenshot (PSNR), ping-pong and reverse order,
+# and the refusals (extension, folder, odd size, GIF rate) with nothing left behind.
+skinview_test(app_record test_record.c LINK skinview_io PkgConfig::FFMPEG STB BINARY LABELS gl TIMEOUT 600)
+target_sources(test_record PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/video_decode.c)
+# ... and a browser plays them: headless Chromium loads the MP4 and WebM in <video> (size, duration,
+# play()) and the GIF as an image; skipped without chromium.
+skinview_test(app_record_browser test_record_browser.c BINARY SKIP LABELS gl TIMEOUT 300)
+# Issue 28: --animations from the command line (src/app/animations.c): clips with their source file
+# (--info, --json), the match table, a folder, a bone map, --export-pose / --bake-vat of an added
+# clip (the character travels with the take), bad use in one line.
+skinview_test(app_animations test_animations_cli.c BINARY SKIP TIMEOUT 300)
+# --against OTHER [--report]: a model against itself (0), one vertex moved (that distance exactly, by
+# order and by nearest point), another unit (the hint), demo.fbx against demo.glb, the rigid skin
+# against LBS, mixamo.fbx against Xbot.glb (../shared), the heat map in --screenshot, and bad use.
+skinview_test(app_against test_against.c STB BINARY LABELS gl TIMEOUT 300)

@@ -113,6 +113,16 @@ add_test(NAME io_fbx_legacy_scene COMMAND test_fbx_legacy scene)
 add_test(NAME io_fbx_legacy_files COMMAND test_fbx_legacy files)
 set_tests_properties(io_fbx_legacy_scene io_fbx_legacy_files PROPERTIES LABELS "io;fbx" TIMEOUT 300)
 
+# FBX features as the authoring tools write them (issue 27), each on an ASCII FBX the test writes,
+# checked against positions worked out by hand: FBX 5.8 takes and Limits, 6.1 instanced skins,
+# Blender's per-vertex shape weights, a parent scaled to 0 about its pivots.
+add_executable(test_fbx_authored test_fbx_authored.c)
+target_link_libraries(test_fbx_authored PRIVATE skinview_io skinview_testutil)
+foreach(mode takes58 instances shape_weights zero_scale)
+  add_test(NAME io_fbx_authored_${mode} COMMAND test_fbx_authored ${mode})
+  set_tests_properties(io_fbx_authored_${mode} PROPERTIES LABELS "io;fbx" TIMEOUT 120)
+endforeach()
+
 # Where skinview and the three.js peer disagree (docs/accuracy.md), the authored data decides:
 # each test reads the file's own numbers with its own parser and checks skinview's pose against
 # them. Real files from assimp-testmodels (required) and ../shared/models (skipped when absent).
@@ -127,6 +137,7 @@ endforeach()
 # The authoring tool's own OBJ of each FBX at a given moment (../shared/models/ufbx-dcc, skipped
 # when absent): skinview --export-pose against it, every row and FBX variant of its manifest.
 skinview_test(io_fbx_dcc test_fbx_dcc.c LINK PkgConfig::CJSON BINARY LABELS io SKIP TIMEOUT 300)
+target_sources(test_fbx_dcc PRIVATE dcc_common.c)   # the manifest and the rule, shared with io_export_gltf_dcc
 
 # Review findings (importer, --info): each test builds the file shape that showed a bug
 # from assimp-testmodels files, in a temp folder. No window, no GL.

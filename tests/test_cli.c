@@ -56,6 +56,21 @@ int main(void)
     CHECK(!parse(&o, error, 3, "m.fbx", "--max-bones", "0"), "max bones 0 rejected");
     CHECK(!parse(&o, error, 2, "a.fbx", "b.fbx"), "two models rejected");
     CHECK(!parse(&o, error, 2, "m.fbx", "--json"), "--json without --info rejected");
+    /* --against OTHER [--report [--tolerance X]] */
+    CHECK(parse(&o, error, 3, "m.fbx", "--against", "m.glb"), "%s", error);
+    CHECK(strcmp(o.against_path, "m.glb") == 0 && !o.against_report && o.tolerance == 1e-3f, "--against, default tolerance");
+    CHECK(parse(&o, error, 6, "m.fbx", "--against", "m.glb", "--report", "--tolerance", "0.01"), "%s", error);
+    CHECK(o.against_report && o.tolerance == 0.01f, "--report --tolerance 0.01");
+    CHECK(parse(&o, error, 5, "m.fbx", "--against", "m.glb", "--screenshot", "a.png"), "%s", error);
+    CHECK(!parse(&o, error, 2, "m.fbx", "--report") && strstr(error, "--against"), "--report alone: %s", error);
+    CHECK(!parse(&o, error, 5, "m.fbx", "--against", "m.glb", "--tolerance", "0.1"), "--tolerance without --report");
+    CHECK(!parse(&o, error, 6, "m.fbx", "--against", "m.glb", "--report", "--tolerance", "0"), "--tolerance 0 rejected");
+    CHECK(!parse(&o, error, 5, "m.fbx", "--against", "m.glb", "--compare", "lbs,dq") && strstr(error, "--compare"),
+          "--against with --compare: %s", error);
+    CHECK(!parse(&o, error, 5, "m.fbx", "--against", "m.glb", "--export-pose", "a.obj") && strstr(error, "--export-pose"),
+          "--against with --export-pose: %s", error);
+    CHECK(!parse(&o, error, 6, "m.fbx", "--against", "m.glb", "--report", "--screenshot", "a.png"),
+          "--report with --screenshot rejected");
     CHECK(parse(&o, error, 1, "--version") && o.version && !o.help, "--version");
     CHECK(parse(&o, error, 4, "--thumbnail", "in.fbx", "out.png", "256"), "%s", error);
     CHECK(strcmp(o.thumbnail_in, "in.fbx") == 0 && strcmp(o.thumbnail_out, "out.png") == 0 &&

@@ -325,6 +325,32 @@ static void test_decompose(void)
     worst = 0;
     for (int i = 0; i < 16; i++) worst = fmax(worst, fabs(product[i] - (i % 5 == 0 ? 1.0 : 0.0)));
     CHECK(worst < 1e-12, "M · M⁻¹ = I (%.3g)", worst);
+    /* a scale of 0 on one, two or three axes (a parent scaled to nothing, issue 27): the matrix still
+     * decomposes exactly, into a unit quaternion and the 0 in the scale, and the local TRS a node
+     * hands its children (frame_local) is the one it was built from, not a decomposition */
+    static const double zero_scales[3][3] = {{0, 0.5, 1.5}, {2, 0, 0}, {0, 0, 0}};
+    for (int k = 0; k < 3; k++) {
+        FbxTrs degenerate = {{1, 2, 3}, {sin(0.2), sin(0.3) * cos(0.2), 0.1, 0}, {0, 0, 0}};
+        double *q = degenerate.rotation, length = 0;
+        q[3] = 0.9;
+        for (int i = 0; i < 4; i++) length += q[i] * q[i];
+        for (int i = 0; i < 4; i++) q[i] /= sqrt(length);
+        memcpy(degenerate.scale, zero_scales[k], sizeof degenerate.scale);
+        fbx_trs_to_matrix(&degenerate, m);
+        residual = fbx_matrix_to_trs(m, &back);
+        fbx_trs_to_matrix(&back, m2);
+        worst = 0;
+        for (int i = 0; i < 16; i++) worst = fmax(worst, fabs(m[i] - m2[i]));
+        double unit = back.rotation[0] * back.rotation[0] + back.rotation[1] * back.rotation[1] +
+                      back.rotation[2] * back.rotation[2] + back.rotation[3] * back.rotation[3];
+        CHECK(residual < 1e-12 && worst < 1e-12 && fabs(unit - 1) < 1e-12 && isfinite(residual),
+              "scale (%g %g %g) decomposes back (%.3g, %.3g, |q|^2 %.17g)", zero_scales[k][0], zero_scales[k][1],
+              zero_scales[k][2], residual, worst, unit);
+        FbxNodeWorld world;
+        fbx_node_world(NULL, NULL, FBX_INHERIT_RSrs, &degenerate, &world);
+        CHECK(memcmp(&world.frame_local, &degenerate, sizeof degenerate) == 0, "frame_local is the TRS it was given");
+        CHECK(!fbx_matrix_invert(world.node_to_world, inverse), "the scaled-to-0 world has no inverse (why frame_local exists)");
+    }
 }
 
 int main(void)

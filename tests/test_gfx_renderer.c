@@ -9,6 +9,7 @@
 #include "testutil.h"
 
 #include "app/glcontext.h"
+#include "gfx/gl.h"
 #include "gfx/framebuffer.h"
 #include "gfx/renderer.h"
 

@@ -7,6 +7,7 @@
  * that raises GL errors on purpose, so it is exempt from the suite-wide "GL error" check.
  */
 #include "app/glcontext.h"
+#include "gfx/gl.h"
 #include "gfx/gl_debug.h"
 #include "testutil.h"
 

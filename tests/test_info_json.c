@@ -249,12 +249,51 @@ static void check_model(const char *path)
     free(text);
 }
 
+/* Issue 29: a Blender FBX (Quaternius' Male_Casual: 45 joints, 44 with "rotation-inactive") prints
+ * its node features one line per feature, not one per joint, so the clip list stays on a screen:
+ * under 40 lines; --verbose lists every joint's at the end (after the clips); --json names them all. */
+static void check_feature_summary(void)
+{
+    char path[1024], command[2048];
+    snprintf(path, sizeof path, "%s/quaternius-male-casual/Male_Casual.fbx", SKINVIEW_SHARED_MODELS_DIR);
+    if (!test_file_exists(path)) {
+        printf("skipped the FBX feature summary: %s is absent\n", path);
+        return;
+    }
+    static char out[262144];
+    snprintf(command, sizeof command, "'%s' '%s' --info 2>&1", SKINVIEW_BINARY, path);
+    CHECK(test_run_capture(command, out, sizeof out) == 0, "--info %s", path);
+    int lines = 0, per_joint = 0;
+    for (const char *p = out; *p; p++) lines += *p == '\n';
+    for (const char *p = out; (p = strstr(p, ": rotation-inactive")); p++) per_joint++;
+    const char *summary = strstr(out, "rotation-inactive: 44 joints (");
+    const char *clips = strstr(out, "clips: 11");
+    printf("--info %s: %d lines, %d per-joint feature lines\n", path, lines, per_joint);
+    CHECK(lines < 40, "--info on a 45-joint Blender FBX: %d lines (< 40 wanted)", lines);
+    CHECK(summary && clips && summary < clips && per_joint == 0,
+          "one line per feature with its count before the clips (%d per-joint lines)", per_joint);
+    snprintf(command, sizeof command, "'%s' '%s' --info --verbose 2>&1", SKINVIEW_BINARY, path);
+    CHECK(test_run_capture(command, out, sizeof out) == 0, "--info --verbose %s", path);
+    per_joint = 0;
+    for (const char *p = out; (p = strstr(p, ": rotation-inactive")); p++) per_joint++;
+    const char *listing = strstr(out, "FBX node features per joint:");
+    clips = strstr(out, "clips: 11");
+    CHECK(per_joint == 44 && listing && clips && listing > clips, "--verbose: every joint's line after the clips (%d)",
+          per_joint);
+    snprintf(command, sizeof command, "'%s' '%s' --info --json 2>&1", SKINVIEW_BINARY, path);
+    CHECK(test_run_capture(command, out, sizeof out) == 0, "--info --json %s", path);
+    int named = 0;
+    for (const char *p = out; (p = strstr(p, "\"rotation-inactive\"")); p++) named++;
+    CHECK(named == 44, "--json names every joint's features (%d)", named);
+}
+
 int main(void)
 {
     if (!test_file_exists(SKINVIEW_BINARY)) {
         printf("skinview binary not built: %s\n", SKINVIEW_BINARY);
         return TEST_SKIP_CODE;
     }
+    check_feature_summary();
     TestModel models[64];
     int count = test_present_skinned_models(models, 64);
     for (int i = 0; i < count; i++)

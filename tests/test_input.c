@@ -53,6 +53,7 @@ static void test_key_table(void)
           "R O M");
     CHECK(action_for_key(GLFW_KEY_R, GLFW_MOD_CONTROL).kind == ACTION_RELOAD, "Ctrl+R reloads");
     CHECK(key(GLFW_KEY_S).kind == ACTION_SCREENSHOT && key(GLFW_KEY_F12).kind == ACTION_SCREENSHOT, "S / F12");
+    CHECK(action_for_key(GLFW_KEY_S, GLFW_MOD_SHIFT).kind == ACTION_RECORD, "Shift+S records");
     CHECK(key(GLFW_KEY_F11).kind == ACTION_FULLSCREEN && key(GLFW_KEY_U).kind == ACTION_TOGGLE_MESH_LIST, "F11, U");
     Action front = key(GLFW_KEY_KP_1), back = action_for_key(GLFW_KEY_KP_1, GLFW_MOD_CONTROL);
     Action right = key(GLFW_KEY_KP_3), left = action_for_key(GLFW_KEY_KP_3, GLFW_MOD_SHIFT);

@@ -22,6 +22,7 @@
 
 #include "app/commands.h"
 #include "app/glcontext.h"
+#include "gfx/gl.h"
 #include "gfx/framebuffer.h"
 #include "gfx/renderer.h"
 #include "io/hdr_image.h"

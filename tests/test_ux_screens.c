@@ -197,6 +197,61 @@ done:
     stbi_image_free(hud.rgba);
 }
 
+/* Issue 29: the help (--show-help, key H) fits the window: every changed pixel lies between the
+ * status line and the timeline's text row (found from the --show-hud picture: its lowest band
+ * that differs from the plain one), in columns when the rows need them; and it never covers the
+ * clip browser (--show-browser --show-help draws the browser alone). */
+static void test_help_fit(const char *model_path, int width, int height)
+{
+    char name[64], extra[128];
+    snprintf(name, sizeof name, "help-plain-%dx%d", width, height);
+    Image plain = shoot(model_path, "--time 0.3", name, width, height);
+    snprintf(name, sizeof name, "help-hud-%dx%d", width, height);
+    Image hud = shoot(model_path, "--time 0.3 --show-hud", name, width, height);
+    snprintf(name, sizeof name, "help-%dx%d", width, height);
+    Image help = shoot(model_path, "--time 0.3 --show-help", name, width, height);
+    snprintf(name, sizeof name, "help-browser-%dx%d", width, height);
+    snprintf(extra, sizeof extra, "--time 0.3 --show-browser --show-help");
+    Image both = shoot(model_path, extra, name, width, height);
+    snprintf(name, sizeof name, "browser-only-%dx%d", width, height);
+    Image browser = shoot(model_path, "--time 0.3 --show-browser", name, width, height);
+    if (!plain.rgba || !hud.rgba || !help.rgba || !both.rgba || !browser.rgba) goto done;
+    /* the timeline's text row: the top of the HUD's changes in the bottom fifth */
+    int timeline_top = height;
+    for (int y = height * 4 / 5; y < height && timeline_top == height; y++)
+        if (changed(&plain, &hud, 0, y, width, y + 1) > 0.0) timeline_top = y;
+    int help_top = height, help_bottom = -1, help_right = -1, columns = 0;
+    for (int y = 0; y < height; y++)
+        if (changed(&hud, &help, 0, y, width, y + 1) > 0.0) {
+            if (y < help_top) help_top = y;
+            help_bottom = y;
+        }
+    /* columns: runs of x with changes along the middle of the panel */
+    bool in_run = false;
+    for (int x = 0; x < width; x++) {
+        bool any = help_bottom > help_top && changed(&hud, &help, x, help_top, x + 1, help_bottom + 1) > 0.0;
+        if (any && !in_run) columns++;
+        if (any) help_right = x;
+        in_run = any;
+    }
+    double overlap = changed(&browser, &both, 0, 0, width, height);
+    printf("help at %dx%d: rows %d..%d, timeline text from %d, %d column(s), right edge %d; with the browser %.2f %% "
+           "differs from the browser alone\n",
+           width, height, help_top, help_bottom, timeline_top, columns, help_right, 100.0 * overlap);
+    CHECK(help_bottom > help_top && help_bottom < timeline_top,
+          "%dx%d: the help (rows %d..%d) ends above the timeline (%d)", width, height, help_top, help_bottom, timeline_top);
+    CHECK(help_right < width - 2, "%dx%d: the help ends inside the window (x %d)", width, height, help_right);
+    CHECK(columns >= 2, "%dx%d: the rows need two columns at this height (%d)", width, height, columns);
+    CHECK(overlap < 0.001, "%dx%d: the help is not drawn over the browser (%.2f %% differs)", width, height,
+          100.0 * overlap);
+done:
+    stbi_image_free(plain.rgba);
+    stbi_image_free(hud.rgba);
+    stbi_image_free(help.rgba);
+    stbi_image_free(both.rgba);
+    stbi_image_free(browser.rgba);
+}
+
 /* A file with 76 clips (written here): --info lists them all from [0], and the clip list of a
  * --show-browser screenshot scrolls to the current clip, its row highlighted, at the top for
  * clip 0 and further down for clips 40 and 75 (without scrolling they would be off the list). */
@@ -249,6 +304,8 @@ int main(void)
     test_hud(many, 320, 900, "320x900");
     test_hud(many, 1600, 400, "1600x400");
     test_hud(demo, 640, 480, "demo-640x480");
+    test_help_fit(demo, 1280, 720);
+    test_help_fit(demo, 800, 600);
     test_many_clips();
     char command[600];
     snprintf(command, sizeof command, "rm -rf '%s'", folder);

@@ -11,6 +11,8 @@
  *   - the mesh list (U, Enter) hides a mesh: a 19-mesh OBJ dropped on the window draws fewer
  *     pixels with its first mesh hidden (two S screenshots);
  *   - paused (Space), the viewer idles: its CPU time over 2 s is a small part of what playing costs;
+ *   - L opens the clip browser with an empty filter, the help and the browser never show together,
+ *     Shift+S records one loop of Walk as a playable MP4 (window grabs with Xlib, the file decoded);
  *   - Q quits with exit status 0.
  * Needs a display (scripts/test.sh runs CTest under xvfb-run) and xdotool (scripts/deps.sh
  * --test); skipped (77) without them. Keys go through XTEST to the window under the pointer. */
@@ -26,9 +28,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "stb_image.h"   /* the implementation is in skinview_io (import_material.c) */
+#include "video_decode.h"
 #ifdef SKINVIEW_TEST_X11
 #include <X11/Xatom.h>
 #include <X11/Xlib.h>
+#include <X11/Xutil.h>
 #endif
 
 static char folder[] = "/tmp/skinview_viewer_live_XXXXXX";
@@ -212,6 +216,127 @@ static bool xdnd_drop(const char *window_id, const char *path)
     XCloseDisplay(display);
     return accepted && asked;
 }
+
+/* The window's pixels as the X server has them (the HUD included: an S screenshot has none), RGB. */
+static unsigned char *grab_window(const char *window_id, int *width, int *height)
+{
+    Display *display = XOpenDisplay(NULL);
+    if (!display) return NULL;
+    Window target = (Window)strtoul(window_id, NULL, 10);
+    XWindowAttributes attributes;
+    unsigned char *rgb = NULL;
+    if (XGetWindowAttributes(display, target, &attributes)) {
+        XImage *image = XGetImage(display, target, 0, 0, (unsigned)attributes.width, (unsigned)attributes.height, AllPlanes,
+                                  ZPixmap);
+        if (image) {
+            *width = attributes.width;
+            *height = attributes.height;
+            rgb = malloc((size_t)attributes.width * (size_t)attributes.height * 3);
+            for (int y = 0; rgb && y < attributes.height; y++)
+                for (int x = 0; x < attributes.width; x++) {
+                    unsigned long pixel = XGetPixel(image, x, y);
+                    unsigned char *p = rgb + 3 * ((size_t)y * (size_t)attributes.width + (size_t)x);
+                    p[0] = (unsigned char)((pixel & image->red_mask) >> 16);
+                    p[1] = (unsigned char)((pixel & image->green_mask) >> 8);
+                    p[2] = (unsigned char)(pixel & image->blue_mask);
+                }
+            XDestroyImage(image);
+        }
+    }
+    XCloseDisplay(display);
+    return rgb;
+}
+
+/* Share of pixels that differ (by more than 30 in r + g + b) between two grabs, inside the
+ * panels' band: x in [3 %, 40 %] of the width, y in [25 %, 75 %] of the height (below the status
+ * line, whose frame rate changes, above the timeline). -1 when a grab failed. */
+static double panel_change(const unsigned char *a, const unsigned char *b, int width, int height)
+{
+    if (!a || !b) return -1.0;
+    long changed = 0, total = 0;
+    for (int y = height / 4; y < height * 3 / 4; y++)
+        for (int x = width * 3 / 100; x < width * 40 / 100; x++, total++) {
+            const unsigned char *p = a + 3 * ((size_t)y * (size_t)width + (size_t)x);
+            const unsigned char *q = b + 3 * ((size_t)y * (size_t)width + (size_t)x);
+            changed += abs(p[0] - q[0]) + abs(p[1] - q[1]) + abs(p[2] - q[2]) > 30;
+        }
+    return total ? (double)changed / (double)total : -1.0;
+}
+
+/* Sends `key` (xdotool's name) and waits for a frame or two. */
+static void press_and_wait(const char *key)
+{
+    char arguments[128];
+    snprintf(arguments, sizeof arguments, "key %s", key);
+    run_xdotool(arguments, NULL, 0);
+    usleep(700000);
+}
+
+/* Issue 29 in the running window: L opens the clip browser with an empty filter (one Esc closes
+ * it; with an "l" typed, Esc would only clear it); the help (H) and the browser are never on screen
+ * together (L closes the help); Shift+S records one loop of Walk as NAME-rec-001.mp4, a playable
+ * H.264 file with the index first. */
+static void check_panels_and_recording(const char *window, const char *out)
+{
+    char arguments[256];
+    snprintf(arguments, sizeof arguments, "mousemove --window %s 40 40", window);
+    run_xdotool(arguments, NULL, 0);
+    press_and_wait("space");   /* paused: only the panels change */
+    int w = 0, h = 0;
+    unsigned char *plain = grab_window(window, &w, &h);
+    press_and_wait("l");
+    unsigned char *browser = grab_window(window, &w, &h);
+    press_and_wait("Escape");
+    unsigned char *closed = grab_window(window, &w, &h);
+    press_and_wait("h");
+    unsigned char *help = grab_window(window, &w, &h);
+    press_and_wait("l");
+    unsigned char *browser_after_help = grab_window(window, &w, &h);
+    press_and_wait("Escape");
+    unsigned char *closed_again = grab_window(window, &w, &h);
+    double opened = panel_change(plain, browser, w, h), after_esc = panel_change(plain, closed, w, h);
+    double help_shown = panel_change(plain, help, w, h), help_gone = panel_change(browser, browser_after_help, w, h);
+    double end = panel_change(plain, closed_again, w, h);
+    printf("panels (%dx%d): L changes %.0f %% of the panel band, one Esc leaves %.1f %%; H %.0f %%; L over the help "
+           "differs from L alone by %.1f %%; Esc then %.1f %%\n",
+           w, h, 100.0 * opened, 100.0 * after_esc, 100.0 * help_shown, 100.0 * help_gone, 100.0 * end);
+    CHECK(opened > 0.3, "L opens the clip browser (%.0f %% of the band changed)", 100.0 * opened);
+    CHECK(after_esc >= 0.0 && after_esc < 0.02,
+          "one Esc after L closes the browser: its filter was empty (%.1f %% still differs)", 100.0 * after_esc);
+    CHECK(help_shown > 0.2, "H shows the help (%.0f %%)", 100.0 * help_shown);
+    CHECK(help_gone >= 0.0 && help_gone < 0.02, "L over the help: the browser alone, the help closed (%.1f %% differs)",
+          100.0 * help_gone);
+    CHECK(end >= 0.0 && end < 0.02, "Esc closes the browser and the help stays closed (%.1f %%)", 100.0 * end);
+    free(plain);
+    free(browser);
+    free(closed);
+    free(help);
+    free(browser_after_help);
+    free(closed_again);
+
+    /* Shift+S: Walk (key 2), one loop, from the window's view and size */
+    press_and_wait("2");
+    press_and_wait("shift+s");
+    char saved[800], path[700];
+    snprintf(path, sizeof path, "%s/model-rec-001.mp4", folder);
+    snprintf(saved, sizeof saved, "skinview: saved %s", path);
+    CHECK(wait_for(out, saved, 1, 90.0), "Shift+S: no \"%s\" on stdout", saved);
+    DecodedVideo video;
+    char error[256];
+    if (video_decode(path, &video, error, sizeof error)) {
+        long long moov, mdat;
+        mp4_box_offsets(path, &moov, &mdat);
+        printf("Shift+S: %s, %s %s %dx%d, %d frames at %.3f fps, moov at %lld, mdat at %lld\n", path, video.codec,
+               video.pixel_format, video.width, video.height, video.frame_count, video.frame_rate, moov, mdat);
+        CHECK(strcmp(video.codec, "h264") == 0 && strcmp(video.pixel_format, "yuv420p") == 0 && video.width == 320 &&
+                  video.height == 240 && video.frame_count == (int)(video.frame_rate + 0.5) && moov >= 0 && moov < mdat,
+              "Shift+S: an H.264 yuv420p 320x240 file of one second of Walk, the index first");
+        video_decoded_free(&video);
+    } else {
+        CHECK(false, "Shift+S: %s does not decode: %s", path, error);
+    }
+    press_and_wait("space");
+}
 #endif
 
 int main(void)
@@ -254,6 +379,9 @@ int main(void)
     CHECK(window[0] != '\0', "the viewer's window did not appear within 30 s");
     if (window[0]) {
         usleep(1500000);   /* a few frames drawn */
+#ifdef SKINVIEW_TEST_X11
+        check_panels_and_recording(window, out);
+#endif
 
         /* --watch: another model written over the file */
         CHECK(copy_file(huesitos, model), "replace the model");

@@ -28,6 +28,9 @@ skinview_test(view_blend_root_motion test_blend.c LINK skinview_app)
 
 skinview_test(view_facing test_facing.c LINK skinview_app)
 
+# W / --show-weights start on the joint with the most weighted vertices (issue 29), not the root.
+skinview_test(view_weights_start test_weights_start.c LINK skinview_app)
+
 # Screenshots of the first frame (framing) and of the HUD (browser, timeline, status line).
 skinview_test(view_screens test_ux_screens.c STB BINARY LABELS gfx TIMEOUT 600)
 
@@ -62,8 +65,8 @@ endif()
 
 # The running viewer driven with xdotool: --watch reloads (and survives a damaged file), Ctrl+R,
 # F11 fullscreen, Q quits (skipped without a display or xdotool).
-add_executable(test_viewer_live test_viewer_live.c)
-target_link_libraries(test_viewer_live PRIVATE skinview_testutil skinview_io)
+add_executable(test_viewer_live test_viewer_live.c video_decode.c)
+target_link_libraries(test_viewer_live PRIVATE skinview_testutil skinview_io PkgConfig::FFMPEG)
 target_include_directories(test_viewer_live SYSTEM PRIVATE /usr/include/stb)
 find_package(X11)
 if(X11_FOUND)   # the drag-and-drop part speaks XDND with Xlib
@@ -73,7 +76,7 @@ if(X11_FOUND)   # the drag-and-drop part speaks XDND with Xlib
 endif()
 add_dependencies(test_viewer_live skinview)
 add_test(NAME view_live COMMAND test_viewer_live)
-set_tests_properties(view_live PROPERTIES LABELS "gl;window" SKIP_RETURN_CODE 77 TIMEOUT 120 RUN_SERIAL TRUE)
+set_tests_properties(view_live PROPERTIES LABELS "gl;window" SKIP_RETURN_CODE 77 TIMEOUT 240 RUN_SERIAL TRUE)
 
 
 # Click-to-select a joint dot (scene_click_joint, the viewer's mouse callback) against the test's
@@ -146,6 +149,28 @@ SKINVIEW_MONKEY="$((seed + 1)):$vat" run "$dir/vat.log" "$bin" --vat "$dir/vat" 
 echo "view_monkey: $((skinned + vat)) events on 2 subjects, seed $seed"]=]
             sh $<TARGET_FILE:skinview> ${XVFB_RUN_EXECUTABLE} ${SKINVIEW_SHARED_MODELS_DIR} ${MONKEY_MB} ${MONKEY_SKINNED} ${MONKEY_VAT})
   set_tests_properties(view_monkey PROPERTIES TIMEOUT 600 LABELS "gl;window"
+                       FAIL_REGULAR_EXPRESSION "ERROR: AddressSanitizer|runtime error:|skinview: GL error")
+  # The same on the viewer with --against (src/app/against.c): demo.fbx against demo.glb under a seeded
+  # stream (clip changes and their cross-fades pose OTHER with against_pose_blend, D, reloads), with
+  # drops of files that pair again (demo.glb, demo.fbx), one with another skeleton (anim_test.x: the
+  # old model stays, paired as before) and a missing one.
+  add_test(NAME view_monkey_against
+    COMMAND sh -c [=[
+set -e
+bin=$1; xvfb=$2; models=$3; mb=$4
+dir=$(mktemp -d /tmp/skinview-monkey-against-XXXXXX); trap 'rm -rf "$dir"' EXIT
+cp "$(dirname "$bin")/assets/demo.glb" "$(dirname "$bin")/assets/demo.fbx" "$models/X/anim_test.x" "$dir/"
+seed=${SKINVIEW_MONKEY_SEED:-1796124808}
+export MALLOC_ARENA_MAX=1 SKINVIEW_MONKEY_MB=$mb SKINVIEW_MONKEY="$seed:1500"
+export SKINVIEW_MONKEY_DROPS="$dir/demo.glb:$dir/anim_test.x:$dir/demo.fbx:$dir/missing.glb"
+"$xvfb" -a -s "-screen 0 1024x768x24" sh -c '"$@" > "$0" 2>&1; echo $? > "$0.rc"' "$dir/log" "$bin" "$dir/demo.fbx" \
+    --against "$dir/demo.glb" --gl-debug --size 640x480 || true
+cat "$dir/log"
+[ "$(cat "$dir/log.rc" 2>/dev/null)" = 0 ] || { echo "exit code $(cat "$dir/log.rc" 2>/dev/null) (seed $seed)"; exit 1; }
+grep -q " 0 failed checks" "$dir/log" || { echo "monkey checks failed (seed $seed)"; exit 1; }
+grep -q "vertices paired by order (7414)" "$dir/log" || { echo "no pairing line"; exit 1; }]=]
+            sh $<TARGET_FILE:skinview> ${XVFB_RUN_EXECUTABLE} ${SKINVIEW_TESTMODELS_DIR} ${MONKEY_MB})
+  set_tests_properties(view_monkey_against PROPERTIES TIMEOUT 300 LABELS "gl;window"
                        FAIL_REGULAR_EXPRESSION "ERROR: AddressSanitizer|runtime error:|skinview: GL error")
 endif()
 

@@ -118,6 +118,8 @@ typedef struct MorphTrack {
  * start, what --time takes) samples the keys at file time start + t. */
 typedef struct Clip {
     char        name[SV_NAME_MAX];  /* may be "" (unnamed glTF clips) */
+    char        source_file[SV_NAME_MAX]; /* "" for the model's own clips; a clip added from another file
+                                             (--animations, a Shift-drop: anim/retarget.h) has that file's name */
     float       start;              /* seconds: time of the clip's first key (0 for most files) */
     float       file_time_shift;    /* seconds the import added to every key time (a clip whose keys start
                                        before 0, e.g. an FBX take from -1 frame, is moved to 0 by validation):
@@ -295,6 +297,17 @@ typedef struct ImportStats {
     int blend_shapes_from_file;    /* FBX: meshes whose morph targets are the file's blend shapes, not Assimp's */
 } ImportStats;
 
+/* The file's axis system and length unit, where the file states them (FBX GlobalSettings). skinview shows
+ * scene space as the file has it; the glTF export converts it to glTF's (+Y up, +Z front, X right when
+ * seen from the front, metres) in one place (gltf_export_axes in io/gltf_write.h). */
+typedef struct SceneAxes {
+    bool   known;               /* false: the file states none (glTF's own frame, or a format Assimp converted) */
+    int8_t right_axis, right_sign;   /* axis index 0..2 and sign +1 / -1 (FBX CoordAxis, CoordAxisSign) */
+    int8_t up_axis, up_sign;         /* FBX UpAxis, UpAxisSign */
+    int8_t front_axis, front_sign;   /* the way the model faces (FBX FrontAxis, FrontAxisSign) */
+    double metres_per_unit;     /* FBX UnitScaleFactor / 100 (the factor is centimetres per unit) */
+} SceneAxes;
+
 typedef struct Model {
     char      source_path[1024];
     Skeleton  skeleton;
@@ -311,6 +324,7 @@ typedef struct Model {
      * every other format) */
     char      extensions_used[512];
     char      extensions_required[512];
+    SceneAxes axes;               /* the file's axes and unit (FBX), for --info and the glTF export */
 } Model;
 
 /* True if every skinned mesh's file asks for dual quaternion skinning, alone or blended per vertex

@@ -246,6 +246,16 @@ static bool parse_optimize_keys(const CliOption *option, int argc, char **argv, 
     return true;
 }
 
+/* --compress meshopt (the one method so far) */
+static bool parse_compress(const CliOption *option, int argc, char **argv, int *i, Options *o, char *error, size_t size)
+{
+    const char *value = take_value(argc, argv, i, error, size);
+    if (!value) return false;
+    if (strcmp(value, "meshopt") != 0) return bad_value(option, value, error, size);
+    o->compress_meshopt = true;
+    return true;
+}
+
 /* --show-axes [all] */
 static bool parse_show_axes(const CliOption *option, int argc, char **argv, int *i, Options *o, char *error, size_t size)
 {
@@ -255,6 +265,16 @@ static bool parse_show_axes(const CliOption *option, int argc, char **argv, int 
         o->aids.axes = AXES_ALL;
         ++*i;
     }
+    return true;
+}
+
+static bool parse_retarget(const CliOption *option, int argc, char **argv, int *i, Options *o, char *error, size_t size)
+{
+    static const char *const words[] = {"on", "off", NULL};
+    int choice = take_choice(option, argc, argv, i, words, error, size);
+    if (choice < 0) return false;
+    o->retarget_off = choice == 1;
+    o->retarget_given = true;
     return true;
 }
 
@@ -278,13 +298,22 @@ static const CliOption options_table[] = {
     FLAG("--show-hud", show_hud, "--screenshot also draws the status line and the timeline"),
     {"--show-browser", NULL, OPTION_FLAG, FIELD(show_browser), 0, 0, false, NULL, FIELD(show_hud), NULL,
      "--screenshot also draws the clip list (implies --show-hud)"},
+    {"--show-help", NULL, OPTION_FLAG, FIELD(show_help), 0, 0, false, NULL, FIELD(show_hud), NULL,
+     "--screenshot also draws the help panel (key H; implies --show-hud)"},
     CUSTOM("--view", "VIEW", parse_view, "front, back, right, left, top or bottom",
            "--screenshot camera: front, back, right, left, top or bottom\n"
            "(default: three-quarter front, as the viewer opens)"),
     {"--info", "[--json]", OPTION_FLAG, FIELD(info), 0, 0, false, NULL, NO_ALSO, NULL,
      "print meshes, joints and clips, then exit"},
     FLAG("--json", json, NULL),
+    FLAG("--verbose", verbose, "--info also lists each FBX joint's node features (after the clips)"),
     TEXT("--screenshot", "PNG", screenshot_path, "render one frame off-screen, write a PNG, exit"),
+    TEXT("--record", "OUT", record_path, "render --clip from --time off-screen and write OUT.mp4 (H.264),\n"
+                                         "OUT.webm (VP9), OUT.gif or OUT-%04d.png frames, exit; takes what\n"
+                                         "--screenshot takes (--size, --view, aids, --show-hud), --fps,\n"
+                                         "--speed, --loop and --duration"),
+    {"--duration", "SECONDS", OPTION_FLOAT, FIELD(duration), 0.0, 3600.0, true, "seconds in (0, 3600]",
+     FIELD(duration_given), NULL, "--record length (default one loop of the clip at --speed;\nping-pong: there and back)"},
     CUSTOM("--size", "WxH", parse_size, "WxH with 1..16384 pixels each", "screenshot / window size (default 1280x720)"),
     TEXT("--export-pose", "OBJ", export_pose_path, "write the skinned meshes at --clip/--time in scene space, exit"),
     FLAG("--verify", verify, "compare GPU skinning (shaders/skinned.vert) with the CPU\n"
@@ -301,19 +330,40 @@ static const CliOption options_table[] = {
     TEXT("--bake-vat", "OUTDIR", bake_vat_dir, "bake vertex animation textures (positions.png, normals.png,\n"
                                                "mesh.glb, vat.json) of the selected clips into OUTDIR, exit"),
     {"--fps", "N", OPTION_FLOAT, FIELD(fps), 0.0, 1000.0, true, "a number of frames per second in (0, 1000]",
-     FIELD(bake_option_set), NULL, "bake rate in frames per second (default 30)"},
+     FIELD(fps_given), NULL, "bake rate in frames per second (default 30); --record: frame rate\n"
+                             "(default the clip's, at most 60; GIF at most 50); --export-gltf:\n"
+                             "resample every joint channel at N per second plus its keys, LINEAR"},
     {"--clips", "A,B|all", OPTION_CUSTOM, 0, 0, 0, false, "clip names or indices separated by commas, or 'all'",
-     FIELD(bake_option_set), parse_clips, "clips to bake, by name or index from 0 (default all)"},
-    {"--precision", "16|float", OPTION_CUSTOM, 0, 0, 0, false, "16 or float", FIELD(bake_option_set), parse_precision,
+     FIELD(bake_option_set), parse_clips, "clips to bake or export, by name or index from 0 (default all)"},
+    {"--precision", "16|float", OPTION_CUSTOM, 0, 0, 0, false, "16 or float", FIELD(precision_or_texture), parse_precision,
      "16-bit PNG positions (default) or 32-bit float EXR"},
     {"--max-texture", "N", OPTION_INT, FIELD(max_texture), 16, 65536, false, "an integer in 16..65536",
-     FIELD(bake_option_set), NULL,
+     FIELD(precision_or_texture), NULL,
      "largest texture side (default: GL_MAX_TEXTURE_SIZE, else 16384);\nmore frames go to further pages (positions_1.png ...)"},
     {"--quiet", NULL, OPTION_FLAG, FIELD(quiet), 0, 0, false, NULL, FIELD(bake_option_set), NULL,
-     "no progress bar on stderr while baking"},
+     "no progress line on stderr while baking or exporting (and no\nexport notes)"},
+    TEXT("--export-gltf", "OUT", export_gltf_path,
+         "write the model as glTF 2.0 (OUT.glb: one file; OUT.gltf: with\n"
+         "OUT.bin and PNG images beside it): hierarchy, skins, every clip\n"
+         "(--clips), morph targets, materials and textures, exit"),
+    FLAG("--check-export", check_export, "with --export-gltf: read the file back, pose every clip at every key\n"
+                                         "and halfway between against MODEL, print the worst vertex distance\n"
+                                         "per clip over the model's size; exit 1 above 1e-4"),
+    CUSTOM("--compress", "meshopt", parse_compress, "meshopt",
+           "with --export-gltf: EXT_meshopt_compression (meshoptimizer)"),
     TEXT("--vat", "OUTDIR", vat_dir, "play a bake back with shaders/vat.vert (no skeleton)"),
     {"--instances", "N", OPTION_INT, FIELD(instances), 1, 1000000, false, "an integer in 1..1000000",
      FIELD(instances_given), NULL, "with --vat: N copies on a grid, one draw call per mesh"},
+    TEXT("--animations", "FILE[,FILE...]|DIR", animations,
+         "add the clips of other files (a folder: every model file in it,\n"
+         "sorted) to MODEL: joints matched by name, prefix-free name,\n"
+         "humanoid role or --bone-map, clips retargeted onto MODEL's\n"
+         "skeleton (docs/retargeting.md); --clip names them"),
+    TEXT("--bone-map", "FILE", bone_map, "with --animations: one 'source target' joint pair a line,\n"
+                                         "matched before any name or role"),
+    CUSTOM("--retarget", "on|off", parse_retarget, "on or off",
+           "with --animations: on (default) retargets rotations and scales\n"
+           "the hips' travel; off copies the local keys as they are (same rig)"),
     CUSTOM("--skinning", "METHOD", parse_skinning, "gpu, cpu, dq or rigid",
            "gpu: linear blend skinning in the shader (default); cpu: linear\n"
            "blend skinning on the CPU, uploaded each frame; dq: dual quaternion\n"
@@ -334,6 +384,17 @@ static const CliOption options_table[] = {
     CUSTOM("--compare", "A,B", parse_compare, "two of lbs, dq, rigid separated by a comma",
            "colour each vertex by the distance between methods A and B (lbs, dq,\n"
            "rigid), surface drawn by A, legend in scene units (key D)"),
+    TEXT("--against", "OTHER", against_path,
+         "colour each vertex of MODEL by its distance to OTHER's vertex at\n"
+         "the same clip (by name, else index) and time: two files of one\n"
+         "character, e.g. an FBX and a converter's glTF (window and\n"
+         "--screenshot, key D); vertices paired by order when the totals\n"
+         "agree, else by the nearest point at the bind pose (stderr says which)"),
+    {"--report", NULL, OPTION_FLAG, FIELD(against_report), 0, 0, false, NULL, NO_ALSO, NULL,
+     "with --against: per clip the worst and mean distance at 0, every\n"
+     "1/30 s and the clip's end (stdout), exit 1 above --tolerance"},
+    {"--tolerance", "X", OPTION_FLOAT, FIELD(tolerance), 0.0, 1.0, true, "a fraction of the diagonal in (0, 1]",
+     FIELD(tolerance_given), NULL, "--report's limit, of MODEL's bounding-box diagonal (default 1e-3)"},
     TEXT("--morph", "NAME=W,...", aids.morph, "set morph target weights (target name or index) over the clip's"),
     FLAG("--show-morphs", aids.show_morphs, "morph target sliders of the selected mesh (key Z; drag a bar,\n"
                                              "release: back to the clip's weight)"),
@@ -391,11 +452,15 @@ const char *cli_usage(void)
         "                [--show-axes [all]] [--show-names] [--joint-values] [--wireframe]\n"
         "                [--show-normals] [--no-grid] [--optimize-keys [TOLERANCE]] [--no-extrapolation]\n"
         "                [--loop loop|once|ping-pong] [--blend SECONDS] [--watch]\n"
-        "                [--show-hud] [--show-browser] [--view VIEW]\n"
+        "                [--show-hud] [--show-browser] [--show-help] [--view VIEW]\n"
+        "                [--record OUT.mp4|OUT.webm|OUT.gif|OUT-%04d.png [--duration S] [--fps N]]\n"
         "                [--bake-vat OUTDIR [--fps N] [--clips A,B|all] [--precision 16|float]\n"
         "                                   [--max-texture N] [--quiet]]\n"
+        "                [--export-gltf OUT.glb|OUT.gltf [--clips A,B|all] [--fps N] [--compress meshopt]\n"
+        "                                   [--check-export] [--quiet]]\n"
         "       skinview --vat OUTDIR [--instances N] [--clip ...] [--time ...] [--speed X]\n"
         "                [--screenshot OUT.png | --export-pose OUT.obj | --verify] [--size WxH]\n"
+        "       skinview MODEL --against OTHER [--report [--tolerance X] | --screenshot OUT.png]\n"
         "       skinview --thumbnail IN OUT SIZE [--thumbnail-budget SECONDS]\n"
         "                [--help] [--version]\n"
         "  MODEL              any file Assimp reads (FBX, glTF/GLB, Collada, X, ...);\n"
@@ -467,6 +532,7 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
     options->thumbnail_budget = 5.0f;
     options->fps = 30.0f;
     options->instances = 1;
+    options->tolerance = 1e-3f;   /* AGAINST_DEFAULT_TOLERANCE (app/against.h) */
     options->aids.compare_a = SKINNING_GPU_LBS;
     options->aids.compare_b = SKINNING_GPU_DQ;
     for (int i = 1; i < argc; i++) {
@@ -487,13 +553,13 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
         }
     }
     options->aids.grid = !options->no_grid;
-    if (options->view >= 0 && !options->screenshot_path) {
-        snprintf(error, error_size, "--view only goes with --screenshot (the viewer has keypad 1 / 3 / 7)");
+    if (options->view >= 0 && !options->screenshot_path && !options->record_path) {
+        snprintf(error, error_size, "--view only goes with --screenshot or --record (the viewer has keypad 1 / 3 / 7)");
         return false;
     }
-    if ((options->show_hud) && !options->screenshot_path) {
-        snprintf(error, error_size, "%s only goes with --screenshot (the viewer shows them with its keys)",
-                 options->show_browser ? "--show-browser" : "--show-hud");
+    if ((options->show_hud) && !options->screenshot_path && !options->record_path) {
+        snprintf(error, error_size, "%s only goes with --screenshot or --record (the viewer shows them with its keys)",
+                 options->show_browser ? "--show-browser" : options->show_help ? "--show-help" : "--show-hud");
         return false;
     }
     if (options->thumbnail_in && options->model_path) {
@@ -509,8 +575,37 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
         snprintf(error, error_size, "--json only goes with --info or --inspect-vertex");
         return false;
     }
-    if (options->bake_option_set && !options->bake_vat_dir) {
-        snprintf(error, error_size, "--fps, --clips, --precision, --max-texture and --quiet only go with --bake-vat");
+    if (options->verbose && !options->info) {
+        snprintf(error, error_size, "--verbose only goes with --info");
+        return false;
+    }
+    if (options->fps_given && !options->bake_vat_dir && !options->record_path && !options->export_gltf_path) {
+        snprintf(error, error_size, "--fps only goes with --bake-vat, --record or --export-gltf");
+        return false;
+    }
+    if (options->duration_given && !options->record_path) {
+        snprintf(error, error_size, "--duration only goes with --record");
+        return false;
+    }
+    options->bake_option_set |= options->precision_or_texture;
+    if (options->bake_option_set && !options->bake_vat_dir && !options->export_gltf_path) {
+        snprintf(error, error_size, "--clips, --precision, --max-texture and --quiet only go with --bake-vat "
+                                    "(--clips and --quiet also with --export-gltf)");
+        return false;
+    }
+    if ((options->check_export || options->compress_meshopt) && !options->export_gltf_path) {
+        snprintf(error, error_size, "%s only goes with --export-gltf", options->check_export ? "--check-export" : "--compress");
+        return false;
+    }
+    if (options->export_gltf_path && options->precision_or_texture) {
+        snprintf(error, error_size, "--precision and --max-texture only go with --bake-vat");
+        return false;
+    }
+    if (options->export_gltf_path && (options->info || options->screenshot_path || options->export_pose_path ||
+                                      options->verify || options->vat_dir || options->thumbnail_in ||
+                                      options->bake_vat_dir || options->inspect_vertex || options->record_path)) {
+        snprintf(error, error_size, "--export-gltf is a mode of its own: no --info, --screenshot, --export-pose, "
+                                    "--verify, --vat, --bake-vat, --inspect-vertex, --record or --thumbnail with it");
         return false;
     }
     if (options->instances_given && !options->vat_dir) {
@@ -521,6 +616,38 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
                                   options->verify || options->vat_dir || options->thumbnail_in)) {
         snprintf(error, error_size, "--bake-vat is a mode of its own: no --info, --screenshot, --export-pose, "
                                     "--verify, --vat or --thumbnail with it");
+        return false;
+    }
+    if ((options->bone_map || options->retarget_given) && !options->animations) {
+        snprintf(error, error_size, "--bone-map and --retarget only go with --animations");
+        return false;
+    }
+    if (options->animations && (options->vat_dir || options->thumbnail_in)) {
+        snprintf(error, error_size, "--animations adds clips to MODEL: not with --vat or --thumbnail");
+        return false;
+    }
+
+    if ((options->against_report || options->tolerance_given) && !options->against_path) {
+        snprintf(error, error_size, "%s only goes with --against OTHER", options->against_report ? "--report" : "--tolerance");
+        return false;
+    }
+    if (options->tolerance_given && !options->against_report) {
+        snprintf(error, error_size, "--tolerance is --report's limit: give --report with it");
+        return false;
+    }
+    if (options->against_path && (options->aids.compare || options->info || options->export_pose_path || options->verify ||
+                                  options->thumbnail_in || options->inspect_vertex || options->bake_vat_dir ||
+                                  options->vat_dir || options->record_path || options->export_gltf_path)) {
+        snprintf(error, error_size, "--against goes with the window, --screenshot or --report: no %s with it",
+                 options->aids.compare ? "--compare (it is the difference view's other side)"
+                 : options->info ? "--info" : options->export_pose_path ? "--export-pose" : options->verify ? "--verify"
+                 : options->thumbnail_in ? "--thumbnail" : options->inspect_vertex ? "--inspect-vertex"
+                 : options->bake_vat_dir ? "--bake-vat" : options->vat_dir ? "--vat"
+                 : options->record_path ? "--record" : "--export-gltf");
+        return false;
+    }
+    if (options->against_report && options->screenshot_path) {
+        snprintf(error, error_size, "--report prints numbers and --screenshot a picture: give one");
         return false;
     }
     if (options->vat_dir && (options->model_path || options->info || options->max_bones || options->thumbnail_in)) {

@@ -19,10 +19,12 @@ typedef struct Options {
     float       blend_seconds;   /* --blend: cross-fade time between clips, default 0.25, 0 = cut */
     bool        show_hud;        /* --show-hud: --screenshot draws the status line and timeline */
     bool        show_browser;    /* --show-browser: --screenshot also draws the clip list (implies show_hud) */
+    bool        show_help;       /* --show-help: --screenshot also draws the help panel (implies show_hud) */
     int         view;            /* --view: a CameraView (camera.h) for --screenshot; -1 = the first view */
     bool        watch;           /* --watch: the viewer reloads the file when it changes on disk */
     bool        info;
     bool        json;
+    bool        verbose;         /* --verbose: --info lists each FBX joint's node features */
     const char *screenshot_path;
     int         width, height;   /* --size WxH, default 1280x720 */
     const char *export_pose_path;
@@ -45,13 +47,30 @@ typedef struct Options {
     const char *vat_dir;         /* --vat OUTDIR: play a bake */
     int         instances;       /* --instances N (with --vat), default 1 */
     bool        instances_given; /* --instances was on the command line */
-    bool        bake_option_set; /* one of --fps/--clips/--precision/--max-texture/--quiet was given */
+    bool        bake_option_set; /* one of --clips/--precision/--max-texture/--quiet was given */
+    bool        fps_given;       /* --fps: --bake-vat's rate, --record's, or --export-gltf's resampling */
+    const char *record_path;     /* --record OUT.mp4|.webm|.gif|OUT-%04d.png */
+    float       duration;        /* --duration: seconds --record covers (duration_given) */
+    bool        duration_given;
+    /* glTF export (docs/export.md) */
+    const char *export_gltf_path; /* --export-gltf OUT.glb|OUT.gltf */
+    bool        check_export;    /* --check-export: read the export back and compare every clip */
+    bool        compress_meshopt; /* --compress meshopt: EXT_meshopt_compression */
+    bool        precision_or_texture; /* --precision or --max-texture was given (bake only) */
     bool        help;
     bool        version;         /* --version */
     const char *inspect_vertex;  /* --inspect-vertex MESH:INDEX: one vertex through the formula, printed (a mode) */
+    const char *against_path;    /* --against OTHER: MODEL coloured by its distance to OTHER (app/against.h) */
+    bool        against_report;  /* --report: with --against, the distances per clip printed, exit */
+    float       tolerance;       /* --tolerance X: --report's limit, of MODEL's diagonal (default 1e-3) */
+    bool        tolerance_given;
     AidOptions  aids;            /* aids.grid = !no_grid */
     bool        no_grid;         /* --no-grid */
     bool        flat_lighting;   /* --lighting flat: the old Lambert look (LIGHTING_FLAT); default: PBR */
+    const char *animations;      /* --animations FILE[,FILE...]|DIR: clips of other files added to MODEL */
+    const char *bone_map;        /* --bone-map FILE: 'source target' joint pairs */
+    bool        retarget_off;    /* --retarget off: local keys copied as they are */
+    bool        retarget_given;
     bool        skinning_given;  /* --skinning was on the command line (else the file's method, if it names DQ) */
 } Options;
 

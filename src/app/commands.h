@@ -7,12 +7,30 @@
 #include "anim/model.h"
 #include "anim/skin_dq.h"
 #include "cli.h"
+#include "view/playback.h"
 
 #include <stddef.h>
 
 /* Imports `path` (bones-per-mesh limit max_bones, 0 = none). On failure prints
  * "skinview: PATH: cause" on stderr and returns false. */
 bool app_load_model(const char *path, int max_bones, Model *model);
+
+/* --animations (animations.c): the clips of every file of `list` (comma-separated files or folders;
+ * a folder: every model file in it, sorted) appended to `character`, joints matched and clips
+ * retargeted by anim/retarget.h (retarget_off: local keys copied), `bone_map_path` (may be NULL)
+ * read first; print_match_table: the --info table of matched joints on stdout. False with one
+ * line "FILE: cause" in error, or "" when a file did not import (app_load_model printed why); clips
+ * added before the failure stay: the caller frees the model. */
+bool app_add_animations(Model *character, const char *list, const char *bone_map_path, bool retarget_off,
+                        bool print_match_table, char *error, size_t error_size);
+/* Set once by main: every later app_load_model of `character_path` adds these (start-up, re-imports,
+ * reloads, --bake-vat). */
+void app_set_animations(const char *character_path, const char *list, const char *bone_map, bool retarget_off,
+                        bool print_table);
+/* Whether app_load_model(path) adds the --animations clips; and the adding, after one line on stderr
+ * when it fails. */
+bool app_animations_wanted(const char *path);
+bool app_add_configured_animations(Model *character);
 
 /* The key-frame optimiser for every later app_load_model (--optimize-keys): relative tolerance
  * (0 = off) and whether to measure its worst pose change (--info does). */
@@ -62,8 +80,13 @@ bool app_write_png(const char *path, int width, int height, const unsigned char 
  * extension, NNN from 001). False when all 999 exist or the path does not fit. */
 bool app_next_screenshot_path(const char *model_path, char *out, size_t out_size);
 
-/* --info [--json] (info.c) */
-int command_info(const Model *model, bool json);
+/* The first free "DIR/NAME-KIND-NNN.EXTENSION" next to the model (the screenshot's is KIND "shot",
+ * EXTENSION "png"; the window's recording "rec", "mp4"). False as above. */
+bool app_next_output_path(const char *model_path, const char *kind, const char *extension, char *out, size_t out_size);
+
+/* --info [--json] [--verbose] (info.c): FBX node features one line per feature (a count, a few
+ * joints); --verbose lists every joint's at the end, --json names them all. */
+int command_info(const Model *model, bool json, bool verbose);
 
 /* --inspect-vertex MESH:INDEX [--json] (inspect_cmd.c): the vertex through the formula at clip/time,
  * morph weights of --morph (morph_spec, may be NULL) over the clip's; exit 2 for a bad MESH:INDEX. */
@@ -87,13 +110,34 @@ int command_export_pose(const Model *model, int clip, float time, SkinningMethod
  * says the bones-per-mesh limit (GL_MAX_VERTEX_UNIFORM_COMPONENTS), and app_fit_bone_limit()
  * re-imports in the rare case a mesh has more bones than that. */
 /* Each takes the model app_load_checked() imported (and frees it) and the clip it resolved. */
-int command_view(const Options *options, const char *model_path, Model *model, int clip);
-int command_screenshot(const Options *options, const char *model_path, Model *model, int clip);
+/* `against`: --against OTHER opened on `model` (app/against.h), bound again to the command's own copy of
+ * the model; NULL: none. */
+struct Against;
+int command_view(const Options *options, const char *model_path, Model *model, int clip, struct Against *against);
+int command_screenshot(const Options *options, const char *model_path, Model *model, int clip, struct Against *against);
+/* --record OUT (record.c): --clip from --time for --duration (default one loop) at --fps, off-screen
+ * like --screenshot, into MP4 / WebM / GIF (io/video.h) or numbered PNG frames. */
+int command_record(const Options *options, const char *model_path, Model *model, int clip);
+
+/* The viewer's HUD (status line, timeline; the clip list with --show-browser, the help with
+ * --show-help) over the frame in the bound framebuffer, for `playback`'s clip and time. Its Text is
+ * made once per process. False with a one-line cause. */
+bool app_draw_hud(const Options *options, const Model *model, const Playback *playback, int width, int height,
+                  char *error, size_t error_size);
 int command_verify(const Options *options, const char *model_path, Model *model);
 
 /* --thumbnail IN OUT SIZE (thumbnail.c): within options->thumbnail_budget seconds or exit 1
  * with nothing written. */
 int command_thumbnail(const Options *options);
+
+/* Clips named by --clips ("all" or NULL: every clip; else names / indices from 0 separated by commas; a
+ * name that itself contains commas is matched whole first) into selected[] (clip_count entries at most).
+ * Returns the count, or -1 with a one-line message. (vat_bake.c; --bake-vat and --export-gltf) */
+int app_select_clips(const Model *model, const char *list, int *selected, char *error, size_t error_size);
+
+/* --export-gltf OUT.glb|OUT.gltf [--clips ...] [--fps N] [--compress meshopt] [--check-export] [--quiet]
+ * (export_gltf_cmd.c): the model as glTF 2.0; with --check-export read back and compared. */
+int command_export_gltf(const Options *options, const char *model_path);
 
 /* --bake-vat OUTDIR (vat_bake.c): vertex animation textures of the model's clips. */
 int command_bake_vat(const Options *options, const char *model_path);

@@ -3,6 +3,7 @@
  * Both create an offscreen context first (glcontext.h), because the bones-per-mesh limit
  * the model is imported with comes from GL_MAX_VERTEX_UNIFORM_COMPONENTS, and both draw
  * only into their own framebuffer objects. */
+#include "against.h"
 #include "bounds.h"
 #include "view/camera.h"
 #include "view/hud.h"
@@ -11,19 +12,13 @@
 #include "gfx/framebuffer.h"
 #include "gfx/gl_debug.h"
 #include "gfx/renderer.h"
-#include "io/atomic_file.h"
 #include "scene.h"
 #include "gfx/text.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#define STBI_WRITE_NO_STDIO
-#include "stb_image_write.h"
 
 #define SCREENSHOT_SAMPLES 4
 #define VERIFY_TIMES 8                /* per clip: t_i = i * duration / 7 */
@@ -36,54 +31,24 @@ static const float background[3] = {0.18f, 0.20f, 0.23f};
 
 /* ---- --screenshot -------------------------------------------------------- */
 
-typedef struct PngSink {
-    FILE *file;
-    bool  failed;
-} PngSink;
-
-static void write_png_bytes(void *user, void *data, int size)
+/* --show-hud / --show-browser / --show-help: the viewer's HUD over the frame in the bound
+ * framebuffer, for `playback` (its clip, time, speed, loop mode; paused shows PAUSED); the browser
+ * opened on the current clip. */
+bool app_draw_hud(const Options *options, const Model *model, const Playback *state, int width, int height,
+                  char *error, size_t error_size)
 {
-    PngSink *sink = user;
-    if (!sink->failed && fwrite(data, 1, (size_t)size, sink->file) != (size_t)size) sink->failed = true;
-}
-
-/* Writes RGBA pixels (rows top to bottom) as a PNG through a temporary file renamed onto
- * `path` when complete (io/atomic_file.h): a failure leaves no file. */
-bool app_write_png(const char *path, int width, int height, const unsigned char *pixels, char *error,
-                   size_t error_size)
-{
-    AtomicFile out;
-    if (!atomic_file_open(&out, path, error, error_size)) return false;
-    PngSink sink = {out.file, false};
-    errno = 0;
-    int ok = stbi_write_png_to_func(write_png_bytes, &sink, width, height, 4, pixels, width * 4);
-    if (!ok || sink.failed) {
-        snprintf(error, error_size, "cannot write PNG: %s", strerror(errno ? errno : EIO));
-        atomic_file_abort(&out);
-        return false;
-    }
-    return atomic_file_commit(&out, error, error_size);
-}
-
-/* --show-hud / --show-browser: the viewer's HUD over the screenshot, at --clip / --time,
- * paused (no frame rate shown); the browser opened on the current clip. */
-static bool draw_screenshot_hud(const Options *options, const Model *model, int clip, int width, int height,
-                                char *error, size_t error_size)
-{
-    float *durations = calloc((size_t)(model->clip_count > 0 ? model->clip_count : 1), sizeof *durations);
+    int clip = state->clip;
     int key_capacity = timeline_max_keys(model);
     float *keys = calloc((size_t)(key_capacity > 0 ? key_capacity : 1), sizeof *keys);
     ClipBrowser browser = {0};
-    Text text;
-    bool ok = durations && keys && browser_init(&browser, model->clips, model->clip_count);
+    static Text text;   /* one per process: baked once, kept for --record's next frame */
+    static bool text_ready;
+    bool ok = keys && browser_init(&browser, model->clips, model->clip_count);
     if (!ok) {
         snprintf(error, error_size, "out of memory");
-    } else if (text_init(&text, error, error_size)) {
-        for (int c = 0; c < model->clip_count; c++) durations[c] = model->clips[c].duration;
-        Playback playback;
-        playback_init(&playback, model->clip_count, durations, clip, options->time, options->speed);
-        playback.loop_mode = (PlaybackLoopMode)options->loop_mode;
-        playback.paused = true;
+    } else if (text_ready || (text_ready = text_init(&text, error, error_size))) {
+        Playback playback = *state;
+        playback.show_help = options->show_help;
         HudInfo info = {0};
         info.model = model;
         info.playback = &playback;
@@ -100,23 +65,25 @@ static bool draw_screenshot_hud(const Options *options, const Model *model, int 
         browser.open = options->show_browser && model->clip_count > 0;
         browser_highlight_clip(&browser, clip, layout.browser.visible_rows);
         hud_draw(&text, &info, &layout, width, height);
-        text_free(&text);
     } else {
         ok = false;
     }
     browser_free(&browser);
     free(keys);
-    free(durations);
     return ok;
 }
 
-int command_screenshot(const Options *options, const char *model_path, Model *loaded, int clip)
+int command_screenshot(const Options *options, const char *model_path, Model *loaded, int clip, Against *against)
 {
     GlSession session;
     int status = session_begin(&session, options, model_path, loaded);
     if (status != 0) return status;
     const Model *model = &session.model;
     char error[1024];
+    if (against && !against_follow(against, model, error, sizeof error)) {
+        fprintf(stderr, "skinview: %s: %s\n", against->other_path, error);
+        return session_end(&session, 1, model_path);
+    }
     Animator animator;
     if (!animator_init(&animator, model)) {
         fprintf(stderr, "skinview: %s: out of memory\n", model_path);
@@ -151,6 +118,7 @@ int command_screenshot(const Options *options, const char *model_path, Model *lo
         animator_free(&animator);
         return session_end(&session, strncmp(error, "no joint", 8) == 0 || strncmp(error, "--", 2) == 0 ? 2 : 1, model_path);
     }
+    if (against) scene_set_against(&scene, against);
     scene_evaluate(&scene, &animator, clip, options->time);
 
     Framebuffer framebuffer;
@@ -173,9 +141,22 @@ int command_screenshot(const Options *options, const char *model_path, Model *lo
     renderer_clear(background[0], background[1], background[2]);
     scene_draw(&scene, &animator, view, projection, &light, &text, width, height);
     gl_debug_check("reading the frame back");
-    if (options->show_hud && !draw_screenshot_hud(options, model, clip, width, height, error, sizeof error)) {
-        fprintf(stderr, "skinview: %s: %s\n", options->screenshot_path, error);
-        goto done_framebuffer;
+    if (options->show_hud) {   /* at --clip / --time, paused (no frame rate shown) */
+        float *durations = calloc((size_t)(model->clip_count > 0 ? model->clip_count : 1), sizeof *durations);
+        for (int c = 0; durations && c < model->clip_count; c++) durations[c] = model->clips[c].duration;
+        Playback playback;
+        if (durations) {
+            playback_init(&playback, model->clip_count, durations, clip, options->time, options->speed);
+            playback.loop_mode = (PlaybackLoopMode)options->loop_mode;
+            playback.paused = true;
+        }
+        bool drawn = durations && app_draw_hud(options, model, &playback, width, height, error, sizeof error);
+        if (!durations) snprintf(error, sizeof error, "out of memory");
+        free(durations);
+        if (!drawn) {
+            fprintf(stderr, "skinview: %s: %s\n", options->screenshot_path, error);
+            goto done_framebuffer;
+        }
     }
     if (session_write_screenshot(&framebuffer, pixels, width, height, options->screenshot_path)) status = 0;
 done_framebuffer:

@@ -12,6 +12,14 @@ typedef struct StatField {
 } StatField;
 
 /* The import stats in a fixed order (names = the ImportStats fields). */
+/* "+X", "-Z", ...: an axis index 0..2 with its sign */
+static void axis_text(int axis, int sign, char out[3])
+{
+    out[0] = sign < 0 ? '-' : '+';
+    out[1] = (char)('X' + (axis >= 0 && axis <= 2 ? axis : 0));
+    out[2] = '\0';
+}
+
 static int stat_fields(const ImportStats *s, StatField out[24])
 {
     int n = 0;
@@ -92,6 +100,8 @@ static cJSON *bits_array(unsigned bits, const char *const *names, int count)
     return array;
 }
 
+#define INFO_FEATURE_NAMES 4   /* joints named on a feature's summary line (all: --verbose, --json) */
+
 static int joints_with_source_features(const Skeleton *skeleton)
 {
     int n = 0;
@@ -115,7 +125,7 @@ static int bone_joint_count(const Skeleton *skeleton)
     return bones;
 }
 
-static int print_text(const Model *model)
+static int print_text(const Model *model, bool verbose)
 {
     printf("file: ");
     print_name(model->source_path, "");
@@ -146,25 +156,34 @@ static int print_text(const Model *model)
     }
     printf("joints: %d (%d bones)\n", model->skeleton.joint_count, bone_joint_count(&model->skeleton));
     const Skeleton *sk = &model->skeleton;
-    if (joints_with_source_features(sk) > 0) {   /* FBX: what the nodes use beyond T·R·S */
-        printf("  FBX node features (%d joints):\n", joints_with_source_features(sk));
-        for (int j = 0; j < sk->joint_count; j++) {
-            if (!sk->source_features[j]) continue;
-            printf("    ");
-            print_name(sk->names[j], "(unnamed)");
-            printf(": ");
-            const char *separator = "";
-            for (int k = 0; k < JOINT_SOURCE_FEATURE_COUNT; k++)
-                if (sk->source_features[j] & (1u << k)) {
-                    printf("%s%s", separator, joint_source_feature_name(k));
-                    separator = ", ";
-                }
-            putchar('\n');
+    if (joints_with_source_features(sk) > 0) {   /* FBX: what the nodes use beyond T·R·S, one line per feature */
+        printf("  FBX node features (%d joints%s):\n", joints_with_source_features(sk),
+               verbose ? ", each listed at the end" : "; --verbose lists each joint's");
+        for (int k = 0; k < JOINT_SOURCE_FEATURE_COUNT; k++) {
+            int joints = 0;
+            for (int j = 0; j < sk->joint_count; j++) joints += (sk->source_features[j] >> k) & 1u;
+            if (joints == 0) continue;
+            printf("    %s: %d joint%s (", joint_source_feature_name(k), joints, joints == 1 ? "" : "s");
+            int named = 0;
+            for (int j = 0; j < sk->joint_count && named < INFO_FEATURE_NAMES; j++) {
+                if (!((sk->source_features[j] >> k) & 1u)) continue;
+                if (named++) printf(", ");
+                print_name(sk->names[j], "(unnamed)");
+            }
+            printf("%s)\n", joints > INFO_FEATURE_NAMES ? ", ..." : "");
         }
     }
     if (model->extensions_used[0] || model->extensions_required[0])   /* glTF: the file's extensions */
         printf("glTF extensions: used %s; required %s\n", model->extensions_used[0] ? model->extensions_used : "none",
                model->extensions_required[0] ? model->extensions_required : "none");
+    if (model->axes.known) {   /* FBX: the file's axes and unit; skinview shows them as they are */
+        char right[3], up[3], front[3];
+        axis_text(model->axes.right_axis, model->axes.right_sign, right);
+        axis_text(model->axes.up_axis, model->axes.up_sign, up);
+        axis_text(model->axes.front_axis, model->axes.front_sign, front);
+        printf("axes: %s up, %s front, %s right; unit %g m (--export-gltf converts to +Y up, +Z front, metres)\n", up,
+               front, right, model->axes.metres_per_unit);
+    }
     printf("clips: %d\n", model->clip_count);
     for (int c = 0; c < model->clip_count; c++) {
         const Clip *clip = &model->clips[c];
@@ -183,6 +202,7 @@ static int print_text(const Model *model)
             }
         }
         if (clip->morph_track_count > 0) printf(", %d morph channels", clip->morph_track_count);
+        if (clip->source_file[0]) printf(", from %s", clip->source_file);   /* --animations */
         printf("\n");
         for (int t = 0; t < clip->morph_track_count; t++) {
             const MorphTrack *track = &clip->morph_tracks[t];
@@ -208,6 +228,22 @@ static int print_text(const Model *model)
                (long)model->stats.keys, model->stats.key_tolerance);
         if (model->stats.key_error >= 0.0f) printf(", worst pose change %.3g of the diagonal", model->stats.key_error);
         printf("\n");
+    }
+    if (verbose && joints_with_source_features(sk) > 0) {   /* --verbose: every joint's features, last */
+        printf("FBX node features per joint:\n");
+        for (int j = 0; j < sk->joint_count; j++) {
+            if (!sk->source_features[j]) continue;
+            printf("  ");
+            print_name(sk->names[j], "(unnamed)");
+            printf(": ");
+            const char *separator = "";
+            for (int k = 0; k < JOINT_SOURCE_FEATURE_COUNT; k++)
+                if (sk->source_features[j] & (1u << k)) {
+                    printf("%s%s", separator, joint_source_feature_name(k));
+                    separator = ", ";
+                }
+            putchar('\n');
+        }
     }
     return 0;
 }
@@ -260,6 +296,17 @@ static int print_json(const Model *model)
             cJSON_AddItemToArray(features, item);
         }
     }
+    if (model->axes.known) {   /* FBX: "axes": {"up": "+Z", "front": "-Y", "right": "+X", "metres_per_unit": 0.01} */
+        cJSON *axes = cJSON_AddObjectToObject(root, "axes");
+        char text[3];
+        axis_text(model->axes.up_axis, model->axes.up_sign, text);
+        cJSON_AddStringToObject(axes, "up", text);
+        axis_text(model->axes.front_axis, model->axes.front_sign, text);
+        cJSON_AddStringToObject(axes, "front", text);
+        axis_text(model->axes.right_axis, model->axes.right_sign, text);
+        cJSON_AddStringToObject(axes, "right", text);
+        cJSON_AddNumberToObject(axes, "metres_per_unit", model->axes.metres_per_unit);
+    }
     cJSON_AddNumberToObject(root, "material_count", model->material_count);
     cJSON_AddNumberToObject(root, "texture_count", model->texture_count);
     /* glTF: extensionsUsed / extensionsRequired (empty arrays for every other format) */
@@ -282,6 +329,7 @@ static int print_json(const Model *model)
         cJSON *item = cJSON_CreateObject();
         cJSON_AddNumberToObject(item, "index", c);
         add_string(item, "name", clip->name);
+        add_string(item, "source", clip->source_file);   /* "" for the model's own, else the file it came from */
         cJSON_AddNumberToObject(item, "duration", clip->duration);
         cJSON_AddNumberToObject(item, "tracks", clip->track_count);
         cJSON_AddNumberToObject(item, "keys", (double)clip_key_count(clip));
@@ -328,9 +376,9 @@ static int print_json(const Model *model)
     return 0;
 }
 
-int command_info(const Model *model, bool json)
+int command_info(const Model *model, bool json, bool verbose)
 {
-    int status = json ? print_json(model) : print_text(model);
+    int status = json ? print_json(model) : print_text(model, verbose);
     if (fflush(stdout) != 0) return 1;
     return status;
 }

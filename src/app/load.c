@@ -73,7 +73,8 @@ void app_set_hold_end_keys(bool hold)
     hold_end_keys = hold;
 }
 
-bool app_load_model(const char *path, int max_bones, Model *model)
+/* The import alone, guarded (what app_load_model does before --animations). */
+static bool import_guarded(const char *path, int max_bones, Model *model)
 {
     char error[512];
     unsigned timeout = import_timeout_seconds(path);
@@ -117,6 +118,16 @@ bool app_load_model(const char *path, int max_bones, Model *model)
     for (int i = 0; i < GUARDED_COUNT; i++) sigaction(guarded[i], &previous[i], NULL);
     if (!ok) {
         fprintf(stderr, "skinview: %s: %s\n", path, error);
+        return false;
+    }
+    return true;
+}
+
+bool app_load_model(const char *path, int max_bones, Model *model)
+{
+    if (!import_guarded(path, max_bones, model)) return false;
+    if (app_animations_wanted(path) && !app_add_configured_animations(model)) {   /* --animations (animations.c) */
+        model_free(model);
         return false;
     }
     return true;
@@ -196,6 +207,11 @@ bool app_fit_bone_limit(const char *path, int limit, Model *model)
 
 bool app_next_screenshot_path(const char *model_path, char *out, size_t out_size)
 {
+    return app_next_output_path(model_path, "shot", "png", out, out_size);
+}
+
+bool app_next_output_path(const char *model_path, const char *kind, const char *extension, char *out, size_t out_size)
+{
     const char *slash = strrchr(model_path, '/');
     const char *name = slash ? slash + 1 : model_path;
     const char *dot = strrchr(name, '.');
@@ -203,7 +219,7 @@ bool app_next_screenshot_path(const char *model_path, char *out, size_t out_size
     int dir = (int)(slash ? (size_t)(slash - model_path + 1) : 0);
     struct stat st;
     for (int n = 1; n <= 999; n++) {
-        int written = snprintf(out, out_size, "%.*s%.*s-shot-%03d.png", dir, model_path, stem, name, n);
+        int written = snprintf(out, out_size, "%.*s%.*s-%s-%03d.%s", dir, model_path, stem, name, kind, n, extension);
         if (written < 0 || (size_t)written >= out_size) return false;
         if (stat(out, &st) != 0) return true;
     }

@@ -1,4 +1,5 @@
 /* main.c — skinview: parse the command line, pick a command. */
+#include "against.h"
 #include "commands.h"
 #include "gfx/gl_debug.h"
 #include "io/hdr_image.h"
@@ -32,10 +33,10 @@ int main(int argc, char **argv)
 
     int modes = (options.info ? 1 : 0) + (options.export_pose_path ? 1 : 0) +
                 (options.screenshot_path ? 1 : 0) + (options.verify ? 1 : 0) + (options.thumbnail_in ? 1 : 0) +
-                (options.inspect_vertex ? 1 : 0);
+                (options.inspect_vertex ? 1 : 0) + (options.record_path ? 1 : 0) + (options.against_report ? 1 : 0);
     if (modes > 1) {
-        fprintf(stderr, "skinview: --info, --export-pose, --screenshot, --verify, --thumbnail and --inspect-vertex are "
-                        "separate modes; give one\n");
+        fprintf(stderr, "skinview: --info, --export-pose, --screenshot, --record, --verify, --thumbnail, "
+                        "--inspect-vertex and --report are separate modes; give one\n");
         return 2;
     }
     if (options.vat_dir) return command_vat(&options);
@@ -47,14 +48,18 @@ int main(int argc, char **argv)
         if (!options.clip) options.clip = "Walk";   /* the demo opens walking: something to look at */
     }
 
+    if (options.animations)   /* every import of MODEL from here on adds these clips (animations.c) */
+        app_set_animations(model_path, options.animations, options.bone_map, options.retarget_off,
+                           options.info && !options.json);
     if (options.bake_vat_dir) return command_bake_vat(&options, model_path);
-    if (options.info || options.export_pose_path || options.inspect_vertex) {
+    if (options.export_gltf_path) return command_export_gltf(&options, model_path);
+    if (options.info || options.export_pose_path || options.inspect_vertex || options.against_report) {
         Model model = {0};
         if (!app_load_model(model_path, options.max_bones, &model)) return 1;
         int status;
         if (!options.skinning_given && model_asks_dual_quaternion(&model)) options.aids.skinning = SKINNING_GPU_DQ;
         if (options.info) {
-            status = command_info(&model, options.json);
+            status = command_info(&model, options.json, options.verbose);
         } else {
             int clip;
             if (!app_resolve_clip(&model, options.clip, &clip, error, sizeof error)) {
@@ -62,7 +67,10 @@ int main(int argc, char **argv)
                 model_free(&model);
                 return 2;
             }
-            if (options.inspect_vertex)
+            if (options.against_report)
+                status = command_against_report(&model, options.against_path, options.aids.skinning, options.tolerance,
+                                                options.clip ? clip : AGAINST_EVERY_CLIP);
+            else if (options.inspect_vertex)
                 status = command_inspect_vertex(&model, clip, options.time, options.aids.skinning,
                                                 options.aids.reference, options.inspect_vertex, options.json,
                                                 options.aids.morph);
@@ -81,7 +89,23 @@ int main(int argc, char **argv)
     if (status != 0) return status;
     /* the file's skinning method (FBX SkinningType DualQuaternion) unless --skinning says otherwise */
     if (!options.skinning_given && model_asks_dual_quaternion(&model)) options.aids.skinning = SKINNING_GPU_DQ;
-    if (options.screenshot_path) return command_screenshot(&options, model_path, &model, clip);
+    if (options.record_path) return command_record(&options, model_path, &model, clip);
     if (options.verify) return command_verify(&options, model_path, &model);
-    return command_view(&options, model_path, &model, clip);
+    /* --against: OTHER imported and paired now, before any window (its errors first too) */
+    static Against against;
+    Against *other = NULL;
+    if (options.against_path) {
+        if (!against_open(&against, &model, options.against_path, error, sizeof error)) {
+            if (error[0]) fprintf(stderr, "skinview: %s: %s\n", options.against_path, error);
+            model_free(&model);
+            return 1;
+        }
+        other = &against;
+        fprintf(stderr, "skinview: %s: %s\n", options.against_path, against.pairing_text);
+        if (against.hint[0]) fprintf(stderr, "skinview: %s: hint: %s\n", options.against_path, against.hint);
+    }
+    status = options.screenshot_path ? command_screenshot(&options, model_path, &model, clip, other)
+                                     : command_view(&options, model_path, &model, clip, other);
+    if (other) against_free(other);
+    return status;
 }

@@ -1,5 +1,6 @@
 /* scene.c — the model plus the teaching aids, for the viewer and --screenshot (see scene.h). */
 #include "scene.h"
+#include "against.h"
 #include "environment.h"
 #include "anim/skeleton_lines.h"
 #include "gfx/colormap.h"
@@ -12,8 +13,6 @@
 #include <string.h>
 #include <time.h>
 
-#define LEGEND_STEPS 64                /* colour bar of the heat-map legend */
-
 /* Colours, sRGB 0..1, written as is. Bright fills on dark halos read on light and dark meshes. */
 static const float halo_color[4] = {0.0f, 0.0f, 0.0f, 0.8f};
 static const float bone_color[4] = {0.75f, 1.0f, 0.2f, 1.0f};
@@ -23,12 +22,6 @@ static const float selected_color[4] = {1.0f, 0.25f, 0.95f, 1.0f};
 static const float axis_colors[3][4] = {{1.0f, 0.22f, 0.2f, 1.0f}, {0.25f, 1.0f, 0.25f, 1.0f}, {0.3f, 0.55f, 1.0f, 1.0f}};
 static const float grid_color[4] = {0.42f, 0.45f, 0.5f, 0.85f};
 static const float normal_color[3] = {0.2f, 0.85f, 1.0f};
-/* Influence-count colours as the shader's countColors (linear) look once sRGB-encoded:
- * 1, 2, 3, 4 influences, and "5+": vertices whose 5th+ influences the import cut. */
-static const float count_colors[5][4] = {{0.25f, 0.35f, 0.91f, 1.0f}, {0.25f, 0.80f, 0.25f, 1.0f},
-                                         {0.95f, 0.89f, 0.16f, 1.0f}, {0.91f, 0.16f, 0.16f, 1.0f},
-                                         {0.91f, 0.16f, 0.91f, 1.0f}};
-
 /* ---- grid --------------------------------------------------------------- */
 
 void ground_grid_fit(const vec3 bind_min, const vec3 bind_max, const vec3 min, const vec3 max, GroundGrid *grid)
@@ -151,10 +144,35 @@ bool scene_init(TeachingAids *scene, const Model *model, Renderer *renderer, Ani
             return false;
         }
         scene_select_joint(scene, found);
-    } else if ((aids->show_weights || aids->axes == AXES_SELECTED || aids->joint_values) && scene->dot_count > 0) {
+    } else if (aids->show_weights) {
+        scene_select_joint(scene, scene_most_weighted_joint(scene));   /* weights: a joint that has some */
+    } else if ((aids->axes == AXES_SELECTED || aids->joint_values) && scene->dot_count > 0) {
         scene_select_joint(scene, scene->dot_joints[0]);   /* something to show: the skeleton's root */
     }
     return true;
+}
+
+int scene_most_weighted_joint(const TeachingAids *scene)
+{
+    const Model *model = scene->model;
+    int joints = model->skeleton.joint_count, best = -1;
+    int *count = joints > 0 ? calloc((size_t)joints, sizeof *count) : NULL;   /* once per W, not per frame */
+    for (int m = 0; count && m < model->mesh_count; m++) {
+        const Mesh *mesh = &model->meshes[m];
+        if (!mesh->skinned || !mesh->joint_indices || !mesh->weights) continue;
+        for (int v = 0; v < mesh->vertex_count; v++)
+            for (int i = 0; i < SV_MAX_INFLUENCES; i++) {
+                int bone = mesh->joint_indices[v][i];
+                if (mesh->weights[v][i] > 0.0f && bone < mesh->bone_count && mesh->bone_joint[bone] >= 0 &&
+                    mesh->bone_joint[bone] < joints)
+                    count[mesh->bone_joint[bone]]++;
+            }
+    }
+    for (int j = 0; count && j < joints; j++)
+        if (count[j] > 0 && (best < 0 || count[j] > count[best])) best = j;   /* ties: the first, parents first */
+    free(count);
+    if (best < 0 && scene->dot_count > 0) best = scene->dot_joints[0];   /* nothing weighted: the root */
+    return best;
 }
 
 void scene_free(TeachingAids *scene)
@@ -262,12 +280,20 @@ static void time_other_path(TeachingAids *scene, const Animator *animator, int c
     scene->other_anim_us = now_us() - start;
 }
 
+void scene_set_against(TeachingAids *scene, struct Against *against)
+{
+    scene->against = against;
+    scene->shown.compare = against != NULL;
+}
+
 void scene_evaluate(TeachingAids *scene, Animator *animator, int clip, float time)
 {
     animator->reference = scene->shown.reference;
     time_other_path(scene, animator, clip, time);
     double start = now_us();
     animator_evaluate(animator, clip, time);
+    scene->pose_clip = clip;
+    if (scene->against) against_pose(scene->against, clip, time);
     morph_override_apply(&scene->morph_override, animator);
     double evaluated = now_us();
     scene->renderer->method = scene_drawn_method(scene);
@@ -276,18 +302,6 @@ void scene_evaluate(TeachingAids *scene, Animator *animator, int clip, float tim
     scene_teach_evaluate(scene, animator);
     scene->anim_us = evaluated - start;
     scene->skin_us = prepared - evaluated;
-}
-
-void scene_push_segment(LineVertex *vertices, int capacity, int *count, const float a[3], const float b[3],
-                              const float color[4])
-{
-    if (2 * (*count + 1) > capacity) return;
-    LineVertex *v = vertices + 2 * *count;
-    memcpy(v[0].position, a, sizeof v[0].position);
-    memcpy(v[1].position, b, sizeof v[1].position);
-    memcpy(v[0].color, color, sizeof v[0].color);
-    memcpy(v[1].color, color, sizeof v[1].color);
-    (*count)++;
 }
 
 void ground_grid_draw(const GroundGrid *g, Lines *lines, LineVertex *vertices, int capacity, const mat4 view,
@@ -407,37 +421,6 @@ static void draw_skeleton(TeachingAids *scene, const Animator *animator, const m
             memcpy(dot.color, pass == 0 ? halo_color : fill, sizeof dot.color);
             lines_draw_points(&scene->lines, &dot, 1, view, projection, style, size);
         }
-}
-
-/* The heat-map (or influence-count) legend: a colour bar at the bottom right, in pixels. */
-void scene_legend_bar(TeachingAids *scene, int fb_width, int fb_height, float scale, bool viridis, float *left, float *right,
-                      float *top, float *bottom)
-{
-    mat4 identity, pixels;
-    glm_mat4_identity(identity);
-    glm_ortho(0.0f, (float)fb_width, (float)fb_height, 0.0f, -1.0f, 1.0f, pixels);   /* y down */
-    float bar_width = fminf(220.0f * scale, 0.4f * (float)fb_width), bar_height = 12.0f * scale;
-    /* top right (the status line and help sit at the top left) */
-    *right = (float)fb_width - 14.0f * scale;
-    *top = 30.0f * scale;
-    *left = *right - bar_width;
-    *bottom = *top + bar_height;
-    float y = *top + 0.5f * bar_height;
-    int count = 0, steps = viridis ? LEGEND_STEPS : 5;
-    for (int i = 0; i < steps; i++) {
-        float color[4] = {0.0f, 0.0f, 0.0f, 1.0f};
-        if (viridis) {
-            unsigned char rgb[3];
-            colormap_viridis_srgb8(((float)i + 0.5f) / (float)steps, rgb);
-            for (int c = 0; c < 3; c++) color[c] = rgb[c] / 255.0f;
-        } else {
-            memcpy(color, count_colors[i], sizeof color);
-        }
-        float x0 = *left + bar_width * (float)i / (float)steps, x1 = *left + bar_width * (float)(i + 1) / (float)steps;
-        push_segment(scene, &count, (float[3]){x0, y, 0.0f}, (float[3]){x1, y, 0.0f}, color);
-    }
-    LineStyle style = {bar_height, false, {fb_width, fb_height}};
-    lines_draw(&scene->lines, scene->vertices, count, identity, pixels, &style);
 }
 
 /* The heat-map (or influence-count) legend: the colour bar with its title and labels. */
@@ -648,10 +631,17 @@ void scene_format_shown(const TeachingAids *scene, char *out, size_t out_size)
              a->grid ? ", grid" : "", scene->dot_count == 0 && a->show_skeleton ? " (no skeleton)" : "");
     static const char *const method_names[SKINNING_METHOD_COUNT] = {"lbs", "lbs", "dq", "rigid"};
     size_t length = strlen(out);
+    char against[1400] = "";
+    if (scene->against) {   /* --against: the other file and how its vertices are paired */
+        const char *path = scene->against->other_path, *slash = strrchr(path, '/');
+        snprintf(against, sizeof against, ", difference to %.200s: %s", slash ? slash + 1 : path,
+                 scene->against->pairing_text);
+    }
+    bool methods = a->compare && !scene->against;
     if (length + 1 < out_size)
-        snprintf(out + length, out_size - length, "%s%s%s%s%s%s%s%s", a->compare ? ", difference " : "",
-                 a->compare ? method_names[a->compare_a] : "", a->compare ? "-" : "",
-                 a->compare ? method_names[a->compare_b] : "", a->inspector ? ", inspector" : "",
+        snprintf(out + length, out_size - length, "%s%s%s%s%s%s%s%s%s", methods ? ", difference " : "",
+                 methods ? method_names[a->compare_a] : "", methods ? "-" : "",
+                 methods ? method_names[a->compare_b] : "", a->compare ? against : "", a->inspector ? ", inspector" : "",
                  a->show_bone_space ? ", bone space" : "", a->show_morphs ? ", morph sliders" : "",
                  a->isolate_joint ? ", joint chain only" : "");
 }

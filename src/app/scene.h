@@ -1,5 +1,6 @@
 /* scene.h — what the viewer and --screenshot draw around the skinned model: the teaching aids
- * (TeachingAids; the file keeps the name of the scene it draws around the model).
+ * (TeachingAids, its state and shared drawing helpers in scene_aids.h; the file keeps the name of
+ * the scene it draws around the model).
  *
  * One TeachingAids per window or screenshot, built once after the renderer (scene_init), so a
  * screenshot shows exactly what the window shows with the same flags / keys:
@@ -16,22 +17,13 @@
 #ifndef SKINVIEW_SCENE_H
 #define SKINVIEW_SCENE_H
 
-#include "cli.h"
+#include "scene_aids.h"
 #include "gfx/lines.h"
 #include "gfx/text.h"
 #include "gfx/renderer.h"
 
 #include <stdbool.h>
 #include <stddef.h>
-
-/* The ground grid: square, centred on a grid point near the model, at height y. */
-#define GRID_MAX_HALF_LINES 12
-typedef struct GroundGrid {
-    float y;             /* the lowest point of the bind pose */
-    float center[2];     /* x, z: a multiple of spacing */
-    float spacing;       /* 1, 2 or 5 times a power of ten, about a tenth of the model's size */
-    int   half_lines;    /* lines from the centre to each edge */
-} GroundGrid;
 
 /* Grid for a model whose bind pose spans [bind_min, bind_max] and whose animation spans
  * [min, max] (scene space). Pure; unit-tested. */
@@ -44,65 +36,6 @@ void ground_grid_fit(const vec3 bind_min, const vec3 bind_max, const vec3 min, c
  * vertices[] (room for `capacity` line vertices) as scratch. Also used by the --vat player. */
 void ground_grid_draw(const GroundGrid *g, Lines *lines, LineVertex *vertices, int capacity, const mat4 view,
                       const mat4 projection, const LineStyle *style);
-
-/* One joint name placed on screen (J): its panel (the text plus text_pad() around it), in
- * framebuffer pixels, y down. */
-typedef struct NameLabel {
-    int   joint;
-    float x, y, width, height;
-} NameLabel;
-
-typedef struct TeachingAids {
-    const Model   *model;
-    Renderer      *renderer;       /* not owned */
-    AidOptions     shown;          /* the aids shown now: the CLI's options copied at scene_init, then
-                                      toggled by keys (aids_apply); the CLI's own struct is never written */
-    int            selected_joint; /* -1: none */
-    bool           hud;            /* draw the aids panel (method, timings, joint) */
-    Lines          lines;
-    LineVertex    *vertices;       /* scratch for one lines_draw */
-    int            vertex_capacity;
-    int           *line_joints;    /* skeleton segments: parent[j] -> j, j = line_joints[s] */
-    int            segment_count;
-    int           *dot_joints;     /* joints drawn as dots, hierarchy order */
-    unsigned char *dot_kinds;      /* JointDotKind */
-    int            dot_count;
-    float          size;           /* diagonal of the animation's bounding box */
-    int            lost_influence_vertices; /* file vertices whose 5th+ influences the import cut (ImportStats) */
-    GroundGrid     grid;
-    double         anim_us, skin_us; /* CPU time of the last scene_evaluate: animator, method */
-    Animator       other_path;     /* the pose evaluated the other way (reference <-> fast), only to time it */
-    bool           other_path_ready;
-    double         other_anim_us;  /* its time in the last scene_evaluate with the HUD shown; < 0: not measured */
-    NameLabel     *labels;         /* [joint_count] scratch of scene_place_names */
-    int           *label_order;    /* [joint_count] scratch: dots in placement order */
-    MorphOverride  morph_override; /* hand-set morph weights (--morph, the sliders) over the clip's */
-    /* the aids that teach the formula (scene_teach.c), all allocated in scene_init */
-    SkinDqPose     teach_dq;       /* dual quaternions for CPU skinning (difference view, inspector) */
-    bool           teach_dq_ready;
-    vec3          *scratch_a, *scratch_b; /* [largest mesh] CPU-skinned positions */
-    float         *distances;      /* [all vertices, mesh after mesh] the difference view's |p_A - p_B| */
-    float         *heat;           /* [largest mesh] distances / compare_legend, uploaded */
-    int           *mesh_offset;    /* [mesh_count] first entry of each mesh in distances */
-    float          compare_max, compare_legend; /* largest distance this frame; the legend's end (1, 2, 5 x 10^k) */
-    int            inspect_mesh, inspect_vertex; /* the inspected vertex, -1: none */
-    struct VertexInspection *inspection; /* this frame's numbers of it (anim/inspect.h) */
-    bool          *joint_hidden;   /* [joint_count] hidden in the skeleton overlay, with its descendants */
-    bool          *joint_visible;  /* [joint_count] this frame: not hidden and (isolate) on the selected chain */
-    Lines          teach_lines;    /* room for a point per vertex (bone-space view) */
-    LineVertex    *space_points;   /* [all vertices] the vertices the selected joint moves */
-    int            space_point_count, space_full;
-    int            slider_mesh, slider_target, slider_rows; /* morph sliders: mesh, the one dragged (-1), rows drawn */
-    float          slider_x, slider_y, slider_w, slider_h;   /* the bars' box as last drawn, framebuffer pixels */
-    float          slider_scale;
-    int            slider_segments; /* bar segments scene_teach_text left in vertices[] for scene_teach_finish */
-    bool           inspector_compact; /* E's second press: the inspector without the matrices */
-    float          inspect_box[4]; /* this frame: the inspected vertex and the joints it is drawn to, on screen
-                                      (framebuffer pixels, y down: x0, y0, x1, y1), the region the panel avoids */
-    bool           inspect_box_valid;
-    int            name_prefix;    /* length of a "namespace:" every dot joint's name starts with (e.g.
-                                      "mixamorig:"), left out of the labels (the panel shows it); 0: none */
-} TeachingAids;
 
 /* Builds the scene for `model` drawn by `renderer` with the aids of `aids`; [min, max] is the
  * animation's box (app_model_bounds). Uses `animator` as scratch (bind pose, for the grid).
@@ -117,16 +50,14 @@ void scene_select_joint(TeachingAids *scene, int joint);
 /* The next / previous dot joint in hierarchy order (wraps); from none, the first / last. */
 void scene_step_joint(TeachingAids *scene, int direction);
 
+/* The joint with the most weighted vertices (a weight > 0 on it, over every skinned mesh): where
+ * the weights view (W, --show-weights) starts when no joint is selected; -1 without joints. */
+int scene_most_weighted_joint(const TeachingAids *scene);
+
 /* The dot joint whose projection lies within `radius` pixels of (x, y) (framebuffer pixels,
  * y down), nearest first; -1 if none. */
 int scene_pick_joint(const TeachingAids *scene, const Animator *animator, const mat4 view, const mat4 projection,
                      int fb_width, int fb_height, float x, float y, float radius);
-
-/* A click on a joint dot: a press released within SCENE_CLICK_PIXELS (window units, each axis)
- * of where it was pressed; the dots within SCENE_PICK_RADIUS framebuffer pixels, times the text
- * scale (text_scale_for), of the cursor are candidates. */
-#define SCENE_CLICK_PIXELS 4.0
-#define SCENE_PICK_RADIUS 12.0f
 
 /* The viewer's left click (viewer.c on_mouse_button) as one pure step, so it is tested without a
  * mouse: a press at (press_x, press_y) released at (x, y), in window units (y down), on a window
@@ -171,14 +102,6 @@ void scene_teach_draw(TeachingAids *scene, const Animator *animator, const mat4 
                       int fb_height, float scale, bool under_skeleton);
 /* The aids' panels and legends (difference view, inspector, bone space, morph sliders) into `text`. */
 void scene_teach_text(TeachingAids *scene, const Animator *animator, Text *text, int fb_width, int fb_height, float scale);
-/* Appends segment a -> b to vertices[] (room for `capacity` vertices) at segment *count (nothing
- * when it is full). */
-void scene_push_segment(LineVertex *vertices, int capacity, int *count, const float a[3], const float b[3],
-                        const float color[4]);
-/* The legends' colour bar at the top right, in framebuffer pixels: the viridis ramp (weights, the
- * difference view) or the five influence-count colours; draws it and says where it lies. */
-void scene_legend_bar(TeachingAids *scene, int fb_width, int fb_height, float scale, bool viridis, float *left, float *right,
-                      float *top, float *bottom);
 /* After text_flush: the morph sliders' bars (drawn over their panel). */
 void scene_teach_finish(TeachingAids *scene, int fb_width, int fb_height);
 /* The vertex nearest the eye among those whose CPU-posed position (the drawn method) projects within
@@ -197,8 +120,12 @@ void scene_toggle_hide_joint(TeachingAids *scene);
  * 2 released (the target goes back to the clip's weight); framebuffer pixels. */
 bool scene_slider_grab(TeachingAids *scene, int phase, float x, float y);
 
+/* --against: the difference view measures MODEL against `against` (posed by scene_evaluate, or by the
+ * caller with against_pose_blend during a cross-fade) and is turned on; NULL: back to two methods. */
+void scene_set_against(TeachingAids *scene, struct Against *against);
+
 /* animator_evaluate(clip, time) (+ the hand-set morph weights) and renderer_prepare(), each timed
- * into anim_us / skin_us. */
+ * into anim_us / skin_us; with --against, OTHER posed at the same clip and time (against_pose). */
 void scene_evaluate(TeachingAids *scene, Animator *animator, int clip, float time);
 
 /* Draws the model and every aid that is on into the bound framebuffer (fb_width x fb_height),

@@ -1,12 +1,14 @@
 /* scene_teach.c — the aids that teach the formula (issue 19), part of the TeachingAids (scene.h):
  *   the vertex inspector panel (E, a click on a vertex, --inspect-vertex with --screenshot),
- *   the difference view of two skinning methods (D, --compare A,B),
+ *   the difference view of two skinning methods (D, --compare A,B), or of MODEL against another file of
+ *   the same character at the same clip and time (--against OTHER, app/against.h),
  *   the three spaces: the selected joint's bone space and the vertices it moves (Y, --show-bone-space),
  *   morph target sliders (Z, --show-morphs; --morph sets their start),
  *   per-joint isolate and hide in the skeleton overlay (/, Backspace; --isolate-joint, --hide-joints).
  * Every buffer is allocated in scene_teach_init; nothing per frame, no name looked up per frame. */
 #include "commands.h"
 #include "scene.h"
+#include "against.h"
 #include "anim/inspect.h"
 #include "gfx/colormap.h"
 #include "view/hud.h"   /* hud_reserved_bands: the inspector keeps off the timeline */
@@ -154,7 +156,7 @@ static float nice_ceiling(float value)
 /* The method the surface is drawn with: the difference view draws its first method. */
 SkinningMethod scene_drawn_method(const TeachingAids *scene)
 {
-    return scene->shown.compare ? scene->shown.compare_a : scene->shown.skinning;
+    return scene->shown.compare && !scene->against ? scene->shown.compare_a : scene->shown.skinning;
 }
 
 void scene_teach_evaluate(TeachingAids *scene, const Animator *animator)
@@ -167,19 +169,32 @@ void scene_teach_evaluate(TeachingAids *scene, const Animator *animator)
     if (need_dq) skin_dq_pose_update(&scene->teach_dq, animator);
     renderer->show_heat = scene->shown.compare;
     if (scene->shown.compare) {
-        /* |p_A(v) - p_B(v)| by CPU skinning, then scaled to the legend's end for the colours */
+        /* |p_A(v) - p_B(v)| by CPU skinning, or (--against) |p_MODEL(v) - p_OTHER(partner(v))| with OTHER
+         * posed at the same clip and time; then scaled to the legend's end for the colours */
+        struct Against *against = scene->against;
         float largest = 0.0f;
         for (int m = 0; m < model->mesh_count; m++) {
-            if (!model->meshes[m].skinned) continue;
-            float d = skin_compare_mesh(scene->shown.compare_a, scene->shown.compare_b, &scene->teach_dq, animator, m,
-                                        scene->scratch_a, scene->scratch_b, scene->distances + scene->mesh_offset[m]);
-            if (d > largest) largest = d;
+            const Mesh *mesh = &model->meshes[m];
+            float *d = scene->distances + scene->mesh_offset[m], distance = 0.0f;
+            if (against && against->posed) {
+                skin_mesh_by_method(scene_drawn_method(scene), &scene->teach_dq, animator, m, scene->scratch_a, NULL);
+                distance = against_measure(against, scene->mesh_offset[m], mesh->vertex_count, (const vec3 *)scene->scratch_a, d);
+            } else if (against) {
+                memset(d, 0, sizeof(float) * (size_t)mesh->vertex_count);   /* no partner clip: nothing measured */
+            } else if (mesh->skinned) {
+                distance = skin_compare_mesh(scene->shown.compare_a, scene->shown.compare_b, &scene->teach_dq, animator, m,
+                                             scene->scratch_a, scene->scratch_b, d);
+            }
+            if (distance > largest) largest = distance;
         }
         scene->compare_max = largest;
-        scene->compare_legend = nice_ceiling(largest);
+        /* --against: float noise between two files (1e-6 of the size) is no difference: the legend reaches
+         * AGAINST_LEGEND_FLOOR of MODEL's diagonal at least, so that it stays dark */
+        float floor_value = against ? (float)AGAINST_LEGEND_FLOOR * against->model_diagonal : 0.0f;
+        scene->compare_legend = nice_ceiling(fmaxf(largest, floor_value));
         for (int m = 0; m < model->mesh_count; m++) {
             const Mesh *mesh = &model->meshes[m];
-            if (!mesh->skinned) continue;
+            if (!mesh->skinned && !against) continue;
             const float *d = scene->distances + scene->mesh_offset[m];
             for (int v = 0; v < mesh->vertex_count; v++)
                 scene->heat[v] = scene->compare_legend > 0.0f ? d[v] / scene->compare_legend : 0.0f;
@@ -402,17 +417,36 @@ static void draw_compare_legend(TeachingAids *scene, Text *text, int fb_width, i
     static const char *const names[SKINNING_METHOD_COUNT] = {"lbs", "lbs", "dq", "rigid"};
     float left, right, top, bottom;
     scene_legend_bar(scene, fb_width, fb_height, scale, true, &left, &right, &top, &bottom);
-    char line[160];
+    char line[256];
     float w, h, pad = text_pad(text), ly = bottom + pad + 2.0f * scale;
-    snprintf(line, sizeof line, "distance p_%s to p_%s (scene units; surface: %s)", names[scene->shown.compare_a],
-             names[scene->shown.compare_b], names[scene->shown.compare_a]);
+    const struct Against *against = scene->against;
+    if (!against) {
+        snprintf(line, sizeof line, "distance p_%s to p_%s (scene units; surface: %s)", names[scene->shown.compare_a],
+                 names[scene->shown.compare_b], names[scene->shown.compare_a]);
+    } else {
+        const char *slash = strrchr(against->other_path, '/'), *other = slash ? slash + 1 : against->other_path;
+        int clip = scene->pose_clip;
+        if (against->posed && against->pairing == AGAINST_BY_ORDER && against->reordered > 0)
+            snprintf(line, sizeof line, "distance to %.60s (scene units; paired by order, %d by nearest point)", other,
+                     against->reordered);
+        else if (against->posed)
+            snprintf(line, sizeof line, "distance to %.60s (scene units; %s)", other,
+                     against->pairing == AGAINST_BY_ORDER ? "paired by order" : "paired by nearest point");
+        else
+            snprintf(line, sizeof line, "%.60s has no clip \"%.60s\" (by name or index): nothing measured", other,
+                     clip >= 0 && clip < scene->model->clip_count ? scene->model->clips[clip].name : "");
+    }
     text_measure(text, line, &w, &h);
     text_block(text, fmaxf(pad, fminf(left, right - w)), top - h - pad - 2.0f * scale, line, white);
     text_block(text, left, ly, "0", white);
     snprintf(line, sizeof line, "%.3g", scene->compare_legend);
     text_measure(text, line, &w, &h);
     text_block(text, right - w, ly, line, white);
-    snprintf(line, sizeof line, "largest %.3g", scene->compare_max);
+    if (against && against->model_diagonal > 0.0f)
+        snprintf(line, sizeof line, "largest %.3g = %.2g of the diagonal", scene->compare_max,
+                 scene->compare_max / against->model_diagonal);
+    else
+        snprintf(line, sizeof line, "largest %.3g", scene->compare_max);
     text_measure(text, line, &w, &h);
     text_block(text, right - w, ly + h + 3.0f * pad, line, dim);
 }

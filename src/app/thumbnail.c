@@ -37,7 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "stb_image_write.h"   /* implemented in gl_commands.c */
+#include "stb_image_write.h"   /* implemented in png_write.c */
 
 #define THUMBNAIL_SAMPLES 4
 #define THUMBNAIL_FILL 0.9f   /* the model's longer side spans 90% of the square */

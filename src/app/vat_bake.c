@@ -13,6 +13,7 @@
 #include "glcontext.h"
 #include "anim/animator.h"
 #include "anim/vat.h"
+#include "gfx/gl_context.h"
 #include "io/vat_io.h"
 #include "io/vat_mesh.h"
 
@@ -38,9 +39,7 @@ static double seconds_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Clips named by --clips ("all", or names / indices from 0 separated by commas). A name that
- * itself contains commas is matched whole first. Returns the count, or -1 with a message. */
-static int select_clips(const Model *model, const char *list, int *selected, char *error, size_t error_size)
+int app_select_clips(const Model *model, const char *list, int *selected, char *error, size_t error_size)
 {
     if (!list || strcmp(list, "all") == 0) {
         for (int c = 0; c < model->clip_count; c++) selected[c] = c;
@@ -66,7 +65,7 @@ static int select_clips(const Model *model, const char *list, int *selected, cha
         int clip;
         if (!app_resolve_clip(model, token, &clip, error, error_size)) return -1;
         if (clip < 0) {
-            snprintf(error, error_size, "--clips: '%s' is not a clip (bind and rest poses are not baked)", token);
+            snprintf(error, error_size, "--clips: '%s' is not a clip (bind and rest are poses)", token);
             return -1;
         }
         for (int k = 0; k < count; k++)
@@ -91,10 +90,9 @@ static int query_max_texture(void)
     GlContext context = {0};
     char error[512];
     if (!glcontext_create_offscreen(&context, error, sizeof error)) return VAT_DEFAULT_MAX_TEXTURE;
-    GLint size = 0;
-    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &size);
+    int size = gl_context_max_texture_size();
     glcontext_destroy(&context);
-    return size >= VAT_MIN_MAX_TEXTURE ? (int)size : VAT_DEFAULT_MAX_TEXTURE;
+    return size >= VAT_MIN_MAX_TEXTURE ? size : VAT_DEFAULT_MAX_TEXTURE;
 }
 
 /* OUTDIR must be a writable directory, or a new name in a writable one. Sets *create when it
@@ -310,7 +308,7 @@ int command_bake_vat(const Options *options, const char *model_path)
         clip_count = 1;   /* a model without clips bakes its rest pose as one frame */
         bake.selected[0] = ANIMATOR_REST_POSE;
     } else {
-        clip_count = select_clips(&model, options->clips, bake.selected, error, sizeof error);
+        clip_count = app_select_clips(&model, options->clips, bake.selected, error, sizeof error);
         if (clip_count < 0) {
             fprintf(stderr, "skinview: %s: %s\n", model_path, error);
             status = 2;

@@ -8,10 +8,13 @@
  * clip facing the character's front, pick joints, reload, and write S screenshots.
  * NOTE: nothing is allocated and no name is looked up per frame.
  */
+#include "against.h"
 #include "bounds.h"
 #include "commands.h"
 #include "glcontext.h"
+#include "record.h"
 #include "scene.h"
+#include "gfx/framebuffer.h"
 #include "view/player.h"
 #include "gfx/text.h"
 #include "gfx/renderer.h"
@@ -23,6 +26,22 @@
 #include <sys/stat.h>
 
 #define VIEWER_WATCH_SECONDS 0.5       /* --watch: how often the file's time stamp is checked */
+#define VIEWER_RECORD_SLICE 0.04       /* Shift+S: seconds of recording work per loop turn (the window stays live) */
+#define VIEWER_RECORD_SAMPLES 4        /* MSAA of the recorded frames, as --record and --screenshot */
+
+/* Shift+S: one loop of the clip being recorded, a few frames per loop turn (viewer_record_step),
+ * from the camera and framebuffer size (rounded down to even: yuv420p) the key was pressed with. */
+typedef struct Recording {
+    bool           active;
+    RecordOutput   output;
+    Framebuffer    framebuffer;
+    unsigned char *pixels;
+    Playback       playback;           /* the recording's own clock, from the clip's start */
+    int            frame, frame_count, width, height;
+    double         fps, started;
+    mat4           view, projection;
+    char           path[4200];
+} Recording;
 
 /* Everything one loaded file needs; replaced as a whole on reload / drop. */
 typedef struct Loaded {
@@ -43,9 +62,13 @@ typedef struct Viewer {
     char           title[512];
     int            max_bones;
     Loaded        *loaded;             /* on the heap: the renderer and animator point into it */
+    Against       *against;            /* --against OTHER (against.h), paired with loaded->model; NULL: none */
     Text           aids_text;         /* the teaching aids' text at their size (the HUD's is the player's) */
     time_t         watched_mtime;
     double         next_watch;
+    Recording      recording;
+    char           added[8192];        /* files whose clips a Shift-drop added (comma-separated), added again
+                                          on reload; "" when none */
 } Viewer;
 
 /* ---- the loaded file ---------------------------------------------------------------------- */
@@ -129,6 +152,9 @@ static void skinned_evaluate(void *self, const Playback *p)
     loaded->renderer.cull_back_faces = p->cull_back_faces;
     if (p->fading) {   /* the cross-fade, then the skinning method's CPU work (scene_evaluate does both otherwise) */
         animator_evaluate_blend(&loaded->animator, p->fade_clip, p->fade_time, p->clip, p->time, playback_fade_weight(p));
+        Against *against = ((Viewer *)self)->against;
+        if (against) against_pose_blend(against, p->fade_clip, p->fade_time, p->clip, p->time, playback_fade_weight(p));
+        loaded->teaching.pose_clip = p->clip;
         morph_override_apply(&loaded->teaching.morph_override, &loaded->animator);
         loaded->renderer.method = scene_drawn_method(&loaded->teaching);
         renderer_prepare(&loaded->renderer, &loaded->animator);
@@ -162,8 +188,129 @@ static bool skinned_root_position(void *self, vec3 root)
     return true;
 }
 
+/* ---- Shift+S: recording from the window ------------------------------------------------------ */
+
+static void record_stop(Viewer *viewer)
+{
+    Recording *r = &viewer->recording;
+    if (r->active) {
+        record_output_abort(&r->output);
+        framebuffer_free(&r->framebuffer);
+    }
+    free(r->pixels);
+    memset(r, 0, sizeof *r);
+}
+
+/* Starts recording the playing clip: one loop (ping-pong: there and back) at its speed, from its
+ * start, as NAME-rec-NNN.mp4 next to the model. */
+static void record_start(Viewer *viewer, Player *player)
+{
+    Recording *r = &viewer->recording;
+    const Model *model = &viewer->loaded->model;
+    char error[1200];
+    if (r->active) {
+        player_message(player, "already recording");
+        return;
+    }
+    int clip = player->playback.clip, width = 0, height = 0;
+    glfwGetFramebufferSize(player->window, &width, &height);
+    width &= ~1;   /* yuv420p: even sides; the last column / row is left out */
+    height &= ~1;
+    if (clip < 0 || clip >= model->clip_count) {
+        player_message(player, "record: no clip is playing (the bind and rest poses do not move)");
+        return;
+    }
+    if (!app_next_output_path(viewer->model_path, "rec", "mp4", r->path, sizeof r->path)) {
+        player_message(player, "record: no free file name next to the model");
+        return;
+    }
+    if (!record_plan(model, clip, player->playback.speed, player->playback.loop_mode, 0.0, 0.0, VIDEO_FORMAT_MP4, &r->fps,
+                     &r->frame_count, error, sizeof error) ||
+        !(r->pixels = malloc((size_t)(width > 0 ? width : 1) * (size_t)(height > 0 ? height : 1) * 4)) ||
+        !framebuffer_create(&r->framebuffer, width, height, VIEWER_RECORD_SAMPLES, error, sizeof error)) {
+        if (!r->pixels) snprintf(error, sizeof error, "out of memory");
+        char text[1400];
+        snprintf(text, sizeof text, "record: %.1300s", error);
+        player_message(player, text);
+        free(r->pixels);
+        r->pixels = NULL;
+        return;
+    }
+    if (!record_output_open(&r->output, r->path, width, height, r->fps, error, sizeof error)) {
+        char text[1400];
+        snprintf(text, sizeof text, "record: %.1300s", error);
+        player_message(player, text);
+        framebuffer_free(&r->framebuffer);
+        free(r->pixels);
+        r->pixels = NULL;
+        return;
+    }
+    r->active = true;
+    r->width = width;
+    r->height = height;
+    r->frame = 0;
+    r->started = glfwGetTime();
+    camera_view(&player->camera, r->view);
+    camera_projection(&player->camera, (float)width / (float)height, r->projection);
+    playback_init(&r->playback, model->clip_count, viewer->loaded->durations, clip, 0.0f, player->playback.speed);
+    r->playback.loop_mode = player->playback.loop_mode;
+    r->playback.root_motion = player->playback.root_motion;
+    r->playback.cull_back_faces = player->playback.cull_back_faces;
+}
+
+/* Some frames of the recording (VIEWER_RECORD_SLICE seconds' worth), the progress in the status
+ * line; at the end the file is completed and its path shown (and printed, like S). */
+static void record_step(Viewer *viewer, Player *player)
+{
+    Recording *r = &viewer->recording;
+    if (!r->active) return;
+    static const float background[3] = {0.18f, 0.2f, 0.23f};   /* the player's */
+    char error[1200] = "", text[1400];
+    double slice_end = glfwGetTime() + VIEWER_RECORD_SLICE;
+    bool ok = true;
+    do {
+        skinned_evaluate(viewer, &r->playback);
+        framebuffer_bind(&r->framebuffer);
+        renderer_clear(background[0], background[1], background[2]);
+        skinned_draw(viewer, r->view, r->projection, r->width, r->height, false);
+        if (!framebuffer_read_rgba(&r->framebuffer, r->pixels)) {
+            snprintf(error, sizeof error, "cannot read the rendered image back");
+            ok = false;
+        }
+        ok = ok && record_output_add(&r->output, r->pixels, error, sizeof error);
+        playback_advance(&r->playback, (float)(1.0 / r->fps), viewer->loaded->durations);
+        r->frame++;
+    } while (ok && r->frame < r->frame_count && glfwGetTime() < slice_end);
+    if (ok && r->frame < r->frame_count) {
+        double elapsed = glfwGetTime() - r->started;
+        snprintf(text, sizeof text, "recording %.1000s: %d / %d frames, %.0f s left", file_name(r->path), r->frame,
+                 r->frame_count, elapsed / r->frame * (r->frame_count - r->frame));
+        player_message(player, text);
+        return;
+    }
+    ok = ok && record_output_finish(&r->output, error, sizeof error);
+    if (ok) {
+        snprintf(text, sizeof text, "saved %.1000s (%d frames, %dx%d, %g fps)", r->path, r->frame_count, r->width,
+                 r->height, r->fps);
+        printf("skinview: saved %s\n", r->path);
+        fflush(stdout);
+    } else {
+        record_output_abort(&r->output);
+        snprintf(text, sizeof text, "recording failed: %.1000s", error);
+    }
+    framebuffer_free(&r->framebuffer);
+    r->active = false;
+    free(r->pixels);
+    r->pixels = NULL;
+    player_message(player, text);
+}
+
 static bool skinned_action(void *self, Player *player, Action a)
 {
+    if (a.kind == ACTION_RECORD) {
+        record_start(self, player);
+        return true;
+    }
     (void)player;
     TeachingAids *aids = &((Viewer *)self)->loaded->teaching;
     switch (a.kind) {
@@ -180,9 +327,11 @@ static bool skinned_action(void *self, Player *player, Action a)
     default: break;
     }
     if (!aids_apply(&aids->shown, a)) return false;   /* a teaching aid (scene.h) */
-    /* an aid about one joint with none selected: start at the skeleton's root */
+    /* an aid about one joint with none selected: the weights start at the joint with the most
+     * weighted vertices (the root often has none), the others at the skeleton's root */
     bool wants_joint = aids->shown.show_weights || aids->shown.axes == AXES_SELECTED || aids->shown.joint_values ||
                        aids->shown.show_bone_space || aids->shown.isolate_joint;
+    if (aids->shown.show_weights && aids->selected_joint < 0) scene_select_joint(aids, scene_most_weighted_joint(aids));
     if (wants_joint && aids->selected_joint < 0) scene_step_joint(aids, 1);
     return true;
 }
@@ -235,17 +384,65 @@ static void skinned_save_screenshot(void *self, Player *player, const unsigned c
 static void skinned_open(void *self, Player *player, const char *path, bool keep_clip)
 {
     Viewer *viewer = self;
+    /* a drop with Shift held, or of a file with clips but no meshes (an animation file), adds clips */
+    bool add = path && player->drop_adds_clips;
+    player->drop_adds_clips = false;
     if (!path) path = viewer->model_path;
+    if (viewer->recording.active) {   /* the recording's model goes away: it stops, nothing is left */
+        record_stop(viewer);
+        player_message(player, "recording stopped");
+    }
     Model model;
     /* import errors are printed on stderr by app_load_model; the screen gets a short notice */
-    if (!app_load_model(path, viewer->max_bones, &model)) {
+    if (!add && !app_load_model(path, viewer->max_bones, &model)) {
         char text[1200];
         snprintf(text, sizeof text, "cannot open %.400s (see the terminal); still showing %.400s", file_name(path),
                  file_name(viewer->model_path));
         player_message(player, text);
         return;
     }
-    char error[512];
+    if (!add && path != viewer->model_path && model.mesh_count == 0 && model.clip_count > 0) {
+        model_free(&model);
+        add = true;
+    }
+    char error[1400];
+    int first_added = -1;
+    const char *dropped = NULL;   /* the file whose clips were added */
+    const char *extra = path == viewer->model_path ? viewer->added : "";   /* a reload keeps the dropped clips */
+    char list[sizeof viewer->added + 4200];
+    snprintf(list, sizeof list, "%s%s%s", viewer->added, viewer->added[0] ? "," : "", add ? path : "");
+    if (add) {   /* the character afresh (with --animations), then every file added so far and this one */
+        if (!app_load_model(viewer->model_path, viewer->max_bones, &model)) {
+            player_message(player, "cannot add clips: the model itself no longer imports (see the terminal)");
+            return;
+        }
+        first_added = model.clip_count;
+        extra = list;
+    }
+    if (extra[0] && !app_add_animations(&model, extra, viewer->options->bone_map, viewer->options->retarget_off, false,
+                                        error, sizeof error)) {
+        if (error[0]) fprintf(stderr, "skinview: %s\n", error);
+        model_free(&model);
+        char text[1600];
+        snprintf(text, sizeof text, "cannot add clips: %.1400s; still showing %.100s",
+                 error[0] ? error : "a file does not import (see the terminal)", file_name(viewer->model_path));
+        player_message(player, text);
+        return;
+    }
+    if (add) {
+        for (int c = first_added; c < model.clip_count; c++)   /* the clips this drop brought */
+            if (strcmp(model.clips[c].source_file, file_name(path)) == 0) {
+                first_added = c;
+                break;
+            }
+        size_t length = strlen(list);
+        if (length < sizeof viewer->added) memcpy(viewer->added, list, length + 1);   /* else: this session only */
+        dropped = file_name(path);
+        path = viewer->model_path;
+        keep_clip = true;
+    } else if (path != viewer->model_path) {
+        viewer->added[0] = '\0';   /* another model: the dropped clips were the old one's */
+    }
     char old_clip_name[SV_NAME_MAX] = "";
     int old_clip = player->playback.clip;
     float old_time = player->playback.time;
@@ -264,6 +461,22 @@ static void skinned_open(void *self, Player *player, const char *path, bool keep
         snprintf(text, sizeof text, "cannot open %.400s: %.400s", file_name(path), fresh ? error : "out of memory");
         player_message(player, text);
         return;
+    }
+    if (viewer->against) {   /* OTHER paired with the new model; else the old one stays, paired as before */
+        if (!against_bind(viewer->against, &fresh->model, error, sizeof error)) {
+            char text[1200];
+            snprintf(text, sizeof text, "cannot compare %.300s with %.300s: %.400s", file_name(path),
+                     file_name(viewer->against->other_path), error);
+            against_bind(viewer->against, &viewer->loaded->model, error, sizeof error);
+            loaded_free(fresh);
+            free(fresh);
+            printf("skinview: %s\n", text);   /* on the terminal too, as "opened" */
+            fflush(stdout);
+            player_message(player, text);
+            return;
+        }
+        scene_set_against(&fresh->teaching, viewer->against);
+        fresh->teaching.shown.compare = aids.compare;   /* D as it was */
     }
     int selected = viewer->loaded->teaching.selected_joint;
     char selected_name[SV_NAME_MAX] = "";
@@ -288,7 +501,9 @@ static void skinned_open(void *self, Player *player, const char *path, bool keep
     const Model *m = &viewer->loaded->model;
     int clip = m->clip_count > 0 ? 0 : ANIMATOR_REST_POSE;
     float time = 0.0f;
-    if (keep_clip) {   /* reload: the same clip (by name) at the same time */
+    if (first_added >= 0 && first_added < m->clip_count) {   /* clips added: play the first of them */
+        clip = first_added;
+    } else if (keep_clip) {   /* reload: the same clip (by name) at the same time */
         int by_name = old_clip_name[0] ? model_find_clip(m, old_clip_name) : -1;
         if (by_name >= 0) {
             clip = by_name;
@@ -312,7 +527,10 @@ static void skinned_open(void *self, Player *player, const char *path, bool keep
     }
     viewer->watched_mtime = file_mtime(viewer->model_path);
     char text[1200];
-    snprintf(text, sizeof text, "%s %.1000s", keep_clip ? "reloaded" : "opened", file_name(viewer->model_path));
+    if (first_added >= 0)
+        snprintf(text, sizeof text, "added the clips of %.400s to %.400s", dropped, file_name(viewer->model_path));
+    else
+        snprintf(text, sizeof text, "%s %.1000s", keep_clip ? "reloaded" : "opened", file_name(viewer->model_path));
     printf("skinview: %s\n", text);   /* on the terminal too, as a screenshot's "saved" line */
     fflush(stdout);
     player_message(player, text);
@@ -322,6 +540,7 @@ static void skinned_open(void *self, Player *player, const char *path, bool keep
 static void skinned_tick(void *self, Player *player, double now)
 {
     Viewer *viewer = self;
+    record_step(viewer, player);   /* Shift+S in progress: a few frames */
     if (!viewer->options->watch || now < viewer->next_watch) return;
     viewer->next_watch = now + VIEWER_WATCH_SECONDS;
     time_t mtime = file_mtime(viewer->model_path);
@@ -333,7 +552,7 @@ static void skinned_tick(void *self, Player *player, double now)
 
 /* ---- the command ------------------------------------------------------------------------------ */
 
-int command_view(const Options *options, const char *model_path, Model *loaded, int clip)
+int command_view(const Options *options, const char *model_path, Model *loaded, int clip, Against *against)
 {
     static Viewer viewer;   /* large (paths); one per process */
     static Player player;
@@ -361,6 +580,14 @@ int command_view(const Options *options, const char *model_path, Model *loaded, 
         free(viewer.loaded);
         viewer.loaded = NULL;
         goto done;
+    }
+    if (against) {
+        if (!against_follow(against, &viewer.loaded->model, error, sizeof error)) {
+            fprintf(stderr, "skinview: %s: %s\n", against->other_path, error);
+            goto done;
+        }
+        viewer.against = against;
+        scene_set_against(&viewer.loaded->teaching, against);
     }
     if (!text_init(&viewer.aids_text, error, sizeof error)) {
         fprintf(stderr, "skinview: %s: %s\n", model_path, error);
@@ -394,9 +621,10 @@ int command_view(const Options *options, const char *model_path, Model *loaded, 
     player.playback.loop_mode = (PlaybackLoopMode)options->loop_mode;
     player.playback.blend_seconds = options->blend_seconds;
     viewer.watched_mtime = file_mtime(model_path);
-    status = player_run(&player) > 0 ? 1 : 0;
+    status = player_run_or_monkey(&player) > 0 ? 1 : 0;
 
 done:
+    record_stop(&viewer);   /* closed while recording: the half-written file is removed */
     if (player_ready) player_free(&player);
     if (text_ready) text_free(&viewer.aids_text);
     if (viewer.loaded) loaded_free(viewer.loaded);

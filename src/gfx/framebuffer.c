@@ -1,5 +1,6 @@
 /* framebuffer.c — offscreen sRGB render target with optional MSAA resolve (see framebuffer.h). */
 #include "framebuffer.h"
+#include "gl.h"
 
 #include <stdio.h>
 #include <stdlib.h>

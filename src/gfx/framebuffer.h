@@ -3,7 +3,7 @@
 #ifndef SKINVIEW_FRAMEBUFFER_H
 #define SKINVIEW_FRAMEBUFFER_H
 
-#include "gl.h"
+#include "gl_types.h"
 
 #include <stdbool.h>
 #include <stddef.h>

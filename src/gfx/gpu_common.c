@@ -1,5 +1,6 @@
 /* gpu_common.c — GPU helpers both renderers share (gpu_common.h). */
 #include "gfx/gpu_common.h"
+#include "gfx/gl.h"
 #include "gfx/renderer.h"
 
 #include <math.h>

@@ -6,7 +6,7 @@
 #define SKINVIEW_GPU_COMMON_H
 
 #include "anim/model.h"
-#include "gfx/gl.h"
+#include "gfx/gl_types.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -27,7 +27,7 @@
 
 #include "anim/animator.h"
 #include "anim/skin_dq.h"
-#include "gl.h"
+#include "gl_types.h"
 #include "gpu_common.h"
 
 #include <stdbool.h>
@@ -94,7 +94,7 @@ typedef struct GpuMesh {
     GLuint vao, vbo, ebo;
     GLuint cpu_vao, cpu_vbo;          /* --skinning cpu: positions + normals uploaded each frame */
     GLuint influences_vbo;            /* location 7: Mesh.influences_in_file as floats; 0 when NULL */
-    GLuint heat_vbo;                  /* location 8 (skinned meshes): the difference view's value per vertex */
+    GLuint heat_vbo;                  /* location 8 (every mesh): the difference view's value per vertex */
     GLuint color_vbo;                 /* location 9: Mesh.colors; 0: none (the attribute reads 1,1,1,1) */
     GLuint tangent_vbo;               /* location 10: Mesh.tangents or generated ones; 0: none (0,0,0,0) */
     GLuint uv1_vbo;                   /* location 11: Mesh.uvs2; 0: none */

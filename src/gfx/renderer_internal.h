@@ -5,6 +5,7 @@
 #define SKINVIEW_RENDERER_INTERNAL_H
 
 #include "renderer.h"
+#include "gl.h"
 
 #define RENDERER_FEEDBACK_FLOATS 6   /* scenePosition 3, sceneNormal 3 (interleaved) */
 #define RENDERER_POINT_PIXELS 4.0f  /* the size a point primitive (Mesh.primitive MESH_POINTS) is drawn at */

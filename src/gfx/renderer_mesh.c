@@ -100,10 +100,10 @@ static bool upload_material_attributes(const Mesh *mesh, int mesh_index, bool no
     return true;
 }
 
-/* One float per vertex outside the 16, skinned meshes only: 8 the difference view's value
- * (renderer_set_vertex_heat, 0 until set); 7 the file's influence count of vertices that lost some
- * (> 4); 12 the LBS share 1 - dq_weight of a Blend skin (DQ shader). Meshes without 7 or 12 leave
- * them unset: they read 0. */
+/* One float per vertex outside the 16: 8 the difference view's value (renderer_set_vertex_heat, 0
+ * until set; every mesh, as --against measures static meshes too); 7 the file's influence count of
+ * vertices that lost some (> 4); 12 the LBS share 1 - dq_weight of a Blend skin (DQ shader). Meshes
+ * without 7 or 12 (static meshes never have them) leave them unset: they read 0. */
 static bool upload_skin_attributes(const Mesh *mesh, int mesh_index, GpuMesh *gpu, char *error, size_t error_size)
 {
     if (mesh->vertex_count <= 0) return true;
@@ -215,7 +215,7 @@ static bool upload_vertices(const Mesh *mesh, int mesh_index, int max_bones, Gpu
         }
         glBindVertexArray(0);
     }
-    if (mesh->skinned && !upload_skin_attributes(mesh, mesh_index, gpu, error, error_size)) return false;
+    if (!upload_skin_attributes(mesh, mesh_index, gpu, error, error_size)) return false;
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     gpu->vertex_count = mesh->vertex_count;
     gpu->index_count = mesh->index_count;

@@ -1,5 +1,6 @@
 /* shader.c — GLSL compile and link with one-line errors (see shader.h). */
 #include "shader.h"
+#include "gl.h"
 #include "base/whole_file.h"
 
 #include <stdbool.h>

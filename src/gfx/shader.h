@@ -3,7 +3,7 @@
 #ifndef SKINVIEW_SHADER_H
 #define SKINVIEW_SHADER_H
 
-#include "gl.h"
+#include "gl_types.h"
 
 #include <stddef.h>
 

@@ -1,5 +1,6 @@
 /* vat_renderer.c — GL resources and the instanced draw of a VAT bake (vat_renderer.h). */
 #include "vat_renderer.h"
+#include "gl.h"
 #include "gpu_common.h"
 #include "shader.h"
 

@@ -10,7 +10,7 @@
 
 #include "anim/model.h"
 #include "anim/vat.h"
-#include "gl.h"
+#include "gl_types.h"
 #include "renderer.h"
 
 #include <stdbool.h>

@@ -275,12 +275,17 @@ static void draw_browser(Text *text, const HudInfo *info, const HudLayout *layou
         float y = b->list_y + (float)v * b->row_height;
         if (row == browser->selected) text_rect(text, b->x, y, b->width, b->row_height, color_highlight);
         const unsigned char *color = clip == info->playback->clip ? color_current : color_text;
-        char index[16], duration[32], name[SV_NAME_MAX + 8];
+        char index[16], duration[32], name[2 * SV_NAME_MAX + 8], shown[2 * SV_NAME_MAX + 8];
         snprintf(index, sizeof index, "[%d]", clip);
         snprintf(duration, sizeof duration, "%.2f s", (double)model->clips[clip].duration);
         text_draw(text, b->x + pad, y, index, color_dim);
         float name_room = b->width - 3.0f * pad - index_w - duration_w;
-        text_fit(text, clip_name(model, clip), name_room, name, sizeof name);
+        /* a clip added from another file (--animations, a Shift-drop) shows where it came from */
+        if (model->clips[clip].source_file[0])
+            snprintf(shown, sizeof shown, "%s  < %s", clip_name(model, clip), model->clips[clip].source_file);
+        else
+            snprintf(shown, sizeof shown, "%s", clip_name(model, clip));
+        text_fit(text, shown, name_room, name, sizeof name);
         text_draw(text, b->x + pad + index_w, y, name, color);
         text_draw(text, b->x + b->width - pad - text_width(text, duration), y, duration, color_dim);
     }
@@ -319,33 +324,53 @@ static void draw_mesh_list(Text *text, const HudInfo *info, const HudLayout *lay
     }
 }
 
-/* The help panel: the key table's rows (keys.h) that apply to this player. */
-static void draw_help(Text *text, const HudLayout *layout, float top, int fb_width, unsigned mode)
+/* The help panel: the key table's rows (keys.h) that apply to this player, between `top` and
+ * `bottom` (the timeline's text row): as many columns as it takes for every row to show (a
+ * 1280x720 window needs two, 800x600 two), each column as wide as its own keys and actions, cut
+ * with "..." only when the window is too narrow for them. */
+static void draw_help(Text *text, const HudLayout *layout, float top, float bottom, int fb_width, unsigned mode)
 {
     const float m = layout->margin, line = layout->line_height, pad = floorf(0.35f * layout->font_pixels);
     int count;
     const KeyRow *table = keys_table(&count);
-    float keys_w = 0.0f, actions_w = 0.0f;
     int rows = 0;
-    for (int i = 0; i < count; i++) {
+    for (int i = 0; i < count; i++) rows += table[i].keys && (table[i].modes & mode);
+    if (rows == 0) return;
+    int per_column = (int)((bottom - top - pad) / line);
+    if (per_column < 1) per_column = 1;
+    int columns = (rows + per_column - 1) / per_column;
+    per_column = (rows + columns - 1) / columns;   /* balanced: the last column is not a stub */
+    float room = (float)fb_width - 2.0f * m - (float)(columns - 1) * 2.0f * pad;   /* all columns together */
+    /* each column's natural widths, then all scaled into the room when they do not fit */
+    float keys_w[8] = {0}, actions_w[8] = {0}, total = 0.0f;
+    if (columns > 8) columns = 8;
+    for (int i = 0, row = 0; i < count; i++) {
         if (!table[i].keys || !(table[i].modes & mode)) continue;
-        keys_w = fmaxf(keys_w, text_width(text, table[i].keys));
-        actions_w = fmaxf(actions_w, text_width(text, table[i].help));
-        rows++;
+        int c = row++ / per_column;
+        if (c >= columns) break;
+        keys_w[c] = fmaxf(keys_w[c], text_width(text, table[i].keys));
+        actions_w[c] = fmaxf(actions_w[c], text_width(text, table[i].help));
     }
-    float room = (float)fb_width - 2.0f * m - 3.0f * pad;
-    if (keys_w > 0.45f * room) keys_w = 0.45f * room;
-    if (keys_w + actions_w > room) actions_w = room - keys_w;
-    text_rect(text, m - pad, top, keys_w + actions_w + 3.0f * pad, (float)rows * line + pad, color_panel);
-    int row = 0;
-    for (int i = 0; i < count; i++) {
-        if (!table[i].keys || !(table[i].modes & mode)) continue;
-        char fit[128];
-        float y = top + 0.5f * pad + (float)row++ * line;
-        text_fit(text, table[i].keys, keys_w, fit, sizeof fit);
-        text_draw(text, m, y, fit, color_key);
-        text_fit(text, table[i].help, actions_w, fit, sizeof fit);
-        text_draw(text, m + keys_w + 2.0f * pad, y, fit, color_text);
+    for (int c = 0; c < columns; c++) total += keys_w[c] + actions_w[c] + 3.0f * pad;
+    for (int c = 0; c < columns && total > room; c++) {   /* too wide: actions give way first, keys keep 45 % */
+        float share = room / (float)columns - 3.0f * pad;
+        if (keys_w[c] > 0.45f * share) keys_w[c] = 0.45f * share;
+        if (keys_w[c] + actions_w[c] > share) actions_w[c] = share - keys_w[c];
+    }
+    float x = m;
+    for (int c = 0, i = 0; c < columns; c++) {
+        int in_column = rows - c * per_column < per_column ? rows - c * per_column : per_column;
+        text_rect(text, x - pad, top, keys_w[c] + actions_w[c] + 3.0f * pad, (float)per_column * line + pad, color_panel);
+        for (int r = 0; r < in_column && i < count; i++) {
+            if (!table[i].keys || !(table[i].modes & mode)) continue;
+            char fit[128];
+            float y = top + 0.5f * pad + (float)r++ * line;
+            text_fit(text, table[i].keys, keys_w[c], fit, sizeof fit);
+            text_draw(text, x, y, fit, color_key);
+            text_fit(text, table[i].help, actions_w[c], fit, sizeof fit);
+            text_draw(text, x + keys_w[c] + 2.0f * pad, y, fit, color_text);
+        }
+        x += keys_w[c] + actions_w[c] + 3.0f * pad + 2.0f * pad;
     }
 }
 
@@ -357,7 +382,12 @@ void hud_draw(Text *text, const HudInfo *info, const HudLayout *layout, int fb_w
     if (layout->has_timeline) draw_timeline(text, info, layout);
     if (info->browser && info->browser->open && info->model->clip_count > 0) draw_browser(text, info, layout);
     if (info->show_mesh_list) draw_mesh_list(text, info, layout);
-    if (info->playback->show_help) draw_help(text, layout, below_status + layout->margin, fb_width, info->key_mode ? info->key_mode : KEY_MODE_SKINNED);
+    bool browser_open = info->browser && info->browser->open && info->model->clip_count > 0;
+    /* the help never covers the clip browser or the mesh list (the player closes one when the
+     * other opens; a screenshot with both asked shows the panel) */
+    if (info->playback->show_help && !browser_open && !info->show_mesh_list)
+        draw_help(text, layout, below_status + layout->margin, layout->timeline_top - 0.5f * layout->margin, fb_width,
+                  info->key_mode ? info->key_mode : KEY_MODE_SKINNED);
     if (info->message && info->message[0]) {
         char fit[512];
         const float pad = floorf(0.35f * layout->font_pixels);

@@ -1,8 +1,8 @@
 /* monkey.c — the monkey test's input stream (player.h player_monkey): seeded random events
  * through the player's own handlers, with checks after every frame. */
 #include "view/player.h"
-#include "gfx/gl.h"
 #include "gfx/gl_debug.h"
+#include "gfx/window_target.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -168,9 +168,7 @@ int player_monkey(Player *player, const char *spec)
     unsigned char *pixels = fw > 0 && fh > 0 ? malloc((size_t)fw * (size_t)fh * 4) : NULL;
     if (pixels) {
         player_draw(player, fw, fh);
-        glPixelStorei(GL_PACK_ALIGNMENT, 1);
-        glReadBuffer(GL_BACK);
-        glReadPixels(0, 0, fw, fh, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+        window_target_read_rgba(fw, fh, pixels);
         int differing = 0;
         for (size_t i = 0; i < (size_t)fw * (size_t)fh; i++)
             if (memcmp(pixels + 4 * i, pixels, 3) != 0) differing++;
@@ -193,4 +191,11 @@ int player_monkey(Player *player, const char *spec)
            gl_debug_error_count(), failures);
     fflush(stdout);
     return failures;
+}
+
+int player_run_or_monkey(Player *player)
+{
+    const char *monkey = getenv("SKINVIEW_MONKEY");
+    if (monkey && monkey[0]) return player_monkey(player, monkey) + gl_debug_error_count();
+    return player_run(player);
 }

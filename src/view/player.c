@@ -1,9 +1,9 @@
 /* player.c — the window player (player.h): input, the frame loop, the HUD, for any subject. */
 #include "view/player.h"
 #include "view/timeline.h"
-#include "gfx/gl.h"
 #include "gfx/gl_debug.h"
 #include "gfx/renderer.h"
+#include "gfx/window_target.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,24 +85,13 @@ static void remember_root(Player *player)
 static void take_screenshot(Player *player, int fb_width, int fb_height)
 {
     unsigned char *pixels = malloc((size_t)fb_width * (size_t)fb_height * 4);
-    unsigned char *row = malloc((size_t)fb_width * 4);
-    if (!pixels || !row) {
+    if (!pixels) {
         player_message(player, "screenshot failed: out of memory");
     } else {
-        glPixelStorei(GL_PACK_ALIGNMENT, 1);
-        glReadBuffer(GL_BACK);
-        glReadPixels(0, 0, fb_width, fb_height, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
-        size_t stride = (size_t)fb_width * 4;
-        for (int y = 0; y < fb_height / 2; y++) {   /* GL rows go bottom-up, PNG rows top-down */
-            memcpy(row, pixels + (size_t)y * stride, stride);
-            memcpy(pixels + (size_t)y * stride, pixels + (size_t)(fb_height - 1 - y) * stride, stride);
-            memcpy(pixels + (size_t)(fb_height - 1 - y) * stride, row, stride);
-        }
-        for (size_t i = 3; i < stride * (size_t)fb_height; i += 4) pixels[i] = 255;
+        window_target_read_rgba(fb_width, fb_height, pixels);
         player->subject->save_screenshot(player->subject->self, player, pixels, fb_width, fb_height);
     }
     free(pixels);
-    free(row);
 }
 
 static void toggle_fullscreen(Player *player)
@@ -204,6 +193,7 @@ void player_on_key(GLFWwindow *window, int key, int scancode, int action, int mo
     if (action == GLFW_RELEASE) return;
     player->dirty = true;
     if (player->browser.open) {
+        player->browser_skip_char = false;   /* another key: its character is typed */
         browser_key(player, key, action);
         return;
     }
@@ -227,10 +217,22 @@ void player_on_key(GLFWwindow *window, int key, int scancode, int action, int mo
             break;
         }
         player->browser.open = true;
+        player->playback.show_help = false;   /* the help and the browser never share the screen */
+        /* GLFW reports a key, then the character it types: the opening key's (L) is not the
+         * first letter of a filter (Tab types none; the next key press clears the flag) */
+        player->browser_skip_char = key != GLFW_KEY_TAB;
         browser_highlight_clip(&player->browser, player->playback.clip, player->layout.browser.visible_rows);
         break;
     case ACTION_TOGGLE_MESH_LIST:
         if (player->mesh_visible) player->show_mesh_list = !player->show_mesh_list;
+        if (player->show_mesh_list) player->playback.show_help = false;   /* panels never overlap */
+        break;
+    case ACTION_TOGGLE_HELP:
+        playback_apply(&player->playback, a, player->durations);
+        if (player->playback.show_help) {   /* the help and the other panels never share the screen */
+            player->browser.open = false;
+            player->show_mesh_list = false;
+        }
         break;
     case ACTION_SCREENSHOT: if (s->save_screenshot) player->screenshot_requested = true; break;
     case ACTION_RELOAD: if (s->open) player->reload_requested = true; break;
@@ -252,6 +254,10 @@ void player_on_char(GLFWwindow *window, unsigned int codepoint)
     Player *player = glfwGetWindowUserPointer(window);
     ClipBrowser *browser = &player->browser;
     if (!browser->open) return;
+    if (player->browser_skip_char) {   /* the 'l' of the L that opened the browser */
+        player->browser_skip_char = false;
+        return;
+    }
     browser_type(browser, player->model->clips, codepoint);
     browser_move(browser, 0, player->layout.browser.visible_rows);
     player->dirty = true;
@@ -373,6 +379,8 @@ void player_on_drop(GLFWwindow *window, int count, const char **paths)
     Player *player = glfwGetWindowUserPointer(window);
     if (count < 1 || !player->subject->open) return;
     snprintf(player->drop_path, sizeof player->drop_path, "%s", paths[0]);
+    player->drop_adds_clips = glfwGetKey(window, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
+                              glfwGetKey(window, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
     player->dirty = true;
 }
 
@@ -470,8 +478,7 @@ void player_draw(Player *player, int fb_width, int fb_height)
 
     camera_view(&player->camera, player->view);
     camera_projection(&player->camera, aspect, player->projection);
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    glViewport(0, 0, fb_width, fb_height);
+    window_target_bind(fb_width, fb_height);
     renderer_clear(background[0], background[1], background[2]);
     if (player->screenshot_requested) {   /* the subject as drawn, without its text or the HUD */
         s->draw(s->self, player->view, player->projection, fb_width, fb_height, false);
@@ -537,8 +544,6 @@ int player_run(Player *player)
 {
     const PlayerSubject *s = player->subject;
     GLFWwindow *window = player->window;
-    const char *monkey = getenv("SKINVIEW_MONKEY");
-    if (monkey && monkey[0]) return player_monkey(player, monkey) + gl_debug_error_count();
     double last_time = glfwGetTime();
     double fps_start = last_time;
     int fps_frames = 0;

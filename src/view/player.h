@@ -59,7 +59,8 @@ typedef struct PlayerSubject {
     void (*status)(void *self, const struct Player *player, HudInfo *info);
     /* Optional: once per loop turn, before the frame (reload requests, --watch). */
     void (*tick)(void *self, struct Player *player, double now);
-    /* Optional: open a file (a drop: path; Ctrl+R: path NULL, the current file, keep_clip). */
+    /* Optional: open a file (a drop: path; Ctrl+R: path NULL, the current file, keep_clip). A drop with
+     * Shift held sets player->drop_adds_clips first: the subject adds the file's clips instead. */
     void (*open)(void *self, struct Player *player, const char *path, bool keep_clip);
     /* Optional: an S screenshot's pixels (RGBA, rows top-down); writes them, sets a message. */
     void (*save_screenshot)(void *self, struct Player *player, const unsigned char *rgba, int width, int height);
@@ -80,6 +81,7 @@ typedef struct Player {
     Text                 text;
     bool                 text_ready;
     ClipBrowser          browser;
+    bool                 browser_skip_char; /* the character of the key that opened the browser (L) is not typed */
     HudLayout            layout;          /* last frame's, for hit-testing */
     float               *key_times;       /* [key_capacity] the current clip's key marks */
     int                  key_capacity, key_count, key_clip;
@@ -92,6 +94,7 @@ typedef struct Player {
     int                  view_requested;  /* a CameraView, or -1 */
     bool                 screenshot_requested, reload_requested, fullscreen_requested;
     char                 drop_path[4096]; /* a file dropped on the window, opened next frame */
+    bool                 drop_adds_clips; /* Shift was held over the drop: its clips go onto the current model */
     bool                 show_mesh_list;
     int                  mesh_selected;
     char                 message[1200];
@@ -113,6 +116,10 @@ bool player_clips_changed(Player *player, const Model *model, bool *mesh_visible
 /* Runs the window until it closes; returns the number of GL errors reported (--gl-debug). */
 int player_run(Player *player);
 
+/* player_run, or with SKINVIEW_MONKEY set the monkey test in its place (player_monkey, below:
+ * its failed checks plus the GL errors reported). What both windows call (monkey.c). */
+int player_run_or_monkey(Player *player);
+
 /* One turn of the loop after the events (tick, reload / drop, playback by dt, the frame);
  * false when minimised (nothing drawn). player_run calls it; so does the monkey test. */
 bool player_frame(Player *player, float dt);
@@ -131,7 +138,7 @@ void player_on_scroll(GLFWwindow *window, double xoffset, double yoffset);
 void player_on_drop(GLFWwindow *window, int count, const char **paths);
 
 /* The monkey test (tests/view.cmake view_monkey): with SKINVIEW_MONKEY=SEED:EVENTS in the
- * environment, player_run plays EVENTS seeded random keys, characters, clicks, drags, wheel
+ * environment, player_run_or_monkey plays EVENTS seeded random keys, characters, clicks, drags, wheel
  * turns, resizes, drops (the files of SKINVIEW_MONKEY_DROPS, ':'-separated) and reloads through
  * the handlers above, drawing a frame after every few, instead of waiting for a user. After each
  * frame it checks that the camera, the projection and the clock are finite and no GL error was

@@ -30,33 +30,6 @@ bool fbx_is_subclass(const FbxScene *scene, int object, const char *subclass)
            strcmp(scene->objects[object].subclass, subclass) == 0;
 }
 
-/* The application that wrote the file: SceneInfo's "Original|ApplicationName" ("Maya", "3ds Max",
- * "MotionBuilder", "Blender" ...; in FBXHeaderExtension for 7.x, among the Objects for 6.1), else
- * the top-level Creator string (the FBX 6.1 exporter of Blender 2.79 writes only "Blender version
- * 2.79 (sub 0)" there); "" when neither is there. */
-const char *fbx_writing_application(const FbxScene *scene)
-{
-    static const char *const parents[2] = {"FBXHeaderExtension", "Objects"};
-    for (int w = 0; w < 2; w++) {
-        const FbxRecord *parent = fbx_record_child(&scene->doc.root, parents[w]);
-        const FbxRecord *info = parent ? fbx_record_child(parent, "SceneInfo") : NULL;
-        const FbxRecord *props = info ? fbx_record_child(info, "Properties70") : NULL;
-        if (info && !props) props = fbx_record_child(info, "Properties60");
-        for (int i = 0; props && i < props->child_count; i++) {
-            const FbxRecord *p = &props->children[i];
-            if (p->value_count < 2 || p->values[0].type != FBX_VALUE_STRING || !p->values[0].string ||
-                strcmp(p->values[0].string, "Original|ApplicationName") != 0)
-                continue;
-            const FbxValue *last = &p->values[p->value_count - 1];
-            if (last->type == FBX_VALUE_STRING && last->string) return last->string;
-        }
-    }
-    const FbxRecord *creator = fbx_record_child(&scene->doc.root, "Creator");
-    if (creator && creator->value_count > 0 && creator->values[0].type == FBX_VALUE_STRING && creator->values[0].string)
-        return creator->values[0].string;
-    return "";
-}
-
 static void read_vec3(const FbxScene *scene, int object, const char *name, double out[3])
 {
     double v[3];
@@ -260,6 +233,17 @@ bool import_fbx_apply(Importer *im, const void *bytes, size_t size)
         import_warn(im, "the FBX reader cannot read this file (%s); transforms, clips and skins are Assimp's", error);
         return true;
     }
+    /* the file's axis system and unit, for --info and the glTF export (skinview keeps scene space as it is) */
+    int axis_of[3] = {scene.coord_axis, scene.up_axis, scene.front_axis}, sign_of[3] = {scene.coord_axis_sign,
+                                                                                         scene.up_axis_sign, scene.front_axis_sign};
+    bool distinct = axis_of[0] != axis_of[1] && axis_of[1] != axis_of[2] && axis_of[0] != axis_of[2];
+    for (int k = 0; k < 3; k++) distinct = distinct && axis_of[k] >= 0 && axis_of[k] <= 2;
+    if (scene.settings_found && distinct)
+        im->model->axes = (SceneAxes){.known = true,
+                                      .right_axis = (int8_t)axis_of[0], .right_sign = (int8_t)(sign_of[0] < 0 ? -1 : 1),
+                                      .up_axis = (int8_t)axis_of[1], .up_sign = (int8_t)(sign_of[1] < 0 ? -1 : 1),
+                                      .front_axis = (int8_t)axis_of[2], .front_sign = (int8_t)(sign_of[2] < 0 ? -1 : 1),
+                                      .metres_per_unit = scene.unit_scale_factor / 100.0};
     for (int o = 0; o < scene.object_count; o++) {
         if (scene.curves[o].key_count > 0) fbx_curve_solve_auto_tangents(&scene.curves[o]);
         if (im->hold_end_keys) scene.curves[o].pre = scene.curves[o].post = FBX_EXTRAPOLATION_CONSTANT;   /* --no-extrapolation */

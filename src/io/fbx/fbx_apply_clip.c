@@ -97,7 +97,12 @@ static bool collect_channels(const Apply *a, int stack_object, Stack *stack)
                 channel.curves[component] = &scene->curves[curve];
                 any = true;
             }
-            if (!any) continue;
+            /* a curve node without curves holds its d|X d|Y d|Z for the whole stack (the FBX SDK's
+             * value of an animated property without a curve): a channel only where that differs from
+             * the static value (FBX 5.8 / 6.1 takes: a channel's Default without keys) */
+            bool differs = false;
+            for (int i = 0; i < 3; i++) differs = differs || channel.defaults[i] != current[i];
+            if (!any && !differs) continue;
             if (stack->channel_count == capacity) {
                 capacity = capacity ? 2 * capacity : 16;
                 Channel *grown = realloc(stack->channels, sizeof *grown * (size_t)capacity);
@@ -250,8 +255,9 @@ static bool build_clip(Apply *a, Stack *stack, Clip *clip, double *scene_world)
         if (a->nodes[i].parent >= 0 && animated_node[a->nodes[i].parent]) animated_node[i] = true;
     int affected_count = 0;
     for (int j = 0; j < joints; j++) {
-        int node = a->joint_node[j];
-        affected[j] = (node >= 0 && animated_node[node]) || (sk->parent[j] >= 0 && affected[sk->parent[j]]);
+        int node = a->joint_node[j], helper = a->helper_node[j];   /* a scale helper moves with its node */
+        affected[j] = (node >= 0 && animated_node[node]) || (helper >= 0 && animated_node[helper]) ||
+                      (sk->parent[j] >= 0 && affected[sk->parent[j]]);
         affected_count += affected[j];
     }
     const double *times = stack->times;
@@ -289,10 +295,9 @@ static bool build_clip(Apply *a, Stack *stack, Clip *clip, double *scene_world)
             JointTrack *track = &clip->tracks[track_of[j]];
             double local[16];
             FbxTrs trs;
-            if (!fbx_joint_local(sk, scene_world, j, local)) fbx_matrix_identity(local);
-            fbx_matrix_to_trs(local, &trs);
             JointTransform key;
-            fbx_trs_to_joint(&trs, &key);
+            if (fbx_joint_local(a, world, scene_world, j, &trs, local)) fbx_trs_to_joint(&trs, &key);
+            else key = sk->rest_trs[j];   /* under a singular joint no local reaches the pose: the rest one, finite */
             if (s > 0 && glm_vec4_dot(key.rotation, track->rotation_values[s - 1]) < 0)   /* stay on one hemisphere */
                 glm_vec4_negate(key.rotation);
             track->translation_times[s] = track->rotation_times[s] = track->scale_times[s] = (float)t;

@@ -84,7 +84,6 @@ typedef struct Stack {
 /* fbx_apply.c */
 bool fbx_is_kind(const FbxScene *scene, int object, const char *kind);
 bool fbx_is_subclass(const FbxScene *scene, int object, const char *subclass);
-const char *fbx_writing_application(const FbxScene *scene);
 double fbx_read_number(const FbxScene *scene, int object, const char *name, double fallback);
 void fbx_to_mat4(const double m[16], mat4 out);
 void fbx_from_mat4(mat4 m, double out[16]);
@@ -94,7 +93,11 @@ bool fbx_record_matrix(const FbxScene *scene, const FbxRecord *record, const cha
 /* fbx_apply_rest.c */
 void fbx_nodes_world(const Apply *a, const FbxNodeProperties *props, FbxNodeWorld *world);
 void fbx_joints_scene(const Apply *a, const FbxNodeWorld *world, double *scene_world /* [joint*16] */);
-bool fbx_joint_local(const Skeleton *sk, const double *scene_world, int j, double local[16]);
+/* Joint j's local transform as a TRS (and its matrix): a node or scale helper under the joint of
+ * its own frame takes its frame_local from `world` directly (no inversion: exact, finite when a
+ * scale is 0); any other joint inverse(scene_parent) · scene_j, decomposed. False when that parent
+ * matrix is singular. */
+bool fbx_joint_local(const Apply *a, const FbxNodeWorld *world, const double *scene_world, int j, FbxTrs *trs, double local[16]);
 void fbx_trs_to_joint(const FbxTrs *trs, JointTransform *out);
 double fbx_apply_rest(Apply *a, double *scene_world);
 void fbx_apply_geometric(Apply *a);

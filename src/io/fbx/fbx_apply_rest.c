@@ -53,17 +53,42 @@ void fbx_joints_scene(const Apply *a, const FbxNodeWorld *world, double *scene_w
     }
 }
 
-/* local_j = inverse(scene_parent) · scene_j; false if the parent's matrix is singular */
-bool fbx_joint_local(const Skeleton *sk, const double *scene_world, int j, double local[16])
+/* The frame a node's frame_local is given in, as a joint: the scene root joint for a top-level
+ * node; its parent's joint for RSrs; its parent's scale helper for RrSs / Rrs. True when joint
+ * `parent_joint` is that frame. */
+static bool joint_is_frame_of(const Apply *a, int node, int parent_joint)
 {
-    int parent = sk->parent[j];
-    if (parent < 0) {
-        memcpy(local, &scene_world[16 * j], sizeof(double) * 16);
+    const Skeleton *sk = &a->im->model->skeleton;
+    int parent_node = a->nodes[node].parent;
+    if (parent_node < 0)   /* the scene root: Assimp's root joint, whose scene matrix is root_matrix */
+        return sk->parent[parent_joint] < 0 && a->map.joint_object[parent_joint] == FBX_JOINT_ROOT;
+    if (a->nodes[node].props.inherit_type == FBX_INHERIT_RSrs)
+        return a->joint_node[parent_joint] == parent_node && a->helper_node[parent_joint] < 0;
+    return a->helper_node[parent_joint] == parent_node;
+}
+
+bool fbx_joint_local(const Apply *a, const FbxNodeWorld *world, const double *scene_world, int j, FbxTrs *trs, double local[16])
+{
+    const Skeleton *sk = &a->im->model->skeleton;
+    int parent = sk->parent[j], node = a->joint_node[j], helper = a->helper_node ? a->helper_node[j] : -1;
+    /* a node (or a helper: the node's unscaled frame) under the joint of its own frame: its TRS as
+     * fbx_node_world made it, no inversion (exact, and finite with a scale of 0) */
+    int owner = node >= 0 ? node : helper;
+    if (parent >= 0 && owner >= 0 && joint_is_frame_of(a, owner, parent)) {
+        *trs = world[owner].frame_local;
+        if (node < 0) trs->scale[0] = trs->scale[1] = trs->scale[2] = 1.0;   /* the unscaled frame */
+        fbx_trs_to_matrix(trs, local);
         return true;
     }
-    double inverse[16];
-    if (!fbx_matrix_invert(&scene_world[16 * parent], inverse)) return false;
-    fbx_matrix_mul(inverse, &scene_world[16 * j], local);
+    /* any other joint: local_j = inverse(scene_parent) · scene_j, decomposed */
+    if (parent < 0) {
+        memcpy(local, &scene_world[16 * j], sizeof(double) * 16);
+    } else {
+        double inverse[16];
+        if (!fbx_matrix_invert(&scene_world[16 * parent], inverse)) return false;
+        fbx_matrix_mul(inverse, &scene_world[16 * j], local);
+    }
+    fbx_matrix_to_trs(local, trs);
     return true;
 }
 
@@ -94,11 +119,15 @@ double fbx_apply_rest(Apply *a, double *scene_world)
     fbx_joints_scene(a, world, scene_world);
     for (int j = 0; j < sk->joint_count; j++) {
         if (a->joint_node[j] < 0 && a->helper_node[j] < 0) continue;
-        double local[16];
-        if (!fbx_joint_local(sk, scene_world, j, local)) continue;
+        double local[16], back[16], largest = 0, worst = 0;
         FbxTrs trs;
-        double shear = fbx_matrix_to_trs(local, &trs);
-        worst_shear = fmax(worst_shear, shear);
+        if (!fbx_joint_local(a, world, scene_world, j, &trs, local)) continue;   /* a singular parent: Assimp's */
+        fbx_trs_to_matrix(&trs, back);   /* how much of the local matrix the TRS misses (shear) */
+        for (int i = 0; i < 16; i++) {
+            largest = fmax(largest, fabs(local[i]));
+            worst = fmax(worst, fabs(local[i] - back[i]));
+        }
+        worst_shear = fmax(worst_shear, largest > 0 ? worst / largest : 0.0);
         fbx_to_mat4(local, sk->rest_local[j]);
         fbx_trs_to_joint(&trs, &sk->rest_trs[j]);
     }
@@ -147,16 +176,21 @@ void fbx_apply_geometric(Apply *a)
  * A RrSs or Rrs child sits in its parent's UNSCALED frame: world_c = unscaled_p · TRS(...). As a
  * joint under p that is inverse(world_p) · world_c = inverse(S_p) · TRS(...), which shears when
  * p's scale S_p is not uniform, and a joint's TRS cannot hold a shear (measured on
- * maya_game_sausage_deform: 0.38 of the matrix, 0.30 of the figure's diagonal). Such a parent
- * gets a helper joint "NAME (unscaled)" between it and those children, placed at unscaled_p: its
- * local transform is the pure scale inverse(S_p), the children's the exact TRS. Decided by
- * sampling: only parents whose scale is ever non-uniform (rest or any stack sample) get one. */
+ * maya_game_sausage_deform: 0.38 of the matrix, 0.30 of the figure's diagonal), and has no value
+ * at all when S_p has a 0. Such a parent gets a helper joint "NAME (unscaled)" placed at unscaled_p,
+ * hung beside p from p's own parent joint: its local transform is p's T · R without the scale (the
+ * frame_local of fbx_node_world, scale 1), the children's below it their exact TRS; no joint's local
+ * is an inverse of a scale, so a scale of 0 leaves every local finite. Decided by sampling: only
+ * parents whose scale is ever non-uniform or 0 (rest or any stack sample) get one. */
 
+/* A RrSs / Rrs child under a parent of this scale can hang from the parent's joint: the scale is
+ * uniform (no shear) and not 0 (inverse(S) exists: a parent scaled to 0 on any axis, even on all
+ * three, would take the child's own size with it, which these inherit types keep). */
 static bool scale_is_uniform(const double s[3])
 {
     double a0 = fabs(s[0]), a1 = fabs(s[1]), a2 = fabs(s[2]);
     double hi = fmax(a0, fmax(a1, a2)), lo = fmin(a0, fmin(a1, a2));
-    return hi - lo <= 1e-7 * hi;
+    return hi - lo <= 1e-7 * hi && lo > 1e-9;
 }
 
 /* nonuniform[node]: the node's accumulated scale (what a RrSs / Rrs child meets) is ever non-uniform */
@@ -241,7 +275,7 @@ bool fbx_insert_scale_helpers(Apply *a, const Stack *stacks, int stack_count)
         char name[SV_NAME_MAX + 16];
         snprintf(name, sizeof name, "%s (unscaled)", old->names[j]);
         utf8_copy_valid(sk.names[n], SV_NAME_MAX, name, strlen(name));
-        sk.parent[n] = n - 1;
+        sk.parent[n] = sk.parent[n - 1];   /* beside its node, in the node's own frame: local = T · R */
         glm_mat4_identity(sk.rest_local[n]);
         glm_vec3_zero(sk.rest_trs[n].translation);
         glm_quat_identity(sk.rest_trs[n].rotation);

@@ -105,8 +105,27 @@ static bool grow_targets(Mesh *mesh, int added)
     return true;
 }
 
-/* One Shape's deltas into target `target` of the mesh, by control point. */
-static void shape_deltas(const FbxScene *s, int shape, Mesh *mesh, int target, const int *control_point, int *entry_of)
+/* Blender writes a channel's FullWeights as one weight per vertex of its one Shape (percent: the
+ * shape key's vertex-group weight, 100 without a group), where the FBX SDK writes one full weight
+ * per target. A channel with one Shape whose FullWeights count is the Shape's Indexes count holds
+ * such per-vertex factors; with one index and one target both readings fit and the file's writer
+ * decides (Blender: per vertex). Returns the factors (percent, one per Shape index) or NULL. */
+static const double *vertex_full_weights(const FbxScene *s, int channel, int shape, int target_count)
+{
+    FbxDocument *doc = (FbxDocument *)&s->doc;
+    size_t full_count = 0, index_count = 0;
+    const double *full = fbx_record_reals(doc, fbx_record_child(s->objects[channel].record, "FullWeights"), &full_count);
+    fbx_record_integers(doc, fbx_record_child(s->objects[shape].record, "Indexes"), &index_count);
+    if (target_count != 1 || !full || full_count != index_count) return NULL;
+    if (full_count == 1 && strncmp(fbx_writing_application(s), "Blender", 7) != 0) return NULL;
+    return full;
+}
+
+/* One Shape's deltas into target `target` of the mesh, by control point: each Shape index's delta
+ * times its Weights entry (when the Shape has one per index) and its per-vertex full weight / 100
+ * (vertex_full_weights; NULL: 1). */
+static void shape_deltas(const FbxScene *s, int shape, Mesh *mesh, int target, const int *control_point, int *entry_of,
+                         const double *vertex_factors)
 {
     FbxDocument *doc = (FbxDocument *)&s->doc;
     const FbxRecord *r = s->objects[shape].record;
@@ -127,7 +146,8 @@ static void shape_deltas(const FbxScene *s, int shape, Mesh *mesh, int target, c
     for (int v = 0; v < mesh->vertex_count; v++) {
         int e = control_point[v] >= 0 ? entry_of[control_point[v]] : -1;
         if (e < 0) continue;
-        float scale = weights ? (float)weights[e] : 1.0f;   /* a per-index weight scales the delta */
+        double factor = vertex_factors && isfinite(vertex_factors[e]) ? vertex_factors[e] / 100.0 : 1.0;
+        float scale = (float)((weights ? weights[e] : 1.0) * factor);   /* per-index weight x per-vertex factor */
         if (3 * (size_t)e + 2 < vertex_count)
             for (int k = 0; k < 3; k++) dp[v][k] = scale * (float)vertices[3 * (size_t)e + (size_t)k];
         if (3 * (size_t)e + 2 < normal_count)
@@ -185,6 +205,8 @@ bool fbx_blend_add_targets(const FbxScene *scene, int geometry, Mesh *mesh, cons
             }
             size_t full_count;
             const double *full = fbx_record_reals((FbxDocument *)&scene->doc, fbx_record_child(scene->objects[channel].record, "FullWeights"), &full_count);
+            const double *vertex_factors = vertex_full_weights(scene, channel, source_of(scene, channel, "Geometry", "Shape", 0), n);
+            if (vertex_factors) full_count = 0;   /* per-vertex factors, not full weights: the target is full at 100 */
             for (int i = 0; i < n; i++) {
                 ch->shape_object[i] = source_of(scene, channel, "Geometry", "Shape", i);
                 /* FullWeights in the shapes' connection order; missing: evenly up to 100 */
@@ -202,7 +224,7 @@ bool fbx_blend_add_targets(const FbxScene *scene, int geometry, Mesh *mesh, cons
             for (int i = 0; i < n; i++) {
                 const char *name = n == 1 ? scene->objects[channel].name : scene->objects[ch->shape_object[i]].name;
                 utf8_copy_valid(mesh->morph_target_names[target + i], SV_NAME_MAX, name, strlen(name));
-                shape_deltas(scene, ch->shape_object[i], mesh, target + i, control_point, entry_of);
+                shape_deltas(scene, ch->shape_object[i], mesh, target + i, control_point, entry_of, vertex_factors);
             }
             fbx_blend_target_weights(ch->full_weights, n, ch->deform_percent, &mesh->morph_default_weights[target]);
             target += n;

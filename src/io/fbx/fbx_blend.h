@@ -2,7 +2,8 @@
  *
  * In the file (7.x): Geometry <- Deformer "BlendShape" <- SubDeformer "BlendShapeChannel"
  * (DeformPercent: the channel's value in percent, stored and animated; FullWeights: one percent per
- * target) <- Geometry "Shape" objects (Indexes: control points; Vertices and Normals: deltas at
+ * target — Blender writes one per Shape vertex instead: per-vertex factors on the deltas, its
+ * shape key's vertex-group mask, told apart by the count) <- Geometry "Shape" objects (Indexes: control points; Vertices and Normals: deltas at
  * those control points). A channel with one target is an ordinary blend shape; with more, the
  * targets after the first are in-betweens.
  *

@@ -6,7 +6,8 @@
  *                FBX 5: Model (and Material, Texture, Video, Pose) records at the top of the file.
  *   geometry     7.x: Geometry objects. FBX 6 and 5: inside the mesh Model's own record; a Geometry
  *                object is made here from that record (same record, so Vertices etc. are its
- *                children) and connected to the Model.
+ *                children) and connected to the Model. FBX 6.1 instances (Models naming the same
+ *                NodeAttributeName "Geometry::…") share the first one's Geometry, as 7.x shares one.
  *   blend shapes 7.x: Deformer "BlendShape" / "BlendShapeChannel" and Geometry "Shape" objects.
  *                FBX 6 and 5: `Shape: "NAME" { Indexes, Vertices, Normals }` records inside the mesh
  *                Model; made here into the 7.x objects (one BlendShape per mesh, one channel per
@@ -20,7 +21,8 @@
  *   properties   7.x Properties70 `P: name, type, label, flags, values…`; FBX 6 Properties60
  *                `Property: name, type, flags, values…`; FBX 5 has none: its Models' rest
  *                Lcl Translation / Rotation / Scaling come from the Defaults of their Transform
- *                channels, written here into a made Properties70.
+ *                channel (in the Model record, FBX 5.0; else in the current take, FBX 5.8) and
+ *                PostRotation from Limits RXAxis / RYAxis / RZAxis, written into a made Properties70.
  *   connections  7.x `C: "OO"|"OP", src id, dst id[, property]`; FBX 6 `Connect:` with names;
  *                FBX 5 `Children: "a", "b"` lists in each Model (child -> parent).
  *   animation    7.x AnimationStack/Layer/CurveNode/Curve objects. FBX 6 and 5: Takes/Take/Model/
@@ -272,6 +274,7 @@ static void read_global_settings(Builder *b, const FbxRecord *settings)
     s->unit_scale_factor = 1;
     s->frame_rate = 0;
     const FbxRecord *props = settings ? record_properties(settings) : NULL;
+    s->settings_found = props != NULL;
     if (props) {
         FbxObject o = {.properties = props};
         FbxScene view = *s;
@@ -310,6 +313,34 @@ static bool is_kind(const FbxScene *s, int o, const char *kind)
     return o >= 0 && strcmp(s->objects[o].kind, kind) == 0;
 }
 
+/* FBX 6.1 instancing: every instance of one shape is a mesh Model with the geometry written inline
+ * again, and all name it by the same `NodeAttributeName: "Geometry::NAME"` (Maya: the first
+ * instance's shape, "pCube1_ncl1_1"); the skin and blend shapes are connected to the first instance
+ * only. The earlier mesh Model (index below `model`, with a geometry made) that names the same
+ * geometry with the same number of control points and polygon-vertices, or -1. */
+static int legacy_instance_of(const FbxScene *scene, const int *geometry_of, int model)
+{
+    const FbxRecord *record = scene->objects[model].record, *name = fbx_record_child(record, "NodeAttributeName");
+    if (!name || name->value_count < 1 || name->values[0].type != FBX_VALUE_STRING || !name->values[0].string) return -1;
+    FbxDocument *doc = (FbxDocument *)&scene->doc;
+    size_t points = 0, corners = 0;
+    fbx_record_reals(doc, fbx_record_child(record, "Vertices"), &points);
+    fbx_record_integers(doc, fbx_record_child(record, "PolygonVertexIndex"), &corners);
+    for (int i = 0; i < model; i++) {
+        if (geometry_of[i] < 0) continue;
+        const FbxRecord *other = scene->objects[i].record, *other_name = fbx_record_child(other, "NodeAttributeName");
+        if (!other_name || other_name->value_count < 1 || other_name->values[0].type != FBX_VALUE_STRING ||
+            other_name->values[0].length != name->values[0].length ||
+            memcmp(other_name->values[0].string, name->values[0].string, name->values[0].length) != 0)
+            continue;
+        size_t other_points = 0, other_corners = 0;
+        fbx_record_reals(doc, fbx_record_child(other, "Vertices"), &other_points);
+        fbx_record_integers(doc, fbx_record_child(other, "PolygonVertexIndex"), &other_corners);
+        if (other_points == points && other_corners == corners) return i;
+    }
+    return -1;
+}
+
 bool fbx_scene_read(FbxScene *scene, const void *bytes, size_t size, char *error, size_t error_size)
 {
     memset(scene, 0, sizeof *scene);
@@ -343,6 +374,12 @@ bool fbx_scene_read(FbxScene *scene, const void *bytes, size_t size, char *error
             geometry_of[i] = -1;
             FbxObject *o = &scene->objects[i];
             if (strcmp(o->kind, "Model") != 0 || !fbx_record_child(o->record, "Vertices")) continue;
+            int instance_of = legacy_instance_of(scene, geometry_of, i);
+            if (instance_of >= 0) {   /* an instance: the first Model's geometry, connected to this one too */
+                geometry_of[i] = geometry_of[instance_of];
+                fbx_scene_add_connection(&b, geometry_of[i], i, NULL);
+                continue;
+            }
             const FbxRecord *record = o->record;
             const char *name = o->name;
             geometry_of[i] = fbx_scene_make_object(&b, "Geometry", "Mesh", name, record, NULL);
@@ -351,7 +388,8 @@ bool fbx_scene_read(FbxScene *scene, const void *bytes, size_t size, char *error
         }
         for (int i = 0; i < file_objects && !b.failed; i++) {
             FbxObject *o = &scene->objects[i];
-            if (strcmp(o->kind, "Model") == 0 && !o->properties) o->properties = fbx_scene_legacy_transform_properties(&b, o->record);
+            if (strcmp(o->kind, "Model") == 0 && !o->properties)
+                o->properties = fbx_scene_legacy_transform_properties(&b, o->record, fbx_record_child(root, "Takes"), o->name);
         }
     }
     if (!b.failed && !fbx_scene_build_index(&b)) b.failed = true;

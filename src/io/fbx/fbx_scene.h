@@ -86,6 +86,7 @@ typedef struct FbxScene {
     /* GlobalSettings */
     int            up_axis, up_axis_sign, front_axis, front_axis_sign, coord_axis, coord_axis_sign;
     double         unit_scale_factor;        /* centimetres per unit, 1 when absent */
+    bool           settings_found;           /* the file has GlobalSettings properties (the axes and unit above) */
     double         frame_rate;               /* frames per second of TimeMode (CustomFrameRate), 0 if unknown */
     void          *index;                    /* fbx_scene_lookup.c's tables */
 } FbxScene;
@@ -110,5 +111,10 @@ int fbx_object_by_id(const FbxScene *scene, int64_t id);
 /* The object a value names: an id (7.x) or a full name ("Model::Hips", "Hips\0\1Model", FBX 5's bare
  * "Hips" meaning a Model), as PoseNode/Node, Connect and Link records hold them; -1 if none. */
 int fbx_object_by_reference(const FbxScene *scene, const FbxValue *value);
+
+/* The application that wrote the file: SceneInfo's "Original|ApplicationName" ("Maya", "3ds Max",
+ * "MotionBuilder", "Blender" ...; in FBXHeaderExtension for 7.x, among the Objects for 6.1), else
+ * the top-level Creator string; "" when neither is there. */
+const char *fbx_writing_application(const FbxScene *scene);
 
 #endif

@@ -66,6 +66,7 @@ int fbx_scene_make_object(Builder *b, const char *kind, const char *subclass, co
 double fbx_scene_record_number(const FbxRecord *r, int i, double fallback);
 void fbx_scene_make_legacy_blend_shapes(Builder *b, int model, int geometry);
 void fbx_scene_read_takes(Builder *b, const FbxRecord *takes);
-const FbxRecord *fbx_scene_legacy_transform_properties(Builder *b, const FbxRecord *model);
+const FbxRecord *fbx_scene_legacy_transform_properties(Builder *b, const FbxRecord *model, const FbxRecord *takes,
+                                                       const char *name);
 
 #endif

@@ -190,3 +190,32 @@ const char *fbx_object_property_string(const FbxScene *scene, int object, const 
         if (p->values[i].type == FBX_VALUE_STRING) return p->values[i].string;
     return NULL;
 }
+
+/* ---------------------------------------------------------------- the writer */
+
+/* The application that wrote the file: SceneInfo's "Original|ApplicationName" ("Maya", "3ds Max",
+ * "MotionBuilder", "Blender" ...; in FBXHeaderExtension for 7.x, among the Objects for 6.1), else
+ * the top-level Creator string (the FBX 6.1 exporter of Blender 2.79 writes only "Blender version
+ * 2.79 (sub 0)" there); "" when neither is there. */
+const char *fbx_writing_application(const FbxScene *scene)
+{
+    static const char *const parents[2] = {"FBXHeaderExtension", "Objects"};
+    for (int w = 0; w < 2; w++) {
+        const FbxRecord *parent = fbx_record_child(&scene->doc.root, parents[w]);
+        const FbxRecord *info = parent ? fbx_record_child(parent, "SceneInfo") : NULL;
+        const FbxRecord *props = info ? fbx_record_child(info, "Properties70") : NULL;
+        if (info && !props) props = fbx_record_child(info, "Properties60");
+        for (int i = 0; props && i < props->child_count; i++) {
+            const FbxRecord *p = &props->children[i];
+            if (p->value_count < 2 || p->values[0].type != FBX_VALUE_STRING || !p->values[0].string ||
+                strcmp(p->values[0].string, "Original|ApplicationName") != 0)
+                continue;
+            const FbxValue *last = &p->values[p->value_count - 1];
+            if (last->type == FBX_VALUE_STRING && last->string) return last->string;
+        }
+    }
+    const FbxRecord *creator = fbx_record_child(&scene->doc.root, "Creator");
+    if (creator && creator->value_count > 0 && creator->values[0].type == FBX_VALUE_STRING && creator->values[0].string)
+        return creator->values[0].string;
+    return "";
+}

@@ -10,6 +10,8 @@
  *   properties   7.x Properties70 `P: name, type, label, flags, values…`; FBX 6 Properties60
  *                `Property: name, type, flags, values…`; FBX 5 has none: its Models' rest
  *                Lcl Translation / Rotation / Scaling come from the Defaults of their Transform
+ *                channel (the Model's own, FBX 5.0; else its current take's, FBX 5.8), PostRotation
+ *                from its Limits RXAxis / RYAxis / RZAxis (fbx_scene_legacy_transform_properties).
  *   animation    7.x AnimationStack/Layer/CurveNode/Curve objects. FBX 6 and 5: Takes/Take/Model/
  *                Channel "Transform"/"T"|"R"|"S"/"X"|"Y"|"Z" with `Key:` lists: one stack per Take
  *                (LocalTime -> LocalStart/LocalStop, ReferenceTime -> ReferenceStart/ReferenceStop in a
@@ -200,37 +202,81 @@ void fbx_scene_read_takes(Builder *b, const FbxRecord *takes)
     }
 }
 
-/* FBX 5: a Model's rest transform from its Transform channel's Defaults, as a made Properties70. */
-const FbxRecord *fbx_scene_legacy_transform_properties(Builder *b, const FbxRecord *model)
+/* The Channel child named `name` of a take or Model record, or NULL. */
+static const FbxRecord *channel_named(const FbxRecord *r, const char *name)
 {
-    const FbxRecord *transform = NULL;
-    for (int c = 0; c < model->child_count; c++) {
-        const FbxRecord *ch = &model->children[c];
+    for (int c = 0; r && c < r->child_count; c++) {
+        const FbxRecord *ch = &r->children[c];
         if (strcmp(ch->name, "Channel") == 0 && ch->value_count > 0 && ch->values[0].type == FBX_VALUE_STRING &&
-            strcmp(ch->values[0].string, "Transform") == 0)
-            transform = ch;
+            ch->values[0].string && strcmp(ch->values[0].string, name) == 0)
+            return ch;
     }
-    if (!transform) return NULL;
+    return NULL;
+}
+
+/* The entry of Model `name` in the take the file calls current (Takes/Current; else its first Take), or NULL. */
+static const FbxRecord *current_take_model(const FbxRecord *takes, const char *name)
+{
+    if (!takes) return NULL;
+    const FbxRecord *current = fbx_record_child(takes, "Current"), *take = NULL;
+    const char *current_name = current && current->value_count > 0 && current->values[0].type == FBX_VALUE_STRING ?
+                               current->values[0].string : NULL;
+    for (int t = 0; t < takes->child_count; t++) {
+        const FbxRecord *r = &takes->children[t];
+        if (strcmp(r->name, "Take") != 0) continue;
+        if (!take) take = r;
+        if (current_name && r->value_count > 0 && r->values[0].type == FBX_VALUE_STRING && r->values[0].string &&
+            strcmp(r->values[0].string, current_name) == 0) {
+            take = r;
+            break;
+        }
+    }
+    for (int m = 0; take && m < take->child_count; m++) {
+        const FbxRecord *r = &take->children[m];
+        if (strcmp(r->name, "Model") != 0 || r->value_count < 1) continue;
+        Span class_name, model_name;
+        fbx_scene_split_span(&r->values[0], "Model", &class_name, &model_name);
+        if (fbx_scene_span_compare(model_name, name) == 0) return r;
+    }
+    return NULL;
+}
+
+/* FBX 5: a Model's rest transform as a made Properties70. Lcl Translation / Rotation / Scaling are
+ * the Defaults of its Transform channel: the one inside the Model record (FBX 5.0), else the one of
+ * its entry in the current take (FBX 5.8 writes the Model record without it: the take is the only
+ * place its rest pose is stored). PostRotation is the Model's Limits RXAxis / RYAxis / RZAxis: the
+ * same node's 6.1 export writes PostRotation (-90, 0, 0) where 5.8 writes RXAxis: -90 (3ds Max 2009
+ * lights and cameras). Nothing of either: NULL (every property at its default). */
+const FbxRecord *fbx_scene_legacy_transform_properties(Builder *b, const FbxRecord *model, const FbxRecord *takes, const char *name)
+{
+    const FbxRecord *transform = channel_named(model, "Transform");
+    if (!transform) transform = channel_named(current_take_model(takes, name), "Transform");
+    const FbxRecord *limits = fbx_record_child(model, "Limits");
+    static const char *const axis_names[3] = {"RXAxis", "RYAxis", "RZAxis"};
+    double post[3] = {0, 0, 0};
+    bool has_post = false;
+    for (int k = 0; limits && k < 3; k++) {
+        const FbxRecord *axis = fbx_record_child(limits, axis_names[k]);
+        double v = fbx_scene_record_number(axis, 0, 0.0);
+        if (axis && isfinite(v)) post[k] = v, has_post = true;
+    }
+    if (!transform && !has_post) return NULL;
     static const char *const channels[3][2] = {{"T", "Lcl Translation"}, {"R", "Lcl Rotation"}, {"S", "Lcl Scaling"}};
     static const char *const axes[3] = {"X", "Y", "Z"};
-    FbxRecord *list = fbx_scene_make_records(b, 1), *p = fbx_scene_make_records(b, 3);
+    FbxRecord *list = fbx_scene_make_records(b, 1), *p = fbx_scene_make_records(b, 4);
     if (!list || !p) return NULL;
     int count = 0;
-    for (int c = 0; c < transform->child_count; c++) {
+    for (int c = 0; transform && c < transform->child_count; c++) {
         const FbxRecord *trs = &transform->children[c];
         if (strcmp(trs->name, "Channel") != 0 || trs->value_count < 1 || trs->values[0].type != FBX_VALUE_STRING) continue;
         for (int k = 0; k < 3; k++) {
             if (strcmp(trs->values[0].string, channels[k][0]) != 0) continue;
             double xyz[3] = {k == 2, k == 2, k == 2};
-            for (int a = 0; a < trs->child_count; a++) {
-                const FbxRecord *ax = &trs->children[a];
-                if (strcmp(ax->name, "Channel") != 0 || ax->value_count < 1 || ax->values[0].type != FBX_VALUE_STRING) continue;
-                for (int i = 0; i < 3; i++)
-                    if (strcmp(ax->values[0].string, axes[i]) == 0) xyz[i] = fbx_scene_record_number(fbx_record_child(ax, "Default"), 0, xyz[i]);
-            }
+            for (int a = 0; a < 3; a++) xyz[a] = fbx_scene_record_number(fbx_record_child(channel_named(trs, axes[a]), "Default"), 0, xyz[a]);
             if (count < 3 && !fbx_scene_make_property(b, &p[count++], channels[k][1], channels[k][1], xyz, 3, NULL)) return NULL;
         }
     }
+    if (has_post && !fbx_scene_make_property(b, &p[count++], "PostRotation", "Vector3D", post, 3, NULL)) return NULL;
     list->name = "Properties70";
     list->children = p;
     list->child_count = count;

@@ -205,8 +205,35 @@ double fbx_matrix_to_trs(const double m[16], FbxTrs *out)
                  col[2][0] * (col[0][1] * col[1][2] - col[1][1] * col[0][2]);
     if (det < 0) out->scale[0] = -out->scale[0];   /* a mirror: one axis flipped */
     double r[3][3];   /* r[c][row]: the rotation's columns */
-    for (int c = 0; c < 3; c++)
-        for (int row = 0; row < 3; row++) r[c][row] = out->scale[c] != 0.0 ? col[c][row] / out->scale[c] : (c == row);
+    double largest_column = fmax(fabs(out->scale[0]), fmax(fabs(out->scale[1]), fabs(out->scale[2])));
+    bool kept[3];
+    int kept_count = 0;
+    for (int c = 0; c < 3; c++) {
+        kept[c] = fabs(out->scale[c]) > 1e-12 * largest_column && isfinite(out->scale[c]);
+        kept_count += kept[c];
+        for (int row = 0; row < 3; row++) r[c][row] = kept[c] ? col[c][row] / out->scale[c] : (c == row);
+    }
+    /* a scale of 0 on an axis leaves that column 0: the rotation's column is completed from the
+     * others (their cross product, in cyclic order; with one left, any unit vector across it) so
+     * that the degenerate matrix still decomposes into a rotation, the 0 sitting in the scale */
+    if (kept_count == 1) {
+        int a = kept[0] ? 0 : kept[1] ? 1 : 2, b = (a + 1) % 3;
+        int axis = fabs(r[a][0]) <= fabs(r[a][1]) && fabs(r[a][0]) <= fabs(r[a][2]) ? 0 : fabs(r[a][1]) <= fabs(r[a][2]) ? 1 : 2;
+        double e[3] = {axis == 0, axis == 1, axis == 2}, along = e[0] * r[a][0] + e[1] * r[a][1] + e[2] * r[a][2], length = 0;
+        for (int row = 0; row < 3; row++) {
+            r[b][row] = e[row] - along * r[a][row];
+            length += r[b][row] * r[b][row];
+        }
+        for (int row = 0; row < 3; row++) r[b][row] /= sqrt(length);
+        kept[b] = true;
+        kept_count = 2;
+    }
+    if (kept_count == 2) {
+        int c = !kept[0] ? 0 : !kept[1] ? 1 : 2, a = (c + 1) % 3, b = (c + 2) % 3;   /* r_c = r_a x r_b */
+        double x[3] = {r[a][1] * r[b][2] - r[a][2] * r[b][1], r[a][2] * r[b][0] - r[a][0] * r[b][2], r[a][0] * r[b][1] - r[a][1] * r[b][0]};
+        double length = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+        for (int row = 0; row < 3; row++) r[c][row] = length > 0 ? x[row] / length : (c == row);
+    }
     /* quaternion from a rotation matrix (Shepperd: from the largest of trace and diagonal) */
     double trace = r[0][0] + r[1][1] + r[2][2], *q = out->rotation;
     if (trace > 0) {
@@ -263,6 +290,7 @@ void fbx_node_world(const FbxNodeWorld *parent, const FbxNodeWorld *scale_source
 {
     double node_to_parent[16], unscaled_to_parent[16];
     if (!parent) {
+        out->frame_local = *local;
         fbx_trs_to_matrix(local, out->node_to_world);
         trs_to_unscaled_matrix(local, out->unscaled_node_to_world);
         memcpy(out->inherit_scale, local->scale, sizeof out->inherit_scale);
@@ -270,6 +298,7 @@ void fbx_node_world(const FbxNodeWorld *parent, const FbxNodeWorld *scale_source
     }
     if (inherit_type == FBX_INHERIT_RSrs) {
         /* world = parent_world · local: the parent's scale (and any shear it makes) reaches the child */
+        out->frame_local = *local;
         fbx_trs_to_matrix(local, node_to_parent);
         trs_to_unscaled_matrix(local, unscaled_to_parent);
         fbx_matrix_mul(parent->node_to_world, node_to_parent, out->node_to_world);
@@ -286,6 +315,7 @@ void fbx_node_world(const FbxNodeWorld *parent, const FbxNodeWorld *scale_source
         placed.translation[k] *= parent->inherit_scale[k];
         if (scale_source) placed.scale[k] *= scale_source->inherit_scale[k];
     }
+    out->frame_local = placed;
     fbx_trs_to_matrix(&placed, node_to_parent);
     trs_to_unscaled_matrix(&placed, unscaled_to_parent);
     fbx_matrix_mul(parent->unscaled_node_to_world, node_to_parent, out->node_to_world);

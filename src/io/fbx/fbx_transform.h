@@ -73,6 +73,10 @@ typedef struct FbxNodeWorld {
     double node_to_world[16];
     double unscaled_node_to_world[16]; /* the same without the node's own (accumulated) scale */
     double inherit_scale[3];           /* the scale a RrSs / Rrs child multiplies in */
+    FbxTrs frame_local;                /* the node in its frame, as a TRS: RSrs (and roots) its local
+                                          transform in the parent's world, RrSs / Rrs the TRS below in
+                                          the parent's unscaled frame: node_to_world = frame · TRS, with
+                                          no inversion (exact, and finite when a scale is 0) */
 } FbxNodeWorld;
 
 /* The node-to-world transform of a node with local transform `local` and InheritType

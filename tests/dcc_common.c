@@ -1,0 +1,491 @@
+/* dcc_common.c — the ufbx-dcc reference check shared by io_fbx_dcc (skinview's pose of each FBX) and
+ * io_export_gltf_dcc (the same FBX exported by --export-gltf, the GLB posed): the manifest, the OBJ point sets
+ * and the symmetric Hausdorff distance over the reference's diagonal (dcc_common.h; the rule is described in
+ * test_fbx_dcc.c). */
+#include "dcc_common.h"
+#include "testutil.h"
+
+#include <cjson/cJSON.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TOLERANCE 1e-3
+
+static const char *open_reason(const DccRun *run, const char *case_name, const char *fbx)
+{
+    if (run->report_only) return "report only";
+    for (int i = 0; run->open_rows && run->open_rows[i].case_prefix; i++)
+        if (strncmp(case_name, run->open_rows[i].case_prefix, strlen(run->open_rows[i].case_prefix)) == 0 &&
+            (!run->open_rows[i].variant || strcmp(fbx, run->open_rows[i].variant) == 0))
+            return run->open_rows[i].reason;
+    return NULL;
+}
+
+/* ---- point sets ------------------------------------------------------------------------ */
+
+typedef struct Points {
+    double *xyz;
+    int     count, capacity;
+} Points;
+
+static void points_add(Points *p, double x, double y, double z)
+{
+    if (p->count == p->capacity) {
+        p->capacity = p->capacity ? 2 * p->capacity : 1024;
+        p->xyz = realloc(p->xyz, sizeof(double) * 3 * (size_t)p->capacity);
+        if (!p->xyz) abort();
+    }
+    p->xyz[3 * p->count] = x;
+    p->xyz[3 * p->count + 1] = y;
+    p->xyz[3 * p->count + 2] = z;
+    p->count++;
+}
+
+/* True if the OBJ group line's names (after "g ") include `name`. */
+static bool group_has_name(const char *line, const char *name)
+{
+    size_t n = strlen(name);
+    const char *c = line + 1;
+    while (*c) {
+        while (*c == ' ' || *c == '\t') c++;
+        const char *start = c;
+        while (*c && *c != ' ' && *c != '\t' && *c != '\r' && *c != '\n') c++;
+        if ((size_t)(c - start) == n && strncmp(start, name, n) == 0) return true;
+        if (*c == '\r' || *c == '\n') break;
+    }
+    return false;
+}
+
+/* The "v x y z" lines of an OBJ, without the vertices that only faces of groups named `exclude`
+ * use (NULL: none). Faces decide, not the order of lines: Maya writes an object's "v" lines
+ * before its "g" line, skinview after. */
+static bool read_obj(const char *path, const char *exclude, Points *out)
+{
+    FILE *file = fopen(path, "r");
+    if (!file) return false;
+    char line[4096];
+    bool excluded = false;
+    Points all = {0};
+    unsigned char *use = NULL;   /* per vertex: 1 used by a kept face, 2 by an excluded one */
+    int use_capacity = 0;
+    while (fgets(line, sizeof line, file)) {
+        if ((line[0] == 'g' || line[0] == 'o') && (line[1] == ' ' || line[1] == '\t'))
+            excluded = exclude && exclude[0] && group_has_name(line, exclude);
+        else if (line[0] == 'v' && (line[1] == ' ' || line[1] == '\t')) {
+            double x, y, z;
+            if (sscanf(line + 2, "%lf %lf %lf", &x, &y, &z) == 3) points_add(&all, x, y, z);
+        } else if (line[0] == 'f' && (line[1] == ' ' || line[1] == '\t')) {
+            if (use_capacity < all.count) {
+                int grown = all.capacity;
+                use = realloc(use, (size_t)grown);
+                if (!use) abort();
+                memset(use + use_capacity, 0, (size_t)(grown - use_capacity));
+                use_capacity = grown;
+            }
+            for (char *c = line + 2; *c;) {   /* "f a/b/c d/e/f ...": the first number of each corner */
+                while (*c == ' ' || *c == '\t') c++;
+                char *end;
+                long index = strtol(c, &end, 10);
+                if (end == c) break;
+                if (index < 0) index = all.count + 1 + index;
+                if (index >= 1 && index <= all.count) use[index - 1] |= excluded ? 2 : 1;
+                c = end;
+                while (*c && *c != ' ' && *c != '\t') c++;
+            }
+        }
+    }
+    fclose(file);
+    for (int i = 0; i < all.count; i++) {
+        bool only_excluded = i < use_capacity && use[i] == 2;
+        if (!only_excluded) points_add(out, all.xyz[3 * i], all.xyz[3 * i + 1], all.xyz[3 * i + 2]);
+    }
+    free(all.xyz);
+    free(use);
+    return true;
+}
+
+static double bbox_diagonal(const Points *p)
+{
+    double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    for (int i = 0; i < p->count; i++)
+        for (int k = 0; k < 3; k++) {
+            lo[k] = fmin(lo[k], p->xyz[3 * i + k]);
+            hi[k] = fmax(hi[k], p->xyz[3 * i + k]);
+        }
+    double d = 0;
+    for (int k = 0; k < 3; k++) d += (hi[k] - lo[k]) * (hi[k] - lo[k]);
+    return sqrt(d);
+}
+
+/* A uniform grid over a point set: cell_start[c] .. cell_start[c + 1] index order[]. */
+typedef struct Grid {
+    const Points *points;
+    double        lo[3], cell;
+    int           n[3];
+    int          *cell_start, *order;
+} Grid;
+
+static int grid_cell_index(const Grid *g, const int c[3]) { return (c[2] * g->n[1] + c[1]) * g->n[0] + c[0]; }
+
+static void grid_cell_of(const Grid *g, const double *p, int c[3])
+{
+    for (int k = 0; k < 3; k++) {
+        int i = (int)floor((p[k] - g->lo[k]) / g->cell);
+        c[k] = i < 0 ? 0 : i >= g->n[k] ? g->n[k] - 1 : i;
+    }
+}
+
+static void grid_build(Grid *g, const Points *p)
+{
+    memset(g, 0, sizeof *g);
+    g->points = p;
+    double hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    for (int k = 0; k < 3; k++) g->lo[k] = HUGE_VAL;
+    for (int i = 0; i < p->count; i++)
+        for (int k = 0; k < 3; k++) {
+            g->lo[k] = fmin(g->lo[k], p->xyz[3 * i + k]);
+            hi[k] = fmax(hi[k], p->xyz[3 * i + k]);
+        }
+    double extent = 0;
+    for (int k = 0; k < 3; k++) extent = fmax(extent, hi[k] - g->lo[k]);
+    int per_axis = (int)ceil(cbrt((double)p->count / 2.0));
+    if (per_axis < 1) per_axis = 1;
+    if (per_axis > 128) per_axis = 128;
+    g->cell = extent > 0 ? extent / per_axis : 1.0;
+    int cells = 1;
+    for (int k = 0; k < 3; k++) {
+        g->n[k] = (int)floor((hi[k] - g->lo[k]) / g->cell) + 1;
+        if (g->n[k] > per_axis) g->n[k] = per_axis;
+        cells *= g->n[k];
+    }
+    g->cell_start = calloc((size_t)cells + 1, sizeof(int));
+    g->order = malloc(sizeof(int) * (size_t)(p->count > 0 ? p->count : 1));
+    int *cell_of = malloc(sizeof(int) * (size_t)(p->count > 0 ? p->count : 1));
+    if (!g->cell_start || !g->order || !cell_of) abort();
+    for (int i = 0; i < p->count; i++) {
+        int c[3];
+        grid_cell_of(g, &p->xyz[3 * i], c);
+        cell_of[i] = grid_cell_index(g, c);
+        g->cell_start[cell_of[i] + 1]++;
+    }
+    for (int c = 0; c < cells; c++) g->cell_start[c + 1] += g->cell_start[c];
+    int *fill = malloc(sizeof(int) * (size_t)cells);
+    if (!fill) abort();
+    memcpy(fill, g->cell_start, sizeof(int) * (size_t)cells);
+    for (int i = 0; i < p->count; i++) g->order[fill[cell_of[i]]++] = i;
+    free(fill);
+    free(cell_of);
+}
+
+static void grid_free(Grid *g)
+{
+    free(g->cell_start);
+    free(g->order);
+}
+
+/* Distance from q to the nearest point of the grid's set. */
+static double grid_nearest(const Grid *g, const double *q)
+{
+    int c[3];
+    grid_cell_of(g, q, c);
+    double best = HUGE_VAL;
+    int max_r = g->n[0] + g->n[1] + g->n[2];
+    for (int r = 0; r <= max_r; r++) {
+        /* the query may lie outside the grid: shell r is >= (r - 1) cells away from it only
+         * when it lies inside; outside, keep searching until the shell covers everything */
+        for (int z = c[2] - r; z <= c[2] + r; z++)
+            for (int y = c[1] - r; y <= c[1] + r; y++)
+                for (int x = c[0] - r; x <= c[0] + r; x++) {
+                    if (x < 0 || y < 0 || z < 0 || x >= g->n[0] || y >= g->n[1] || z >= g->n[2]) continue;
+                    if (abs(x - c[0]) != r && abs(y - c[1]) != r && abs(z - c[2]) != r) continue;
+                    int cell[3] = {x, y, z}, index = grid_cell_index(g, cell);
+                    for (int i = g->cell_start[index]; i < g->cell_start[index + 1]; i++) {
+                        const double *p = &g->points->xyz[3 * g->order[i]];
+                        double dx = p[0] - q[0], dy = p[1] - q[1], dz = p[2] - q[2];
+                        double d = dx * dx + dy * dy + dz * dz;
+                        if (d < best) best = d;
+                    }
+                }
+        double reach = (double)r * g->cell;   /* every point within `reach` of q's cell is seen */
+        if (best <= reach * reach) break;
+    }
+    return sqrt(best);
+}
+
+/* max over a of the distance to the nearest point of b */
+static double directed_hausdorff(const Points *a, const Points *b)
+{
+    Grid grid;
+    grid_build(&grid, b);
+    double worst = 0;
+    for (int i = 0; i < a->count; i++) worst = fmax(worst, grid_nearest(&grid, &a->xyz[3 * i]));
+    grid_free(&grid);
+    return worst;
+}
+
+/* The distance with unit and axis differences forgiven: the posed points turned by each of the 48 signed axis
+ * permutations and scaled by the ratio of the two diagonals (about the bounding boxes' centres), the best. */
+static double forgiven_distance(const Points *posed, const Points *reference)
+{
+    double scale = bbox_diagonal(posed) > 0 ? bbox_diagonal(reference) / bbox_diagonal(posed) : 1.0;
+    double best = HUGE_VAL;
+    static const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    double centre_p[3] = {0}, centre_r[3] = {0}, lo[3], hi[3];
+    for (int pass = 0; pass < 2; pass++) {
+        const Points *set = pass ? reference : posed;
+        for (int k = 0; k < 3; k++) lo[k] = HUGE_VAL, hi[k] = -HUGE_VAL;
+        for (int i = 0; i < set->count; i++)
+            for (int k = 0; k < 3; k++) lo[k] = fmin(lo[k], set->xyz[3 * i + k]), hi[k] = fmax(hi[k], set->xyz[3 * i + k]);
+        for (int k = 0; k < 3; k++) (pass ? centre_r : centre_p)[k] = 0.5 * (lo[k] + hi[k]);
+    }
+    Points turned = {0};
+    for (int p = 0; p < 6; p++)
+        for (int signs = 0; signs < 8; signs++) {
+            turned.count = 0;
+            for (int i = 0; i < posed->count; i++) {
+                double q[3];
+                for (int k = 0; k < 3; k++) {
+                    double v = posed->xyz[3 * i + perms[p][k]] - centre_p[perms[p][k]];
+                    q[k] = centre_r[k] + scale * ((signs >> k) & 1 ? -v : v);
+                }
+                points_add(&turned, q[0], q[1], q[2]);
+            }
+            double d = fmax(directed_hausdorff(&turned, reference), directed_hausdorff(reference, &turned));
+            best = fmin(best, d);
+        }
+    free(turned.xyz);
+    return best;
+}
+
+/* ---- the manifest ---------------------------------------------------------------------- */
+
+/* The value of `key=` in the notes (up to ';'), or "" */
+static void note_value(const char *notes, const char *key, char *out, size_t out_size)
+{
+    out[0] = '\0';
+    const char *at = strstr(notes, key);
+    while (at && at != notes && at[-1] != ' ' && at[-1] != ';') at = strstr(at + 1, key);
+    if (!at) return;
+    at += strlen(key);
+    size_t n = strcspn(at, ";");
+    if (n >= out_size) n = out_size - 1;
+    memcpy(out, at, n);
+    out[n] = '\0';
+}
+
+static int fbx_version_of(const char *file)
+{
+    const char *at = strstr(file, "_5000_");
+    if (!at) at = strstr(file, "_5800_");
+    if (!at) at = strstr(file, "_6100_");
+    if (!at) at = strstr(file, "_7");
+    return at ? atoi(at + 1) : 0;
+}
+
+/* --info --json of the file: clip index and start for the stack `stack` ("" = the first).
+ * Returns the clip index, -1 if none matches, -2 if the file does not load (its error in error[]). */
+static int find_clip(const char *path, const char *extra, const char *stack, double *start, char *error, size_t error_size)
+{
+    static char output[1 << 20];
+    char command[4096];
+    snprintf(command, sizeof command, "'%s' '%s' %s --info --json 2>&1", SKINVIEW_BINARY, path, extra);
+    int rc = test_run_capture(command, output, sizeof output);
+    if (rc != 0) {
+        snprintf(error, error_size, "%.300s", output);
+        size_t n = strlen(error);
+        while (n > 0 && (error[n - 1] == '\n' || error[n - 1] == '\r')) error[--n] = '\0';
+        return -2;
+    }
+    const char *json = strchr(output, '{');
+    cJSON *root = json ? cJSON_Parse(json) : NULL;
+    int found = -1;
+    const cJSON *clips = cJSON_GetObjectItemCaseSensitive(root, "clips");
+    int index = 0;
+    const cJSON *clip;
+    cJSON_ArrayForEach(clip, clips) {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(clip, "name");
+        const char *n = cJSON_IsString(name) ? name->valuestring : "";
+        size_t ln = strlen(n), ls = strlen(stack);
+        /* Blender writes stacks as ARMATURE|ACTION; the manifest names the action */
+        bool match = !stack[0] || strcmp(n, stack) == 0 ||
+                     (ln > ls && strcmp(n + ln - ls, stack) == 0 && n[ln - ls - 1] == '|');
+        if (match) {
+            const cJSON *s = cJSON_GetObjectItemCaseSensitive(clip, "start");
+            *start = cJSON_IsNumber(s) ? s->valuedouble : 0.0;
+            found = index;
+            break;
+        }
+        index++;
+    }
+    if (!root) snprintf(error, error_size, "--info --json printed no JSON");
+    cJSON_Delete(root);
+    return root ? found : -2;
+}
+
+typedef struct Tally {
+    int matched, open_matched, failed, open_failed, skipped;
+} Tally;
+
+static void run_variant(const DccRun *run, const char *dir, const char *case_name, const char *fbx, const char *obj,
+                        const char *time_s, const char *stack, const char *notes, Tally *tally)
+{
+    char path[2048], ref_path[2048], out_path[256], error[512] = "";
+    snprintf(path, sizeof path, "%s/%s", dir, fbx);
+    snprintf(ref_path, sizeof ref_path, "%s/%s", dir, obj);
+    snprintf(out_path, sizeof out_path, "/tmp/skinview_fbx_dcc_%d.obj", (int)getpid());
+    const char *reason = open_reason(run, case_name, fbx);
+    bool rest = strcmp(stack, "rest") == 0;
+    char evaluation[128];
+    note_value(notes, "ufbx_eval=", evaluation, sizeof evaluation);
+    const char *extra = strncmp(evaluation, "no_extrapolation", 16) == 0 ? "--no-extrapolation" : "";
+    double start = 0.0;
+    int clip = rest ? 0 : find_clip(path, extra, stack, &start, error, sizeof error);
+    if (rest) {   /* still check that the file loads */
+        double unused;
+        if (find_clip(path, extra, "", &unused, error, sizeof error) == -2) clip = -2;
+    }
+    if (clip == -2) {
+        if (fbx_version_of(fbx) < 7100) {
+            printf("  %-58s %-40s skipped: legacy FBX does not load (%s)\n", case_name, fbx, error);
+            tally->skipped++;
+        } else {
+            printf("  %-58s %-40s FAILED: does not load (%s)\n", case_name, fbx, error);
+            CHECK(false, "%s: %s does not load: %s", case_name, fbx, error);
+            tally->failed++;
+        }
+        return;
+    }
+    if (clip < 0) {
+        printf("  %-58s %-40s FAILED: no clip named '%s'\n", case_name, fbx, stack);
+        CHECK(reason != NULL, "%s: %s has no clip '%s'", case_name, fbx, stack);
+        if (reason) tally->open_failed++;
+        else tally->failed++;
+        return;
+    }
+    /* a converter (--export-gltf): the converted file is posed instead, its clip found by the same name */
+    char converted[2048];
+    const char *posed_path = path, *posed_extra = extra;
+    double to_fbx[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    if (run->convert) {
+        if (!run->convert(path, extra, converted, sizeof converted, to_fbx, error, sizeof error)) {
+            printf("  %-58s %-40s FAILED: %s\n", case_name, fbx, error);
+            CHECK(reason != NULL, "%s: %s: %s", case_name, fbx, error);
+            if (reason) tally->open_failed++;
+            else tally->failed++;
+            return;
+        }
+        posed_path = converted;
+        posed_extra = "";
+        double converted_start = 0.0;
+        if (!rest) clip = find_clip(converted, "", stack, &converted_start, error, sizeof error);
+        if (clip < 0) {
+            printf("  %-58s %-40s FAILED: the converted file has no clip '%s' (%s)\n", case_name, fbx, stack, error);
+            CHECK(reason != NULL, "%s: %s: converted, no clip '%s'", case_name, fbx, stack);
+            if (reason) tally->open_failed++;
+            else tally->failed++;
+            unlink(converted);
+            return;
+        }
+    }
+    char clip_arg[64], time_arg[64] = "";
+    if (rest) snprintf(clip_arg, sizeof clip_arg, "rest");
+    else {
+        snprintf(clip_arg, sizeof clip_arg, "%d", clip);
+        double t = atof(time_s) - start;
+        if (t < 0) t = 0;   /* float seconds of the start may lie a rounding above it */
+        snprintf(time_arg, sizeof time_arg, "--time %.9g", t);
+    }
+    char command[4096], output[4096];
+    snprintf(command, sizeof command, "'%s' '%s' %s --clip %s %s --export-pose '%s' 2>&1", SKINVIEW_BINARY, posed_path,
+             posed_extra, clip_arg, time_arg, out_path);
+    int rc = test_run_capture(command, output, sizeof output);
+    if (run->convert) unlink(converted);
+    if (rc != 0) {
+        printf("  %-58s %-40s FAILED: --export-pose exit %d: %.200s\n", case_name, fbx, rc, output);
+        CHECK(false, "%s: %s --export-pose failed", case_name, fbx);
+        tally->failed++;
+        return;
+    }
+    char exclude[128];
+    note_value(notes, "exclude_objects=", exclude, sizeof exclude);
+    Points posed = {0}, reference = {0};
+    bool read = read_obj(out_path, exclude, &posed) && read_obj(ref_path, exclude, &reference);
+    unlink(out_path);
+    for (int i = 0; i < posed.count; i++) {   /* a converter's space back to the FBX's */
+        double *p = &posed.xyz[3 * i], q[3];
+        for (int k = 0; k < 3; k++) q[k] = to_fbx[k] * p[0] + to_fbx[4 + k] * p[1] + to_fbx[8 + k] * p[2] + to_fbx[12 + k];
+        memcpy(p, q, sizeof q);
+    }
+    CHECK(read && posed.count > 0 && reference.count > 0, "%s: %s: no vertices to compare", case_name, fbx);
+    if (read && posed.count > 0 && reference.count > 0) {
+        double diagonal = bbox_diagonal(&reference);
+        double distance = fmax(directed_hausdorff(&posed, &reference), directed_hausdorff(&reference, &posed));
+        if (run->forgive_axes) distance = fmin(distance, forgiven_distance(&posed, &reference));
+        double error_rel = diagonal > 0 ? distance / diagonal : distance;
+        bool ok = error_rel <= TOLERANCE;
+        printf("  %-58s %-40s %.3e %s%s%s%s\n", case_name, fbx, error_rel, ok ? "ok" : "FAILED",
+               reason ? " (open: " : "", reason ? reason : "", reason ? ")" : "");
+        if (ok) {
+            if (reason) tally->open_matched++;
+            else tally->matched++;
+        } else {
+            CHECK(reason != NULL, "%s: %s: error %.3e > %.0e", case_name, fbx, error_rel, TOLERANCE);
+            if (reason) tally->open_failed++;
+            else tally->failed++;
+        }
+    } else
+        tally->failed++;
+    free(posed.xyz);
+    free(reference.xyz);
+}
+
+int dcc_run_manifest(const DccRun *run)
+{
+    char dir[1024], manifest[1200];
+    snprintf(dir, sizeof dir, "%s/ufbx-dcc", SKINVIEW_SHARED_MODELS_DIR);
+    snprintf(manifest, sizeof manifest, "%s/manifest.tsv", dir);
+    FILE *file = fopen(manifest, "r");
+    if (!file) {
+        printf("skipped: %s not found (../shared is absent)\n", manifest);
+        return TEST_SKIP_CODE;
+    }
+    static char line[16384];
+    Tally tally = {0};
+    printf("  %-58s %-40s %s\n", "row", "variant", "Hausdorff / diagonal");
+    bool header = true;
+    while (fgets(line, sizeof line, file)) {
+        if (header) {
+            header = false;
+            continue;
+        }
+        line[strcspn(line, "\r\n")] = '\0';
+        char *fields[6] = {0};
+        char *cursor = line;
+        for (int f = 0; f < 6; f++) {
+            fields[f] = cursor;
+            char *tab = cursor ? strchr(cursor, '\t') : NULL;
+            if (tab) {
+                *tab = '\0';
+                cursor = tab + 1;
+            } else
+                cursor = NULL;
+            if (!cursor && f < 5) {
+                for (int g = f + 1; g < 6; g++) fields[g] = "";
+                break;
+            }
+        }
+        if (!fields[0][0]) continue;
+        char variants[4096];
+        snprintf(variants, sizeof variants, "%s", fields[1]);
+        for (char *fbx = strtok(variants, ","); fbx; fbx = strtok(NULL, ","))
+            run_variant(run, dir, fields[0], fbx, fields[2], fields[3], fields[4], fields[5], &tally);
+    }
+    fclose(file);
+    printf("matched %d, failed %d, open rows: %d matched / %d not yet, skipped %d (legacy, not loadable)\n",
+           tally.matched, tally.failed, tally.open_matched, tally.open_failed, tally.skipped);
+    CHECK(tally.matched + tally.open_matched > 0, "no row matched");
+    return test_finish();
+}
