@@ -41,7 +41,9 @@ set_tests_properties(gfx_verify_demo PROPERTIES LABELS "demo;gl" TIMEOUT 300)
 # (test_gfx_verify is built above).
 add_test(NAME gfx_verify_dq COMMAND test_gfx_verify --skinning dq)
 add_test(NAME gfx_verify_cpu COMMAND test_gfx_verify --skinning cpu)
-set_tests_properties(gfx_verify_dq gfx_verify_cpu PROPERTIES LABELS "gfx" SKIP_RETURN_CODE 77 TIMEOUT 600)
+# --reference: the shader against the lesson's own functions (clip_sample ... skin_vertices_lbs)
+add_test(NAME gfx_verify_reference COMMAND test_gfx_verify --reference)
+set_tests_properties(gfx_verify_dq gfx_verify_cpu gfx_verify_reference PROPERTIES LABELS "gfx" SKIP_RETURN_CODE 77 TIMEOUT 600)
 
 # --gl-debug: the KHR_debug callback and the glGetError fallback catch a deliberate GL error.
 add_executable(test_gl_debug test_gl_debug.c)

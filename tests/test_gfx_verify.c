@@ -1,5 +1,6 @@
 /* test_gfx_verify.c — `skinview MODEL --verify` on every skinned test model: the real
- * shaders/skinned.vert, captured through transform feedback, matches the CPU reference
+ * shaders/skinned.vert, captured through transform feedback, matches the CPU's skinning (the fast
+ * path's; with --reference the lesson's functions, and the header line says which)
  * within 1e-4 of the bounding-box diagonal for every clip (8 times) and the bind pose —
  * with the GL's own palette size and again with --max-bones 16 (meshes split by Assimp).
  * The skinned normals too: every clip line and the final line print "max normal angle A deg",
@@ -67,6 +68,8 @@ static void verify_model(const char *path, const char *extra, int expected_limit
     CHECK(check_normal_angles(output, label) == clip_lines + 1, "%s: every clip line has a max normal angle\n%s",
           label, output);
     CHECK(strstr(output, "verify passed") != NULL, "%s: final line\n%s", label, output);
+    const char *path_word = strstr(extra, "--reference") ? "pose by the reference functions" : "pose by the fast path";
+    CHECK(strstr(output, path_word) != NULL, "%s: the header says \"%s\"", label, path_word);
     const char *limit = strstr(output, "bones per mesh ");
     int used = 0;
     CHECK(limit && sscanf(limit, "bones per mesh %d", &used) == 1 && (expected_limit == 0 || used == expected_limit),

@@ -285,8 +285,9 @@ static void test_flags(void)
 
     Image walk = shot("walk", demo, "--clip Walk --time 0.3");
     Image walk_large = shot("walk-large", demo, "--clip Walk --time 0.3 --size 640x480");
-    Image inspect = shot("inspect", demo, "--clip Walk --time 0.3 --inspect-vertex body:5000");
-    expect_more("--inspect-vertex body:5000 (panel)", count(&inspect, is_text_white), count(&walk, is_text_white), 300);
+    /* 640x480: at 320x240 the panel shrinks to its brief form to keep clear of the vertex (view_teach_panels) */
+    Image inspect = shot("inspect", demo, "--clip Walk --time 0.3 --inspect-vertex body:5000 --size 640x480");
+    expect_more("--inspect-vertex body:5000 (panel)", count(&inspect, is_text_white), count(&walk_large, is_text_white), 300);
     Image space = shot("space", demo, "--clip Walk --time 0.3 --joint forearm.L --show-bone-space --size 640x480");
     expect_more("--show-bone-space (points by weight)", count(&space, is_viridis_bright), count(&walk_large, is_viridis_bright), 40);
 

@@ -115,14 +115,14 @@ int skin_dq_pose_update(SkinDqPose *pose, const Animator *animator);
 void skin_dq_pose_skin_mesh(const SkinDqPose *pose, const Animator *animator, int mesh, vec3 *out_positions,
                             vec3 *out_normals);
 
-/* Posed vertices of mesh m by the CPU reference of `method`: DQS (skin_dq_pose_skin_mesh, `pose`
+/* Posed vertices of mesh m skinned on the CPU by `method`: DQS (skin_dq_pose_skin_mesh, `pose`
  * updated), rigid (skin_vertices_rigid from the morphed vertices), else LBS (animator_skin_mesh).
  * pose may be NULL for the other methods. No allocation. */
 void skin_mesh_by_method(SkinningMethod method, const SkinDqPose *pose, const Animator *animator, int mesh,
                          vec3 *out_positions, vec3 *out_normals);
 
 /* The difference view (--compare A,B): distance[v] = |p_A(v) - p_B(v)| for every vertex of mesh m,
- * both by their CPU references (skin_mesh_by_method) into scratch_a / scratch_b (vertex_count
+ * both skinned on the CPU (skin_mesh_by_method) into scratch_a / scratch_b (vertex_count
  * each). Returns the largest distance of the mesh. No allocation. */
 float skin_compare_mesh(SkinningMethod a, SkinningMethod b, const SkinDqPose *pose, const Animator *animator, int mesh,
                         vec3 *scratch_a, vec3 *scratch_b, float *distance);

@@ -101,7 +101,7 @@ bool app_parse_vertex_spec(const Model *model, const char *spec, int *mesh, int 
 bool app_pose_init(const Model *model, bool reference, Animator *animator, SkinDqPose *dq_pose);
 
 /* --export-pose (export_cmd.c) */
-/* Skinned by `method`'s CPU reference (skin_mesh_by_method): DQS for SKINNING_GPU_DQ, rigid for
+/* Skinned on the CPU by `method` (skin_mesh_by_method): DQS for SKINNING_GPU_DQ, rigid for
  * SKINNING_RIGID, LBS for the other two (they draw the same picture). */
 int command_export_pose(const Model *model, int clip, float time, SkinningMethod method, bool reference,
                         const char *out_path);

@@ -211,7 +211,7 @@ static PoseError compare_pose(Renderer *renderer, const Animator *animator, cons
     bool broken = false;
     for (int m = 0; m < model->mesh_count; m++) {
         int count = model->meshes[m].vertex_count;
-        /* the CPU reference of the method being checked: DQS for dq, rigid for rigid, LBS otherwise */
+        /* the CPU skinning of the method being checked: DQS for dq, rigid for rigid, LBS otherwise */
         skin_mesh_by_method(renderer->method, &renderer->dq_pose, animator, m, b->cpu, b->cpu_normals);
         if (!renderer_capture_mesh(renderer, animator, m, b->gpu, b->gpu_normals)) broken = true;
         for (int v = 0; v < count && !broken; v++) {

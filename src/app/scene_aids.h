@@ -54,7 +54,7 @@ typedef struct TeachingAids {
     int           *label_order;    /* [joint_count] scratch: dots in placement order */
     MorphOverride  morph_override; /* hand-set morph weights (--morph, the sliders) over the clip's */
     /* the aids that teach the formula (scene_teach.c), all allocated in scene_init */
-    SkinDqPose     teach_dq;       /* dual quaternions for the CPU references (difference view, inspector) */
+    SkinDqPose     teach_dq;       /* dual quaternions for CPU skinning (difference view, inspector) */
     bool           teach_dq_ready;
     vec3          *scratch_a, *scratch_b; /* [largest mesh] CPU-skinned positions */
     float         *distances;      /* [all vertices, mesh after mesh] the difference view's |p_A - p_B| */

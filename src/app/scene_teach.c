@@ -169,7 +169,7 @@ void scene_teach_evaluate(TeachingAids *scene, const Animator *animator)
     if (need_dq) skin_dq_pose_update(&scene->teach_dq, animator);
     renderer->show_heat = scene->shown.compare;
     if (scene->shown.compare) {
-        /* |p_A(v) - p_B(v)| by the CPU references, or (--against) |p_MODEL(v) - p_OTHER(partner(v))| with OTHER
+        /* |p_A(v) - p_B(v)| by CPU skinning, or (--against) |p_MODEL(v) - p_OTHER(partner(v))| with OTHER
          * posed at the same clip and time; then scaled to the legend's end for the colours */
         struct Against *against = scene->against;
         float largest = 0.0f;
@@ -602,7 +602,7 @@ void scene_teach_text(TeachingAids *scene, const Animator *animator, Text *text,
                 if (info->influences[i].joint != joint) continue;
                 const float *p = info->influences[i].bone_space, *q = inspected_position(scene);
                 snprintf(panel_text + length, sizeof panel_text - (size_t)length,
-                         "\nvertex %d: model (scene) p' (%.4g, %.4g, %.4g)\n           bone space  (%.4g, %.4g, %.4g)",
+                         "\nvertex %d: scene space p' (%.4g, %.4g, %.4g)\n           bone space    (%.4g, %.4g, %.4g)",
                          info->vertex, q[0], q[1], q[2], p[0], p[1], p[2]);
             }
         }

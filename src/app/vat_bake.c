@@ -381,7 +381,7 @@ int command_bake_vat(const Options *options, const char *model_path)
         first += model.meshes[m].vertex_count;
     }
 
-    /* 2. skin every frame (CPU reference), encode normals, track the per-axis bounds */
+    /* 2. skin every frame (CPU skinning), encode normals, track the per-axis bounds */
     double bake_start = seconds_now();
     Progress progress = {.enabled = !options->quiet, .total = total_frames, .start = bake_start};
     vec3 lo = {INFINITY, INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY, -INFINITY};
