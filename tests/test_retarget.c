@@ -75,8 +75,8 @@ static double compare_clips(const Skeleton *skeleton, const Clip *a, const Clip 
     /* sample times: every key of every track, and half-way to the next (linear clips) */
     int capacity = 4096, count = 0;
     float *times = malloc(sizeof(float) * (size_t)capacity);
-    for (int i = 0; i < a->track_count && count < capacity - 2; i++)
-        for (int k = 0; k < a->tracks[i].rotation_count && count < capacity - 2; k++) {
+    for (int i = 0; i < a->track_count && count < capacity - 4; i++)
+        for (int k = 0; k < a->tracks[i].rotation_count && count < capacity - 4; k++) {
             float t = a->tracks[i].rotation_times[k] - a->start;
             times[count++] = t;
             if (clip_is_linear(a) && k + 1 < a->tracks[i].rotation_count)
