@@ -1,4 +1,4 @@
-/* test_doc_pointers.c — the code pointers of README.md and docs/skinning.md point at code that exists:
+/* test_doc_pointers.c — the code pointers of README.md, docs/skinning.md and docs/retargeting.md point at code that exists:
  *   - every path they name under src/, shaders/, tests/, tools/, bench/, assets/, scripts/ or docs/
  *     ("src/anim/pose.c", "src/io/fbx/", "src/io/import*.c") is a file or folder of the tree (a
  *     pattern with '*' matches at least one);
@@ -263,7 +263,7 @@ int main(void)
           wrong, checked);
 
     /* two literals: docs_numbers would take the text after the file name for a cited heading */
-    static const char *const docs[] = {"README.md", "docs/skinning" ".md"};
+    static const char *const docs[] = {"README.md", "docs/skinning" ".md", "docs/retargeting" ".md"};
     for (size_t d = 0; d < sizeof docs / sizeof docs[0]; d++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", SKINVIEW_SOURCE_DIR, docs[d]);

@@ -10,12 +10,14 @@
  *  3. mixamo.fbx <-> Xbot.glb (../shared): every joint both have matched, every clip played on the
  *     other, the feet within 2 % of the leg length of the ground wherever the source's foot is down
  *  4. the CMU takes (assimp-testmodels BVH/01_01.bvh, 01_03.bvh) on Xbot: every limb matched, the
- *     hips travel k times the take's travel, feet near the ground at contacts
+ *     hips travel k times the take's travel, feet near the ground at contacts; for every pair, root
+ *     motion in place (the Animator) keeps the hips over their start while the clip travels
  *  5. renamed copies of Xbot's rig (HumanIK, namespace, Unreal, Rigify, gibberish + bone map): every
  *     joint found, the clips come back as on the original
  *  6. refusal: no joint in common, hips missing, a bone map naming an unknown joint. */
 #include "testutil.h"
 #include "anim/anim.h"
+#include "anim/animator.h"
 #include "anim/retarget.h"
 #include "io/import.h"
 
@@ -75,8 +77,8 @@ static double compare_clips(const Skeleton *skeleton, const Clip *a, const Clip 
     /* sample times: every key of every track, and half-way to the next (linear clips) */
     int capacity = 4096, count = 0;
     float *times = malloc(sizeof(float) * (size_t)capacity);
-    for (int i = 0; i < a->track_count && count < capacity - 2; i++)
-        for (int k = 0; k < a->tracks[i].rotation_count && count < capacity - 2; k++) {
+    for (int i = 0; i < a->track_count && count < capacity - 4; i++)
+        for (int k = 0; k < a->tracks[i].rotation_count && count < capacity - 4; k++) {
             float t = a->tracks[i].rotation_times[k] - a->start;
             times[count++] = t;
             if (clip_is_linear(a) && k + 1 < a->tracks[i].rotation_count)
@@ -554,6 +556,44 @@ static void real_pair(const char *source_path, const char *target_path, bool all
         printf("%s clip %s: %d foot contacts (%d frames with a stretched leg left out), worst %.3f %% of the leg; "
                "k = %.5f; hips travel %.2f legs, off the take's path by %.1e legs\n", label, source.clips[c].name,
                stats.contacts, stats.stretched, 100.0 * stats.worst, setup.hip_scale, stats.travel, stats.path_error);
+    }
+    /* root motion (M) on a retargeted clip: the Animator with in_place keeps the hips over their
+     * start while the clip travels */
+    if (ok && source.clip_count > 0) {
+        Clip *own = target.clips;
+        int own_count = target.clip_count;
+        target.clips = clips;
+        target.clip_count = 1;
+        Animator animator;
+        if (animator_init(&animator, &target)) {
+            mat4 *rest_local = malloc(sizeof(mat4) * (size_t)target.skeleton.joint_count);
+            mat4 *rest_model = malloc(sizeof(mat4) * (size_t)target.skeleton.joint_count);
+            pose_at(&target.skeleton, NULL, 0.0f, rest_local, rest_model);
+            float leg = leg_length(&map, true, rest_model);
+            vec3 first = {0, 0, 0};
+            double drift = 0.0, travel = 0.0;
+            for (int f = 0; f <= 20; f++) {
+                float time = clips[0].duration * (float)f / 20.0f;
+                animator.root.in_place = true;
+                animator_evaluate(&animator, 0, time);
+                vec3 hips;
+                glm_vec3_copy(animator.joint_model[setup.target_hips][3], hips);
+                if (f == 0) glm_vec3_copy(hips, first);
+                double d = hypot(hips[0] - first[0], hips[2] - first[2]) / leg;
+                if (d > drift) drift = d;
+                vec3 authored;
+                animator_root_position(&animator, authored);
+                d = hypot(authored[0] - first[0], authored[2] - first[2]) / leg;
+                if (d > travel) travel = d;
+            }
+            CHECK(drift < 1e-4, "%s: in place, the hips drift %.3g legs", label, drift);
+            printf("%s: root motion in place: hips drift %.1e legs while the clip travels up to %.2f legs\n", label,
+                   drift, travel);
+            free(rest_local), free(rest_model);
+            animator_free(&animator);
+        }
+        target.clips = own;
+        target.clip_count = own_count;
     }
     for (int c = 0; c < source.clip_count; c++) clip_free(&clips[c]);
     free(clips);

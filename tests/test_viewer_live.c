@@ -8,6 +8,7 @@
  *     would) is opened ("skinview: opened NAME");
  *   - S writes a numbered screenshot next to the model ("skinview: saved PATH"), a real PNG;
  *   - Shift+G turns the ground shadow on: the next S screenshot has the ground darker;
+ *   - a drop with Shift held adds the file's clips (issue 28), a file without clips is refused in one line;
  *   - the mesh list (U, Enter) hides a mesh: a 19-mesh OBJ dropped on the window draws fewer
  *     pixels with its first mesh hidden (two S screenshots);
  *   - paused (Space), the viewer idles: its CPU time over 2 s is a small part of what playing costs;
@@ -517,6 +518,28 @@ int main(void)
         printf("spider: %ld figure pixels, %ld with its first mesh hidden\n", all, fewer);
         CHECK(all > 1000 && fewer >= 0 && fewer < all - 50, "U + Enter: hiding mesh 0 leaves fewer pixels (%ld -> %ld)",
               all, fewer);
+
+        /* issue 28: a drop with Shift held adds the file's clips to the model instead of replacing it */
+        CHECK(xdnd_drop(window, SKINVIEW_SOURCE_DIR "/assets/demo.fbx"), "drop the demo");
+        CHECK(wait_for(out, "skinview: opened demo.fbx", 1, 15.0), "the demo was not opened");
+        snprintf(arguments, sizeof arguments, "mousemove --window %s 40 40", window);
+        run_xdotool(arguments, NULL, 0);
+        run_xdotool("keydown shift", NULL, 0);
+        usleep(300000);
+        CHECK(xdnd_drop(window, SKINVIEW_SOURCE_DIR "/assets/demo.glb"), "Shift-drop the demo as glTF");
+        bool added = wait_for(out, "skinview: added the clips of demo.glb to demo.fbx", 1, 15.0);
+        CHECK(added, "Shift + drop: the clips of demo.glb were not added to demo.fbx");
+        int errors_before = count_lines(err);
+        CHECK(xdnd_drop(window, spider), "Shift-drop the spider");   /* no clips: refused, the demo stays */
+        usleep(4000000);
+        run_xdotool("keyup shift", NULL, 0);
+        CHECK(kill(pid, 0) == 0, "the viewer survives a refused Shift-drop");
+        CHECK(count_in_file(out, "opened spider.obj") == 1 && count_in_file(out, "added the clips of spider") == 0,
+              "a Shift-drop of a file without clips replaced the model or was reported added");
+        CHECK(count_lines(err) == errors_before + 1 && count_in_file(err, "spider.obj: no clips to add") == 1,
+              "the refused Shift-drop: one line on stderr (%d new)", count_lines(err) - errors_before);
+        printf("Shift-drop: demo.glb's clips added to demo.fbx; spider.obj refused (%d line)\n",
+               count_lines(err) - errors_before);
 #else
         printf("drag and drop: not checked (built without Xlib headers, libx11-dev)\n");
 #endif

@@ -531,7 +531,12 @@ static int compare_float(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Every distinct key time of the clip's joint tracks, sorted (file time); at least the start. */
+/* CUBICSPLINE channels curve between their keys: the bake takes this many samples per key interval
+ * (linear between them), so the curve is followed, not cut into chords at the keys. */
+#define RETARGET_CUBIC_SAMPLES 4
+
+/* Every distinct key time of the clip's joint tracks, sorted (file time); at least the start. A clip
+ * with a CUBICSPLINE channel gets RETARGET_CUBIC_SAMPLES - 1 more times inside every interval. */
 static float *clip_key_times(const Clip *clip, int *count)
 {
     size_t total = 0;
@@ -555,6 +560,28 @@ static float *clip_key_times(const Clip *clip, int *count)
         if (times[i] < clip->start || times[i] > clip->start + clip->duration) continue;
         if (kept > 0 && times[i] - times[kept - 1] <= 1e-6f * (1.0f + fabsf(times[i]))) continue;
         times[kept++] = times[i];
+    }
+    bool cubic = false;
+    for (int i = 0; i < clip->track_count; i++) {
+        const JointTrack *track = &clip->tracks[i];
+        cubic = cubic || (track->translation_count > 1 && track->translation_interpolation == INTERPOLATION_CUBICSPLINE) ||
+                (track->rotation_count > 1 && track->rotation_interpolation == INTERPOLATION_CUBICSPLINE) ||
+                (track->scale_count > 1 && track->scale_interpolation == INTERPOLATION_CUBICSPLINE);
+    }
+    if (cubic && kept > 1) {
+        float *dense = malloc(sizeof(float) * ((kept - 1) * RETARGET_CUBIC_SAMPLES + 1));
+        if (!dense) {
+            free(times);
+            return NULL;
+        }
+        size_t n_dense = 0;
+        for (size_t i = 0; i + 1 < kept; i++)
+            for (int k = 0; k < RETARGET_CUBIC_SAMPLES; k++)
+                dense[n_dense++] = times[i] + (times[i + 1] - times[i]) * (float)k / RETARGET_CUBIC_SAMPLES;
+        dense[n_dense++] = times[kept - 1];
+        free(times);
+        times = dense;
+        kept = n_dense;
     }
     *count = (int)kept;
     return times;

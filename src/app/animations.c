@@ -174,7 +174,7 @@ static bool add_file(Model *character, const char *path, const BoneMapPair *pair
 {
     Model anim;
     memset(&anim, 0, sizeof anim);
-    if (!app_load_model(path, 0, &anim)) {   /* it printed its own line: error stays "" */
+    if (!app_load_animation_file(path, &anim)) {   /* it printed its own line: error stays "" */
         if (error_size > 0) error[0] = '\0';
         return false;
     }

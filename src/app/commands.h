@@ -15,6 +15,10 @@
  * "skinview: PATH: cause" on stderr and returns false. */
 bool app_load_model(const char *path, int max_bones, Model *model);
 
+/* A file whose clips go onto a character: imported as app_load_model does (guarded, one line on
+ * failure) but quietly (its materials' warnings do not matter) and without --animations. */
+bool app_load_animation_file(const char *path, Model *model);
+
 /* --animations (animations.c): the clips of every file of `list` (comma-separated files or folders;
  * a folder: every model file in it, sorted) appended to `character`, joints matched and clips
  * retargeted by anim/retarget.h (retarget_off: local keys copied), `bone_map_path` (may be NULL)

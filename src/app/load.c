@@ -74,7 +74,7 @@ void app_set_hold_end_keys(bool hold)
 }
 
 /* The import alone, guarded (what app_load_model does before --animations). */
-static bool import_guarded(const char *path, int max_bones, Model *model)
+static bool import_guarded(const char *path, int max_bones, bool quiet, Model *model)
 {
     char error[512];
     unsigned timeout = import_timeout_seconds(path);
@@ -100,7 +100,7 @@ static bool import_guarded(const char *path, int max_bones, Model *model)
     alarm(timeout);
 
     ImportOptions import_options = {.max_bones_per_mesh = max_bones, .optimize_keys = key_tolerance,
-                                    .measure_key_error = key_measure, .hold_end_keys = hold_end_keys};
+                                    .measure_key_error = key_measure, .hold_end_keys = hold_end_keys, .quiet = quiet};
     bool ok = import_model(path, &import_options, model, error, sizeof error);
 
     alarm(0);
@@ -125,12 +125,17 @@ static bool import_guarded(const char *path, int max_bones, Model *model)
 
 bool app_load_model(const char *path, int max_bones, Model *model)
 {
-    if (!import_guarded(path, max_bones, model)) return false;
+    if (!import_guarded(path, max_bones, false, model)) return false;
     if (app_animations_wanted(path) && !app_add_configured_animations(model)) {   /* --animations (animations.c) */
         model_free(model);
         return false;
     }
     return true;
+}
+
+bool app_load_animation_file(const char *path, Model *model)
+{
+    return import_guarded(path, 0, true, model);
 }
 
 bool app_resolve_clip(const Model *model, const char *text, int *clip, char *error, size_t error_size)
