@@ -25,3 +25,9 @@ target_compile_definitions(bench_import PRIVATE SKINVIEW_SOURCE_DIR="${CMAKE_SOU
 add_executable(bench_render ${CMAKE_CURRENT_LIST_DIR}/bench_render.c)
 target_link_libraries(bench_render PRIVATE skinview_app glad)   # it reads GL back itself
 add_dependencies(bench_render skinview_data)
+
+# bench_export: --export-gltf cost (import, GLB, meshopt GLB: median of N runs) and file sizes, beside
+# FBX2glTF's when given its path (not a test: prints numbers; docs/export.md "Cost").
+#   build/bench_export MODEL... [--runs N] [--fbx2gltf PATH] [--json]
+add_executable(bench_export ${CMAKE_CURRENT_LIST_DIR}/bench_export.c)
+target_link_libraries(bench_export PRIVATE skinview_io)

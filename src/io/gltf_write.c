@@ -43,6 +43,13 @@ bool gltf_writer_fail(GltfWriter *w, const char *format, ...)
     return false;
 }
 
+void gltf_writer_name(cJSON *object, const char *name)
+{
+    char valid[4 * SV_NAME_MAX + 64];
+    utf8_copy_valid(valid, sizeof valid, name, strlen(name));
+    cJSON_AddStringToObject(object, "name", valid);
+}
+
 /* ---- the buffer ------------------------------------------------------------------------------------------- */
 
 static bool bin_reserve(GltfWriter *w, size_t more)
@@ -387,7 +394,7 @@ static bool write_nodes(GltfWriter *w, NodeTree *t, const int *mesh_index, const
         cJSON *node = ordered[b->final] = cJSON_CreateObject();
         if (!node) break;
         if (b->kind == NODE_JOINT) {
-            cJSON_AddStringToObject(node, "name", sk->names[b->item]);
+            gltf_writer_name(node, sk->names[b->item]);
             add_trs(node, &sk->rest_trs[b->item]);
             w->joint_node[b->item] = b->final;
             float residual = trs_residual(sk, b->item);
@@ -401,13 +408,13 @@ static bool write_nodes(GltfWriter *w, NodeTree *t, const int *mesh_index, const
         } else if (b->kind == NODE_FOLLOW_JOINT) {
             char name[2 * SV_NAME_MAX + 16];
             snprintf(name, sizeof name, "%s (skin of %s)", sk->names[b->item], model->meshes[t->nodes[find_frame(t, n)].item].name);
-            cJSON_AddStringToObject(node, "name", name);
+            gltf_writer_name(node, name);
             add_trs(node, &sk->rest_trs[b->item]);
         } else if (b->kind == NODE_FOLLOW_FRAME) {
             const Mesh *mesh = &model->meshes[b->item];
             char name[SV_NAME_MAX + 32];
             snprintf(name, sizeof name, "%s (bind frame)", mesh->name);
-            cJSON_AddStringToObject(node, "name", name);
+            gltf_writer_name(node, name);
             /* T, R, S of B = skin_bind_node_inverse (what a TRS cannot say is reported as shear) */
             JointTransform trs;
             mat4 rotation, check;
@@ -428,7 +435,7 @@ static bool write_nodes(GltfWriter *w, NodeTree *t, const int *mesh_index, const
                 w->report->worst_shear = fmaxf(w->report->worst_shear, residual);
             }
         } else if (b->kind == NODE_AXES) {
-            cJSON_AddStringToObject(node, "name", "skinview_axes_and_unit");
+            gltf_writer_name(node, "skinview_axes_and_unit");
             mat4 axes;
             gltf_export_axes(model, axes);
             /* C = s * A: a rotation and a uniform scale, or (a left-handed file, det A = -1) the rotation of
@@ -445,14 +452,14 @@ static bool write_nodes(GltfWriter *w, NodeTree *t, const int *mesh_index, const
             glm_mat4_quat(rotation, trs.rotation);
             add_trs(node, &trs);
         } else if (b->kind == NODE_COMMON_ROOT) {
-            cJSON_AddStringToObject(node, "name", "skinview_common_root");
+            gltf_writer_name(node, "skinview_common_root");
         } else if (b->kind == NODE_JOINT_COPY) {
             char name[SV_NAME_MAX + 16];
             snprintf(name, sizeof name, "%s (skin copy)", sk->names[b->item]);
-            cJSON_AddStringToObject(node, "name", name);
+            gltf_writer_name(node, name);
         } else {
             const Mesh *mesh = &model->meshes[b->item];
-            cJSON_AddStringToObject(node, "name", mesh->name);
+            gltf_writer_name(node, mesh->name);
             cJSON_AddNumberToObject(node, "mesh", mesh_index[b->item]);
             if (b->kind == NODE_SKINNED_MESH) cJSON_AddNumberToObject(node, "skin", skin_index[b->item]);
             w->mesh_node[b->item] = b->final;
@@ -581,7 +588,7 @@ static bool write_mesh(GltfWriter *w, cJSON *meshes, const Mesh *mesh)
         return gltf_writer_fail(w, "out of memory");
     }
     cJSON_AddItemToArray(meshes, json);
-    cJSON_AddStringToObject(json, "name", mesh->name);
+    gltf_writer_name(json, mesh->name);
     cJSON_AddItemToObject(json, "primitives", primitives);
     cJSON_AddItemToArray(primitives, primitive);
     cJSON_AddItemToObject(primitive, "attributes", attributes);
@@ -621,7 +628,7 @@ static bool write_mesh(GltfWriter *w, cJSON *meshes, const Mesh *mesh)
         free(joints);
     }
     free(scratch);
-    cJSON_AddNumberToObject(primitive, "indices", write_indices(w, mesh));
+    if (mesh->index_count > 0) cJSON_AddNumberToObject(primitive, "indices", write_indices(w, mesh));
     if (mesh->primitive != MESH_TRIANGLES) cJSON_AddNumberToObject(primitive, "mode", mesh->primitive == MESH_LINES ? 1 : 0);
     if (mesh->material >= 0 && mesh->material < w->model->material_count)
         cJSON_AddNumberToObject(primitive, "material", mesh->material);
@@ -640,7 +647,10 @@ static bool write_mesh(GltfWriter *w, cJSON *meshes, const Mesh *mesh)
                 cJSON_AddNumberToObject(target, "NORMAL",
                                         gltf_writer_floats(w, (const float *)&mesh->morph_normal_deltas[(size_t)t * (size_t)n],
                                                            n, 3, GW_VIEW_VERTEX, false));
-            cJSON_AddItemToArray(names, cJSON_CreateString(mesh->morph_target_names ? mesh->morph_target_names[t] : ""));
+            char valid[4 * SV_NAME_MAX];
+            const char *name = mesh->morph_target_names ? mesh->morph_target_names[t] : "";
+            utf8_copy_valid(valid, sizeof valid, name, strlen(name));
+            cJSON_AddItemToArray(names, cJSON_CreateString(valid));
         }
         if (mesh->morph_default_weights)
             cJSON_AddItemToObject(json, "weights", cJSON_CreateFloatArray(mesh->morph_default_weights, mesh->morph_target_count));
@@ -670,7 +680,7 @@ static bool write_meshes_and_skins(GltfWriter *w, const NodeTree *t, int *mesh_i
         cJSON_AddItemToArray(skins, skin);
         char name[SV_NAME_MAX + 8];
         snprintf(name, sizeof name, "%s skin", mesh->name);
-        cJSON_AddStringToObject(skin, "name", name);
+        gltf_writer_name(skin, name);
         /* glTF: vertex = sum w * jointWorld * IBM * v = skinview's palette model[joint] * inverse_bind */
         cJSON_AddNumberToObject(skin, "inverseBindMatrices",
                                 gltf_writer_floats(w, (const float *)mesh->inverse_bind, mesh->bone_count, 16, GW_VIEW_DATA,
@@ -832,7 +842,7 @@ static bool write_materials(GltfWriter *w, bool glb, const char *path, ImageFile
                 cJSON_AddStringToObject(image, "uri", slash ? slash + 1 : image_path);
                 w->report->bytes += png.size;
             }
-            cJSON_AddStringToObject(image, "name", model->textures[t].source);
+            gltf_writer_name(image, model->textures[t].source);
             free(png.data);
             cJSON *texture = cJSON_CreateObject();
             cJSON_AddNumberToObject(texture, "sampler", 0);
@@ -848,7 +858,7 @@ static bool write_materials(GltfWriter *w, bool glb, const char *path, ImageFile
         const Material *mat = &model->materials[m];
         cJSON *json = cJSON_CreateObject();
         cJSON_AddItemToArray(materials, json);
-        cJSON_AddStringToObject(json, "name", mat->name);
+        gltf_writer_name(json, mat->name);
         cJSON *pbr = cJSON_AddObjectToObject(json, "pbrMetallicRoughness");
         float base[4];
         for (int k = 0; k < 4; k++) base[k] = clamp01(mat->diffuse_color[k]);

@@ -400,7 +400,7 @@ bool gltf_write_animations(GltfWriter *w)
             cJSON_Delete(animation), cJSON_Delete(samplers), cJSON_Delete(channels);
             return gltf_writer_fail(w, "out of memory");
         }
-        if (clip->name[0]) cJSON_AddStringToObject(animation, "name", clip->name);
+        if (clip->name[0]) gltf_writer_name(animation, clip->name);
         cJSON_AddItemToObject(animation, "samplers", samplers);
         cJSON_AddItemToObject(animation, "channels", channels);
         /* the stated end past the last key: the first channel is held to it */

@@ -60,6 +60,9 @@ int gltf_writer_accessor(GltfWriter *w, int view, int component_type, int count,
 /* A float accessor in one call: view + accessor. */
 int gltf_writer_floats(GltfWriter *w, const float *data, int count, int components, GltfViewKind kind, bool with_bounds);
 
+/* object.name = name as valid UTF-8 (names from old files may be Latin-1: utf8_copy_valid) */
+void gltf_writer_name(cJSON *object, const char *name);
+
 /* Every selected clip as one animation (gltf_write_anim.c). */
 bool gltf_write_animations(GltfWriter *w);
 

@@ -49,6 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     fuzz_animate(&model);
+    fuzz_export(&model);
     model_free(&model);
     return 0;
 }
