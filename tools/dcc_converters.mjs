@@ -74,8 +74,12 @@ function stackStart( notes, stack ) {
 // ---- skinview ----------------------------------------------------------------------------------
 function run( bin, argv ) {
 
-	const r = spawnSync( bin, argv, { encoding: 'utf8', maxBuffer: 1 << 26, timeout: 300000 } );
-	return { code: r.status ?? - 1, out: ( r.stdout || '' ) + ( r.stderr || '' ), stdout: r.stdout || '' };
+	let r = spawnSync( bin, argv, { encoding: 'utf8', maxBuffer: 1 << 26, timeout: 300000 } );
+	// a process that could not be started (EAGAIN, ENOMEM on a loaded machine) is tried once more;
+	// one that ran and died of a signal is reported as it is
+	if ( r.error && ! r.signal ) r = spawnSync( bin, argv, { encoding: 'utf8', maxBuffer: 1 << 26, timeout: 300000 } );
+	const why = r.error ? ` (${r.error.code || r.error.message})` : r.signal ? ` (${r.signal})` : '';
+	return { code: r.status ?? - 1, out: ( r.stdout || '' ) + ( r.stderr || '' ) + why, stdout: r.stdout || '' };
 
 }
 
@@ -149,6 +153,21 @@ function threePose( glb, moment, key ) {
 function readObj( file, exclude ) {
 
 	if ( ! exclude ) return readXYZ( file );
+	if ( file.endsWith( '.xyz' ) ) {   // pose.mjs: '# mesh "NAME" vertices=N' headers, then the meshes' points in that order
+
+		const all = readXYZ( file ), text = fs.readFileSync( file, 'utf8' );
+		const out = [];
+		let at = 0;
+		for ( const m of text.matchAll( /^# mesh "(.*)" vertices=(\d+)/gm ) ) {
+
+			const n = Number( m[ 2 ] );
+			if ( m[ 1 ] !== exclude ) for ( let i = at; i < at + n; i ++ ) out.push( all[ 3 * i ], all[ 3 * i + 1 ], all[ 3 * i + 2 ] );
+			at += n;
+
+		}
+		return Float64Array.from( out );
+
+	}
 	const text = fs.readFileSync( file, 'utf8' ).split( '\n' );
 	const v = [];
 	const use = [];
