@@ -26,8 +26,9 @@
 //
 // usage: node tools/dcc_converters.mjs --skinview BIN --fbx2gltf BIN --validator DIR --oracle DIR
 //                                      --dcc DIR --out DIR [--json FILE] [--three DIR] [--glb-tool NAME=CMD]
-//   --glb-tool NAME=CMD: another converter column, CMD run as `CMD IN.fbx OUT.glb` (e.g. skinview's
-//   own exporter once it exists: "skinview=build/skinview {in} --export-gltf {out} --quiet").
+//   --glb-tool NAME=CMD: another converter column, CMD a shell command with {in} (the FBX) and {out}
+//   (the GLB) in it, e.g. skinview's own exporter: "skinview=build/skinview {in} --export-gltf {out}
+//   --quiet"; its clips are taken to start at the FBX clip's first key (skinview's clip start).
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -309,15 +310,19 @@ for ( const row of rows ) {
 		if ( own.error ) entry.skinview = { error: own.error };
 		else { totals.skinview_loads ++; entry.skinview = compare( own.obj, ref, exclude ); if ( entry.skinview.raw <= TOLERANCE ) totals.skinview ++; }
 		// the converters' GLBs through skinview's glTF reader
-		let start = row.stack === 'rest' ? null : stackStart( row.notes, row.stack );
-		if ( start === null && row.stack !== 'rest' ) { const c = findClip( path.join( opt.dcc, fbx ), extra, row.stack ); start = c.index >= 0 ? c.start : null; }
+		// where a converter's clip starts on the FBX's time line: FBX2glTF at the take's start (the
+		// manifest's stacks=), another converter (skinview's own export) at the clip's first key, as
+		// skinview reads the FBX (--info start); the two differ only where a take starts before its keys
+		const clipStart = row.stack === 'rest' ? null : ( ( c ) => c.index >= 0 ? c.start : null )( findClip( path.join( opt.dcc, fbx ), extra, row.stack ) );
+		const takeStart = row.stack === 'rest' ? null : stackStart( row.notes, row.stack );
 		for ( const tool of tools ) {
 
 			const conv = convert( tool, fbx );
 			const t = totals[ tool.name ];
 			if ( conv.error ) { entry[ tool.name ] = { error: 'conversion failed: ' + conv.error }; continue; }
 			if ( ! validated.has( conv.glb ) ) validated.set( conv.glb, await validate( conv.glb ) );
-			const posed = pose( conv.glb, [], row, `${key}-${tool.name}`, start === null ? null : start );
+			const start = tool.name === 'fbx2gltf' && takeStart !== null ? takeStart : clipStart;
+			const posed = pose( conv.glb, [], row, `${key}-${tool.name}`, start );
 			if ( posed.error ) { entry[ tool.name ] = { error: posed.error }; continue; }
 			t.posed ++;
 			const c = compare( posed.obj, ref, exclude );
