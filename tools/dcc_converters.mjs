@@ -26,8 +26,11 @@
 //
 // usage: node tools/dcc_converters.mjs --skinview BIN --fbx2gltf BIN --validator DIR --oracle DIR
 //                                      --dcc DIR --out DIR [--json FILE] [--three DIR] [--glb-tool NAME=CMD]
-//   --glb-tool NAME=CMD: another converter column, CMD run as `CMD IN.fbx OUT.glb` (e.g. skinview's
-//   own exporter once it exists: "skinview=build/skinview {in} --export-gltf {out} --quiet").
+//   --glb-tool NAME=CMD: another converter column, CMD a shell command with {in} (the FBX) and {out}
+//   (the GLB) in it, e.g. skinview's own exporter: "skinview=build/skinview {in} --export-gltf {out}
+//   --quiet {extra}"; {extra} is the row's own flag (--no-extrapolation where the reference holds the
+//   curves' end keys: ufbx_eval=no_extrapolation), converted again for such rows. Its clips are taken
+//   to start at the FBX clip's first key (skinview's clip start).
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -74,8 +77,12 @@ function stackStart( notes, stack ) {
 // ---- skinview ----------------------------------------------------------------------------------
 function run( bin, argv ) {
 
-	const r = spawnSync( bin, argv, { encoding: 'utf8', maxBuffer: 1 << 26, timeout: 300000 } );
-	return { code: r.status ?? - 1, out: ( r.stdout || '' ) + ( r.stderr || '' ), stdout: r.stdout || '' };
+	let r = spawnSync( bin, argv, { encoding: 'utf8', maxBuffer: 1 << 26, timeout: 300000 } );
+	// a process that could not be started (EAGAIN, ENOMEM on a loaded machine) is tried once more;
+	// one that ran and died of a signal is reported as it is
+	if ( r.error && ! r.signal ) r = spawnSync( bin, argv, { encoding: 'utf8', maxBuffer: 1 << 26, timeout: 300000 } );
+	const why = r.error ? ` (${r.error.code || r.error.message})` : r.signal ? ` (${r.signal})` : '';
+	return { code: r.status ?? - 1, out: ( r.stdout || '' ) + ( r.stderr || '' ) + why, stdout: r.stdout || '' };
 
 }
 
@@ -149,6 +156,21 @@ function threePose( glb, moment, key ) {
 function readObj( file, exclude ) {
 
 	if ( ! exclude ) return readXYZ( file );
+	if ( file.endsWith( '.xyz' ) ) {   // pose.mjs: '# mesh "NAME" vertices=N' headers, then the meshes' points in that order
+
+		const all = readXYZ( file ), text = fs.readFileSync( file, 'utf8' );
+		const out = [];
+		let at = 0;
+		for ( const m of text.matchAll( /^# mesh "(.*)" vertices=(\d+)/gm ) ) {
+
+			const n = Number( m[ 2 ] );
+			if ( m[ 1 ] !== exclude ) for ( let i = at; i < at + n; i ++ ) out.push( all[ 3 * i ], all[ 3 * i + 1 ], all[ 3 * i + 2 ] );
+			at += n;
+
+		}
+		return Float64Array.from( out );
+
+	}
 	const text = fs.readFileSync( file, 'utf8' ).split( '\n' );
 	const v = [];
 	const use = [];
@@ -223,18 +245,19 @@ function compare( posedFile, refFile, exclude ) {
 
 // ---- converters ---------------------------------------------------------------------------------
 const converted = new Map();   // key -> { glb } | { error }
-function convert( tool, fbx ) {
+function convert( tool, fbx, extra ) {
 
-	const key = `${tool.name}:${fbx}`;
+	const flags = tool.name === 'fbx2gltf' ? '' : extra.join( ' ' );   // FBX2glTF has no such option
+	const key = `${tool.name}:${fbx}${flags ? ':' + flags : ''}`;
 	if ( converted.has( key ) ) return converted.get( key );
-	const base = path.join( opt.out, `${tool.name}-${fbx.replace( /\.fbx$/i, '' )}` );
+	const base = path.join( opt.out, `${tool.name}-${fbx.replace( /\.fbx$/i, '' )}${flags ? '-noex' : ''}` );
 	const glb = base + '.glb';
 	fs.rmSync( glb, { force: true } );
 	let r;
 	if ( tool.name === 'fbx2gltf' ) r = run( opt.fbx2gltf, [ '-b', '-i', path.join( opt.dcc, fbx ), '-o', base ] );
 	else {
 
-		const cmd = tool.cmd.replace( '{in}', JSON.stringify( path.join( opt.dcc, fbx ) ) ).replace( '{out}', JSON.stringify( glb ) );
+		const cmd = tool.cmd.replace( '{in}', JSON.stringify( path.join( opt.dcc, fbx ) ) ).replace( '{out}', JSON.stringify( glb ) ).replace( '{extra}', flags );
 		r = run( '/bin/sh', [ '-c', cmd ] );
 
 	}
@@ -271,7 +294,8 @@ const fmt = ( x ) => x === undefined ? '-' : typeof x === 'string' ? x : x.toExp
 const legacy = ( fbx ) => /_(5000|5800|6100)_/.test( fbx );
 const results = [];
 const totals = { checks: 0, skinview: 0, skinview_loads: 0 };
-for ( const t of tools ) totals[ t.name ] = { raw: 0, units: 0, rigid: 0, converted: 0, posed: 0, three: 0, readers_differ: [] };
+const perTool = {};   // per converter (its name may be 'skinview': not in totals)
+for ( const t of tools ) perTool[ t.name ] = { raw: 0, units: 0, rigid: 0, converted: 0, posed: 0, three: 0, readers_gap: 0, readers_differ: [] };
 const validated = new Map();
 
 console.log( `${'row'.padEnd( 58 )} ${'variant'.padEnd( 44 )} ${'skinview FBX'.padStart( 12 )}  ${tools.map( ( t ) => `${t.name}: raw / units,axes / rigid` ).join( '  ' )}` );
@@ -284,30 +308,35 @@ for ( const row of rows ) {
 
 		totals.checks ++;
 		const key = `${row.case}:${fbx}`.replace( /[^A-Za-z0-9_.-]/g, '_' );
-		const entry = { case: row.case, fbx, legacy: legacy( fbx ) };
+		const entry = { case: row.case, fbx, legacy: legacy( fbx ), converters: {} };
 		// skinview's own reading of the FBX
 		const own = pose( path.join( opt.dcc, fbx ), extra, row, key + '-skinview', null );
 		if ( own.error ) entry.skinview = { error: own.error };
 		else { totals.skinview_loads ++; entry.skinview = compare( own.obj, ref, exclude ); if ( entry.skinview.raw <= TOLERANCE ) totals.skinview ++; }
 		// the converters' GLBs through skinview's glTF reader
-		let start = row.stack === 'rest' ? null : stackStart( row.notes, row.stack );
-		if ( start === null && row.stack !== 'rest' ) { const c = findClip( path.join( opt.dcc, fbx ), extra, row.stack ); start = c.index >= 0 ? c.start : null; }
+		// where a converter's clip starts on the FBX's time line: FBX2glTF at the take's start (the
+		// manifest's stacks=), another converter (skinview's own export) at the clip's first key, as
+		// skinview reads the FBX (--info start); the two differ only where a take starts before its keys
+		const clipStart = row.stack === 'rest' ? null : ( ( c ) => c.index >= 0 ? c.start : null )( findClip( path.join( opt.dcc, fbx ), extra, row.stack ) );
+		const takeStart = row.stack === 'rest' ? null : stackStart( row.notes, row.stack );
 		for ( const tool of tools ) {
 
-			const conv = convert( tool, fbx );
-			const t = totals[ tool.name ];
-			if ( conv.error ) { entry[ tool.name ] = { error: 'conversion failed: ' + conv.error }; continue; }
+			const conv = convert( tool, fbx, extra );
+			const t = perTool[ tool.name ];
+			if ( conv.error ) { entry.converters[ tool.name ] = { error: 'conversion failed: ' + conv.error }; continue; }
 			if ( ! validated.has( conv.glb ) ) validated.set( conv.glb, await validate( conv.glb ) );
-			const posed = pose( conv.glb, [], row, `${key}-${tool.name}`, start === null ? null : start );
-			if ( posed.error ) { entry[ tool.name ] = { error: posed.error }; continue; }
+			const start = tool.name === 'fbx2gltf' && takeStart !== null ? takeStart : clipStart;
+			const posed = pose( conv.glb, [], row, `${key}-${tool.name}`, start );
+			if ( posed.error ) { entry.converters[ tool.name ] = { error: posed.error }; continue; }
 			t.posed ++;
 			const c = compare( posed.obj, ref, exclude );
-			entry[ tool.name ] = c;
+			entry.converters[ tool.name ] = c;
 			if ( opt.three ) {
 
 				const three = threePose( conv.glb, posed, `${key}-${tool.name}-three` );
 				c.three = three.error ? { error: three.error } : compare( three.xyz, ref, exclude );
 				if ( ! three.error && c.three.units <= TOLERANCE ) t.three ++;
+				if ( ! three.error ) t.readers_gap = Math.max( t.readers_gap, Math.abs( c.three.units - c.units ) );
 				if ( ! three.error && Math.abs( c.three.units - c.units ) > Math.max( 1e-4, 0.01 * c.units ) ) t.readers_differ.push( `${row.case} ${fbx}: skinview ${fmt( c.units )}, three.js ${fmt( c.three.units )}` );
 
 			}
@@ -318,7 +347,7 @@ for ( const row of rows ) {
 		}
 		results.push( entry );
 		const cell = ( c ) => ! c ? '-' : c.error ? `(${c.error.slice( 0, 60 )})` : `${fmt( c.raw )} / ${fmt( c.units )} / ${fmt( c.rigid )}${c.three ? ' three.js ' + ( c.three.error ? '(' + c.three.error.slice( 0, 40 ) + ')' : fmt( c.three.units ) ) : ''}`;
-		console.log( `${row.case.padEnd( 58 )} ${fbx.padEnd( 44 )} ${( entry.skinview.error ? '(' + entry.skinview.error.slice( 0, 40 ) + ')' : fmt( entry.skinview.raw ) ).padStart( 12 )}  ${tools.map( ( t ) => cell( entry[ t.name ] ) ).join( '  ' )}` );
+		console.log( `${row.case.padEnd( 58 )} ${fbx.padEnd( 44 )} ${( entry.skinview.error ? '(' + entry.skinview.error.slice( 0, 40 ) + ')' : fmt( entry.skinview.raw ) ).padStart( 12 )}  ${tools.map( ( t ) => cell( entry.converters[ t.name ] ) ).join( '  ' )}` );
 
 	}
 
@@ -339,11 +368,11 @@ console.log( `\n${totals.checks} checks (row x FBX variant), match = Hausdorff <
 console.log( `skinview reading the FBX: ${totals.skinview} match (raw), ${totals.skinview_loads} load` );
 for ( const t of tools ) {
 
-	const n = totals[ t.name ];
+	const n = perTool[ t.name ];
 	console.log( `${t.name} -> GLB -> skinview's glTF reader: ${n.raw} match raw, ${n.units} with units/axes forgiven, ${n.rigid} with any rigid transform + scale forgiven; ${n.posed} posed; ${t.converted} of ${t.files} FBX files converted` );
 	if ( opt.three ) {
 
-		console.log( `  the same GLBs through three.js's GLTFLoader (pose.mjs): ${n.three} match with units/axes forgiven; the two readers differ by more than 1e-4 on ${n.readers_differ.length} checks` );
+		console.log( `  the same GLBs through three.js's GLTFLoader (pose.mjs): ${n.three} match with units/axes forgiven; the two readers' errors differ by ${fmt( n.readers_gap )} of the diagonal at most, by more than 1e-4 (and 1 %) on ${n.readers_differ.length} checks` );
 		for ( const d of n.readers_differ ) console.log( `    ${d}` );
 
 	}
@@ -355,4 +384,4 @@ for ( const t of tools ) {
 	}
 
 }
-if ( opt.json ) fs.writeFileSync( opt.json, JSON.stringify( { totals, tools: tools.map( ( t ) => ( { name: t.name, files: t.files, converted: t.converted, errors: t.errors, warnings: t.warnings, invalid: t.invalid.map( ( r ) => ( { glb: path.basename( r.glb ), ...r.report } ) ) } ) ), results }, null, 1 ) );
+if ( opt.json ) fs.writeFileSync( opt.json, JSON.stringify( { totals, perTool, tools: tools.map( ( t ) => ( { name: t.name, files: t.files, converted: t.converted, errors: t.errors, warnings: t.warnings, invalid: t.invalid.map( ( r ) => ( { glb: path.basename( r.glb ), ...r.report } ) ) } ) ), results }, null, 1 ) );
