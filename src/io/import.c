@@ -91,12 +91,9 @@ bool import_percent_decode(const char *in, char *out, size_t out_size)
     return changed;
 }
 
-void import_one_line(char *text)
+void import_one_line(char *text, size_t size)
 {
-    for (char *c = text; *c; c++)
-        if (*c == '\n' || *c == '\r') *c = ' ';
-    size_t n = strlen(text);
-    while (n > 0 && text[n - 1] == ' ') text[--n] = '\0';
+    quote_message(text, size);   /* base/quote.h: controls escaped, invalid UTF-8 escaped, trailing space dropped */
 }
 
 /* ---- the common tail: after validation, for every reader ------------------------ */
@@ -110,7 +107,7 @@ static bool import_finish_layout(Model *model, const ImportOptions *options, cha
         Mesh *mesh = &model->meshes[m];
         model->stats.influence_runs_in_file += mesh_influence_runs(mesh);
         if (!keep_order && !mesh_sort_by_influences(mesh)) {
-            snprintf(error, error_size, "out of memory sorting the vertices of mesh '%s'", mesh->name);
+            snprintf(error, error_size, "out of memory sorting the vertices of mesh '%s'", QUOTED(mesh->name));
             return false;
         }
         model->stats.influence_runs += mesh_influence_runs(mesh);
@@ -321,7 +318,7 @@ static void import_run(void *argument)
     for (int m = 0; ok && max_bones > 0 && m < model->mesh_count; m++) {
         if (model->meshes[m].bone_count > max_bones) {   /* a vertex with > limit bones cannot be split */
             snprintf(error, error_size, "mesh '%s' needs %d bones, more than the limit of %d even after splitting",
-                     model->meshes[m].name, model->meshes[m].bone_count, max_bones);
+                     QUOTED(model->meshes[m].name), model->meshes[m].bone_count, max_bones);
             ok = false;
         }
     }
@@ -332,14 +329,14 @@ static void import_run(void *argument)
     for (int m = 0; ok && max_bones > 0 && m < model->mesh_count; m++)
         if (model->meshes[m].bone_count > max_bones) {   /* the rigid bone validation may add */
             snprintf(error, error_size, "mesh '%s' needs %d bones after repairs, more than the limit of %d",
-                     model->meshes[m].name, model->meshes[m].bone_count, max_bones);
+                     QUOTED(model->meshes[m].name), model->meshes[m].bone_count, max_bones);
             ok = false;
         }
     if (ok) ok = import_finish_keys(model, job->options, error, error_size);
     if (ok) ok = import_finish_layout(model, job->options, error, error_size);
 
     if (!ok) {
-        import_one_line(error);
+        import_one_line(error, error_size);
         model_free(model);
         memset(model, 0, sizeof *model);
     }

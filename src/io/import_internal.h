@@ -147,8 +147,9 @@ void import_matrix_from_assimp(const struct aiMatrix4x4 *m, mat4 out);
 void import_quat_from_assimp(const struct aiQuaternion *q, versor out);
 /* Decodes %XX escapes of a URI; false if there was none. */
 bool import_percent_decode(const char *in, char *out, size_t out_size);
-/* Newlines -> spaces, trailing spaces cut: every error is one line. */
-void import_one_line(char *text);
+/* quote_message() (base/quote.h) on an error in text[size]: control characters and invalid UTF-8
+ * escaped, trailing white space cut: every error is one line. */
+void import_one_line(char *text, size_t size);
 
 static inline bool import_finite3(float x, float y, float z) { return isfinite(x) && isfinite(y) && isfinite(z); }
 

@@ -4,6 +4,7 @@
 #define SKINVIEW_VALIDATE_INTERNAL_H
 
 #include "validate.h"
+#include "report.h"
 
 #include <stdbool.h>
 #include <stdio.h>
