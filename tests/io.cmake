@@ -212,6 +212,9 @@ skinview_test(io_robust_files test_robust_files.c BINARY LABELS robust io TIMEOU
 
 # Every reproducer the fuzzer found, through the real binary.
 skinview_test(io_fuzz_regressions test_fuzz_regressions.c BINARY LABELS robust io TIMEOUT 120)
+# A message quoting text from a file (names, types, URIs, extension names, Assimp's own message)
+# stays one line: every reader fed newlines, tabs, ESC and bytes that are not UTF-8 (issue 32).
+skinview_test(io_one_line_messages test_one_line_messages.c LINK skinview_io BINARY LABELS robust io TIMEOUT 120)
 
 # The import's memory budget: a 9 KiB file that makes Assimp reserve 2.4 GiB ends with one line.
 # Release builds only (the budget is an address-space limit, which sanitizers cannot live with).

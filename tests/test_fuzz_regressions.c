@@ -1,6 +1,9 @@
 /* test_fuzz_regressions.c — every input the fuzzer found (tests/fuzz/regressions/) through the
- * real binary: --info and --export-pose exit 0 or 1 (never a signal), a failure is one line, and
- * an exported OBJ holds no NaN or Inf. (scripts/fuzz.sh also replays them in the fuzz build.) */
+ * real binary: --info and --export-pose exit 0 or 1 (never a signal), a failure is one line,
+ * every line on stderr is free of control characters and invalid UTF-8 (base/quote.h: a name
+ * from the file with a newline, newline-in-accessor-type.gltf, is escaped), and an exported OBJ
+ * holds no NaN or Inf. (scripts/fuzz.sh also replays them through every fuzz target.) */
+#include "base/quote.h"
 #include "testutil.h"
 
 #include <dirent.h>
@@ -47,6 +50,8 @@ int main(void)
                 char *end = strchr(line, '\n');
                 if (!end) break;
                 if (strncmp(line, "skinview: warning: ", 19) != 0) errors++;
+                CHECK(quote_is_clean(line, (size_t)(end - line)), "%s: a line with a control character: %.*s",
+                      e->d_name, (int)(end - line), line);
                 line = end + 1;
             }
             if (exited && WEXITSTATUS(status) == 1) CHECK(errors == 1, "%s: a failure should be one line: %s", e->d_name, err);

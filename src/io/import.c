@@ -31,7 +31,7 @@ static bool import_finish_layout(Model *model, const ImportOptions *options, cha
         Mesh *mesh = &model->meshes[m];
         model->stats.influence_runs_in_file += mesh_influence_runs(mesh);
         if (!keep_order && !mesh_sort_by_influences(mesh)) {
-            snprintf(error, error_size, "out of memory sorting the vertices of mesh '%s'", mesh->name);
+            snprintf(error, error_size, "out of memory sorting the vertices of mesh '%s'", QUOTED(mesh->name));
             return false;
         }
         model->stats.influence_runs += mesh_influence_runs(mesh);
@@ -242,7 +242,7 @@ static void import_run(void *argument)
     for (int m = 0; ok && max_bones > 0 && m < model->mesh_count; m++) {
         if (model->meshes[m].bone_count > max_bones) {   /* a vertex with > limit bones cannot be split */
             snprintf(error, error_size, "mesh '%s' needs %d bones, more than the limit of %d even after splitting",
-                     model->meshes[m].name, model->meshes[m].bone_count, max_bones);
+                     QUOTED(model->meshes[m].name), model->meshes[m].bone_count, max_bones);
             ok = false;
         }
     }
@@ -253,14 +253,14 @@ static void import_run(void *argument)
     for (int m = 0; ok && max_bones > 0 && m < model->mesh_count; m++)
         if (model->meshes[m].bone_count > max_bones) {   /* the rigid bone validation may add */
             snprintf(error, error_size, "mesh '%s' needs %d bones after repairs, more than the limit of %d",
-                     model->meshes[m].name, model->meshes[m].bone_count, max_bones);
+                     QUOTED(model->meshes[m].name), model->meshes[m].bone_count, max_bones);
             ok = false;
         }
     if (ok) ok = import_finish_keys(model, job->options, error, error_size);
     if (ok) ok = import_finish_layout(model, job->options, error, error_size);
 
     if (!ok) {
-        import_one_line(error);
+        import_one_line(error, error_size);
         model_free(model);
         memset(model, 0, sizeof *model);
     }

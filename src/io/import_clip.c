@@ -64,28 +64,28 @@ static bool build_track(Importer *im, const struct aiNodeAnim *channel, double t
     unsigned counts[3] = {channel->mNumPositionKeys, channel->mNumRotationKeys, channel->mNumScalingKeys};
     unsigned most = 0;
     for (int c = 0; c < 3; c++) {
-        if (counts[c] > 50000000u) return import_fail(im, "clip '%s' has an absurd number of keys", clip_name);
+        if (counts[c] > 50000000u) return import_fail(im, "clip '%s' has an absurd number of keys", QUOTED(clip_name));
         if (counts[c] > most) most = counts[c];
     }
     if ((channel->mNumPositionKeys && !channel->mPositionKeys) || (channel->mNumRotationKeys && !channel->mRotationKeys) ||
         (channel->mNumScalingKeys && !channel->mScalingKeys))
-        return import_fail(im, "clip '%s' has a channel without key data", clip_name);
+        return import_fail(im, "clip '%s' has a channel without key data", QUOTED(clip_name));
     if (most == 0) return true;
     /* every key is checked, also those a repeated time would drop: NaN/Inf means a broken file */
     for (unsigned k = 0; k < channel->mNumPositionKeys; k++) {
         const struct aiVector3D *v = &channel->mPositionKeys[k].mValue;
         if (!import_finite3(v->x, v->y, v->z))
-            return import_fail(im, "clip '%s', channel '%.100s': non-finite translation key", clip_name, channel->mNodeName.data);
+            return import_fail(im, "clip '%s', channel '%s': non-finite translation key", QUOTED(clip_name), QUOTED(channel->mNodeName.data));
     }
     for (unsigned k = 0; k < channel->mNumRotationKeys; k++) {
         const struct aiQuaternion *q = &channel->mRotationKeys[k].mValue;
         if (!isfinite(q->w) || !import_finite3(q->x, q->y, q->z))
-            return import_fail(im, "clip '%s', channel '%.100s': non-finite rotation key", clip_name, channel->mNodeName.data);
+            return import_fail(im, "clip '%s', channel '%s': non-finite rotation key", QUOTED(clip_name), QUOTED(channel->mNodeName.data));
     }
     for (unsigned k = 0; k < channel->mNumScalingKeys; k++) {
         const struct aiVector3D *v = &channel->mScalingKeys[k].mValue;
         if (!import_finite3(v->x, v->y, v->z))
-            return import_fail(im, "clip '%s', channel '%.100s': non-finite scale key", clip_name, channel->mNodeName.data);
+            return import_fail(im, "clip '%s', channel '%s': non-finite scale key", QUOTED(clip_name), QUOTED(channel->mNodeName.data));
     }
 
     KeyOrder *scratch = malloc(sizeof(KeyOrder) * most);
@@ -120,7 +120,7 @@ static bool build_track(Importer *im, const struct aiNodeAnim *channel, double t
         }
         int kept = clean_key_times(im, ticks, n, tps, scratch, keep, *times_of[c], last_time);
         if (kept < 0) {
-            ok = import_fail(im, "clip '%s', channel '%.100s': non-finite key time", clip_name, channel_name);
+            ok = import_fail(im, "clip '%s', channel '%s': non-finite key time", QUOTED(clip_name), QUOTED(channel_name));
             break;
         }
         for (int k = 0; k < kept; k++) {
@@ -199,10 +199,10 @@ bool import_clips(Importer *im)
         clip->duration = last_time - clip->start;
         for (int t = 0; t < clip->track_count; t++) im->channel_taken[clip->tracks[t].joint] = false;
         if (im->channels_reordered)
-            import_warn(im, "clip '%s': %d channels had key times out of order; sorted", clip->name,
+            import_warn(im, "clip '%s': %d channels had key times out of order; sorted", QUOTED(clip->name),
                         im->channels_reordered);
         if (im->keys_repeated)
-            import_warn(im, "clip '%s': %d keys repeated an earlier key's time; the later one kept", clip->name,
+            import_warn(im, "clip '%s': %d keys repeated an earlier key's time; the later one kept", QUOTED(clip->name),
                         im->keys_repeated);
     }
     return true;

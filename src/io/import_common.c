@@ -1,6 +1,7 @@
 /* import_common.c — the conversions every Assimp import stage shares (import_common.h): names to
  * valid UTF-8, Assimp's row-major matrices and (w, x, y, z) quaternions to cglm's, one-line errors. */
 #include "import_common.h"
+#include "base/quote.h"
 
 #include <assimp/types.h>
 
@@ -47,10 +48,7 @@ void import_quat_from_assimp(const struct aiQuaternion *q, versor out)
     out[3] = q->w / len;
 }
 
-void import_one_line(char *text)
+void import_one_line(char *text, size_t size)
 {
-    for (char *c = text; *c; c++)
-        if (*c == '\n' || *c == '\r') *c = ' ';
-    size_t n = strlen(text);
-    while (n > 0 && text[n - 1] == ' ') text[--n] = '\0';
+    quote_message(text, size);   /* base/quote.h: controls escaped, invalid UTF-8 escaped, trailing space dropped */
 }

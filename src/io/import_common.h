@@ -72,7 +72,8 @@ bool import_matrix_is_finite(const struct aiMatrix4x4 *m);
 void import_matrix_from_assimp(const struct aiMatrix4x4 *m, mat4 out);
 /* aiQuaternion (w, x, y, z) -> unit cglm versor (x, y, z, w). */
 void import_quat_from_assimp(const struct aiQuaternion *q, versor out);
-/* Newlines -> spaces, trailing spaces cut: every error is one line. */
-void import_one_line(char *text);
+/* quote_message() (base/quote.h) on an error in text[size]: control characters and invalid UTF-8
+ * escaped, trailing white space cut: every error is one line. */
+void import_one_line(char *text, size_t size);
 
 #endif

@@ -1,5 +1,7 @@
-/* import_errors.c — Assimp's failure messages in plain words (the original kept after a colon). */
+/* import_errors.c — Assimp's failure messages in plain words (the original kept after a colon,
+ * escaped and cut to QUOTE_SENTENCE_LIMIT bytes: it can quote the file, see base/quote.h). */
 #include "import.h"
+#include "base/quote.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -41,5 +43,9 @@ void import_explain_error(const char *path, const char *assimp_message, char *ou
         plain = "cannot open it";
     else
         plain = "Assimp cannot read it";
-    snprintf(out, out_size, "%s: %s", plain, why);
+    char quoted[QUOTE_SENTENCE_LIMIT + 1];
+    size_t length = strlen(why);
+    while (length > 0 && strchr(" \t\r\n", why[length - 1])) length--;   /* Assimp ends some with a newline */
+    quote_bytes(quoted, sizeof quoted, why, length, QUOTE_SENTENCE_LIMIT);
+    snprintf(out, out_size, "%s: %s", plain, quoted);
 }

@@ -213,14 +213,14 @@ bool import_fbx_legacy(const char *path, const void *data, size_t size, int max_
     free(bytes);
     if (!ok) {
         snprintf(error, error_size, "%s", cause);
-        import_one_line(error);
+        import_one_line(error, error_size);
         model_free(model);
         return false;
     }
     for (int m = 0; m < model->mesh_count; m++)
         if (max_bones > 0 && model->meshes[m].bone_count > max_bones) {
             snprintf(error, error_size, "mesh '%s' needs %d bones, more than the limit of %d (FBX older than 7.1 is not split)",
-                     model->meshes[m].name, model->meshes[m].bone_count, max_bones);
+                     QUOTED(model->meshes[m].name), model->meshes[m].bone_count, max_bones);
             model_free(model);
             return false;
         }

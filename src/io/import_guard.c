@@ -488,7 +488,7 @@ static const struct aiScene *read_scene_unbounded(const char *path, const void *
         char named[64];   /* a file in memory: its hint stands for the extension */
         snprintf(named, sizeof named, "memory.%.40s", hint ? hint : "");
         import_explain_error(path ? path : named, why, error, error_size);
-        import_one_line(error);
+        import_one_line(error, error_size);
         return NULL;
     }
 
@@ -511,10 +511,10 @@ static const struct aiScene *read_scene_unbounded(const char *path, const void *
         for (unsigned m = 0; m < scene->mNumMeshes; m++) {
             const struct aiMesh *mesh = scene->mMeshes[m];
             if (mesh && mesh->mNumAnimMeshes > 0 && mesh->mNumBones > (unsigned)split_limit)
-                fprintf(stderr,
-                        "skinview: warning: %s: mesh '%.100s' has %u bones, more than %d: it is split and its %u "
-                        "morph targets are lost (Assimp's SplitByBoneCount drops them)\n",
-                        path, mesh->mName.data, mesh->mNumBones, split_limit, mesh->mNumAnimMeshes);
+                io_warning_line(stderr, path,
+                                "mesh '%s' has %u bones, more than %d: it is split and its %u morph targets are lost "
+                                "(Assimp's SplitByBoneCount drops them)",
+                                QUOTED(mesh->mName.data), mesh->mNumBones, split_limit, mesh->mNumAnimMeshes);
         }
         scene = aiApplyPostProcessing(scene, aiProcess_SplitByBoneCount);
         /* the split copies every corner of every triangle: weld identical vertices again */
@@ -523,8 +523,10 @@ static const struct aiScene *read_scene_unbounded(const char *path, const void *
     }
     if (!scene) {
         const char *why = aiGetErrorString();
-        snprintf(error, error_size, "Assimp post-processing failed: %s", why && why[0] ? why : "unknown error");
-        import_one_line(error);
+        char quoted[QUOTE_SENTENCE_LIMIT + 1];
+        quote_bytes(quoted, sizeof quoted, why ? why : "", why ? strlen(why) : 0, QUOTE_SENTENCE_LIMIT);
+        snprintf(error, error_size, "Assimp post-processing failed: %s", quoted[0] ? quoted : "unknown error");
+        import_one_line(error, error_size);
         return NULL;
     }
     return scene;

@@ -50,9 +50,7 @@ static void warn_texture(Importer *im, const char *source, const char *why)
         char *copy = strdup(source);
         if (copy) im->failed_textures[im->failed_count++] = copy;
     }
-    if (im->warnings)
-        fprintf(im->warnings, "skinview: warning: %s: texture '%s' %s; using the material colour\n", im->path, source,
-                why);
+    io_warning_line(im->warnings, im->path, "texture '%s' %s; using the material colour", QUOTED(source), why);
 }
 
 /* Converts Assimp's uncompressed BGRA texels to RGBA8. */

@@ -69,7 +69,7 @@ static bool build_skin(Importer *im, const struct aiMesh *src, Mesh *mesh, const
     }
     if (src->mNumBones >= 65535) {
         free(bone_of_src);
-        return import_fail(im, "mesh '%s' has %u bones (at most 65534 supported)", mesh_name, src->mNumBones);
+        return import_fail(im, "mesh '%s' has %u bones (at most 65534 supported)", QUOTED(mesh_name), src->mNumBones);
     }
 
     int bone_count = 0;
@@ -84,7 +84,7 @@ static bool build_skin(Importer *im, const struct aiMesh *src, Mesh *mesh, const
         }
         if (!import_matrix_is_finite(&bone->mOffsetMatrix)) {
             free(bone_of_src);
-            return import_fail(im, "bone '%.100s' of mesh '%s' has a non-finite offset matrix", bone->mName.data, mesh_name);
+            return import_fail(im, "bone '%s' of mesh '%s' has a non-finite offset matrix", QUOTED(bone->mName.data), QUOTED(mesh_name));
         }
         bone_of_src[b] = bone_count;
         mesh->bone_joint[bone_count] = joint;
@@ -98,19 +98,19 @@ static bool build_skin(Importer *im, const struct aiMesh *src, Mesh *mesh, const
         if (!bone) continue;
         if (bone->mNumWeights > 0 && !bone->mWeights) {
             free(bone_of_src);
-            return import_fail(im, "bone '%.100s' has no weight array", bone->mName.data);
+            return import_fail(im, "bone '%s' has no weight array", QUOTED(bone->mName.data));
         }
         for (unsigned w = 0; w < bone->mNumWeights; w++) {
             unsigned v = bone->mWeights[w].mVertexId;
             float weight = bone->mWeights[w].mWeight;
             if (v >= (unsigned)vertex_count) {
                 free(bone_of_src);
-                return import_fail(im, "bone '%.100s' weights vertex %u of mesh '%s' (it has %d)", bone->mName.data, v,
-                            mesh_name, vertex_count);
+                return import_fail(im, "bone '%s' weights vertex %u of mesh '%s' (it has %d)", QUOTED(bone->mName.data), v,
+                            QUOTED(mesh_name), vertex_count);
             }
             if (!isfinite(weight)) {
                 free(bone_of_src);
-                return import_fail(im, "bone '%.100s' has a non-finite weight", bone->mName.data);
+                return import_fail(im, "bone '%s' has a non-finite weight", QUOTED(bone->mName.data));
             }
             if (bone_of_src[b] < 0 || weight <= 0.0f) continue;
             influence_keep_largest(mesh->joint_indices[v], mesh->weights[v], bone_of_src[b], weight);
@@ -157,13 +157,13 @@ static bool build_mesh(Importer *im, const struct aiMesh *src, int node_joint, M
     glm_mat4_identity(mesh->bind_matrix);
     mesh->material = (src->mMaterialIndex < im->scene->mNumMaterials) ? (int)src->mMaterialIndex : -1;
 
-    if (src->mNumVertices > 0x7fffffffu / 4) return import_fail(im, "mesh '%s' has too many vertices", mesh->name);
+    if (src->mNumVertices > 0x7fffffffu / 4) return import_fail(im, "mesh '%s' has too many vertices", QUOTED(mesh->name));
     int vertex_count = (int)src->mNumVertices;
     long elements;
     mesh->primitive = mesh_primitive_of(src, &elements);
     int corners = mesh_primitive_corners(mesh->primitive);
     if (elements > 0x7fffffff / 3)
-        return import_fail(im, "mesh '%s' has too many %s", mesh->name, mesh_primitive_plural(mesh->primitive));
+        return import_fail(im, "mesh '%s' has too many %s", QUOTED(mesh->name), mesh_primitive_plural(mesh->primitive));
 
     mesh->vertex_count = vertex_count;
     mesh->index_count = (int)elements * corners;
@@ -180,7 +180,7 @@ static bool build_mesh(Importer *im, const struct aiMesh *src, int node_joint, M
     for (int v = 0; v < vertex_count; v++) {
         const struct aiVector3D *p = &src->mVertices[v];
         if (!import_finite3(p->x, p->y, p->z))
-            return import_fail(im, "mesh '%s' has a non-finite vertex position (vertex %d)", mesh->name, v);
+            return import_fail(im, "mesh '%s' has a non-finite vertex position (vertex %d)", QUOTED(mesh->name), v);
         mesh->positions[v][0] = p->x;
         mesh->positions[v][1] = p->y;
         mesh->positions[v][2] = p->z;
@@ -227,7 +227,7 @@ static bool build_mesh(Importer *im, const struct aiMesh *src, int node_joint, M
         for (int k = 0; k < corners; k++) {
             unsigned index = face->mIndices[k];
             if (index >= src->mNumVertices)
-                return import_fail(im, "mesh '%s' has a vertex index out of range (%u >= %u)", mesh->name, index,
+                return import_fail(im, "mesh '%s' has a vertex index out of range (%u >= %u)", QUOTED(mesh->name), index,
                             src->mNumVertices);
             mesh->indices[i++] = index;
         }
@@ -250,7 +250,7 @@ bool import_meshes(Importer *im)
         const struct aiNode *node = im->nodes[j];
         for (unsigned k = 0; k < node->mNumMeshes; k++) {
             unsigned index = node->mMeshes[k];
-            if (index >= scene->mNumMeshes) return import_fail(im, "node '%s' references mesh %u of %u", model->skeleton.names[j], index, scene->mNumMeshes);
+            if (index >= scene->mNumMeshes) return import_fail(im, "node '%s' references mesh %u of %u", QUOTED(model->skeleton.names[j]), index, scene->mNumMeshes);
             if (mesh_has_elements(scene->mMeshes[index])) references++;
         }
     }

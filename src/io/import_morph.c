@@ -40,11 +40,11 @@ bool import_morph_targets(Importer *im, const struct aiMesh *src, Mesh *mesh)
 {
     if (src->mNumAnimMeshes == 0 || !src->mAnimMeshes) return true;
     if (src->mNumAnimMeshes > MAX_MORPH_TARGETS)
-        return import_fail(im, "mesh '%s' has %u morph targets (at most %d supported)", mesh->name,
+        return import_fail(im, "mesh '%s' has %u morph targets (at most %d supported)", QUOTED(mesh->name),
                           src->mNumAnimMeshes, MAX_MORPH_TARGETS);
     size_t targets = src->mNumAnimMeshes, vertices = (size_t)mesh->vertex_count;
     if ((unsigned long long)targets * vertices * sizeof(vec3) > MAX_MORPH_DELTA_BYTES)
-        return import_fail(im, "mesh '%s': %zu morph targets x %zu vertices is too large", mesh->name,
+        return import_fail(im, "mesh '%s': %zu morph targets x %zu vertices is too large", QUOTED(mesh->name),
                           targets, vertices);
 
     mesh->morph_target_names = calloc(targets, sizeof *mesh->morph_target_names);
@@ -61,13 +61,13 @@ bool import_morph_targets(Importer *im, const struct aiMesh *src, Mesh *mesh)
         if (!target) continue;   /* kept as a target that moves nothing, so channel indices still match */
         import_copy_name(mesh->morph_target_names[t], &target->mName);
         if (target->mNumVertices != src->mNumVertices && (target->mVertices || target->mNormals))
-            return import_fail(im, "mesh '%s': morph target %zu has %u vertices, the mesh %u", mesh->name,
+            return import_fail(im, "mesh '%s': morph target %zu has %u vertices, the mesh %u", QUOTED(mesh->name),
                               t, target->mNumVertices, src->mNumVertices);
         vec3 *position_delta = mesh->morph_position_deltas + t * vertices;
         vec3 *normal_delta = mesh->morph_normal_deltas + t * vertices;
         for (size_t v = 0; target->mVertices && v < vertices; v++) {
             if (!finite_vector(&target->mVertices[v]))
-                return import_fail(im, "mesh '%s': morph target %zu has a non-finite position", mesh->name,
+                return import_fail(im, "mesh '%s': morph target %zu has a non-finite position", QUOTED(mesh->name),
                                   t);
             /* Assimp's anim mesh holds the absolute position: delta = target - stored */
             position_delta[v][0] = target->mVertices[v].x - src->mVertices[v].x;
@@ -183,23 +183,23 @@ bool import_morph_channels(Importer *im, const struct aiAnimation *anim, double 
         const struct aiMeshMorphAnim *channel = anim->mMorphMeshChannels[c];
         if (!channel) continue;
         if (channel->mNumKeys > 0 && !channel->mKeys)
-            return import_fail(im, "morph channel '%.100s' has no key data", channel->mName.data);
+            return import_fail(im, "morph channel '%s' has no key data", QUOTED(channel->mName.data));
         size_t pairs = 0;
         for (unsigned k = 0; k < channel->mNumKeys; k++) {
             const struct aiMeshMorphKey *key = &channel->mKeys[k];
             if (key->mNumValuesAndWeights > 0 && (!key->mValues || !key->mWeights))
-                return import_fail(im, "morph channel '%.100s' has a key without values",
-                                  channel->mName.data);
+                return import_fail(im, "morph channel '%s' has a key without values",
+                                  QUOTED(channel->mName.data));
             if (!isfinite(key->mTime))
-                return import_fail(im, "morph channel '%.100s': non-finite key time", channel->mName.data);
+                return import_fail(im, "morph channel '%s': non-finite key time", QUOTED(channel->mName.data));
             for (unsigned j = 0; j < key->mNumValuesAndWeights; j++)
                 if (!isfinite(key->mWeights[j]))
-                    return import_fail(im, "morph channel '%.100s': non-finite weight",
-                                      channel->mName.data);
+                    return import_fail(im, "morph channel '%s': non-finite weight",
+                                      QUOTED(channel->mName.data));
             pairs += key->mNumValuesAndWeights;
         }
-        if (pairs > 100000000u) return import_fail(im, "morph channel '%.100s' has an absurd number of keys",
-                                                  channel->mName.data);
+        if (pairs > 100000000u) return import_fail(im, "morph channel '%s' has an absurd number of keys",
+                                                  QUOTED(channel->mName.data));
         if (pairs > most_keys) most_keys = pairs;
         size_t node_length = channel_node_name_length(model, joint_nodes, &channel->mName);
         for (int m = 0; node_length > 0 && m < model->mesh_count; m++)

@@ -79,18 +79,18 @@ static int count_nodes(Importer *im, const struct aiNode *root)
         const struct aiNode *node = pending[--top];
         count++;
         if (node->mNumChildren > 0 && !node->mChildren) {
-            ok = import_fail(im, "node '%.100s' lists %u children but has none", node->mName.data, node->mNumChildren);
+            ok = import_fail(im, "node '%s' lists %u children but has none", QUOTED(node->mName.data), node->mNumChildren);
             break;
         }
         for (unsigned c = 0; c < node->mNumChildren && ok; c++) {
             const struct aiNode *child = node->mChildren[c];
-            if (!child) ok = import_fail(im, "node '%.100s' has an empty child slot", node->mName.data);
+            if (!child) ok = import_fail(im, "node '%s' has an empty child slot", QUOTED(node->mName.data));
             else if ((size_t)count + (size_t)top + 1 > VALIDATE_MAX_JOINTS)
                 ok = import_fail(im, "the node hierarchy has more than %d nodes, more than skinview accepts",
                                  VALIDATE_MAX_JOINTS);
             else if (!node_set_add(&seen, child))
-                ok = import_fail(im, "node '%.100s' is reached twice in the node hierarchy (a cycle or two parents)",
-                                 child->mName.data);
+                ok = import_fail(im, "node '%s' is reached twice in the node hierarchy (a cycle or two parents)",
+                                 QUOTED(child->mName.data));
             else pending[top++] = child;
         }
     }
@@ -273,7 +273,7 @@ bool import_skeleton(Importer *im)
         const struct aiNode *node = im->nodes[j];
         import_copy_name(sk->names[j], &node->mName);
         if (!import_matrix_is_finite(&node->mTransformation))
-            return import_fail(im, "node '%s' has a non-finite transform", sk->names[j]);
+            return import_fail(im, "node '%s' has a non-finite transform", QUOTED(sk->names[j]));
         import_matrix_from_assimp(&node->mTransformation, sk->rest_local[j]);
 
         struct aiVector3D scaling, position;

@@ -28,9 +28,9 @@ static bool check_skeleton(Validator *v)
     for (int j = 0; j < count; j++) {
         sk->names[j][SV_NAME_MAX - 1] = '\0';
         int parent = sk->parent[j];
-        if (parent == j) return validate_reject(v, "node '%s' is its own parent", sk->names[j]);
+        if (parent == j) return validate_reject(v, "node '%s' is its own parent", QUOTED(sk->names[j]));
         if (parent < -1 || parent >= count)
-            return validate_reject(v, "node '%s' has parent %d, outside the %d nodes", sk->names[j], parent, count);
+            return validate_reject(v, "node '%s' has parent %d, outside the %d nodes", QUOTED(sk->names[j]), parent, count);
     }
     unsigned char *state = calloc((size_t)count, 1);
     if (!state) return validate_reject(v, "out of memory");
@@ -45,7 +45,7 @@ static bool check_skeleton(Validator *v)
         if (k >= 0 && state[k] == 1) {
             int in_cycle = k;
             free(state);
-            return validate_reject(v, "the node hierarchy has a cycle through node '%s'", sk->names[in_cycle]);
+            return validate_reject(v, "the node hierarchy has a cycle through node '%s'", QUOTED(sk->names[in_cycle]));
         }
         for (k = j; k >= 0 && state[k] == 1; k = sk->parent[k]) state[k] = 2;
     }
@@ -55,7 +55,7 @@ static bool check_skeleton(Validator *v)
     int bad_trs = 0;
     for (int j = 0; j < count; j++) {
         if (!validate_finite(&sk->rest_local[j][0][0], 16))
-            return validate_reject(v, "node '%s' has a NaN or infinite transform", sk->names[j]);
+            return validate_reject(v, "node '%s' has a NaN or infinite transform", QUOTED(sk->names[j]));
         JointTransform *trs = &sk->rest_trs[j];
         bool bad = false;
         if (!validate_finite(trs->translation, 3)) { glm_vec3_zero(trs->translation); bad = true; }
@@ -175,18 +175,18 @@ static bool check_skin(Validator *v, Mesh *mesh)
     Skeleton *sk = &v->model->skeleton;
     if (mesh->bone_count < 1 || mesh->bone_count > VALIDATE_MAX_BONES || !mesh->bone_joint || !mesh->inverse_bind ||
         !mesh->joint_indices || !mesh->weights)
-        return validate_reject(v, "skinned mesh '%s' has %d bones or lacks its bone / weight arrays", mesh->name,
+        return validate_reject(v, "skinned mesh '%s' has %d bones or lacks its bone / weight arrays", QUOTED(mesh->name),
                       mesh->bone_count);
     int non_affine = 0;
     for (int b = 0; b < mesh->bone_count; b++) {
         int joint = mesh->bone_joint[b];
         if (joint < 0 || joint >= sk->joint_count)
-            return validate_reject(v, "bone %d of mesh '%s' refers to node %d, outside the %d nodes", b, mesh->name, joint,
+            return validate_reject(v, "bone %d of mesh '%s' refers to node %d, outside the %d nodes", b, QUOTED(mesh->name), joint,
                           sk->joint_count);
         float (*m)[4] = mesh->inverse_bind[b];
         if (!validate_finite(&m[0][0], 16))
-            return validate_reject(v, "bone '%s' of mesh '%s' has a NaN or infinite inverse bind matrix", sk->names[joint],
-                          mesh->name);
+            return validate_reject(v, "bone '%s' of mesh '%s' has a NaN or infinite inverse bind matrix", QUOTED(sk->names[joint]),
+                          QUOTED(mesh->name));
         /* affine = last row (0, 0, 0, 1); cglm is column-major, so the last row is m[c][3] */
         if (fabsf(m[0][3]) > 1e-6f || fabsf(m[1][3]) > 1e-6f || fabsf(m[2][3]) > 1e-6f || fabsf(m[3][3] - 1.0f) > 1e-5f) {
             bool pure_w = fabsf(m[0][3]) <= 1e-6f && fabsf(m[1][3]) <= 1e-6f && fabsf(m[2][3]) <= 1e-6f &&
@@ -200,21 +200,21 @@ static bool check_skin(Validator *v, Mesh *mesh)
             for (int r = 0; r < 4; r++)
                 if (fabsf(m[c][r]) > VALIDATE_MAX_COORDINATE)
                     return validate_reject(v, "bone '%s' of mesh '%s' has an absurd inverse bind matrix (an entry beyond %g)",
-                                  sk->names[joint], mesh->name, (double)VALIDATE_MAX_COORDINATE);
+                                  QUOTED(sk->names[joint]), QUOTED(mesh->name), (double)VALIDATE_MAX_COORDINATE);
         for (int c = 0; c < 3; c++) {
             float axis = glm_vec3_norm(m[c]);
             if (axis > 0.0f && (axis < VALIDATE_MIN_BIND_SCALE || axis > 1.0f / VALIDATE_MIN_BIND_SCALE))
                 return validate_reject(v, "bone '%s' of mesh '%s' has an absurd scale in its inverse bind matrix (axis length %g)",
-                              sk->names[joint], mesh->name, (double)axis);
+                              QUOTED(sk->names[joint]), QUOTED(mesh->name), (double)axis);
         }
         if (matrix_flatness(m) < 1e-6f)
             return validate_reject(v, "bone '%s' of mesh '%s' has a singular inverse bind matrix (it squashes space flat)",
-                          sk->names[joint], mesh->name);
+                          QUOTED(sk->names[joint]), QUOTED(mesh->name));
         sk->is_bone[joint] = true;
     }
     if (non_affine)
         validate_repaired(v, "mesh '%s': %d inverse bind matrices were not affine (last row not 0 0 0 1); made affine",
-                 mesh->name, non_affine);
+                 QUOTED(mesh->name), non_affine);
 
     int bad_weights = 0, bad_indices = 0, zero_sums = 0, renormalised = 0;
     for (int i = 0; i < mesh->vertex_count; i++) {
@@ -235,7 +235,7 @@ static bool check_skin(Validator *v, Mesh *mesh)
         }
         if (!(sum > 0.0f) || !isfinite(sum)) {   /* nothing left: the vertex follows its mesh's node */
             int rigid = rigid_bone(mesh, sk->is_bone);
-            if (rigid < 0) return validate_reject(v, "mesh '%s': no room for the bone unweighted vertices follow", mesh->name);
+            if (rigid < 0) return validate_reject(v, "mesh '%s': no room for the bone unweighted vertices follow", QUOTED(mesh->name));
             memset(w, 0, sizeof(float) * SV_MAX_INFLUENCES);
             memset(index, 0, sizeof(uint16_t) * SV_MAX_INFLUENCES);
             index[0] = (uint16_t)rigid;
@@ -246,14 +246,14 @@ static bool check_skin(Validator *v, Mesh *mesh)
         if (fabsf(sum - 1.0f) > 1e-3f) renormalised++;
         for (int k = 0; k < SV_MAX_INFLUENCES; k++) w[k] /= sum;   /* w_k / sum: the weights sum to 1 */
     }
-    if (bad_weights) validate_repaired(v, "mesh '%s': %d negative or NaN weights set to 0", mesh->name, bad_weights);
+    if (bad_weights) validate_repaired(v, "mesh '%s': %d negative or NaN weights set to 0", QUOTED(mesh->name), bad_weights);
     if (bad_indices)
-        validate_repaired(v, "mesh '%s': %d weights named a bone past the mesh's %d bones; dropped", mesh->name, bad_indices,
+        validate_repaired(v, "mesh '%s': %d weights named a bone past the mesh's %d bones; dropped", QUOTED(mesh->name), bad_indices,
                  mesh->bone_count);
     if (zero_sums)
-        validate_repaired(v, "mesh '%s': %d vertices had weights summing to 0; bound rigidly to the mesh's node", mesh->name,
+        validate_repaired(v, "mesh '%s': %d vertices had weights summing to 0; bound rigidly to the mesh's node", QUOTED(mesh->name),
                  zero_sums);
-    if (renormalised) validate_repaired(v, "mesh '%s': %d vertices' weights did not sum to 1; renormalised", mesh->name, renormalised);
+    if (renormalised) validate_repaired(v, "mesh '%s': %d vertices' weights did not sum to 1; renormalised", QUOTED(mesh->name), renormalised);
     return true;
 }
 
@@ -263,7 +263,7 @@ static bool check_morph_targets(Validator *v, Mesh *mesh)
     int targets = mesh->morph_target_count;
     if (targets == 0) return true;
     if (targets < 0 || !mesh->morph_position_deltas || !mesh->morph_default_weights || !mesh->morph_target_names)
-        return validate_reject(v, "mesh '%s' has %d morph targets but lacks their arrays", mesh->name, targets);
+        return validate_reject(v, "mesh '%s' has %d morph targets but lacks their arrays", QUOTED(mesh->name), targets);
     int bad_deltas = 0, bad_weights = 0;
     size_t deltas = (size_t)targets * (size_t)mesh->vertex_count;
     for (size_t i = 0; i < deltas; i++) {
@@ -285,8 +285,8 @@ static bool check_morph_targets(Validator *v, Mesh *mesh)
             bad_weights++;
         }
     }
-    if (bad_deltas) validate_repaired(v, "mesh '%s': %d NaN, infinite or absurd morph target deltas set to 0", mesh->name, bad_deltas);
-    if (bad_weights) validate_repaired(v, "mesh '%s': %d NaN, infinite or absurd default morph weights set to 0", mesh->name, bad_weights);
+    if (bad_deltas) validate_repaired(v, "mesh '%s': %d NaN, infinite or absurd morph target deltas set to 0", QUOTED(mesh->name), bad_deltas);
+    if (bad_weights) validate_repaired(v, "mesh '%s': %d NaN, infinite or absurd default morph weights set to 0", QUOTED(mesh->name), bad_weights);
     return true;
 }
 
@@ -296,23 +296,23 @@ static int check_mesh(Validator *v, Mesh *mesh)
     Model *model = v->model;
     mesh->name[SV_NAME_MAX - 1] = '\0';
     if (mesh->primitive != MESH_TRIANGLES && mesh->primitive != MESH_LINES && mesh->primitive != MESH_POINTS)
-        return validate_reject(v, "mesh '%s' has an unknown primitive kind %d", mesh->name, (int)mesh->primitive), -1;
+        return validate_reject(v, "mesh '%s' has an unknown primitive kind %d", QUOTED(mesh->name), (int)mesh->primitive), -1;
     int corners = mesh_primitive_corners(mesh->primitive);   /* indices per element: 3, 2 or 1 */
     const char *elements = mesh_primitive_plural(mesh->primitive);
     if (mesh->vertex_count < 0 || mesh->index_count < 0)
-        return validate_reject(v, "mesh '%s' has a negative vertex or index count", mesh->name), -1;
+        return validate_reject(v, "mesh '%s' has a negative vertex or index count", QUOTED(mesh->name)), -1;
     if (mesh->vertex_count == 0 || mesh->index_count < corners) {
-        validate_repaired(v, "mesh '%s' has %d vertices and %d %s; dropped", mesh->name, mesh->vertex_count,
+        validate_repaired(v, "mesh '%s' has %d vertices and %d %s; dropped", QUOTED(mesh->name), mesh->vertex_count,
                  mesh->index_count / corners, elements);
         return 0;
     }
     if (!mesh->positions || !mesh->normals || !mesh->uvs || !mesh->indices)
-        return validate_reject(v, "mesh '%s' lacks its vertex or index arrays", mesh->name), -1;
+        return validate_reject(v, "mesh '%s' lacks its vertex or index arrays", QUOTED(mesh->name)), -1;
     if (mesh->node_joint < 0 || mesh->node_joint >= model->skeleton.joint_count)
-        return validate_reject(v, "mesh '%s' hangs under node %d, outside the %d nodes", mesh->name, mesh->node_joint,
+        return validate_reject(v, "mesh '%s' hangs under node %d, outside the %d nodes", QUOTED(mesh->name), mesh->node_joint,
                       model->skeleton.joint_count), -1;
     if (mesh->index_count % corners) {
-        validate_repaired(v, "mesh '%s': %d indices is not whole %s; the last %d dropped", mesh->name,
+        validate_repaired(v, "mesh '%s': %d indices is not whole %s; the last %d dropped", QUOTED(mesh->name),
                  mesh->index_count, elements, mesh->index_count % corners);
         mesh->index_count -= mesh->index_count % corners;
     }
@@ -320,10 +320,10 @@ static int check_mesh(Validator *v, Mesh *mesh)
     int bad_normals = 0, scaled_normals = 0, bad_uvs = 0;
     for (int i = 0; i < mesh->vertex_count; i++) {
         if (!validate_finite(mesh->positions[i], 3))
-            return validate_reject(v, "mesh '%s' has a NaN or infinite vertex position (vertex %d)", mesh->name, i), -1;
+            return validate_reject(v, "mesh '%s' has a NaN or infinite vertex position (vertex %d)", QUOTED(mesh->name), i), -1;
         if (fabsf(mesh->positions[i][0]) > VALIDATE_MAX_COORDINATE || fabsf(mesh->positions[i][1]) > VALIDATE_MAX_COORDINATE ||
             fabsf(mesh->positions[i][2]) > VALIDATE_MAX_COORDINATE)
-            return validate_reject(v, "mesh '%s' has an absurd vertex position (vertex %d, beyond %g units)", mesh->name, i,
+            return validate_reject(v, "mesh '%s' has an absurd vertex position (vertex %d, beyond %g units)", QUOTED(mesh->name), i,
                           (double)VALIDATE_MAX_COORDINATE), -1;
         /* |n| without overflow: the largest component times the length of n / it */
         float *n = mesh->normals[i];
@@ -343,10 +343,10 @@ static int check_mesh(Validator *v, Mesh *mesh)
             bad_uvs++;
         }
     }
-    if (bad_normals) validate_repaired(v, "mesh '%s': %d NaN, infinite or zero normals set to +Y", mesh->name, bad_normals);
+    if (bad_normals) validate_repaired(v, "mesh '%s': %d NaN, infinite or zero normals set to +Y", QUOTED(mesh->name), bad_normals);
     if (scaled_normals)
-        validate_repaired(v, "mesh '%s': %d normals longer than 1e6 or shorter than 1e-6; normalised", mesh->name, scaled_normals);
-    if (bad_uvs) validate_repaired(v, "mesh '%s': %d NaN or infinite texture coordinates set to 0", mesh->name, bad_uvs);
+        validate_repaired(v, "mesh '%s': %d normals longer than 1e6 or shorter than 1e-6; normalised", QUOTED(mesh->name), scaled_normals);
+    if (bad_uvs) validate_repaired(v, "mesh '%s': %d NaN or infinite texture coordinates set to 0", QUOTED(mesh->name), bad_uvs);
 
     /* elements with an index past the vertices are dropped (compacted in place) */
     int kept = 0, bad_elements = 0;
@@ -362,16 +362,16 @@ static int check_mesh(Validator *v, Mesh *mesh)
         kept += corners;
     }
     if (bad_elements) {
-        validate_repaired(v, "mesh '%s': %d %s used vertex indices past its %d vertices; dropped", mesh->name,
+        validate_repaired(v, "mesh '%s': %d %s used vertex indices past its %d vertices; dropped", QUOTED(mesh->name),
                  bad_elements, elements, mesh->vertex_count);
         mesh->index_count = kept;
         if (kept == 0) {
-            validate_repaired(v, "mesh '%s' has no %s left; dropped", mesh->name, elements);
+            validate_repaired(v, "mesh '%s' has no %s left; dropped", QUOTED(mesh->name), elements);
             return 0;
         }
     }
     if (mesh->material < -1 || mesh->material >= model->material_count) {
-        validate_repaired(v, "mesh '%s' refers to material %d of %d; drawn with the default colour", mesh->name,
+        validate_repaired(v, "mesh '%s' refers to material %d of %d; drawn with the default colour", QUOTED(mesh->name),
                  mesh->material, model->material_count);
         mesh->material = -1;
     }
@@ -478,7 +478,7 @@ static bool check_magnitudes(Validator *v)
     if (!joints_in_bounds(sk, scale, reach, world_scale, world_reach, &worst)) {
         free(scale);
         return validate_reject(v, "the node transforms multiply to absurd sizes (node '%s': scale beyond %g or beyond %g "
-                         "units from the origin)", sk->names[worst], (double)VALIDATE_MAX_SCALE,
+                         "units from the origin)", QUOTED(sk->names[worst]), (double)VALIDATE_MAX_SCALE,
                       (double)VALIDATE_MAX_EXTENT);
     }
     /* each clip: the rest maxima, raised by what its keys reach; a clip that could carry a joint
@@ -510,7 +510,7 @@ static bool check_magnitudes(Validator *v)
         bool in_bounds = joints_in_bounds(sk, clip_scale, clip_reach, world_scale, world_reach, &worst);
         if (!in_bounds)
             validate_repaired(v, "clip '%s': its keys could carry node '%s' to an absurd size or distance (scale beyond %g or "
-                        "beyond %g units); clip dropped", clip->name, sk->names[worst], (double)VALIDATE_MAX_SCALE,
+                        "beyond %g units); clip dropped", QUOTED(clip->name), QUOTED(sk->names[worst]), (double)VALIDATE_MAX_SCALE,
                      (double)VALIDATE_MAX_EXTENT);
         validate_keep_clip(model, c, in_bounds, &kept);
     }

@@ -147,7 +147,7 @@ static int check_clip(Validator *v, Clip *clip, bool *joint_taken)
     clip->name[SV_NAME_MAX - 1] = '\0';
     const char *name = clip->name;
     if (clip->track_count < 0 || (clip->track_count > 0 && !clip->tracks))
-        return validate_reject(v, "clip '%s' has a corrupt track list", name), -1;
+        return validate_reject(v, "clip '%s' has a corrupt track list", QUOTED(name)), -1;
 
     ChannelRepairs r = {0};
     int bad_joint = 0, repeated_joint = 0, empty = 0, kept = 0;
@@ -165,8 +165,8 @@ static int check_clip(Validator *v, Clip *clip, bool *joint_taken)
         for (int c = 0; c < 3; c++) {
             int count = *channels[c].count;
             if (count < 0 || (count > 0 && (!channels[c].times || !channels[c].values)))
-                return validate_reject(v, "clip '%s', node '%s': a channel has %d keys but no key arrays", name,
-                              sk->names[track->joint], count), -1;
+                return validate_reject(v, "clip '%s', node '%s': a channel has %d keys but no key arrays", QUOTED(name),
+                              QUOTED(sk->names[track->joint]), count), -1;
             if (count == 0) continue;
             if (!clean_channel(&channels[c], &r)) return validate_reject(v, "out of memory"), -1;
             count = *channels[c].count;
@@ -194,7 +194,7 @@ static int check_clip(Validator *v, Clip *clip, bool *joint_taken)
      * targets, one track per target, keys cleaned like the joint channels */
     int bad_morph = 0, repeated_morph = 0, empty_morph = 0, kept_morph = 0, morph_clamped = 0;
     if (clip->morph_track_count < 0 || (clip->morph_track_count > 0 && !clip->morph_tracks))
-        return validate_reject(v, "clip '%s' has a corrupt morph track list", name), -1;
+        return validate_reject(v, "clip '%s' has a corrupt morph track list", QUOTED(name)), -1;
     for (int t = 0; t < clip->morph_track_count; t++) {
         MorphTrack *track = &clip->morph_tracks[t];
         int mesh = track->mesh >= 0 && track->mesh < v->old_mesh_count ? v->mesh_index[track->mesh] : -1;
@@ -203,7 +203,7 @@ static int check_clip(Validator *v, Clip *clip, bool *joint_taken)
         for (int u = 0; valid && u < kept_morph; u++)
             repeated = repeated || (clip->morph_tracks[u].mesh == mesh && clip->morph_tracks[u].target == track->target);
         if (valid && !repeated && track->key_count > 0 && (!track->times || !track->weights))
-            return validate_reject(v, "clip '%s': a morph track has %d keys but no key arrays", name, track->key_count), -1;
+            return validate_reject(v, "clip '%s': a morph track has %d keys but no key arrays", QUOTED(name), track->key_count), -1;
         if (valid && !repeated && track->key_count > 0) {
             Channel channel = {&track->key_count, track->times, track->weights, &track->tangents,
                                &track->interpolation, 1};
@@ -247,24 +247,24 @@ static int check_clip(Validator *v, Clip *clip, bool *joint_taken)
         kept_morph++;
     }
     clip->morph_track_count = kept_morph;
-    if (bad_morph) validate_repaired(v, "clip '%s': %d morph tracks name a mesh or target that does not exist; dropped", name, bad_morph);
-    if (repeated_morph) validate_repaired(v, "clip '%s': %d morph tracks drive a target another track drives; dropped", name, repeated_morph);
-    if (empty_morph) validate_repaired(v, "clip '%s': %d morph tracks have no usable keys; dropped", name, empty_morph);
+    if (bad_morph) validate_repaired(v, "clip '%s': %d morph tracks name a mesh or target that does not exist; dropped", QUOTED(name), bad_morph);
+    if (repeated_morph) validate_repaired(v, "clip '%s': %d morph tracks drive a target another track drives; dropped", QUOTED(name), repeated_morph);
+    if (empty_morph) validate_repaired(v, "clip '%s': %d morph tracks have no usable keys; dropped", QUOTED(name), empty_morph);
     if (morph_clamped)
-        validate_repaired(v, "clip '%s': %d morph weight keys or tangents beyond +-%g clamped", name, morph_clamped,
+        validate_repaired(v, "clip '%s': %d morph weight keys or tangents beyond +-%g clamped", QUOTED(name), morph_clamped,
                  (double)VALIDATE_MAX_MORPH_WEIGHT);
 
-    if (bad_joint) validate_repaired(v, "clip '%s': %d tracks drive nodes that do not exist; dropped", name, bad_joint);
-    if (repeated_joint) validate_repaired(v, "clip '%s': %d tracks drive a node another track already drives; dropped", name, repeated_joint);
-    if (empty) validate_repaired(v, "clip '%s': %d tracks have no usable keys; dropped", name, empty);
-    if (r.dropped) validate_repaired(v, "clip '%s': %d keys with a NaN or infinite time or value; dropped", name, r.dropped);
-    if (r.reordered) validate_repaired(v, "clip '%s': %d channels had key times out of order; sorted", name, r.reordered);
-    if (r.duplicates) validate_repaired(v, "clip '%s': %d keys repeated an earlier key's time; the later one kept", name, r.duplicates);
-    if (r.renormalised) validate_repaired(v, "clip '%s': %d rotation keys were not unit quaternions; normalised", name, r.renormalised);
-    if (r.tangents) validate_repaired(v, "clip '%s': %d NaN or infinite spline tangent components set to 0", name, r.tangents);
+    if (bad_joint) validate_repaired(v, "clip '%s': %d tracks drive nodes that do not exist; dropped", QUOTED(name), bad_joint);
+    if (repeated_joint) validate_repaired(v, "clip '%s': %d tracks drive a node another track already drives; dropped", QUOTED(name), repeated_joint);
+    if (empty) validate_repaired(v, "clip '%s': %d tracks have no usable keys; dropped", QUOTED(name), empty);
+    if (r.dropped) validate_repaired(v, "clip '%s': %d keys with a NaN or infinite time or value; dropped", QUOTED(name), r.dropped);
+    if (r.reordered) validate_repaired(v, "clip '%s': %d channels had key times out of order; sorted", QUOTED(name), r.reordered);
+    if (r.duplicates) validate_repaired(v, "clip '%s': %d keys repeated an earlier key's time; the later one kept", QUOTED(name), r.duplicates);
+    if (r.renormalised) validate_repaired(v, "clip '%s': %d rotation keys were not unit quaternions; normalised", QUOTED(name), r.renormalised);
+    if (r.tangents) validate_repaired(v, "clip '%s': %d NaN or infinite spline tangent components set to 0", QUOTED(name), r.tangents);
     if (r.interpolation)
         validate_repaired(v, "clip '%s': %d channels had an unknown interpolation or a spline without tangents; made linear",
-                 name, r.interpolation);
+                 QUOTED(name), r.interpolation);
 
     if (kept == 0 && kept_morph == 0) {   /* no keys at all: a clip of the rest pose, lasting what the file says */
         first_key = last_key = 0.0f;
@@ -281,7 +281,7 @@ static int check_clip(Validator *v, Clip *clip, bool *joint_taken)
         }
         for (int t = 0; t < kept_morph; t++)
             for (int k = 0; k < clip->morph_tracks[t].key_count; k++) clip->morph_tracks[t].times[k] += shift;
-        validate_repaired(v, "clip '%s': keys start at a negative time (%.6g s); the clip moved to start at 0", name, first_key);
+        validate_repaired(v, "clip '%s': keys start at a negative time (%.6g s); the clip moved to start at 0", QUOTED(name), first_key);
         if (isfinite(clip->start)) clip->start += shift;
         clip->file_time_shift += shift;   /* --info's "start" stays the file's time */
         last_key += shift;
@@ -291,22 +291,22 @@ static int check_clip(Validator *v, Clip *clip, bool *joint_taken)
      * first key (keys before it could never play), the end at or after the last key (it must be
      * reachable), the length at most a day */
     if (last_key - first_key > VALIDATE_MAX_CLIP_SECONDS) {
-        validate_repaired(v, "clip '%s': keys span %.6g s, more than a day (a unit error?); clip dropped", name,
+        validate_repaired(v, "clip '%s': keys span %.6g s, more than a day (a unit error?); clip dropped", QUOTED(name),
                  last_key - first_key);
         return 0;
     }
     if (!isfinite(clip->start) || clip->start < 0.0f || clip->start > first_key) {
-        validate_repaired(v, "clip '%s': start %.6g s is NaN, negative or after the first key; set to %.6g s", name,
+        validate_repaired(v, "clip '%s': start %.6g s is NaN, negative or after the first key; set to %.6g s", QUOTED(name),
                  clip->start, first_key);
         clip->start = first_key;
     }
     float needed = last_key - clip->start;
     if (!isfinite(clip->duration) || clip->duration < 0.0f || clip->duration > VALIDATE_MAX_CLIP_SECONDS) {
         validate_repaired(v, "clip '%s': duration %.6g s is negative, NaN or more than a day; set to the last key, %.6g s",
-                 name, clip->duration, needed);
+                 QUOTED(name), clip->duration, needed);
         clip->duration = needed;
     } else if (clip->duration < needed) {
-        validate_repaired(v, "clip '%s': duration %.6g s ends before the last key; extended to %.6g s", name, clip->duration,
+        validate_repaired(v, "clip '%s': duration %.6g s ends before the last key; extended to %.6g s", QUOTED(name), clip->duration,
                  needed);
         clip->duration = needed;
     }

@@ -1,5 +1,6 @@
 /* validate_common.c — how the validation rules report a repair or a refusal (validate_common.h). */
 #include "validate_common.h"
+#include "report.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -10,19 +11,17 @@ void validate_repaired(Validator *v, const char *format, ...)
     v->repairs++;
     if (!v->warnings) return;
     const char *source = v->model->source_path[0] ? v->model->source_path : "(model in memory)";
-    fprintf(v->warnings, "skinview: warning: %s: ", source);
     va_list args;
     va_start(args, format);
-    vfprintf(v->warnings, format, args);
+    io_warning_linev(v->warnings, source, format, args);   /* report.h: one line, whatever the names hold */
     va_end(args);
-    fputc('\n', v->warnings);
 }
 
 bool validate_reject(Validator *v, const char *format, ...)
 {
     va_list args;
     va_start(args, format);
-    if (v->error_size > 0) vsnprintf(v->error, v->error_size, format, args);
+    io_failv(v->error, v->error_size, format, args);
     va_end(args);
     return false;
 }

@@ -2,6 +2,7 @@
  * the JSON, the commit of a finished bake. Its images are vat_images.c. */
 #include "vat_io.h"
 #include "base/whole_file.h"
+#include "report.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -225,8 +226,7 @@ static bool json_string(const cJSON *object, const char *key, char *out, size_t 
 
 static bool manifest_fail(char *error, size_t error_size, const char *path, const char *what)
 {
-    snprintf(error, error_size, "%s: %s", path, what);
-    return false;
+    return io_fail(error, error_size, "%s: %s", path, what);
 }
 
 /* The items of the manifest's array `name` (1 to `limit` of them): item_size bytes each, zeroed,
@@ -377,8 +377,8 @@ bool vat_read_manifest(const char *dir, VatManifest *manifest, char *error, size
     }
     for (int c = 0; c < clip_count; c++)
         if (clip_layout[c].first_slot != manifest->clips[c].first_slot) {
-            snprintf(error, error_size, "%s: clip %d \"%s\" starts at slot %d; its layout says %d", path, c,
-                     manifest->clips[c].name, manifest->clips[c].first_slot, clip_layout[c].first_slot);
+            io_fail(error, error_size, "%s: clip %d \"%s\" starts at slot %d; its layout says %d", path, c,
+                    QUOTED(manifest->clips[c].name), manifest->clips[c].first_slot, clip_layout[c].first_slot);
             free(clip_layout);
             goto done;
         }
@@ -451,18 +451,21 @@ bool vat_read_manifest(const char *dir, VatManifest *manifest, char *error, size
         vat_path(dir, manifest->files[f].name, file_path, sizeof file_path);
         if (!vat_file_checksum(file_path, &bytes, &crc, error, error_size)) goto done;
         if (bytes != manifest->files[f].bytes) {
-            snprintf(error, error_size, "%s: %lld bytes, vat.json says %lld (truncated, or from another bake)",
-                     file_path, bytes, manifest->files[f].bytes);
+            io_fail(error, error_size, "%s/%s: %lld bytes, vat.json says %lld (truncated, or from another bake)", dir,
+                    QUOTED(manifest->files[f].name), bytes, manifest->files[f].bytes);
             goto done;
         }
         if (crc != manifest->files[f].crc32) {
-            snprintf(error, error_size, "%s: checksum differs from vat.json (damaged, or from another bake)", file_path);
+            io_fail(error, error_size, "%s/%s: checksum differs from vat.json (damaged, or from another bake)", dir,
+                    QUOTED(manifest->files[f].name));
             goto done;
         }
     }
     ok = true;
 done:
     cJSON_Delete(root);
+    /* one line whatever vat.json holds (its clip and file names are quoted in the messages above) */
+    if (!ok) quote_message(error, error_size);
     if (!ok) vat_manifest_free(manifest);
     return ok;
 }

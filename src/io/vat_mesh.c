@@ -4,6 +4,7 @@
  * caller allocated and never frees or changes it), then handed to aiExportScene("glb2").
  */
 #include "vat_mesh.h"
+#include "report.h"
 
 #include <assimp/cexport.h>
 #include <assimp/cimport.h>
@@ -341,8 +342,8 @@ bool vat_export_mesh(const char *path, const Model *model, const vec3 *positions
     }
     if (aiExportScene(scene, "glb2", path, 0) != aiReturn_SUCCESS) {
         const char *why = aiGetErrorString();
-        snprintf(error, error_size, "cannot write %s: Assimp's glTF exporter failed: %s", path,
-                 why && why[0] ? why : "unknown error");
+        io_fail(error, error_size, "cannot write %s: Assimp's glTF exporter failed: %s", path,
+                why && why[0] ? why : "unknown error");   /* io_fail: one line whatever Assimp says */
         free_scene(scene);
         return false;
     }

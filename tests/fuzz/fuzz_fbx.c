@@ -9,12 +9,14 @@
  *   fbx_blend_add_targets()   each mesh's blend shapes, by control point
  *   model_validate()          the rules every import ends with
  * and checks the graph's promises: connection indices in range, curve key times strictly
- * increasing, every mesh vertex's control point inside its geometry. A broken promise aborts (a
+ * increasing, every mesh vertex's control point inside its geometry, every error one line with no
+ * control character (base/quote.h: quote_is_clean). A broken promise aborts (a
  * crash for libFuzzer). Memory stays bounded by the reader's limits (fbx_doc.c) and libFuzzer's
  * -rss_limit_mb.
  *
  * Built only with clang (cmake -DSKINVIEW_FUZZ=ON; scripts/fuzz.sh builds and runs it).
  */
+#include "base/quote.h"
 #include "io/fbx/fbx_blend.h"
 #include "io/fbx/fbx_import.h"
 #include "io/validate.h"
@@ -59,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FbxScene scene;
     char error[256];
     if (!fbx_scene_read(&scene, data, size, error, sizeof error)) {
-        check(error[0] != '\0' && strchr(error, '\n') == NULL, "one-line error");
+        check(error[0] != '\0' && quote_is_clean(error, strlen(error)), "one-line error, no control character");
         return 0;
     }
     walk_graph(&scene);
@@ -76,13 +78,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FbxBlendMesh blend;
             if (fbx_blend_add_targets(&scene, geometry, &model.meshes[m], cp, &blend, error, sizeof error))
                 fbx_blend_mesh_free(&blend);
+            else
+                check(quote_is_clean(error, strlen(error)), "blend-shape error without control characters");
         }
         int repairs = 0;
-        model_validate(&model, NULL, &repairs, error, sizeof error);
+        if (!model_validate(&model, NULL, &repairs, error, sizeof error))
+            check(error[0] != '\0' && quote_is_clean(error, strlen(error)), "one-line validation error");
         fbx_model_map_free(&map);
         model_free(&model);
     } else {
-        check(error[0] != '\0' && strchr(error, '\n') == NULL, "one-line build error");
+        check(error[0] != '\0' && quote_is_clean(error, strlen(error)), "one-line build error, no control character");
     }
     fbx_scene_free(&scene);
     return 0;

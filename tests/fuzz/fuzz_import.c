@@ -17,6 +17,7 @@
  */
 #include "fuzz_animate.h"
 #include "io/import.h"
+#include "base/quote.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -170,8 +171,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     Model model;
     char error[512];
     ImportOptions options = {.max_bones_per_mesh = 0, .quiet = true};
-    if (!import_model_from_memory(data, size, hint, &options, &model, error, sizeof error))
-        return 0;   /* rejected with a message: fine */
+    if (!import_model_from_memory(data, size, hint, &options, &model, error, sizeof error)) {
+        /* rejected with a message: fine, if it is one line without control characters (base/quote.h) */
+        if (!quote_is_clean(error, strlen(error))) {
+            fprintf(stderr, "fuzz_import: broken promise: a refusal with a control character: %s\n", error);
+            abort();
+        }
+        return 0;
+    }
 
     fuzz_animate(&model);
     fuzz_export(&model);

@@ -45,7 +45,7 @@ bool fbx_apply_blend_shapes(Apply *a)
         free(control_point);
         if (ok && a->blends[m].channel_count > 0) model->stats.blend_shapes_from_file++;
         if (!ok) {
-            import_warn(a->im, "mesh '%s': blend shapes dropped (%s)", mesh->name, error);
+            import_warn(a->im, "mesh '%s': blend shapes dropped (%s)", QUOTED(mesh->name), error);
             fbx_blend_mesh_free(&a->blends[m]);
             memset(&a->blends[m], 0, sizeof a->blends[m]);
         }

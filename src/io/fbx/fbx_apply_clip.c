@@ -264,7 +264,7 @@ static bool build_clip(Apply *a, Stack *stack, Clip *clip, double *scene_world)
     int count = affected_count > 0 ? stack->time_count : 0;
     if (count > 0 && (size_t)count * (size_t)affected_count > MAX_SAMPLE_VALUES) {
         import_warn(a->im, "clip '%s': %d samples x %d joints is too much to resample; its joints keep the rest pose",
-                    clip->name, count, affected_count);
+                    QUOTED(clip->name), count, affected_count);
         count = 0;
     }
     clip->tracks = calloc((size_t)(affected_count > 0 ? affected_count : 1), sizeof *clip->tracks);

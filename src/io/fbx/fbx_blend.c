@@ -1,5 +1,6 @@
 /* fbx_blend.c — blend-shape channels and their in-between targets as morph targets (fbx_blend.h). */
 #include "fbx_blend.h"
+#include "io/report.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -49,7 +50,7 @@ void fbx_blend_mesh_free(FbxBlendMesh *blend)
 
 static bool blend_fail(char *error, size_t error_size, const char *message)
 {
-    if (error && error_size) snprintf(error, error_size, "%s", message);
+    if (error && error_size) io_fail(error, error_size, "%s", message);
     return false;
 }
 

@@ -65,7 +65,7 @@ bool fbx_doc_fail(Reader *r, const char *format, ...)
     if (r->error && r->error_size) {
         va_list args;
         va_start(args, format);
-        vsnprintf(r->error, r->error_size, format, args);
+        io_failv(r->error, r->error_size, format, args);   /* report.h: one line */
         va_end(args);
     }
     return false;

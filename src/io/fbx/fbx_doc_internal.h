@@ -9,6 +9,7 @@
 #define SKINVIEW_FBX_DOC_INTERNAL_H
 
 #include "fbx_doc.h"
+#include "io/report.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -15,7 +15,10 @@
 
 bool fbx_legacy_fail(Legacy *l, const char *format, const char *detail)
 {
-    if (l->error && l->error_size) snprintf(l->error, l->error_size, format, detail ? detail : "");
+    if (l->error && l->error_size) {
+        snprintf(l->error, l->error_size, format, detail ? detail : "");
+        quote_message(l->error, l->error_size);   /* one line, whatever a name holds (base/quote.h) */
+    }
     return false;
 }
 

@@ -7,6 +7,7 @@
 #define SKINVIEW_FBX_LEGACY_INTERNAL_H
 
 #include "fbx_import.h"
+#include "io/report.h"
 
 #include <math.h>
 #include <stdio.h>

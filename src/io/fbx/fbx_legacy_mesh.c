@@ -444,7 +444,7 @@ bool fbx_legacy_build_meshes(Legacy *l)
             const int64_t *pvi = fbx_record_integers(doc, fbx_record_child(g, "PolygonVertexIndex"), &pv_count);
             fbx_record_reals(doc, fbx_record_child(g, "Vertices"), &point_numbers);
             if (!pvi || pv_count == 0 || point_numbers < 3) continue;
-            if (pv_count > FBX_LEGACY_MAX_POLYGON_VERTICES) return fbx_legacy_fail(l, "FBX: mesh '%s' is too large", s->objects[model_object].name);
+            if (pv_count > FBX_LEGACY_MAX_POLYGON_VERTICES) return fbx_legacy_fail(l, "FBX: mesh '%s' is too large", QUOTED(s->objects[model_object].name));
             size_t polygons = 0;
             for (size_t i = 0; i < pv_count; i++) polygons += pvi[i] < 0 || i + 1 == pv_count;
             /* per polygon: its material slot (LayerElementMaterial; FBX 5: Materials) */

@@ -39,7 +39,7 @@
 
 bool fbx_scene_build_fail(Builder *b, const char *message)
 {
-    if (!b->failed && b->error && b->error_size) snprintf(b->error, b->error_size, "%s", message);
+    if (!b->failed && b->error && b->error_size) io_fail(b->error, b->error_size, "%s", message);
     b->failed = true;
     return false;
 }

@@ -10,6 +10,7 @@
 #define SKINVIEW_FBX_SCENE_INTERNAL_H
 
 #include "fbx_scene.h"
+#include "io/report.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -105,12 +105,13 @@ static bool accessor_info(Gltf *g, int index, int want_components, AccessorInfo 
     info->count = gltf_int(info->json, "count", -1);
     info->normalized = cJSON_IsTrue(gltf_item(info->json, "normalized"));
     if (info->components == 0 || info->size == 0)
-        return gltf_fail(g, "damaged glTF file: accessor %d has type %s, componentType %d", index, type ? type : "(none)",
+        return gltf_fail(g, "damaged glTF file: accessor %d has type '%s', componentType %d", index, QUOTED(type),
                          info->type);
     if (info->count < 1 || info->count > GLTF_MAX_ELEMENTS)
         return gltf_fail(g, "damaged glTF file: accessor %d has count %d", index, info->count);
     if (want_components > 0 && info->components != want_components)
-        return gltf_fail(g, "damaged glTF file: accessor %d is %s, %d components expected", index, type, want_components);
+        return gltf_fail(g, "damaged glTF file: accessor %d is '%s', %d components expected", index, QUOTED(type),
+                         want_components);
     component_offsets(type, info->components, info->size, info->offsets, &info->element_bytes);
     return true;
 }

@@ -60,7 +60,7 @@ static bool clean_keys(Gltf *g, const float *input, int count, Keys *keys, ClipS
     for (int k = 0; k < count; k++) {
         if (!isfinite(input[k])) {
             free(order);
-            return gltf_fail(g, "clip '%s': non-finite key time", clip_name);
+            return gltf_fail(g, "clip '%s': non-finite key time", QUOTED(clip_name));
         }
         order[k] = (KeyOrder){input[k], k};
         if (k > 0 && input[k] < input[k - 1]) sorted = false;
@@ -113,7 +113,7 @@ static bool fill_path(Gltf *g, const Keys *keys, const float *output, int n, Int
         const float *value = output + (source + (per_key == 3 ? 1 : 0)) * (size_t)n;
         float *to = *values + (size_t)k * (size_t)n;
         for (int c = 0; c < n; c++)
-            if (!isfinite(value[c])) return gltf_fail(g, "clip '%s': non-finite key value", clip_name);
+            if (!isfinite(value[c])) return gltf_fail(g, "clip '%s': non-finite key value", QUOTED(clip_name));
         memcpy(to, value, sizeof(float) * (size_t)n);
         if (quaternion) {   /* a unit quaternion; a zero one becomes the identity */
             float length = sqrtf(to[0] * to[0] + to[1] * to[1] + to[2] * to[2] + to[3] * to[3]);
@@ -124,7 +124,7 @@ static bool fill_path(Gltf *g, const Keys *keys, const float *output, int n, Int
         if (per_key == 3) {
             const float *in = output + source * (size_t)n, *out = output + (source + 2) * (size_t)n;
             for (int c = 0; c < n; c++)
-                if (!isfinite(in[c]) || !isfinite(out[c])) return gltf_fail(g, "clip '%s': non-finite tangent", clip_name);
+                if (!isfinite(in[c]) || !isfinite(out[c])) return gltf_fail(g, "clip '%s': non-finite tangent", QUOTED(clip_name));
             memcpy(*tangents + (size_t)(2 * k) * (size_t)n, in, sizeof(float) * (size_t)n);       /* a_k */
             memcpy(*tangents + (size_t)(2 * k + 1) * (size_t)n, out, sizeof(float) * (size_t)n);  /* b_k */
         }
@@ -171,7 +171,7 @@ static bool add_weight_tracks(Gltf *g, Clip *clip, int *capacity, int joint, con
                 }
                 if (!isfinite(track->weights[k]) || (per_key == 3 && (!isfinite(track->tangents[2 * k]) ||
                                                                       !isfinite(track->tangents[2 * k + 1]))))
-                    return gltf_fail(g, "clip '%s': non-finite morph weight", clip_name);
+                    return gltf_fail(g, "clip '%s': non-finite morph weight", QUOTED(clip_name));
             }
         }
     }
@@ -196,7 +196,7 @@ static bool read_channel(Gltf *g, const cJSON *animation, const cJSON *channel, 
     if (!is_weights && strcmp(path, "translation") != 0 && strcmp(path, "rotation") != 0 && strcmp(path, "scale") != 0)
         return true;   /* "pointer" (KHR_animation_pointer) and the like: not ours */
     const cJSON *sampler = gltf_at(gltf_item(animation, "samplers"), gltf_int(channel, "sampler", -1));
-    if (!sampler) return gltf_fail(g, "damaged glTF file: clip '%s': a channel names a sampler that does not exist", clip->name);
+    if (!sampler) return gltf_fail(g, "damaged glTF file: clip '%s': a channel names a sampler that does not exist", QUOTED(clip->name));
     Interpolation kind = interpolation_of(sampler);
     int per_key = kind == INTERPOLATION_CUBICSPLINE ? 3 : 1;
     int target_count = 0;
@@ -217,10 +217,10 @@ static bool read_channel(Gltf *g, const cJSON *animation, const cJSON *channel, 
     bool ok = true;
     if (output_count != expected)
         ok = gltf_fail(g, "damaged glTF file: clip '%s': a %s sampler has %d keys but %d output elements (%lld expected)",
-                       clip->name, path, key_count, output_count, expected);
+                       QUOTED(clip->name), path, key_count, output_count, expected);
     for (int i = 0; ok && i < output_count * components; i++)   /* every key, also one a repeated time drops */
-        if (!isfinite(output[i])) ok = gltf_fail(g, "clip '%s', node '%s': non-finite %s key", clip->name,
-                                                 model->skeleton.names[joint], path);
+        if (!isfinite(output[i])) ok = gltf_fail(g, "clip '%s', node '%s': non-finite %s key", QUOTED(clip->name),
+                                                 QUOTED(model->skeleton.names[joint]), path);
     Keys keys = {0};
     if (ok) ok = clean_keys(g, input, key_count, &keys, state, clip->name);
     if (ok && is_weights) {
@@ -297,9 +297,9 @@ bool gltf_animations(Gltf *g)
         clip->duration = last > clip->start ? last - clip->start : 0.0f;
         clip->source_ticks_per_second = 0.0f;
         if (state.reordered)
-            gltf_warn(g, "clip '%s': %d channels had key times out of order; sorted", clip->name, state.reordered);
+            gltf_warn(g, "clip '%s': %d channels had key times out of order; sorted", QUOTED(clip->name), state.reordered);
         if (state.repeated)
-            gltf_warn(g, "clip '%s': %d keys repeated an earlier key's time; the later one kept", clip->name, state.repeated);
+            gltf_warn(g, "clip '%s': %d keys repeated an earlier key's time; the later one kept", QUOTED(clip->name), state.repeated);
     }
     return true;
 }

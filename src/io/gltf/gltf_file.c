@@ -205,7 +205,7 @@ static bool check_required_extensions(Gltf *g)
         for (size_t k = 0; k < sizeof supported_extensions / sizeof *supported_extensions; k++)
             known = known || strcmp(item->valuestring, supported_extensions[k]) == 0;
         if (!known)
-            return gltf_fail(g, "requires glTF extension '%.100s', which skinview does not support", item->valuestring);
+            return gltf_fail(g, "requires glTF extension '%s', which skinview does not support", QUOTED(item->valuestring));
     }
     return true;
 }
@@ -393,8 +393,8 @@ const GltfView *gltf_view(Gltf *g, int index)
         double count = gltf_number(meshopt, "count", -1), byte_stride = gltf_number(meshopt, "byteStride", -1);
         const char *mode = gltf_string(meshopt, "mode"), *filter = gltf_string(meshopt, "filter");
         if (!(count >= 1 && count <= GLTF_MAX_ELEMENTS && byte_stride >= 1 && byte_stride <= 256) || !mode) {
-            gltf_fail(g, "damaged glTF file: bufferView %d: EXT_meshopt_compression count %.0f, byteStride %.0f, mode %s",
-                      index, count, byte_stride, mode ? mode : "(none)");
+            gltf_fail(g, "damaged glTF file: bufferView %d: EXT_meshopt_compression count %.0f, byteStride %.0f, mode '%s'",
+                      index, count, byte_stride, QUOTED(mode));
             return NULL;
         }
         size_t out_size = (size_t)count * (size_t)byte_stride;

@@ -32,8 +32,7 @@
 static void warn_texture(Gltf *g, const char *source, const char *why)
 {
     g->model->stats.textures_missing++;
-    if (g->warnings)
-        fprintf(g->warnings, "skinview: warning: %s: texture '%s' %s; using the material colour\n", g->source, source, why);
+    io_warning_line(g->warnings, g->source, "texture '%s' %s; using the material colour", QUOTED(source), why);
 }
 
 static bool is_webp(const uint8_t *bytes, size_t size)

@@ -91,7 +91,7 @@ static bool read_attribute(Gltf *g, const cJSON *primitive, const Primitive *p, 
     const cJSON *attributes = gltf_item(primitive, "attributes");
     const cJSON *accessor = gltf_item(attributes, name);
     if (!accessor) return true;
-    if (!cJSON_IsNumber(accessor)) return gltf_fail(g, "damaged glTF file: attribute %s is not an accessor index", name);
+    if (!cJSON_IsNumber(accessor)) return gltf_fail(g, "damaged glTF file: attribute %s is not an accessor index", QUOTED(name));
     int index = accessor->valueint;
     const cJSON *draco = gltf_extension(primitive, "KHR_draco_mesh_compression");
     const cJSON *draco_id = gltf_item(gltf_item(draco, "attributes"), name);
@@ -100,7 +100,7 @@ static bool read_attribute(Gltf *g, const cJSON *primitive, const Primitive *p, 
         for (int a = 0; a < p->draco.attribute_count; a++)
             if (p->draco.attributes[a].unique_id == draco_id->valueint) found = &p->draco.attributes[a];
         if (!found || found->components < components)
-            return gltf_fail(g, "KHR_draco_mesh_compression: attribute %s has %d components, %d expected", name,
+            return gltf_fail(g, "KHR_draco_mesh_compression: attribute %s has %d components, %d expected", QUOTED(name),
                              found ? found->components : 0, components);
         bool normalized = false;
         int type = gltf_accessor_component_type(g, index, &normalized);
@@ -123,7 +123,7 @@ static bool read_attribute(Gltf *g, const cJSON *primitive, const Primitive *p, 
 static bool check_count(Gltf *g, const char *mesh_name, const char *attribute, int count, int vertex_count)
 {
     if (count == vertex_count) return true;
-    return gltf_fail(g, "damaged glTF file: mesh '%s': %s has %d elements, POSITION %d", mesh_name, attribute, count,
+    return gltf_fail(g, "damaged glTF file: mesh '%s': %s has %d elements, POSITION %d", QUOTED(mesh_name), attribute, count,
                      vertex_count);
 }
 
@@ -202,7 +202,7 @@ static bool build_elements(Gltf *g, const cJSON *primitive, Primitive *p, int mo
     p->index_count = corners * kept;
     free(indices);
     if (dropped > 0)
-        gltf_warn(g, "mesh '%s': %d %s with a vertex index past its %d vertices dropped", mesh_name, dropped,
+        gltf_warn(g, "mesh '%s': %d %s with a vertex index past its %d vertices dropped", QUOTED(mesh_name), dropped,
                   mesh_primitive_plural(p->kind),
                   p->vertex_count);
     return true;
@@ -227,7 +227,7 @@ static bool read_colors(Gltf *g, const cJSON *primitive, Primitive *p, const cha
         free(raw);
         return components == 3 || components == 4 ? false
                                                    : gltf_fail(g, "damaged glTF file: mesh '%s': COLOR_0 is not VEC3 or VEC4",
-                                                               mesh_name);
+                                                               QUOTED(mesh_name));
     }
     p->colors = malloc(sizeof(float) * 4 * (size_t)count + 1);
     if (!p->colors) {
@@ -256,9 +256,9 @@ static bool read_primitive(Gltf *g, const cJSON *primitive, Primitive *p, int mo
         if (!view) return false;
         char why[200] = "";
         if (!gltf_draco_decode(view->bytes, view->size, ids, id_count, &p->draco, why, sizeof why))
-            return gltf_fail(g, "mesh '%s': KHR_draco_mesh_compression data cannot be decoded: %s", mesh_name, why);
+            return gltf_fail(g, "mesh '%s': KHR_draco_mesh_compression data cannot be decoded: %s", QUOTED(mesh_name), why);
         p->have_draco = true;
-        if (p->draco.vertex_count <= 0) return gltf_fail(g, "mesh '%s': the Draco stream has no vertices", mesh_name);
+        if (p->draco.vertex_count <= 0) return gltf_fail(g, "mesh '%s': the Draco stream has no vertices", QUOTED(mesh_name));
     }
     int count = 0;
     if (!read_attribute(g, primitive, p, "POSITION", 3, &p->positions, &p->vertex_count)) return false;
@@ -289,7 +289,7 @@ static bool read_primitive(Gltf *g, const cJSON *primitive, Primitive *p, int mo
     }
     const cJSON *targets = gltf_item(primitive, "targets");
     p->target_count = cJSON_IsArray(targets) ? cJSON_GetArraySize(targets) : 0;
-    if (p->target_count > 65536) return gltf_fail(g, "mesh '%s' has %d morph targets (at most 65536 supported)", mesh_name, p->target_count);
+    if (p->target_count > 65536) return gltf_fail(g, "mesh '%s' has %d morph targets (at most 65536 supported)", QUOTED(mesh_name), p->target_count);
     if (p->target_count > 0) {
         p->target_positions = calloc((size_t)p->target_count, sizeof(float *));
         p->target_normals = calloc((size_t)p->target_count, sizeof(float *));
@@ -303,7 +303,7 @@ static bool read_primitive(Gltf *g, const cJSON *primitive, Primitive *p, int mo
                 if (!cJSON_IsNumber(index)) continue;
                 if (!gltf_read_floats(g, index->valueint, 3, into[k], &count, NULL)) return false;
                 if (count != p->vertex_count)
-                    return gltf_fail(g, "mesh '%s': morph target %d has %d vertices, the mesh %d", mesh_name, t, count,
+                    return gltf_fail(g, "mesh '%s': morph target %d has %d vertices, the mesh %d", QUOTED(mesh_name), t, count,
                                      p->vertex_count);
             }
         }
@@ -345,12 +345,12 @@ static bool build_skin(Gltf *g, const Primitive *p, const uint32_t *source, int 
             for (int i = 0; i < 4; i++) {
                 float w = p->weights[set][4 * s + (size_t)i], j = p->joints[set][4 * s + (size_t)i];
                 if (!isfinite(w)) {
-                    ok = gltf_fail(g, "mesh '%s': vertex %zu has a non-finite weight", mesh->name, s);
+                    ok = gltf_fail(g, "mesh '%s': vertex %zu has a non-finite weight", QUOTED(mesh->name), s);
                     break;
                 }
                 if (!(w > 0.0f)) continue;
                 if (!(j >= 0.0f && j < (float)joint_count)) {
-                    ok = gltf_fail(g, "mesh '%s': vertex %zu names joint %g of a skin with %d joints", mesh->name, s, j,
+                    ok = gltf_fail(g, "mesh '%s': vertex %zu names joint %g of a skin with %d joints", QUOTED(mesh->name), s, j,
                                    joint_count);
                     break;
                 }
@@ -388,7 +388,7 @@ static bool build_skin(Gltf *g, const Primitive *p, const uint32_t *source, int 
         for (int i = 0; i < 16; i++)
             if (!isfinite(m[i])) {
                 ok = gltf_fail(g, "bone '%s' of mesh '%s' has a non-finite inverse bind matrix",
-                               g->model->skeleton.names[skin_joint[k]], mesh->name);
+                               QUOTED(g->model->skeleton.names[skin_joint[k]]), QUOTED(mesh->name));
                 break;
             }
         bone_count++;
@@ -484,7 +484,7 @@ static bool build_mesh(Gltf *g, const Primitive *p, const cJSON *mesh_json, cons
         const float *position = p->positions + 3 * s;
         if (!(isfinite(position[0]) && isfinite(position[1]) && isfinite(position[2]))) {
             free(source);
-            return gltf_fail(g, "mesh '%s' has a non-finite vertex position (vertex %zu)", mesh->name, s);
+            return gltf_fail(g, "mesh '%s' has a non-finite vertex position (vertex %zu)", QUOTED(mesh->name), s);
         }
         glm_vec3_copy((float *)position, mesh->positions[v]);
         if (p->normals) set_normal(mesh->normals[v], p->normals[3 * s], p->normals[3 * s + 1], p->normals[3 * s + 2]);
@@ -520,7 +520,7 @@ static bool build_mesh(Gltf *g, const Primitive *p, const cJSON *mesh_json, cons
         size_t targets = (size_t)p->target_count, vertices = (size_t)vertex_count;
         if ((unsigned long long)targets * vertices * sizeof(vec3) > (1ull << 31)) {
             free(source);
-            return gltf_fail(g, "mesh '%s': %zu morph targets x %zu vertices is too large", mesh->name, targets, vertices);
+            return gltf_fail(g, "mesh '%s': %zu morph targets x %zu vertices is too large", QUOTED(mesh->name), targets, vertices);
         }
         mesh->morph_target_names = calloc(targets, sizeof *mesh->morph_target_names);
         mesh->morph_position_deltas = calloc(targets * vertices + 1, sizeof(vec3));
@@ -549,7 +549,7 @@ static bool build_mesh(Gltf *g, const Primitive *p, const cJSON *mesh_json, cons
                 const float *dn = p->target_normals[t] ? p->target_normals[t] + 3 * s : NULL;
                 if (dp && !(isfinite(dp[0]) && isfinite(dp[1]) && isfinite(dp[2]))) {
                     free(source);
-                    return gltf_fail(g, "mesh '%s': morph target %zu has a non-finite position", mesh->name, t);
+                    return gltf_fail(g, "mesh '%s': morph target %zu has a non-finite position", QUOTED(mesh->name), t);
                 }
                 if (dp) glm_vec3_copy((float *)dp, mesh->morph_position_deltas[t * vertices + v]);
                 if (dn && isfinite(dn[0]) && isfinite(dn[1]) && isfinite(dn[2]))
@@ -590,10 +590,10 @@ bool gltf_meshes(Gltf *g)
         if (!gltf_item(node, "mesh")) continue;
         int mesh_index = gltf_int(node, "mesh", -1);
         const cJSON *mesh_json = gltf_get(&g->mesh_list, mesh_index);
-        if (!mesh_json) return gltf_fail(g, "node '%s' references mesh %d of %d", model->skeleton.names[j], mesh_index, g->mesh_count);
+        if (!mesh_json) return gltf_fail(g, "node '%s' references mesh %d of %d", QUOTED(model->skeleton.names[j]), mesh_index, g->mesh_count);
         int skin_index = gltf_item(node, "skin") ? gltf_int(node, "skin", -1) : -1;
         if (gltf_item(node, "skin") && !gltf_get(&g->skin_list, skin_index))
-            return gltf_fail(g, "damaged glTF file: node '%s' references skin %d", model->skeleton.names[j], skin_index);
+            return gltf_fail(g, "damaged glTF file: node '%s' references skin %d", QUOTED(model->skeleton.names[j]), skin_index);
         const cJSON *primitives = gltf_item(mesh_json, "primitives");
         int primitive_count = cJSON_IsArray(primitives) ? cJSON_GetArraySize(primitives) : 0;
         const char *mesh_name = gltf_string(mesh_json, "name");

@@ -15,6 +15,7 @@
  * untrusted input) and write no more than count * byte_stride bytes.
  */
 #include "io/gltf/gltf_meshopt.h"
+#include "base/quote.h"
 
 #include <meshoptimizer.h>
 
@@ -31,6 +32,7 @@ static bool meshopt_fail(char *error, size_t error_size, const char *format, ...
         va_start(args, format);
         vsnprintf(error, error_size, format, args);
         va_end(args);
+        quote_message(error, error_size);
     }
     return false;
 }
@@ -74,7 +76,7 @@ bool gltf_meshopt_decode(void *out, size_t count, size_t byte_stride, const void
             bool known = strcmp(filter, "OCTAHEDRAL") == 0 || strcmp(filter, "QUATERNION") == 0 ||
                          strcmp(filter, "EXPONENTIAL") == 0;
             if (!known)
-                return meshopt_fail(error, error_size, "EXT_meshopt_compression: unknown filter '%s'", filter);
+                return meshopt_fail(error, error_size, "EXT_meshopt_compression: unknown filter '%s'", QUOTED(filter));
             bool stride_ok = strcmp(filter, "OCTAHEDRAL") == 0   ? (byte_stride == 4 || byte_stride == 8)
                              : strcmp(filter, "QUATERNION") == 0 ? byte_stride == 8
                                                                  : true;   /* EXPONENTIAL: any multiple of 4 */
@@ -103,10 +105,10 @@ bool gltf_meshopt_decode(void *out, size_t count, size_t byte_stride, const void
     }
 
     if (strcmp(mode, "TRIANGLES") != 0 && strcmp(mode, "INDICES") != 0)
-        return meshopt_fail(error, error_size, "EXT_meshopt_compression: unknown mode '%s'", mode);
+        return meshopt_fail(error, error_size, "EXT_meshopt_compression: unknown mode '%s'", QUOTED(mode));
     if (filter)
-        return meshopt_fail(error, error_size, "EXT_meshopt_compression: filter %s with mode %s (ATTRIBUTES only)", filter,
-                            mode);
+        return meshopt_fail(error, error_size, "EXT_meshopt_compression: filter '%s' with mode %s (ATTRIBUTES only)",
+                            QUOTED(filter), mode);
     if (byte_stride != 2 && byte_stride != 4)
         return meshopt_fail(error, error_size, "EXT_meshopt_compression: %s byteStride %zu (2 or 4)", mode, byte_stride);
     bool triangles = strcmp(mode, "TRIANGLES") == 0;   /* else INDICES */

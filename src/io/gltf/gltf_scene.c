@@ -171,7 +171,7 @@ bool gltf_scene(Gltf *g)
         const float *m = &sk->rest_local[j][0][0];
         for (int i = 0; i < 16; i++)
             if (!isfinite(m[i])) {
-                ok = gltf_fail(g, "node '%s' has a non-finite transform", sk->names[j]);
+                ok = gltf_fail(g, "node '%s' has a non-finite transform", QUOTED(sk->names[j]));
                 break;
             }
     }
