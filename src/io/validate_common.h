@@ -5,6 +5,7 @@
 #define SKINVIEW_VALIDATE_COMMON_H
 
 #include "validate.h"
+#include "report.h"
 
 #include <stdbool.h>
 #include <stdio.h>
