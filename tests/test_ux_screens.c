@@ -201,7 +201,7 @@ done:
  * status line and the timeline's text row (found from the --show-hud picture: its lowest band
  * that differs from the plain one), in columns when the rows need them; and it never covers the
  * clip browser (--show-browser --show-help draws the browser alone). */
-static void test_help_fit(const char *model_path, int width, int height)
+static void test_help_fit(const char *model_path, int width, int height, bool with_browser)
 {
     char name[64], extra[128];
     snprintf(name, sizeof name, "help-plain-%dx%d", width, height);
@@ -210,12 +210,15 @@ static void test_help_fit(const char *model_path, int width, int height)
     Image hud = shoot(model_path, "--time 0.3 --show-hud", name, width, height);
     snprintf(name, sizeof name, "help-%dx%d", width, height);
     Image help = shoot(model_path, "--time 0.3 --show-help", name, width, height);
-    snprintf(name, sizeof name, "help-browser-%dx%d", width, height);
-    snprintf(extra, sizeof extra, "--time 0.3 --show-browser --show-help");
-    Image both = shoot(model_path, extra, name, width, height);
-    snprintf(name, sizeof name, "browser-only-%dx%d", width, height);
-    Image browser = shoot(model_path, "--time 0.3 --show-browser", name, width, height);
-    if (!plain.rgba || !hud.rgba || !help.rgba || !both.rgba || !browser.rgba) goto done;
+    Image both = {0, 0, NULL}, browser = {0, 0, NULL};   /* the overlap case at one size: shots take time */
+    if (with_browser) {
+        snprintf(name, sizeof name, "help-browser-%dx%d", width, height);
+        snprintf(extra, sizeof extra, "--time 0.3 --show-browser --show-help");
+        both = shoot(model_path, extra, name, width, height);
+        snprintf(name, sizeof name, "browser-only-%dx%d", width, height);
+        browser = shoot(model_path, "--time 0.3 --show-browser", name, width, height);
+    }
+    if (!plain.rgba || !hud.rgba || !help.rgba || (with_browser && (!both.rgba || !browser.rgba))) goto done;
     /* the timeline's text row: the top of the HUD's changes in the bottom fifth */
     int timeline_top = height;
     for (int y = height * 4 / 5; y < height && timeline_top == height; y++)
@@ -234,7 +237,7 @@ static void test_help_fit(const char *model_path, int width, int height)
         if (any) help_right = x;
         in_run = any;
     }
-    double overlap = changed(&browser, &both, 0, 0, width, height);
+    double overlap = with_browser ? changed(&browser, &both, 0, 0, width, height) : 0.0;
     printf("help at %dx%d: rows %d..%d, timeline text from %d, %d column(s), right edge %d; with the browser %.2f %% "
            "differs from the browser alone\n",
            width, height, help_top, help_bottom, timeline_top, columns, help_right, 100.0 * overlap);
@@ -242,7 +245,7 @@ static void test_help_fit(const char *model_path, int width, int height)
           "%dx%d: the help (rows %d..%d) ends above the timeline (%d)", width, height, help_top, help_bottom, timeline_top);
     CHECK(help_right < width - 2, "%dx%d: the help ends inside the window (x %d)", width, height, help_right);
     CHECK(columns >= 2, "%dx%d: the rows need two columns at this height (%d)", width, height, columns);
-    CHECK(overlap < 0.001, "%dx%d: the help is not drawn over the browser (%.2f %% differs)", width, height,
+    CHECK(!with_browser || overlap < 0.001, "%dx%d: the help is not drawn over the browser (%.2f %% differs)", width, height,
           100.0 * overlap);
 done:
     stbi_image_free(plain.rgba);
@@ -304,8 +307,8 @@ int main(void)
     test_hud(many, 320, 900, "320x900");
     test_hud(many, 1600, 400, "1600x400");
     test_hud(demo, 640, 480, "demo-640x480");
-    test_help_fit(demo, 1280, 720);
-    test_help_fit(demo, 800, 600);
+    test_help_fit(demo, 1280, 720, true);
+    test_help_fit(demo, 800, 600, false);
     test_many_clips();
     char command[600];
     snprintf(command, sizeof command, "rm -rf '%s'", folder);

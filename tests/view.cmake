@@ -32,7 +32,7 @@ skinview_test(view_facing test_facing.c LINK skinview_app)
 skinview_test(view_weights_start test_weights_start.c LINK skinview_app)
 
 # Screenshots of the first frame (framing) and of the HUD (browser, timeline, status line).
-skinview_test(view_screens test_ux_screens.c STB BINARY LABELS gfx TIMEOUT 600)
+skinview_test(view_screens test_ux_screens.c STB BINARY LABELS gfx TIMEOUT 900)   # 520 s at load 29
 
 # The window path end to end under a virtual X server: the viewer must still be running
 # (drawing frames) when `timeout` stops it, i.e. exit code 124. The viewer's own exit code
