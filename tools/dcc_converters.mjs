@@ -289,7 +289,7 @@ async function validate( glb ) {
 }
 
 // ---- the rows ------------------------------------------------------------------------------------
-const tools = [ { name: 'fbx2gltf' }, ...extraTools ];
+const tools = [ ...( opt.fbx2gltf === 'none' ? [] : [ { name: 'fbx2gltf' } ] ), ...extraTools ];   // --fbx2gltf none: the other converters only
 const fmt = ( x ) => x === undefined ? '-' : typeof x === 'string' ? x : x.toExponential( 2 );
 const legacy = ( fbx ) => /_(5000|5800|6100)_/.test( fbx );
 const results = [];

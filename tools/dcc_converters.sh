@@ -4,7 +4,11 @@
 # skinview's own reading of the same FBX files; the numbers of docs/accuracy.md ("glTF export:
 # skinview vs FBX2glTF"). Work is done by tools/dcc_converters.mjs; this finds or installs the tools.
 #
-#   tools/dcc_converters.sh [BUILD_DIR] [--json FILE] [--glb-tool NAME='CMD {in} {out}']
+#   tools/dcc_converters.sh [BUILD_DIR] [--json FILE] [--glb-tool NAME='CMD {in} {out} {extra}'] [--fbx2gltf none]
+#
+# e.g. skinview's own exporter beside FBX2glTF:
+#   tools/dcc_converters.sh --glb-tool skinview="$PWD/build/skinview {in} --export-gltf {out} --quiet {extra}"
+# (--fbx2gltf none: that converter alone). The options are tools/dcc_converters.mjs's.
 #
 # Needs: node and npm (FBX2glTF comes from npm's `fbx2gltf` package, which ships the Linux binary
 # built on the Autodesk FBX SDK; the Khronos validator from npm's `gltf-validator`), installed once
