@@ -1,8 +1,9 @@
 /* test_export_gltf_roundtrip — gltf_export() (src/io/gltf_write.c) read back by skinview's own glTF reader
  * poses like the model it was written from.
  *
- * For every animated model of ../shared/models (skipped when absent) and a selection of assimp-testmodels
- * (X, BVH, Collada, SMD, glTF): import, export as GLB (and for a few as meshopt GLB and as .gltf), import the
+ * For every animated model of ../shared/models (skipped when absent), a selection of assimp-testmodels
+ * (X, BVH, Collada, SMD, glTF) and tests/data/export/interpolation.gltf (STEP and CUBICSPLINE joints and
+ * morph weights): import, export as GLB (and for a few as meshopt GLB and as .gltf), import the
  * export with keep_vertex_order (the writer keeps the vertex order), then for the rest pose and every clip at
  * 0, 1/3, 2/3, the end, at the first keys and halfway between them, pose both with an Animator and compare
  * every vertex of every mesh (paired by GltfExportReport.mesh_order): the worst distance over the bind-pose
@@ -27,11 +28,13 @@
 
 typedef struct Case {
     const char *path;     /* relative to its directory */
-    bool        shared;   /* ../shared/models, else assimp-testmodels */
+    bool        shared;   /* ../shared/models, else assimp-testmodels (or the source tree: "tests/...") */
     bool        variants; /* also meshopt GLB and .gltf */
 } Case;
 
 static const Case cases[] = {
+    /* every glTF sampler kind on joints and morph weights, a clip starting at 0.5 s (make_interpolation.py) */
+    {"tests/data/export/interpolation.gltf", false, true},
     {"khronos-cesiumman/cesium_man.gltf", true, true},
     {"khronos-fox/Fox.glb", true, false},
     {"khronos-animatedmorphcube/AnimatedMorphCube.glb", true, true},
@@ -197,7 +200,10 @@ int main(void)
     printf("  %-58s %-9s %10s %10s %9s\n", "model", "form", "worst/diag", "bytes", "export s");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char path[2048];
-        snprintf(path, sizeof path, "%s/%s", cases[i].shared ? SKINVIEW_SHARED_MODELS_DIR : SKINVIEW_TESTMODELS_DIR,
+        snprintf(path, sizeof path, "%s/%s",
+                 cases[i].shared                                ? SKINVIEW_SHARED_MODELS_DIR
+                 : strncmp(cases[i].path, "tests/", 6) == 0     ? SKINVIEW_SOURCE_DIR
+                                                                : SKINVIEW_TESTMODELS_DIR,
                  cases[i].path);
         if (access(path, R_OK) != 0) {
             printf("  %-58s skipped: absent\n", cases[i].path);

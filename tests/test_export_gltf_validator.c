@@ -95,6 +95,9 @@ int main(void)
         snprintf(name, sizeof name, "assimp_%zu.glb", i);
         export(path, name, "");
     }
+    snprintf(path, sizeof path, "%s/tests/data/export/interpolation.gltf", SKINVIEW_SOURCE_DIR);
+    export(path, "interpolation.glb", "");
+    export(path, "interpolation_fps.glb", "--fps 7");
     CHECK(exported > 0, "nothing exported");
     size_t command_size = files_length + 4096;
     char *command = malloc(command_size);

@@ -251,7 +251,8 @@ int command_export_gltf(const Options *options, const char *model_path)
             fprintf(stderr, "skinview: %s: %d joint(s) with a sheared rest matrix written as the nearest T, R, S "
                             "(largest element off by %.3g)\n", out, report.sheared_joints, report.worst_shear);
         if (report.morph_samplers_resampled)
-            fprintf(stderr, "skinview: %s: %d morph weight sampler(s) mixed interpolations: resampled LINEAR\n", out,
+            fprintf(stderr, "skinview: %s: %d morph weight sampler(s) resampled LINEAR (--fps, or targets with mixed "
+                            "interpolations)\n", out,
                     report.morph_samplers_resampled);
         if (report.clips_without_keys)
             fprintf(stderr, "skinview: %s: %d clip(s) without keys not written (glTF needs a channel)\n", out,

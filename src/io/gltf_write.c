@@ -229,7 +229,7 @@ static bool build_tree(GltfWriter *w, NodeTree *t)
     for (int j = 0; j < sk->joint_count; j++) roots += sk->parent[j] < 0;
     int follow = 0;
     for (int m = 0; m < model->mesh_count; m++) follow += model->meshes[m].skin_follows_node;
-    int capacity = sk->joint_count + 1 + model->mesh_count + bones + follow * (sk->joint_count + 1);
+    int capacity = sk->joint_count + 2 + model->mesh_count + bones + follow * (sk->joint_count + 1);   /* + axes, common root */
     t->nodes = malloc(sizeof *t->nodes * (size_t)capacity);
     t->follow_copy = calloc((size_t)model->mesh_count + 1, sizeof *t->follow_copy);
     if (!t->follow_copy) return gltf_writer_fail(w, "out of memory");
@@ -289,8 +289,8 @@ static bool build_tree(GltfWriter *w, NodeTree *t)
             int joint = mesh->bone_joint[b], node = joint_build[joint];
             if (t->follow_copy[m] && !is_unweighted_bone(mesh, b)) node = t->follow_copy[m][joint];
             for (int e = t->skin_offset[m]; e < entry; e++)
-                if (t->skin_joint_node[e] == node) {
-                    node = tree_add(t, NODE_JOINT_COPY, joint_build[joint], joint);
+                if (t->skin_joint_node[e] == node) {   /* an identity child of the node the entry names */
+                    node = tree_add(t, NODE_JOINT_COPY, node, joint);
                     w->report->helper_nodes++;
                     break;
                 }
