@@ -7,6 +7,16 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/deps.sh" --test
 jobs="$(nproc)"
+# The Khronos glTF-Validator for io_export_gltf_validator (npm, when it is there; the test skips
+# without it): only the validator, into build-npm/, so the tests that want gltfpack still skip.
+if command -v npm >/dev/null 2>&1; then
+  if [ -d "$root/build-npm/node_modules/gltf-validator" ] ||
+     npm install --prefix "$root/build-npm" --no-audit --no-fund --no-save gltf-validator@2.0.0-dev.3.10 >/dev/null 2>&1; then
+    export SKINVIEW_NPM_PREFIX="$root/build-npm"
+  else
+    echo "skinview: npm could not install gltf-validator: io_export_gltf_validator will skip"
+  fi
+fi
 # GL tests use the X server that xvfb-run starts (Mesa llvmpipe); --screenshot/--verify
 # tests also run once with DISPLAY unset (EGL surfaceless).
 run_suite() {

@@ -44,6 +44,9 @@ int main(void)
         printf("skipped: node is not installed\n");
         return TEST_SKIP_CODE;
     }
+    const char *prefix = getenv("SKINVIEW_NPM_PREFIX");   /* scripts/test.sh: the validator alone in build-npm/ */
+    if (access(validator, R_OK) != 0 && prefix && prefix[0])
+        snprintf(validator, sizeof validator, "%s/node_modules/gltf-validator", prefix);
     if (access(validator, R_OK) != 0) {
         printf("skipped: gltf-validator is not installed (npm install --prefix tools/web)\n");
         return TEST_SKIP_CODE;

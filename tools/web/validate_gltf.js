@@ -5,10 +5,16 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
+// Found beside this script (npm install --prefix tools/web) or under $SKINVIEW_NPM_PREFIX
+// (scripts/test.sh installs the validator alone into build-npm/ when npm is there).
 let validator;
-try {
-    validator = require(path.join(__dirname, 'node_modules', 'gltf-validator'));
-} catch (e) {
+for (const prefix of [__dirname, process.env.SKINVIEW_NPM_PREFIX].filter(Boolean)) {
+    try {
+        validator = require(path.join(prefix, 'node_modules', 'gltf-validator'));
+        break;
+    } catch (e) { /* try the next place */ }
+}
+if (!validator) {
     console.error('validate_gltf: gltf-validator is not installed (npm install --prefix tools/web)');
     process.exit(2);
 }
