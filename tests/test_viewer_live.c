@@ -531,7 +531,8 @@ int main(void)
         CHECK(added, "Shift + drop: the clips of demo.glb were not added to demo.fbx");
         int errors_before = count_lines(err);
         CHECK(xdnd_drop(window, spider), "Shift-drop the spider");   /* no clips: refused, the demo stays */
-        usleep(4000000);
+        CHECK(wait_for(err, "spider.obj: no clips to add", 1, 30.0), "the Shift-drop of spider.obj was not refused");
+        usleep(1000000);   /* nothing more comes */
         run_xdotool("keyup shift", NULL, 0);
         CHECK(kill(pid, 0) == 0, "the viewer survives a refused Shift-drop");
         CHECK(count_in_file(out, "opened spider.obj") == 1 && count_in_file(out, "added the clips of spider") == 0,
