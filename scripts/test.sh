@@ -11,7 +11,7 @@ jobs="$(nproc)"
 # without it): only the validator, into build-npm/, so the tests that want gltfpack still skip.
 if command -v npm >/dev/null 2>&1; then
   if [ -d "$root/build-npm/node_modules/gltf-validator" ] ||
-     npm install --prefix "$root/build-npm" --no-audit --no-fund --no-save gltf-validator@2.0.0-dev.3.10 >/dev/null 2>&1; then
+     timeout 300 npm install --prefix "$root/build-npm" --no-audit --no-fund --no-save gltf-validator@2.0.0-dev.3.10 >/dev/null 2>&1; then
     export SKINVIEW_NPM_PREFIX="$root/build-npm"
   else
     echo "skinview: npm could not install gltf-validator: io_export_gltf_validator will skip"
