@@ -49,12 +49,8 @@ static const struct { const char *prefix, *what, *rooms[4]; } third_party[] = {
 /* circles made only of files under these are listed but tolerated (being reworked elsewhere) */
 static const char *const tolerated_circles_under[] = {"io/fbx/"};
 
-/* circles not broken yet, each its files sorted, joined by spaces (issue 31 breaks them one by one).
- * pose_fast.c <-> pose_lanes.c: each SIMD kernel calls the other's (POSE_KERNEL(name), compiled
- * twice: baseline and AVX2); breaking it moves kernel code between the translation units that
- * docs/performance.md measures, which is its own step. */
+/* circles not broken yet, each its files sorted, joined by spaces (issue 31 breaks them one by one). */
 static const char *const circles_not_broken_yet[] = {
-    "anim/pose_fast.c anim/pose_lanes.c",
     /* arrived with the merges of --animations and the glTF writer (issues 28 and 26): the same
      * shape, a file that runs a pipeline also holding what its stages call back */
     "app/animations.c app/load.c",
