@@ -14,9 +14,9 @@
  * --shadow adds renderer_draw_shadow on the model's lowest point (a square of twice its size), as
  * the viewer's --shadow; --environment as skinview's.
  */
-#include "app/bounds.h"
+#include "view/framing.h"
 #include "app/commands.h"
-#include "app/environment.h"
+#include "view/lighting.h"
 #include "app/glcontext.h"
 #include "gfx/gl.h"
 #include "anim/animator.h"
@@ -98,12 +98,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_render: GL set-up failed: %s\n", error);
         return 1;
     }
-    if (environment && !app_environment_apply(&renderer, environment, error, sizeof error)) {
+    if (environment && !view_environment_apply(&renderer, environment, error, sizeof error)) {
         fprintf(stderr, "bench_render: %s\n", error);
         return 1;
     }
     vec3 box_min, box_max;
-    app_model_bounds(&model, &animator, box_min, box_max);
+    view_model_bounds(&model, &animator, box_min, box_max);
     float ground_center[2] = {0.5f * (box_min[0] + box_max[0]), 0.5f * (box_min[2] + box_max[2])};
     float ground_radius = glm_vec3_distance(box_min, box_max);
     Camera camera = {0};
@@ -115,7 +115,7 @@ int main(int argc, char **argv)
     framebuffer_bind(&framebuffer);
     glViewport(0, 0, width, height);
     RenderLight light;
-    app_light(flat, &light);
+    view_light(flat, &light);
     float duration = clip >= 0 ? model.clips[clip].duration : 0.0f;
     double *times = malloc(sizeof(double) * (size_t)frames), *cpu = malloc(sizeof(double) * (size_t)frames);
     if (!times || !cpu) return 1;

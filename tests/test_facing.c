@@ -1,7 +1,7 @@
 /* test_facing.c — the first view looks at the character's front: the skeleton's Left/Right
- * names give the facing (app_front_yaw), and in the front view (keypad 1) the demo's nose
+ * names give the facing (view_front_yaw), and in the front view (keypad 1) the demo's nose
  * points at the camera — also when the whole character is turned around. */
-#include "app/bounds.h"
+#include "view/framing.h"
 #include "view/camera.h"
 #include "io/import.h"
 #include "testutil.h"
@@ -21,15 +21,15 @@ static void test_mirror_names(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char out[64];
         int side = 0;
-        bool ok = app_mirror_joint_name(cases[i][0], out, sizeof out, &side);
+        bool ok = view_mirror_joint_name(cases[i][0], out, sizeof out, &side);
         CHECK(ok && strcmp(out, cases[i][1]) == 0, "%s -> %s (got %s)", cases[i][0], cases[i][1], ok ? out : "nothing");
     }
     char out[64];
     int side = 0;
-    CHECK(!app_mirror_joint_name("Lower_spine", out, sizeof out, &side), "no lone L in Lower_spine");
-    CHECK(!app_mirror_joint_name("Hips", out, sizeof out, &side), "Hips has no side");
-    CHECK(app_mirror_joint_name("thigh.L", out, sizeof out, &side) && side == 1, "left side");
-    CHECK(app_mirror_joint_name("thigh.R", out, sizeof out, &side) && side == -1, "right side");
+    CHECK(!view_mirror_joint_name("Lower_spine", out, sizeof out, &side), "no lone L in Lower_spine");
+    CHECK(!view_mirror_joint_name("Hips", out, sizeof out, &side), "Hips has no side");
+    CHECK(view_mirror_joint_name("thigh.L", out, sizeof out, &side) && side == 1, "left side");
+    CHECK(view_mirror_joint_name("thigh.R", out, sizeof out, &side) && side == -1, "right side");
 }
 
 /* The direction (x, z) from the head joint to the nose: the head-bound vertex farthest from
@@ -83,7 +83,7 @@ static void check_front(const char *label, Model *model, float turn)
     Animator animator;
     CHECK(animator_init(&animator, model), "animator");
     Camera camera = {0};
-    app_frame_clip(model, &animator, ANIMATOR_REST_POSE, 16.0f / 9.0f, true, 0.0f, 0.0f, &camera);
+    view_frame_clip(model, &animator, ANIMATOR_REST_POSE, 16.0f / 9.0f, true, 0.0f, 0.0f, &camera);
     camera_set_view(&camera, CAMERA_VIEW_FRONT);
     animator_evaluate(&animator, ANIMATOR_REST_POSE, 0.0f);
     float nx = 0.0f, nz = 0.0f;
@@ -142,7 +142,7 @@ static void test_view_presets(void)
 }
 
 /* A skeleton without Left/Right names that walks in place (Khronos' CesiumMan: joints are
- * "nodes[N]"): the facing comes from the feet (app_front_yaw's third rule). Checked against a
+ * "nodes[N]"): the facing comes from the feet (view_front_yaw's third rule). Checked against a
  * clue that rule does not use: in a walk the knees bend forward, so over the clip each knee sits
  * in front of the line from its hip to its ankle. */
 static void test_unnamed_walker(void)
@@ -166,7 +166,7 @@ static void test_unnamed_walker(void)
         model_free(&model);
         return;
     }
-    float yaw = app_front_yaw(&model, &animator, 0);
+    float yaw = view_front_yaw(&model, &animator, 0);
     float forward[2] = {sinf(yaw), cosf(yaw)};   /* (x, z) of the front */
     /* knees: hip -> knee -> ankle -> leaf (toe), the hip above the knee above the ankle all clip long */
     const Skeleton *s = &model.skeleton;

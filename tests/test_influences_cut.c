@@ -11,11 +11,11 @@
  *     vertex inside the cut rows shows the "cut" colour, and no vertex of rows 0..2 shows it;
  *   - the HUD line and --info report the count;
  *   - the real binary's --show-influences screenshot has those pixels, the plain one not. */
-#include "app/bounds.h"
+#include "view/framing.h"
 #include "view/camera.h"
 #include "app/commands.h"
 #include "app/glcontext.h"
-#include "app/scene.h"
+#include "teach/teaching_aids.h"
 #include "gfx/framebuffer.h"
 #include "io/import.h"
 #include "testutil.h"
@@ -220,7 +220,7 @@ static void test_render(const char *path)
         return;
     }
     vec3 min, max;
-    app_model_bounds(&model, &animator, min, max);
+    view_model_bounds(&model, &animator, min, max);
     Camera camera = {0};
     camera_frame(&camera, min, max, (float)W / H, glm_rad(CAMERA_DEFAULT_FOV_Y_DEGREES));
     camera_set_view(&camera, CAMERA_VIEW_FRONT);

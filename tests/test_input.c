@@ -1,6 +1,6 @@
 /* test_input.c — the viewer's key table and playback state machine, without a window. */
 #include "view/keys.h"
-#include "view/aids.h"
+#include "teach/aids.h"
 #include "view/camera.h"
 #include "anim/animator.h"
 #include "testutil.h"

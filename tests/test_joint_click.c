@@ -9,11 +9,11 @@
  * selects nothing, a click on empty space keeps the selection, and the joint a click on a dot
  * selects is that dot's (its projection lies within a pixel of the click). Expectations come
  * from the loaded model, never from joint names. */
-#include "app/bounds.h"
+#include "view/framing.h"
 #include "view/camera.h"
 #include "app/commands.h"
 #include "app/glcontext.h"
-#include "app/scene.h"
+#include "teach/teaching_aids.h"
 #include "testgl.h"
 #include "testutil.h"
 

@@ -1,4 +1,4 @@
-/* test_name_labels.c — joint names (J) never overlap (scene_place_names, src/app/scene.c).
+/* test_name_labels.c — joint names (J) never overlap (scene_place_names, src/teach/scene.c).
  *
  * On the demo (assets/demo.fbx), Xbot and the three.js Mixamo FBX (dense rigs of 50-67 joints,
  * when ../shared/models has them), in the bind pose and mid-clip, on windows from 320x240 to
@@ -9,11 +9,11 @@
  *   - placed at the naive spot (right of every dot), names on the dense rigs WOULD overlap: the
  *     test exercises real collisions, and most joints still get a name (counts printed).
  * Expectations come from the loaded model (depths, parents), never from joint names. */
-#include "app/bounds.h"
+#include "view/framing.h"
 #include "view/camera.h"
 #include "app/commands.h"
 #include "app/glcontext.h"
-#include "app/scene.h"
+#include "teach/teaching_aids.h"
 #include "anim/skeleton_lines.h"
 #include "testgl.h"
 #include "testutil.h"

@@ -1,4 +1,4 @@
-/* test_teach_aids.c — the teaching aids read back from real renders (src/app/scene.c):
+/* test_teach_aids.c — the teaching aids read back from real renders (src/teach/scene.c):
  *   - weight heat-map, under an ambient-only light of 1 (the map's colours unshaded): on the
  *     demo, every vertex whose weight on the selected joint is 1 (or 0) shows the top (bottom)
  *     colour of the map where it is visible; decoding every joint's heat-map of one pose and
@@ -10,11 +10,11 @@
  *     bind pose and the rest pose (the selected joint's magenta dot, found in the picture);
  *   - CPU and GPU linear blend skinning draw the same picture (< 0.5 % of the pixels differ).
  * Offscreen GL (glcontext_create_offscreen), the real shaders, the demo model (assets/). */
-#include "app/bounds.h"
+#include "view/framing.h"
 #include "view/camera.h"
 #include "app/commands.h"
 #include "app/glcontext.h"
-#include "app/scene.h"
+#include "teach/teaching_aids.h"
 #include "gfx/colormap.h"
 #include "gfx/framebuffer.h"
 #include "testutil.h"
@@ -419,7 +419,7 @@ int main(void)
         return test_finish();
     }
     vec3 min, max;
-    app_model_bounds(&s.model, &s.animator, min, max);
+    view_model_bounds(&s.model, &s.animator, min, max);
     Camera camera = {0};
     camera_frame(&camera, min, max, (float)W / H, glm_rad(CAMERA_DEFAULT_FOV_Y_DEGREES));
     camera_view(&camera, s.view);

@@ -9,12 +9,12 @@
  *   flags  through the real binary's --screenshot (320x240): --compare, --skinning rigid,
  *          --inspect-vertex, --show-bone-space, --show-morphs / --morph, --isolate-joint,
  *          --hide-joints each change the picture in their own colours; bad values exit 2. */
-#include "app/bounds.h"
+#include "view/framing.h"
 #include "view/camera.h"
-#include "view/aids.h"
+#include "teach/aids.h"
 #include "app/commands.h"
 #include "app/glcontext.h"
-#include "app/scene.h"
+#include "teach/teaching_aids.h"
 #include "anim/inspect.h"
 #include "testgl.h"
 #include "testutil.h"

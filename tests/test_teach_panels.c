@@ -4,7 +4,7 @@
  * HUD shown and a clip playing, the other path's time as well: both are measured, both > 0.
  *
  * The vertex inspector panel never hides what it explains: the inspected
- * vertex and its lines to the joints that move it stay visible (scene_teach.c place_inspector).
+ * vertex and its lines to the joints that move it stay visible (src/teach/panels.c place_inspector).
  *
  * The demo's elbow vertex of docs/skinning.md section 11 (0:5648, Twist at 0.75 s; before the panel
  * was placed, it sat under the panel's top-right corner in the doc's own inspector.png) and the

@@ -3,7 +3,7 @@
  * on most rigs carries no weight and shows the whole character in one flat colour. Checked
  * against a count made here on the demo and on the shared models that are present: the chosen
  * joint has the largest count, and it is weighted. */
-#include "app/scene.h"
+#include "teach/teaching_aids.h"
 #include "io/import.h"
 #include "testutil.h"
 

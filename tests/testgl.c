@@ -1,6 +1,6 @@
 #include "testgl.h"
 
-#include "app/bounds.h"
+#include "view/framing.h"
 #include "app/commands.h"
 #include "view/camera.h"
 #include "testutil.h"
@@ -40,7 +40,7 @@ bool test_scene_open(TestScene *t, const char *path, const AidOptions *aids, con
         memcpy(t->min, bounds[0], sizeof t->min);
         memcpy(t->max, bounds[1], sizeof t->max);
     } else {
-        app_model_bounds(&t->model, &t->animator, t->min, t->max);
+        view_model_bounds(&t->model, &t->animator, t->min, t->max);
     }
     if (!text_init(&t->text, error, sizeof error)) {
         CHECK(false, "%s: text: %s", path, error);

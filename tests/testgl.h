@@ -5,7 +5,7 @@
 #define SKINVIEW_TESTGL_H
 
 #include "app/glcontext.h"
-#include "app/scene.h"
+#include "teach/teaching_aids.h"
 
 #include <stdbool.h>
 
@@ -15,7 +15,7 @@ typedef struct TestScene {
     Animator animator;
     TeachingAids    scene;
     Text     text;       /* the aids' text (text_init), for scene_place_names / scene_teach_text */
-    vec3     min, max;   /* the model's bounds (app_model_bounds), or those passed in */
+    vec3     min, max;   /* the model's bounds (view_model_bounds), or those passed in */
 } TestScene;
 
 /* An offscreen GL context (EGL or a hidden window); false (print "skipped") if there is none. */

@@ -4,7 +4,7 @@
 # The key -> action table / playback state machine and the orbit camera.
 # Both are pure (no window, no GL): their sources are compiled straight into the test
 # programs, so these tests do not depend on the rest of the app being built.
-add_executable(test_input test_input.c ${CMAKE_SOURCE_DIR}/src/view/playback.c ${CMAKE_SOURCE_DIR}/src/view/keys.c ${CMAKE_SOURCE_DIR}/src/view/aids.c)
+add_executable(test_input test_input.c ${CMAKE_SOURCE_DIR}/src/view/playback.c ${CMAKE_SOURCE_DIR}/src/view/keys.c ${CMAKE_SOURCE_DIR}/src/teach/aids.c)
 target_include_directories(test_input PRIVATE ${CMAKE_SOURCE_DIR}/src/app)
 # GLFW for the key constants only (no glfw calls are linked).
 target_compile_options(test_input PRIVATE ${GLFW_CFLAGS_OTHER})
@@ -175,6 +175,6 @@ grep -q "vertices paired by order (7414)" "$dir/log" || { echo "no pairing line"
 endif()
 
 # The HUD's method line names the pose's path (Shift+R, --reference) and times both; the vertex
-# inspector's panel keeps clear of the inspected vertex and its joint lines (scene_teach.c
+# inspector's panel keeps clear of the inspected vertex and its joint lines (src/teach/panels.c
 # place_inspector): at 1280x720, 600x450 and 600x338 the pixels there are the same with and without it.
 skinview_test(view_teach_panels test_teach_panels.c LINK skinview_testgl LABELS gl SKIP TIMEOUT 300)

@@ -87,7 +87,7 @@ const char *vertex_inspect_formula(void);
 typedef enum InspectTextLayout {
     INSPECT_TEXT_NO_MATRICES = 0,
     INSPECT_TEXT_STACKED = 1       /* M_j, B^-1, palette one under the other (--inspect-vertex); the viewer's
-                                      panel draws them in aligned columns itself (app/scene_teach.c) */
+                                      panel draws them in aligned columns itself (teach/panels.c) */
 } InspectTextLayout;
 
 /* The same, short, for the viewer's panel. */

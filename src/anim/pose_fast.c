@@ -1,5 +1,6 @@
-/* pose_fast.c — the per-frame pose laid out for the loop: packed clips, sampling, local -> model
- * and the palette in one forward pass over the joints. The same keys and the same results as
+/* pose_fast.c — the per-frame pose laid out for the loop: packed clips, sampling (the lanes,
+ * pose_lanes.c; track by track, pose_tracks.c), local -> model and the palette in one forward pass
+ * over the joints. The same keys and the same results as
  * clip_sample + pose_local_to_model + skin_palette (sample.c, pose.c, skin.c: the references,
  * kept for tests and teaching), several times faster.
  *
@@ -180,23 +181,6 @@ void packed_clip_free(PackedClip *packed)
     memset(packed, 0, sizeof *packed);
 }
 
-#endif
-
-
-void POSE_KERNEL(packed_clip_find_keys)(const PackedClip *packed, float key_time, TimelineState *states)
-{
-    for (int i = 0; i < packed->timeline_count; i++) {
-        const PackedTimeline *timeline = &packed->timelines[i];
-        int k = timeline_key(timeline, key_time, &states[i].cursor);
-        /* a = (t - t_k) / (t_k+1 - t_k) clamped to [0, 1], as key_alpha(), with the stored 1/Δt */
-        float a = (key_time - timeline->times[k]) * timeline->inv_span[k];
-        states[i].key = k;
-        states[i].alpha = a < 0.0f ? 0.0f : (a > 1.0f ? 1.0f : a);
-    }
-}
-
-
-#ifndef POSE_FAST_AVX2
 /* Marks the tracks whose channels are all one held key and stores their local matrix, computed by
  * the baseline track_sample (what sampling gives every frame; the AVX2 kernel's own sampling would
  * differ at most in float rounding). */
@@ -214,13 +198,6 @@ static void hold_constant_tracks(PackedClip *packed)
     free(states);   /* out of memory: nothing held, every track sampled (still right) */
 }
 #endif
-
-void POSE_KERNEL(packed_clip_sample)(const PackedClip *packed, float time, TimelineState *states, mat4 *local)
-{
-    float key_time = clip_key_time(packed->start, packed->duration, time);
-    POSE_KERNEL(packed_clip_find_keys)(packed, key_time, states);
-    for (int i = 0; i < packed->track_count; i++) track_or_held(packed, &packed->tracks[i], states, key_time, local);
-}
 
 /* ---- local -> model and palette, fused (every frame) -------------------------------- */
 
@@ -437,16 +414,6 @@ void POSE_KERNEL(pose_model_and_palettes)(const Skeleton *skeleton, const Palett
 
 #ifndef POSE_FAST_AVX2
 /* ---- the public per-frame functions: the kernel simd.c chose ------------------------ */
-
-void packed_clip_find_keys(const PackedClip *packed, float key_time, TimelineState *states)
-{
-    POSE_DISPATCH(packed_clip_find_keys, (packed, key_time, states));
-}
-
-void packed_clip_sample(const PackedClip *packed, float time, TimelineState *states, mat4 *local)
-{
-    POSE_DISPATCH(packed_clip_sample, (packed, time, states, local));
-}
 
 void pose_palettes(const PaletteTargets *targets, int joint_count, const mat4 *joint_model)
 {

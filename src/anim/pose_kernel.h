@@ -1,4 +1,4 @@
-/* pose_kernel.h — what pose_fast.c and pose_lanes.c share (private to src/anim): the kernel
+/* pose_kernel.h — what pose_fast.c, pose_lanes.c and pose_tracks.c share (private to src/anim): the kernel
  * naming of their two compilations, 4-float vectors, and the per-track sampling helpers
  * (key search, lerp, slerp weights, local = T * R * S). Everything here is static inline, so each
  * compilation (baseline, AVX2 + FMA) gets its own copy. */
@@ -11,7 +11,7 @@
 #include <string.h>
 
 /* The per-frame functions are compiled twice: for the baseline (SSE2 on x86-64) and, on x86-64
- * with GCC or Clang, a second time by pose_fast_avx2.c / pose_lanes_avx2.c with -mavx2 -mfma
+ * with GCC or Clang, a second time by pose_fast_avx2.c / pose_lanes_avx2.c / pose_tracks_avx2.c with -mavx2 -mfma
  * -ffp-contract=fast (the same source: VEX encoding, 8-float registers where the source asks
  * for them, and a*b + c fused into one FMA with one rounding). Each public per-frame function
  * runs the kernel simd.c chose. POSE_KERNEL(name) is the name of this compilation's copy. */

@@ -1,7 +1,8 @@
-/* against.c — MODEL against OTHER (against.h): set-up (import, clip and vertex pairing), the per-frame
- * pose of OTHER and the distances, and --report. */
+/* against.c — MODEL against OTHER (against.h): set-up (import, clip and vertex pairing) and --report.
+ * The per-frame pose of OTHER and the distances, what the difference view calls each frame:
+ * teach/against.c. */
 #include "against.h"
-#include "bounds.h"
+#include "view/framing.h"
 #include "commands.h"
 
 #include <ctype.h>
@@ -11,17 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-/* ---- every vertex of a pose, meshes concatenated in --export-pose order ---------------------- */
-
-static void skin_all(const Model *model, SkinningMethod method, const SkinDqPose *dq, const Animator *animator,
-                     vec3 *out)
-{
-    for (int m = 0, offset = 0; m < model->mesh_count; m++) {
-        skin_mesh_by_method(method, dq, animator, m, out + offset, NULL);
-        offset += model->meshes[m].vertex_count;
-    }
-}
 
 static void box_of(const vec3 *points, int count, vec3 lo, vec3 hi)
 {
@@ -198,9 +188,9 @@ static float fitted_pose(Against *a, Animator *model_animator, const SkinDqPose 
                          vec3 *other_points)
 {
     animator_evaluate(model_animator, pose, 0.0f);
-    skin_all(a->model, SKINNING_GPU_LBS, model_dq, model_animator, model_points);
+    against_skin_all(a->model, SKINNING_GPU_LBS, model_dq, model_animator, model_points);
     animator_evaluate(&a->other_animator, pose, 0.0f);
-    skin_all(&a->other, SKINNING_GPU_LBS, &a->other_dq, &a->other_animator, other_points);
+    against_skin_all(&a->other, SKINNING_GPU_LBS, &a->other_dq, &a->other_animator, other_points);
     vec3 model_lo, model_hi, other_lo, other_hi, model_centre, other_centre;
     box_of(model_points, a->model_vertices, model_lo, model_hi);
     box_of(other_points, a->other_vertices, other_lo, other_hi);
@@ -325,7 +315,7 @@ static bool pair_vertices(Against *a, char *error, size_t error_size)
 static float model_diagonal(const Model *model, Animator *animator)
 {
     vec3 lo, hi;
-    return app_model_bounds(model, animator, lo, hi) ? glm_vec3_distance(lo, hi) : 0.0f;
+    return view_model_bounds(model, animator, lo, hi) ? glm_vec3_distance(lo, hi) : 0.0f;
 }
 
 bool against_bind(Against *a, const Model *model, char *error, size_t error_size)
@@ -408,51 +398,6 @@ void against_free(Against *a)
     memset(a, 0, sizeof *a);
 }
 
-/* ---- per frame ----------------------------------------------------------------------------------- */
-
-/* OTHER's clip for MODEL's `clip`: the same static pose, the paired clip, or -3 (none). */
-static int other_clip(const Against *a, int clip)
-{
-    if (clip < 0) return clip;
-    return clip < a->model->clip_count && a->clip_of[clip] >= 0 ? a->clip_of[clip] : -3;
-}
-
-static void skin_other(Against *a)
-{
-    if (a->other_method == SKINNING_GPU_DQ) skin_dq_pose_update(&a->other_dq, &a->other_animator);
-    skin_all(&a->other, a->other_method, &a->other_dq, &a->other_animator, a->other_positions);
-    a->posed = true;
-}
-
-void against_pose(Against *a, int clip, float time)
-{
-    int o = other_clip(a, clip);
-    a->posed = false;
-    if (o == -3) return;
-    animator_evaluate(&a->other_animator, o, time);
-    skin_other(a);
-}
-
-void against_pose_blend(Against *a, int from, float from_time, int to, float to_time, float weight)
-{
-    int o_from = other_clip(a, from), o_to = other_clip(a, to);
-    a->posed = false;
-    if (o_from == -3 || o_to == -3) return;
-    animator_evaluate_blend(&a->other_animator, o_from, from_time, o_to, to_time, weight);
-    skin_other(a);
-}
-
-float against_measure(const Against *a, int first, int count, const vec3 *model_positions, float *distances)
-{
-    float largest = 0.0f;
-    for (int i = 0; i < count; i++) {   /* d(v) = |p_MODEL(v) - p_OTHER(partner(v))| */
-        float d = glm_vec3_distance((float *)model_positions[i], a->other_positions[a->partner[first + i]]);
-        distances[i] = d;
-        if (d > largest || d != d) largest = d != d ? INFINITY : d;
-    }
-    return largest;
-}
-
 /* ---- --report ------------------------------------------------------------------------------------ */
 
 /* "mesh:index" of MODEL's concatenated vertex v. */
@@ -484,7 +429,7 @@ static ClipResult measure_clip(Against *a, Animator *animator, SkinDqPose *dq, S
         float t = s == steps ? duration : (float)s / AGAINST_REPORT_RATE;
         animator_evaluate(animator, clip, t);
         if (method == SKINNING_GPU_DQ) skin_dq_pose_update(dq, animator);
-        skin_all(model, method, dq, animator, positions);
+        against_skin_all(model, method, dq, animator, positions);
         against_pose(a, clip, t);
         against_measure(a, 0, a->model_vertices, (const vec3 *)positions, distances);
         for (int v = 0; v < a->model_vertices; v++) {

@@ -532,7 +532,7 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
     options->thumbnail_budget = 5.0f;
     options->fps = 30.0f;
     options->instances = 1;
-    options->tolerance = 1e-3f;   /* AGAINST_DEFAULT_TOLERANCE (app/against.h) */
+    options->tolerance = 1e-3f;   /* AGAINST_DEFAULT_TOLERANCE (teach/against.h) */
     options->aids.compare_a = SKINNING_GPU_LBS;
     options->aids.compare_b = SKINNING_GPU_DQ;
     for (int i = 1; i < argc; i++) {

@@ -3,7 +3,7 @@
 #ifndef SKINVIEW_CLI_H
 #define SKINVIEW_CLI_H
 
-#include "view/aids.h"   /* AidOptions, AxesMode, SkinningMethod */
+#include "teach/aids.h"   /* AidOptions, AxesMode, SkinningMethod */
 
 #include <stdbool.h>
 #include <stddef.h>

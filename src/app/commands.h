@@ -93,11 +93,10 @@ bool app_next_output_path(const char *model_path, const char *kind, const char *
 int command_info(const Model *model, bool json, bool verbose);
 
 /* --inspect-vertex MESH:INDEX [--json] (inspect_cmd.c): the vertex through the formula at clip/time,
- * morph weights of --morph (morph_spec, may be NULL) over the clip's; exit 2 for a bad MESH:INDEX. */
+ * morph weights of --morph (morph_spec, may be NULL) over the clip's; exit 2 for a bad MESH:INDEX
+ * (scene_parse_vertex_spec, teach/teaching_aids.h). */
 int command_inspect_vertex(const Model *model, int clip, float time, SkinningMethod method, bool reference,
                            const char *spec, bool json, const char *morph_spec);
-/* MESH:INDEX -> mesh (index or name; the last ':' splits) and vertex; false with a one-line message. */
-bool app_parse_vertex_spec(const Model *model, const char *spec, int *mesh, int *vertex, char *error, size_t error_size);
 
 /* The CPU pose a command evaluates: an Animator (its `reference` switch set: --reference) and the
  * dual quaternions of its references (DQS, the inspector); false after "skinview: PATH: out of

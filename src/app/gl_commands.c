@@ -4,7 +4,8 @@
  * the model is imported with comes from GL_MAX_VERTEX_UNIFORM_COMPONENTS, and both draw
  * only into their own framebuffer objects. */
 #include "against.h"
-#include "bounds.h"
+#include "view/framing.h"
+#include "view/lighting.h"
 #include "view/camera.h"
 #include "view/hud.h"
 #include "commands.h"
@@ -12,7 +13,7 @@
 #include "gfx/framebuffer.h"
 #include "gfx/gl_debug.h"
 #include "gfx/renderer.h"
-#include "scene.h"
+#include "teach/teaching_aids.h"
 #include "gfx/text.h"
 
 #include <math.h>
@@ -97,16 +98,16 @@ int command_screenshot(const Options *options, const char *model_path, Model *lo
     Camera camera = {0};
     float hud_top, hud_bottom;   /* the window keeps the HUD's bands free: so does the screenshot */
     hud_reserved_bands(width, height, clip >= 0, &hud_top, &hud_bottom);
-    app_frame_clip(model, &animator, clip, aspect, true, hud_top, hud_bottom, &camera);
+    view_frame_clip(model, &animator, clip, aspect, true, hud_top, hud_bottom, &camera);
     if (options->view >= 0) {   /* a preset: turn, then fit again from there */
         camera_set_view(&camera, (CameraView)options->view);
-        app_frame_clip(model, &animator, clip, aspect, false, hud_top, hud_bottom, &camera);
+        view_frame_clip(model, &animator, clip, aspect, false, hud_top, hud_bottom, &camera);
     }
     mat4 view, projection;
     camera_view(&camera, view);
     camera_projection(&camera, aspect, projection);
     vec3 min, max;   /* the teaching aids' ground grid spans the whole animation, as in the window */
-    if (!app_model_bounds(model, &animator, min, max)) {
+    if (!view_model_bounds(model, &animator, min, max)) {
         glm_vec3_fill(min, -1.0f);
         glm_vec3_fill(max, 1.0f);
     }
@@ -135,7 +136,7 @@ int command_screenshot(const Options *options, const char *model_path, Model *lo
     }
     pixels = malloc((size_t)width * (size_t)height * 4);
     RenderLight light;
-    app_light(options->flat_lighting, &light);
+    view_light(options->flat_lighting, &light);
     framebuffer_bind(&framebuffer);
     gl_debug_check("drawing the frame");
     renderer_clear(background[0], background[1], background[2]);

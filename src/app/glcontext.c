@@ -1,5 +1,5 @@
-/* glcontext.c — the bones-per-mesh limit, the renderer with skinview's shaders, the light of
- * --lighting (see glcontext.h; the contexts themselves: src/platform/context.c). */
+/* glcontext.c — the bones-per-mesh limit, the renderer with skinview's shaders found where they are
+ * installed (see glcontext.h; the contexts themselves: src/platform/context.c). */
 #include "glcontext.h"
 #include "commands.h"
 
@@ -22,10 +22,4 @@ bool app_renderer_init(Renderer *renderer, const Model *model, int max_bones, ch
         return false;
     }
     return renderer_init(renderer, model, vert, frag, max_bones, error, error_size);
-}
-
-void app_light(bool flat, RenderLight *light)
-{
-    if (flat) render_light_default(light);
-    else render_light_pbr(light);
 }

@@ -25,8 +25,4 @@ int glcontext_bones_per_mesh(int requested);
 /* renderer_init() with shaders/skinned.vert and .frag found by app_find_data(). */
 bool app_renderer_init(Renderer *renderer, const Model *model, int max_bones, char *error, size_t error_size);
 
-/* The light of --lighting: render_light_pbr (the default rig) or, when `flat`,
- * render_light_default (the old look). */
-void app_light(bool flat, RenderLight *light);
-
 #endif

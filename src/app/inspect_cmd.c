@@ -13,48 +13,13 @@
  *   heaviest (index into influences, -1 for a static mesh), node_model [4][4] (static meshes),
  *   sum [3], lbs [3], rigid [3], dq [3], dq_valid, final [3] (by --skinning: lbs, dq or rigid). */
 #include "commands.h"
+#include "teach/teaching_aids.h"   /* scene_parse_vertex_spec */
 #include "anim/inspect.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-bool app_parse_vertex_spec(const Model *model, const char *spec, int *mesh, int *vertex, char *error, size_t error_size)
-{
-    const char *colon = strrchr(spec, ':');   /* the last ':' (mesh names may contain one) */
-    if (!colon || colon == spec || !colon[1]) {
-        snprintf(error, error_size, "--inspect-vertex needs MESH:INDEX (mesh index or name, vertex index), got '%s'",
-                 spec);
-        return false;
-    }
-    char *end = NULL;
-    long index = strtol(colon + 1, &end, 10);
-    if (*end != '\0' || index < 0 || index > 2000000000L) {
-        snprintf(error, error_size, "--inspect-vertex: vertex index '%s' is not a number >= 0", colon + 1);
-        return false;
-    }
-    int length = (int)(colon - spec);
-    int found = -1;
-    long number = strtol(spec, &end, 10);
-    if (end == colon && number >= 0 && number < model->mesh_count) found = (int)number;
-    for (int m = 0; m < model->mesh_count && found < 0; m++)
-        if ((int)strlen(model->meshes[m].name) == length && strncmp(model->meshes[m].name, spec, (size_t)length) == 0)
-            found = m;
-    if (found < 0) {
-        snprintf(error, error_size, "--inspect-vertex: no mesh '%.*s' (%d meshes: index 0..%d or a name, see --info)",
-                 length, spec, model->mesh_count, model->mesh_count - 1);
-        return false;
-    }
-    if (index >= model->meshes[found].vertex_count) {
-        snprintf(error, error_size, "--inspect-vertex: mesh %d \"%s\" has %d vertices, no vertex %ld", found,
-                 model->meshes[found].name, model->meshes[found].vertex_count, index);
-        return false;
-    }
-    *mesh = found;
-    *vertex = (int)index;
-    return true;
-}
 
 /* A float as JSON shows it: 8 significant digits (0.1f prints as 0.1, not 0.100000001490116). */
 static double tidy(float value)
@@ -176,7 +141,7 @@ int command_inspect_vertex(const Model *model, int clip, float time, SkinningMet
 {
     char error[512];
     int mesh, vertex;
-    if (!app_parse_vertex_spec(model, spec, &mesh, &vertex, error, sizeof error)) {
+    if (!scene_parse_vertex_spec(model, spec, &mesh, &vertex, error, sizeof error)) {
         fprintf(stderr, "skinview: %s: %s\n", model->source_path, error);
         return 2;
     }

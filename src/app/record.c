@@ -4,10 +4,11 @@
  * Also the recording plan and outputs the window's Shift+S uses (record.h). */
 #define _POSIX_C_SOURCE 200809L   /* clock_gettime, isatty */
 #include "record.h"
-#include "bounds.h"
+#include "view/framing.h"
+#include "view/lighting.h"
 #include "commands.h"
 #include "gl_session.h"
-#include "scene.h"
+#include "teach/teaching_aids.h"
 #include "gfx/framebuffer.h"
 #include "gfx/gl_debug.h"
 #include "gfx/renderer.h"
@@ -188,16 +189,16 @@ int command_record(const Options *options, const char *model_path, Model *loaded
     Camera camera = {0};
     float hud_top, hud_bottom;
     hud_reserved_bands(width, height, clip >= 0, &hud_top, &hud_bottom);
-    app_frame_clip(model, &animator, clip, aspect, true, hud_top, hud_bottom, &camera);
+    view_frame_clip(model, &animator, clip, aspect, true, hud_top, hud_bottom, &camera);
     if (options->view >= 0) {
         camera_set_view(&camera, (CameraView)options->view);
-        app_frame_clip(model, &animator, clip, aspect, false, hud_top, hud_bottom, &camera);
+        view_frame_clip(model, &animator, clip, aspect, false, hud_top, hud_bottom, &camera);
     }
     mat4 view, projection;
     camera_view(&camera, view);
     camera_projection(&camera, aspect, projection);
     vec3 min, max;
-    if (!app_model_bounds(model, &animator, min, max)) {
+    if (!view_model_bounds(model, &animator, min, max)) {
         glm_vec3_fill(min, -1.0f);
         glm_vec3_fill(max, 1.0f);
     }
@@ -231,7 +232,7 @@ int command_record(const Options *options, const char *model_path, Model *loaded
     playback.loop_mode = (PlaybackLoopMode)options->loop_mode;
     playback.blend_seconds = 0.0f;
     RenderLight light;
-    app_light(options->flat_lighting, &light);
+    view_light(options->flat_lighting, &light);
     char label[160];
     snprintf(label, sizeof label, "skinview: recording %.100s", path);
     double started = record_clock(), encoding = 0.0;   /* seconds in the encoder, muxer or PNG writer */

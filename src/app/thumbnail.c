@@ -16,9 +16,9 @@
  *     temporary file next to OUT and renamed over it (io/atomic_file.h), so OUT is never a
  *     partial file.
  */
-#include "bounds.h"
-#include "environment.h"
-#include "scene.h"           /* GroundGrid, ground_grid_fit */
+#include "view/framing.h"
+#include "view/lighting.h"
+#include "teach/teaching_aids.h"           /* GroundGrid, ground_grid_fit */
 #include "view/camera.h"
 #include "commands.h"
 #include "gl_session.h"
@@ -169,7 +169,7 @@ static void crop_to_model(const Model *model, const Animator *animator, const ma
     mat4 view_projection;
     glm_mat4_mul(projection, (vec4 *)view, view_projection);
     vec2 min, max;
-    if (!app_pose_screen_bounds(model, animator, view_projection, min, max)) return;
+    if (!view_pose_screen_bounds(model, animator, view_projection, min, max)) return;
     float half = fmaxf(max[0] - min[0], max[1] - min[1]) * 0.5f;
     if (!(half > 1e-6f)) return;
     float s = THUMBNAIL_FILL / half;
@@ -198,12 +198,12 @@ static bool render_thumbnail(GlSession *session, int clip, float time, int size,
     vec3 bind_min, bind_max, min, max;
     if (shadow) {   /* the grid as the viewer fits it: the bind pose's height, this pose's extent */
         animator_evaluate(&animator, ANIMATOR_BIND_POSE, 0.0f);
-        app_pose_bounds(model, &animator, bind_min, bind_max);
+        view_pose_bounds(model, &animator, bind_min, bind_max);
     }
     animator_evaluate(&animator, clip, time);
 
     /* the viewer's camera (direction, field of view, perspective) framed on this pose ... */
-    app_pose_bounds(model, &animator, min, max);
+    view_pose_bounds(model, &animator, min, max);
     if (shadow) ground_grid_fit(bind_min, bind_max, min, max, &ground);
     Camera camera = {0};
     camera_frame(&camera, min, max, 1.0f, glm_rad(CAMERA_DEFAULT_FOV_Y_DEGREES));
@@ -216,7 +216,7 @@ static bool render_thumbnail(GlSession *session, int clip, float time, int size,
     bool ok = framebuffer_create(&framebuffer, size, size, THUMBNAIL_SAMPLES, error, error_size);
     if (ok) {
         RenderLight light;
-        app_light(flat_lighting, &light);
+        view_light(flat_lighting, &light);
         framebuffer_bind(&framebuffer);
         renderer_clear_transparent();
         gl_debug_check("drawing the thumbnail");
@@ -269,7 +269,7 @@ int command_thumbnail(const Options *options)
     if (!pixels) {
         fprintf(stderr, "skinview: %s: out of memory\n", in);
     } else if (options->aids.environment &&
-               !app_environment_apply(&session.renderer, options->aids.environment, error, sizeof error)) {
+               !view_environment_apply(&session.renderer, options->aids.environment, error, sizeof error)) {
         fprintf(stderr, "skinview: %s\n", error);
     } else if (!render_thumbnail(&session, clip, time, size, options->flat_lighting, options->aids.shadow, pixels, error,
                                  sizeof error)) {

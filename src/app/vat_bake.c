@@ -8,7 +8,7 @@
  *   3. quantise positions with the per-axis bounds, write the pages, mesh.glb and vat.json
  *      under temporary names, then rename them into place, vat.json last (vat_commit).
  */
-#include "bounds.h"
+#include "view/framing.h"
 #include "commands.h"
 #include "glcontext.h"
 #include "anim/animator.h"
@@ -431,15 +431,15 @@ int command_bake_vat(const Options *options, const char *model_path)
     }
     glm_vec3_copy(lo, bake.manifest.bounds_min);
     glm_vec3_copy(hi, bake.manifest.bounds_max);
-    if (!app_model_bounds(&model, &bake.animator, bake.manifest.view_min, bake.manifest.view_max)) {
+    if (!view_model_bounds(&model, &bake.animator, bake.manifest.view_min, bake.manifest.view_max)) {
         glm_vec3_copy(lo, bake.manifest.view_min);
         glm_vec3_copy(hi, bake.manifest.view_max);
     }
     for (int c = 0; c < clip_count; c++) {   /* the skinned viewer's first view, per clip */
         int source = bake.selected[c] >= 0 ? bake.selected[c] : ANIMATOR_REST_POSE;
         VatClip *out = &bake.manifest.clips[c];
-        out->front_yaw = app_front_yaw(&model, &bake.animator, source);
-        out->frame_point_count = app_clip_frame_points(&model, &bake.animator, source, out->frame_points);
+        out->front_yaw = view_front_yaw(&model, &bake.animator, source);
+        out->frame_point_count = view_clip_frame_points(&model, &bake.animator, source, out->frame_points);
     }
     animator_evaluate(&bake.animator, ANIMATOR_BIND_POSE, 0.0f);
     skin_all(&model, &bake.animator, bake.bind_positions, bake.bind_normals);

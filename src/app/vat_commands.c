@@ -3,7 +3,8 @@
  * transform feedback against the CPU decode, at baked frames and halfway between them), or the
  * window (vat_play.c). */
 #include "vat_load.h"
-#include "bounds.h"
+#include "view/framing.h"
+#include "view/lighting.h"
 #include "commands.h"
 #include "gl_session.h"
 #include "view/hud.h"
@@ -40,7 +41,7 @@ static bool frame_baked_vertices(const LoadedBake *bake, int clip, float front_y
             vec3 normal;
             app_vat_decode_vertex(bake, clip, duration * (float)i / 7.0f, v, points[i * vertices + v], normal);
         }
-    app_frame_point_array((const vec3 *)points, 8 * vertices, front_yaw, aspect, true, reserved_top, reserved_bottom,
+    view_frame_point_array((const vec3 *)points, 8 * vertices, front_yaw, aspect, true, reserved_top, reserved_bottom,
                           camera);
     free(points);
     return true;
@@ -92,7 +93,7 @@ static int vat_screenshot(const Options *options, const LoadedBake *bake, int cl
         hud_reserved_bands(width, height, true, &hud_top, &hud_bottom);
         const VatClip *c = &bake->manifest.clips[clip];
         if (c->frame_point_count > 0) {   /* the very points the skinned viewer fits */
-            app_frame_point_array((const vec3 *)c->frame_points, c->frame_point_count, c->front_yaw, aspect, true, hud_top,
+            view_frame_point_array((const vec3 *)c->frame_points, c->frame_point_count, c->front_yaw, aspect, true, hud_top,
                                   hud_bottom, &camera);
         } else if (!frame_baked_vertices(bake, clip, c->front_yaw, aspect, hud_top, hud_bottom, &camera)) {
             fprintf(stderr, "skinview: %s: out of memory\n", dir);
@@ -109,7 +110,7 @@ static int vat_screenshot(const Options *options, const LoadedBake *bake, int cl
     camera_view(&camera, view);
     camera_projection(&camera, aspect, projection);
     RenderLight light;
-    app_light(options->flat_lighting, &light);
+    view_light(options->flat_lighting, &light);
     float duration = bake->manifest.clips[clip].duration;
     float time = options->time < duration ? options->time : duration;
     framebuffer_bind(&framebuffer);

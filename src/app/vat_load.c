@@ -1,7 +1,7 @@
 /* vat_load.c — a VAT bake loaded for playback (vat_load.h): the checks, the CPU decode, the
  * instances on their grid, the crowd's first view, the ground grid, the renderer. */
 #include "vat_load.h"
-#include "bounds.h"
+#include "view/framing.h"
 #include "commands.h"
 #include "anim/vat.h"
 #include "gfx/gl_debug.h"
@@ -207,7 +207,7 @@ VatInstance *app_vat_instances(const LoadedBake *bake, int count, int clip, vec3
 }
 
 /* The crowd's first view: the corners of every instance's camera box, fitted from the clip's
- * front as the skinned viewer fits one figure (app_frame_point_array), so the crowd is centred
+ * front as the skinned viewer fits one figure (view_frame_point_array), so the crowd is centred
  * and seen from the front; beyond VAT_FRAME_MAX_INSTANCES, the corners of the whole crowd's box. */
 void app_vat_frame_crowd(const LoadedBake *bake, const VatInstance *instances, int count, int clip, const vec3 crowd_min,
                         const vec3 crowd_max, float aspect, float hud_top, float hud_bottom, Camera *camera)
@@ -232,7 +232,7 @@ void app_vat_frame_crowd(const LoadedBake *bake, const VatInstance *instances, i
             glm_vec3_copy((vec3){k & 1 ? hi[0] : lo[0], k & 2 ? hi[1] : lo[1], k & 4 ? hi[2] : lo[2]},
                           corners[8 * b + k]);
     }
-    app_frame_point_array((const vec3 *)corners, 8 * boxes, manifest->clips[clip].front_yaw, aspect, true, hud_top,
+    view_frame_point_array((const vec3 *)corners, 8 * boxes, manifest->clips[clip].front_yaw, aspect, true, hud_top,
                           hud_bottom, camera);
     free(corners);
 }

@@ -8,7 +8,7 @@
 #include "io/vat_mesh.h"
 #include "cli.h"
 #include "glcontext.h"
-#include "scene.h"          /* GroundGrid */
+#include "teach/teaching_aids.h"          /* GroundGrid */
 #include "view/camera.h"
 
 /* A bake in memory: manifest, textures (pages stacked, each padded to page_height rows),
@@ -41,7 +41,7 @@ bool app_vat_resolve_clip(const VatManifest *manifest, const char *text, int *cl
 void app_vat_decode_vertex(const LoadedBake *bake, int clip, float time, int vertex, vec3 position, vec3 normal);
 
 /* The crowd's first view: the corners of every instance's camera box, fitted from the clip's
- * front as the skinned viewer fits one figure (app_frame_point_array), so the crowd is centred
+ * front as the skinned viewer fits one figure (view_frame_point_array), so the crowd is centred
  * and seen from the front; beyond 4096 instances, the corners of the whole crowd's box. */
 void app_vat_frame_crowd(const LoadedBake *bake, const VatInstance *instances, int count, int clip,
                          const vec3 crowd_min, const vec3 crowd_max, float aspect, float hud_top, float hud_bottom,

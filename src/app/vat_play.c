@@ -4,7 +4,7 @@
  * the ground shadow. The crowd's look (app_vat_look_init, app_vat_draw_scene: --shadow,
  * --environment) is the window's and --screenshot's. */
 #include "vat_load.h"
-#include "environment.h"
+#include "view/lighting.h"
 #include "glcontext.h"
 #include "view/player.h"
 
@@ -18,7 +18,7 @@
 bool app_vat_look_init(VatRenderer *renderer, const Options *options)
 {
     char error[1280];
-    if (!options->aids.environment || app_environment_apply_vat(renderer, options->aids.environment, error, sizeof error))
+    if (!options->aids.environment || view_environment_apply_vat(renderer, options->aids.environment, error, sizeof error))
         return true;
     fprintf(stderr, "skinview: %s\n", error);
     return false;
@@ -77,7 +77,7 @@ static void vat_draw(void *self, const mat4 view, const mat4 projection, int wid
     (void)overlays;
     VatSubject *vat = self;
     RenderLight light;
-    app_light(vat->flat_lighting, &light);
+    view_light(vat->flat_lighting, &light);
     vat->draw_calls = app_vat_draw_scene(vat->renderer, vat->ground, vat->show_grid, vat->show_shadow, vat->time, view,
                                          projection, &light, width, height);
 }

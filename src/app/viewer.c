@@ -2,18 +2,19 @@
  *
  * Start-up: main() has imported the model and checked --clip (errors before any window);
  * here: window + GL context -> bones-per-mesh limit (re-import only if a mesh needs more) ->
- * the loaded file (animator, renderer, teaching aids (scene.h)) -> the player (view/player.h:
+ * the loaded file (animator, renderer, teaching aids (teach/teaching_aids.h)) -> the player (view/player.h:
  * playback, camera, keys, HUD, frame loop), which calls back in here to pose (animator, with a
  * cross-fade while one runs), draw (scene_draw: model + aids), frame the camera on the current
  * clip facing the character's front, pick joints, reload, and write S screenshots.
  * NOTE: nothing is allocated and no name is looked up per frame.
  */
 #include "against.h"
-#include "bounds.h"
+#include "view/framing.h"
 #include "commands.h"
 #include "glcontext.h"
+#include "view/lighting.h"   /* view_light */
 #include "record.h"
-#include "scene.h"
+#include "teach/teaching_aids.h"
 #include "gfx/framebuffer.h"
 #include "view/player.h"
 #include "gfx/text.h"
@@ -48,9 +49,9 @@ typedef struct Loaded {
     Model     model;
     Animator  animator;
     Renderer  renderer;
-    TeachingAids teaching;         /* the teaching aids drawn around the model (scene.h) */
+    TeachingAids teaching;         /* the teaching aids drawn around the model (teach/teaching_aids.h) */
     bool      animator_ready, renderer_ready, aids_ready;
-    vec3      bounds_min, bounds_max; /* every clip's reach (app_model_bounds): the ground grid */
+    vec3      bounds_min, bounds_max; /* every clip's reach (view_model_bounds): the ground grid */
     float    *durations;           /* [clip_count] seconds */
     bool     *mesh_visible;        /* [mesh_count] U list */
 } Loaded;
@@ -110,7 +111,7 @@ static bool loaded_open(Loaded *loaded, Model *model, int max_bones, const AidOp
     }
     loaded->renderer_ready = true;
     loaded->renderer.mesh_visible = loaded->mesh_visible;
-    if (!app_model_bounds(m, &loaded->animator, loaded->bounds_min, loaded->bounds_max)) {
+    if (!view_model_bounds(m, &loaded->animator, loaded->bounds_min, loaded->bounds_max)) {
         glm_vec3_fill(loaded->bounds_min, -1.0f);
         glm_vec3_fill(loaded->bounds_max, 1.0f);
     }
@@ -169,7 +170,7 @@ static void skinned_draw(void *self, const mat4 view, const mat4 projection, int
     Viewer *viewer = self;
     Loaded *loaded = viewer->loaded;
     RenderLight light;
-    app_light(viewer->options->flat_lighting, &light);
+    view_light(viewer->options->flat_lighting, &light);
     loaded->teaching.hud = overlays;
     scene_draw(&loaded->teaching, &loaded->animator, view, projection, &light, &viewer->aids_text, width, height);
     loaded->teaching.hud = true;
@@ -179,7 +180,7 @@ static void skinned_frame(void *self, int clip, float aspect, bool front, float 
                           Camera *camera)
 {
     Loaded *loaded = ((Viewer *)self)->loaded;
-    app_frame_clip(&loaded->model, &loaded->animator, clip, aspect, front, hud_top, hud_bottom, camera);
+    view_frame_clip(&loaded->model, &loaded->animator, clip, aspect, front, hud_top, hud_bottom, camera);
 }
 
 static bool skinned_root_position(void *self, vec3 root)
@@ -326,7 +327,7 @@ static bool skinned_action(void *self, Player *player, Action a)
         break;
     default: break;
     }
-    if (!aids_apply(&aids->shown, a)) return false;   /* a teaching aid (scene.h) */
+    if (!aids_apply(&aids->shown, a)) return false;   /* a teaching aid (teach/aids.h) */
     /* an aid about one joint with none selected: the weights start at the joint with the most
      * weighted vertices (the root often has none), the others at the skeleton's root */
     bool wants_joint = aids->shown.show_weights || aids->shown.axes == AXES_SELECTED || aids->shown.joint_values ||

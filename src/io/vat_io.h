@@ -25,7 +25,7 @@
 #define VAT_MAX_PAGES 2048
 #define VAT_FILE_NAME_MAX 64
 
-#define VAT_FRAME_POINTS_MAX 208   /* = APP_FRAME_POINTS_MAX (src/app/bounds.h) */
+#define VAT_FRAME_POINTS_MAX 208   /* = VIEW_FRAME_POINTS_MAX (src/view/framing.h) */
 
 typedef struct VatClip {
     char  name[SV_NAME_MAX];
@@ -35,10 +35,10 @@ typedef struct VatClip {
     float duration;       /* seconds */
     int   first_slot;
     bool  loop;           /* the last frame is the first again (src/app/vat_bake.c): wraps seamlessly */
-    float front_yaw;      /* the skinned viewer's front (app_front_yaw, radians), so --vat frames the
+    float front_yaw;      /* the skinned viewer's front (view_front_yaw, radians), so --vat frames the
                              same view; 0 when vat.json has no "front_yaw" */
     int   frame_point_count;                  /* the points the skinned viewer fits its first view to */
-    vec3  frame_points[VAT_FRAME_POINTS_MAX]; /* (app_clip_frame_points); 0 = none stored */
+    vec3  frame_points[VAT_FRAME_POINTS_MAX]; /* (view_clip_frame_points); 0 = none stored */
 } VatClip;
 
 typedef struct VatMeshRange {
@@ -58,7 +58,7 @@ typedef struct VatManifest {
     bool         float_precision;  /* positions in EXR floats, bounds only informative */
     VatLayout    layout;
     vec3         bounds_min, bounds_max;   /* per axis, over every baked frame */
-    vec3         view_min, view_max;       /* the skinned viewer's camera box (app_model_bounds: every
+    vec3         view_min, view_max;       /* the skinned viewer's camera box (view_model_bounds: every
                                               clip and the bind pose), so --vat frames the same view;
                                               = bounds when vat.json has no "view_bounds" */
     int          clip_count;

@@ -60,7 +60,7 @@ void camera_basis(const Camera *camera, vec3 back, vec3 right, vec3 up);
  * points' extent across the view (extent in the right / up axes, from the target), and
  * camera_fit_distance() returns the distance at which a point p relative to the target, with
  * (x, y, z) its right / up / back coordinates, is in view:  d >= z + |x| / tan(fov_x / 2) and
- * d >= z + |y| / tan(fov_y / 2). Callers fold these over their points (bounds.c does, over
+ * d >= z + |y| / tan(fov_y / 2). Callers fold these over their points (framing.c does, over
  * every skinned vertex of a clip) and set distance = CAMERA_MARGIN * the largest d. */
 #define CAMERA_MARGIN 1.08f        /* the framed points fill ~93 % of the view */
 float camera_fit_distance(const Camera *camera, const vec3 point, float aspect);

@@ -1,9 +1,16 @@
-/* environment.c — --environment FILE.hdr into a renderer (environment.h). */
-#include "environment.h"
+/* lighting.c — the light of both players (lighting.h): --lighting's rig, --environment FILE.hdr into a
+ * renderer. */
+#include "view/lighting.h"
 #include "io/hdr_image.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+
+void view_light(bool flat, RenderLight *light)
+{
+    if (flat) render_light_default(light);
+    else render_light_pbr(light);
+}
 
 /* Reads `path` and hands the image to the skinned renderer or, when it is NULL, the VAT one. */
 static bool apply(Renderer *renderer, VatRenderer *vat, const char *path, char *error, size_t error_size)
@@ -19,12 +26,12 @@ static bool apply(Renderer *renderer, VatRenderer *vat, const char *path, char *
     return ok;
 }
 
-bool app_environment_apply(Renderer *renderer, const char *path, char *error, size_t error_size)
+bool view_environment_apply(Renderer *renderer, const char *path, char *error, size_t error_size)
 {
     return apply(renderer, NULL, path, error, error_size);
 }
 
-bool app_environment_apply_vat(VatRenderer *renderer, const char *path, char *error, size_t error_size)
+bool view_environment_apply_vat(VatRenderer *renderer, const char *path, char *error, size_t error_size)
 {
     return apply(NULL, renderer, path, error, error_size);
 }

@@ -1,7 +1,8 @@
-/* scene.c — the model plus the teaching aids, for the viewer and --screenshot (see scene.h). */
-#include "scene.h"
-#include "against.h"
-#include "environment.h"
+/* scene.c — the model plus the teaching aids, for the viewer and --screenshot (teaching_aids.h):
+ * set-up, joint selection and picking, evaluate, draw, the aids panel's lines. */
+#include "teach/teaching_aids.h"
+#include "teach/against.h"
+#include "view/lighting.h"
 #include "anim/skeleton_lines.h"
 #include "gfx/colormap.h"
 #include "view/hud.h"
@@ -99,7 +100,7 @@ bool scene_init(TeachingAids *scene, const Model *model, Renderer *renderer, Ani
         scene_free(scene);
         return false;
     }
-    if (aids->environment && !app_environment_apply(renderer, aids->environment, error, error_size)) {
+    if (aids->environment && !view_environment_apply(renderer, aids->environment, error, error_size)) {
         scene_free(scene);
         return false;
     }
@@ -457,23 +458,15 @@ static void draw_legend(TeachingAids *scene, Text *text, int fb_width, int fb_he
     }
 }
 
-/* Is `joint` below `ancestor` in the hierarchy? */
-static bool joint_descends_from(const Skeleton *skeleton, int joint, int ancestor)
-{
-    for (int j = skeleton->parent[joint]; j >= 0; j = skeleton->parent[j])
-        if (j == ancestor) return true;
-    return false;
-}
-
 /* Placement priority of a dot joint: 0 the selected joint, 1 its ancestors, 2 its descendants,
  * 3 the rest; within a class shallower joints first (ancestors: nearest first). */
 static int label_rank(const TeachingAids *scene, int joint)
 {
     const Skeleton *skeleton = &scene->model->skeleton;
     int selected = scene->selected_joint, depth = skeleton_joint_depth(skeleton, joint);
-    if (joint == selected) return 0;
-    if (selected >= 0 && joint_descends_from(skeleton, selected, joint)) return 1 * 4096 + (4095 - depth);
-    if (selected >= 0 && joint_descends_from(skeleton, joint, selected)) return 2 * 4096 + depth;
+    if (joint == selected) return 0;   /* (scene_descends_from counts a joint as its own descendant) */
+    if (selected >= 0 && scene_descends_from(skeleton, selected, joint)) return 1 * 4096 + (4095 - depth);
+    if (selected >= 0 && scene_descends_from(skeleton, joint, selected)) return 2 * 4096 + depth;
     return 3 * 4096 + depth;
 }
 

@@ -1,6 +1,6 @@
-/* scene_aids.c — the drawing helpers of the teaching aids (scene_aids.h): a segment into the
+/* draw.c — the drawing helpers every teaching aid uses (teaching_aids.h): a segment into the
  * scratch vertices, the legends' colour bar. */
-#include "scene_aids.h"
+#include "teach/teaching_aids.h"
 #include "gfx/colormap.h"
 
 #include <math.h>

@@ -1,6 +1,20 @@
-/* scene.h — what the viewer and --screenshot draw around the skinned model: the teaching aids
- * (TeachingAids, its state and shared drawing helpers in scene_aids.h; the file keeps the name of
- * the scene it draws around the model).
+/* teaching_aids.h — src/teach/, the teaching aids: everything the viewer and --screenshot draw around
+ * the skinned model to teach how it moves, in one room (README "Rooms"; the VAT player draws the
+ * ground grid). Its state (TeachingAids, below) and its calls; the files of the room:
+ *   aids.h / aids.c           the switches: which aids are on (flags at start, keys after)
+ *   scene.c                   set-up, joint selection and picking, scene_evaluate, scene_draw: the
+ *                             surface, the ground grid, the skeleton, axes, joint names, the weights
+ *                             legend, the aids panel's lines
+ *   formula.c                 the aids that teach the formula: the difference view, the vertex
+ *                             inspector's marker and picking, the bone-space view, isolate / hide
+ *   panels.c                  their panels and legends: the difference legend, the inspector panel,
+ *                             the morph sliders
+ *   draw.c                    the drawing helpers every aid uses (a segment, the legends' colour bar)
+ *   against.h / against.c     --against OTHER per frame: OTHER posed at MODEL's clip and time, the
+ *                             distances of the difference view (set-up and --report: app/against.c)
+ * The numbers the aids show are computed in src/anim, plain math tested without a window: one
+ * vertex through the skinning formula (anim/inspect.h), the skeleton's line and dot geometry
+ * (anim/skeleton_lines.h); GL primitives (lines, text, the viridis colour map) are src/gfx's.
  *
  * One TeachingAids per window or screenshot, built once after the renderer (scene_init), so a
  * screenshot shows exactly what the window shows with the same flags / keys:
@@ -12,18 +26,109 @@
  *     the selected joint highlighted, RGB axis triads, joint names
  *   - the heat-map legend and a panel on the selected joint (name, parent, depth, values)
  * Per frame: scene_evaluate() (animation + the skinning method's CPU work, both timed), then
- * scene_draw(). Nothing is allocated per frame.
+ * scene_draw(). Nothing is allocated per frame. (The functions keep the prefix scene_: the scene
+ * the aids draw around the model.)
  */
-#ifndef SKINVIEW_SCENE_H
-#define SKINVIEW_SCENE_H
+#ifndef SKINVIEW_TEACHING_AIDS_H
+#define SKINVIEW_TEACHING_AIDS_H
 
-#include "scene_aids.h"
+#include "teach/aids.h"
+#include "anim/animator.h"
+#include "anim/skin_dq.h"
 #include "gfx/lines.h"
 #include "gfx/text.h"
 #include "gfx/renderer.h"
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#define LEGEND_STEPS 64                /* colour bar of the heat-map legend */
+
+/* The ground grid: square, centred on a grid point near the model, at height y. */
+#define GRID_MAX_HALF_LINES 12
+typedef struct GroundGrid {
+    float y;             /* the lowest point of the bind pose */
+    float center[2];     /* x, z: a multiple of spacing */
+    float spacing;       /* 1, 2 or 5 times a power of ten, about a tenth of the model's size */
+    int   half_lines;    /* lines from the centre to each edge */
+} GroundGrid;
+
+/* One joint name placed on screen (J): its panel (the text plus text_pad() around it), in
+ * framebuffer pixels, y down. */
+typedef struct NameLabel {
+    int   joint;
+    float x, y, width, height;
+} NameLabel;
+
+typedef struct TeachingAids {
+    const Model   *model;
+    Renderer      *renderer;       /* not owned */
+    AidOptions     shown;          /* the aids shown now: the CLI's options copied at scene_init, then
+                                      toggled by keys (aids_apply); the CLI's own struct is never written */
+    int            selected_joint; /* -1: none */
+    bool           hud;            /* draw the aids panel (method, timings, joint) */
+    Lines          lines;
+    LineVertex    *vertices;       /* scratch for one lines_draw */
+    int            vertex_capacity;
+    int           *line_joints;    /* skeleton segments: parent[j] -> j, j = line_joints[s] */
+    int            segment_count;
+    int           *dot_joints;     /* joints drawn as dots, hierarchy order */
+    unsigned char *dot_kinds;      /* JointDotKind */
+    int            dot_count;
+    float          size;           /* diagonal of the animation's bounding box */
+    int            lost_influence_vertices; /* file vertices whose 5th+ influences the import cut (ImportStats) */
+    GroundGrid     grid;
+    double         anim_us, skin_us; /* CPU time of the last scene_evaluate: animator, method */
+    Animator       other_path;     /* the pose evaluated the other way (reference <-> fast), only to time it */
+    bool           other_path_ready;
+    double         other_anim_us;  /* its time in the last scene_evaluate with the HUD shown; < 0: not measured */
+    NameLabel     *labels;         /* [joint_count] scratch of scene_place_names */
+    int           *label_order;    /* [joint_count] scratch: dots in placement order */
+    MorphOverride  morph_override; /* hand-set morph weights (--morph, the sliders) over the clip's */
+    /* the aids that teach the formula (formula.c, panels.c), all allocated in scene_init */
+    SkinDqPose     teach_dq;       /* dual quaternions for CPU skinning (difference view, inspector) */
+    bool           teach_dq_ready;
+    vec3          *scratch_a, *scratch_b; /* [largest mesh] CPU-skinned positions */
+    float         *distances;      /* [all vertices, mesh after mesh] the difference view's |p_A - p_B| */
+    float         *heat;           /* [largest mesh] distances / compare_legend, uploaded */
+    int           *mesh_offset;    /* [mesh_count] first entry of each mesh in distances */
+    float          compare_max, compare_legend; /* largest distance this frame; the legend's end (1, 2, 5 x 10^k) */
+    struct Against *against;       /* --against OTHER (teach/against.h): the difference view's other side is that file's
+                                      vertex at the same clip and time, not a second method; NULL: none. Not owned */
+    int            pose_clip;      /* the clip / time of the last scene_evaluate (the legend names the clip) */
+    int            inspect_mesh, inspect_vertex; /* the inspected vertex, -1: none */
+    struct VertexInspection *inspection; /* this frame's numbers of it (anim/inspect.h) */
+    bool          *joint_hidden;   /* [joint_count] hidden in the skeleton overlay, with its descendants */
+    bool          *joint_visible;  /* [joint_count] this frame: not hidden and (isolate) on the selected chain */
+    Lines          teach_lines;    /* room for a point per vertex (bone-space view) */
+    LineVertex    *space_points;   /* [all vertices] the vertices the selected joint moves */
+    int            space_point_count, space_full;
+    int            slider_mesh, slider_target, slider_rows; /* morph sliders: mesh, the one dragged (-1), rows drawn */
+    float          slider_x, slider_y, slider_w, slider_h;   /* the bars' box as last drawn, framebuffer pixels */
+    float          slider_scale;
+    int            slider_segments; /* bar segments scene_teach_text left in vertices[] for scene_teach_finish */
+    bool           inspector_compact; /* E's second press: the inspector without the matrices */
+    float          inspect_box[4]; /* this frame: the inspected vertex and the joints it is drawn to, on screen
+                                      (framebuffer pixels, y down: x0, y0, x1, y1), the region the panel avoids */
+    bool           inspect_box_valid;
+    int            name_prefix;    /* length of a "namespace:" every dot joint's name starts with (e.g.
+                                      "mixamorig:"), left out of the labels (the panel shows it); 0: none */
+} TeachingAids;
+
+/* A click on a joint dot: a press released within SCENE_CLICK_PIXELS (window units, each axis)
+ * of where it was pressed; the dots within SCENE_PICK_RADIUS framebuffer pixels, times the text
+ * scale (text_scale_for), of the cursor are candidates. */
+#define SCENE_CLICK_PIXELS 4.0
+#define SCENE_PICK_RADIUS 12.0f
+
+/* Appends segment a -> b to vertices[] (room for `capacity` vertices) at segment *count (nothing
+ * when it is full). */
+void scene_push_segment(LineVertex *vertices, int capacity, int *count, const float a[3], const float b[3],
+                        const float color[4]);
+/* The legends' colour bar at the top right, in framebuffer pixels: the viridis ramp (weights, the
+ * difference view) or the five influence-count colours; draws it and says where it lies. */
+void scene_legend_bar(TeachingAids *scene, int fb_width, int fb_height, float scale, bool viridis, float *left, float *right,
+                      float *top, float *bottom);
 
 /* Grid for a model whose bind pose spans [bind_min, bind_max] and whose animation spans
  * [min, max] (scene space). Pure; unit-tested. */
@@ -38,7 +143,7 @@ void ground_grid_draw(const GroundGrid *g, Lines *lines, LineVertex *vertices, i
                       const mat4 projection, const LineStyle *style);
 
 /* Builds the scene for `model` drawn by `renderer` with the aids of `aids`; [min, max] is the
- * animation's box (app_model_bounds). Uses `animator` as scratch (bind pose, for the grid).
+ * animation's box (view_model_bounds). Uses `animator` as scratch (bind pose, for the grid).
  * Resolves aids->joint: false with a message when no joint has that name. */
 bool scene_init(TeachingAids *scene, const Model *model, Renderer *renderer, Animator *animator, const AidOptions *aids,
                 const vec3 min, const vec3 max, char *error, size_t error_size);
@@ -88,7 +193,12 @@ float scene_text_pixels(int fb_width, int fb_height);
 bool scene_project_joint(const Animator *animator, int joint, const mat4 view, const mat4 projection, int fb_width,
                          int fb_height, float *x, float *y);
 
-/* ---- the aids that teach the formula (scene_teach.c) ---- */
+/* ---- the aids that teach the formula (formula.c; their panels and legends: panels.c) ---- */
+/* MESH:INDEX -> mesh (index or name; the last ':' splits) and vertex; false with a one-line message
+ * (--inspect-vertex, the command and the panel). */
+bool scene_parse_vertex_spec(const Model *model, const char *spec, int *mesh, int *vertex, char *error, size_t error_size);
+/* The inspected vertex where the drawn method puts it (this frame's numbers). */
+const float *scene_inspected_position(const TeachingAids *scene);
 bool scene_teach_init(TeachingAids *scene, const AidOptions *aids, char *error, size_t error_size);
 void scene_teach_free(TeachingAids *scene);
 /* The method the surface is drawn with (the difference view draws its first method). */
@@ -112,6 +222,8 @@ int scene_pick_vertex(TeachingAids *scene, const Animator *animator, const mat4 
  * pick radius); false when there is none (the inspection stays). */
 bool scene_click_vertex(TeachingAids *scene, const Animator *animator, const mat4 view, const mat4 projection, int window_width,
                         int window_height, int fb_width, int fb_height, double x, double y);
+/* Is `joint` `ancestor` itself or below it in the hierarchy? */
+bool scene_descends_from(const Skeleton *skeleton, int joint, int ancestor);
 /* Is joint j drawn in the skeleton overlay (isolate, hide)? */
 bool scene_joint_visible(const TeachingAids *scene, int joint);
 /* Backspace: hides / shows the selected joint and its descendants in the overlay. */

@@ -1,5 +1,6 @@
-/* bounds.c — the model's box over its whole animation and its bind pose, and a front camera framing it. */
-#include "bounds.h"
+/* framing.c — the model's box over its whole animation and its bind pose, and a front camera framing it
+ * (framing.h), for both players. */
+#include "view/framing.h"
 
 #include <float.h>
 #include <math.h>
@@ -67,7 +68,7 @@ static bool bounds_over(const Model *model, Animator *animator, int first, int l
     return box_found(lo, hi, min, max);
 }
 
-bool app_pose_bounds(const Model *model, const Animator *animator, vec3 min, vec3 max)
+bool view_pose_bounds(const Model *model, const Animator *animator, vec3 min, vec3 max)
 {
     glm_vec3_zero(min);
     glm_vec3_zero(max);
@@ -79,7 +80,7 @@ bool app_pose_bounds(const Model *model, const Animator *animator, vec3 min, vec
     return box_found(lo, hi, min, max);
 }
 
-bool app_pose_screen_bounds(const Model *model, const Animator *animator, const mat4 view_projection, vec2 min,
+bool view_pose_screen_bounds(const Model *model, const Animator *animator, const mat4 view_projection, vec2 min,
                             vec2 max)
 {
     glm_vec2_zero(min);
@@ -110,12 +111,12 @@ bool app_pose_screen_bounds(const Model *model, const Animator *animator, const 
     return true;
 }
 
-bool app_model_bounds(const Model *model, Animator *animator, vec3 min, vec3 max)
+bool view_model_bounds(const Model *model, Animator *animator, vec3 min, vec3 max)
 {
     return bounds_over(model, animator, 0, model->clip_count - 1, ANIMATOR_REST_POSE, min, max);
 }
 
-bool app_clip_bounds(const Model *model, Animator *animator, int clip, vec3 min, vec3 max)
+bool view_clip_bounds(const Model *model, Animator *animator, int clip, vec3 min, vec3 max)
 {
     if (clip >= 0 && clip < model->clip_count) return bounds_over(model, animator, clip, clip, clip, min, max);
     return bounds_over(model, animator, 0, -1, clip, min, max);
@@ -123,7 +124,7 @@ bool app_clip_bounds(const Model *model, Animator *animator, int clip, vec3 min,
 
 static bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
-bool app_mirror_joint_name(const char *name, char *out, size_t out_size, int *side)
+bool view_mirror_joint_name(const char *name, char *out, size_t out_size, int *side)
 {
     static const char *const words[][2] = {{"Left", "Right"}, {"left", "right"}, {"LEFT", "RIGHT"}};
     size_t n = strlen(name);
@@ -152,7 +153,7 @@ bool app_mirror_joint_name(const char *name, char *out, size_t out_size, int *si
     return false;
 }
 
-/* Rule 1 of app_front_yaw: Left / Right joint pairs. */
+/* Rule 1 of view_front_yaw: Left / Right joint pairs. */
 static bool facing_from_names(const Model *model, const Animator *animator, float *yaw)
 {
     const Skeleton *skeleton = &model->skeleton;
@@ -161,7 +162,7 @@ static bool facing_from_names(const Model *model, const Animator *animator, floa
     int pairs = 0;
     for (int j = 0; j < skeleton->joint_count; j++) {
         int side = 0;
-        if (!app_mirror_joint_name(skeleton->names[j], mirrored, sizeof mirrored, &side) || side != 1) continue;
+        if (!view_mirror_joint_name(skeleton->names[j], mirrored, sizeof mirrored, &side) || side != 1) continue;
         for (int k = 0; k < skeleton->joint_count; k++) {
             if (k == j || strcmp(skeleton->names[k], mirrored) != 0) continue;
             vec3 d;
@@ -261,7 +262,7 @@ static bool facing_from_feet(const Model *model, Animator *animator, int clip, f
     return true;
 }
 
-float app_front_yaw(const Model *model, Animator *animator, int clip)
+float view_front_yaw(const Model *model, Animator *animator, int clip)
 {
     float yaw = 0.0f;
     animator_evaluate(animator, clip, 0.0f);
@@ -273,7 +274,7 @@ float app_front_yaw(const Model *model, Animator *animator, int clip)
 
 /* What the fitting passes fold over the points: their extent across the view (pass 1, from
  * the target), the distance they need (pass 2), where they land on screen (pass 3, NDC). */
-struct AppFit {
+struct ViewFit {
     const Camera *camera;
     float aspect;
     vec3  back, right, up;
@@ -282,7 +283,7 @@ struct AppFit {
     int   pass;
 };
 
-void app_fit_point(AppFit *fit, const vec3 point)
+void view_fit_point(ViewFit *fit, const vec3 point)
 {
     if (!isfinite(point[0]) || !isfinite(point[1]) || !isfinite(point[2])) return;
     vec3 r;
@@ -307,7 +308,7 @@ void app_fit_point(AppFit *fit, const vec3 point)
     }
 }
 
-void app_frame_points(AppPointSource source, void *user, const vec3 box_min, const vec3 box_max, float front_yaw,
+void view_frame_points(ViewPointSource source, void *user, const vec3 box_min, const vec3 box_max, float front_yaw,
                       float aspect, bool reset_angle, float reserved_top, float reserved_bottom, Camera *camera)
 {
     camera->front_yaw = front_yaw;
@@ -315,7 +316,7 @@ void app_frame_points(AppPointSource source, void *user, const vec3 box_min, con
     /* the box sets the scene size (near / far, zoom limits) and a first distance ... */
     camera_frame(camera, box_min, box_max, aspect, glm_rad(CAMERA_DEFAULT_FOV_Y_DEGREES));
     /* ... then the points themselves: centred across the view, as close as they all fit */
-    AppFit fit = {.camera = camera, .aspect = aspect, .x_min = INFINITY, .x_max = -INFINITY,
+    ViewFit fit = {.camera = camera, .aspect = aspect, .x_min = INFINITY, .x_max = -INFINITY,
                   .y_min = INFINITY, .y_max = -INFINITY, .distance = 0.0f, .pass = 1};
     camera_basis(camera, fit.back, fit.right, fit.up);
     source(user, &fit);
@@ -363,7 +364,7 @@ static void frame_direction(int d, vec3 out)
     out[2] = (float)(code / 9 - 1);
 }
 
-int app_clip_frame_points(const Model *model, Animator *animator, int clip, vec3 *points)
+int view_clip_frame_points(const Model *model, Animator *animator, int clip, vec3 *points)
 {
     int max_vertices = 0;
     for (int m = 0; m < model->mesh_count; m++)
@@ -374,10 +375,10 @@ int app_clip_frame_points(const Model *model, Animator *animator, int clip, vec3
     for (int i = 0; i < samples; i++) {
         float t = samples > 1 ? model->clips[clip].duration * (float)i / (float)(samples - 1) : 0.0f;
         animator_evaluate(animator, clip, t);
-        float best[APP_FRAME_DIRECTIONS];
-        vec3 dirs[APP_FRAME_DIRECTIONS];
+        float best[VIEW_FRAME_DIRECTIONS];
+        vec3 dirs[VIEW_FRAME_DIRECTIONS];
         int found = 0;
-        for (int d = 0; d < APP_FRAME_DIRECTIONS; d++) {
+        for (int d = 0; d < VIEW_FRAME_DIRECTIONS; d++) {
             frame_direction(d, dirs[d]);
             best[d] = -INFINITY;
         }
@@ -386,7 +387,7 @@ int app_clip_frame_points(const Model *model, Animator *animator, int clip, vec3
             animator_skin_mesh(animator, m, scratch, NULL);
             for (int v = 0; v < model->meshes[m].vertex_count; v++) {
                 if (!isfinite(scratch[v][0]) || !isfinite(scratch[v][1]) || !isfinite(scratch[v][2])) continue;
-                for (int d = 0; d < APP_FRAME_DIRECTIONS; d++) {
+                for (int d = 0; d < VIEW_FRAME_DIRECTIONS; d++) {
                     float along = glm_vec3_dot(scratch[v], dirs[d]);
                     if (along > best[d]) {
                         best[d] = along;
@@ -396,7 +397,7 @@ int app_clip_frame_points(const Model *model, Animator *animator, int clip, vec3
                 found = 1;
             }
         }
-        if (found) count += APP_FRAME_DIRECTIONS;
+        if (found) count += VIEW_FRAME_DIRECTIONS;
     }
     free(scratch);
     return count;
@@ -408,13 +409,13 @@ typedef struct PointArray {
     int         count;
 } PointArray;
 
-static void array_points(void *user, AppFit *fit)
+static void array_points(void *user, ViewFit *fit)
 {
     const PointArray *a = user;
-    for (int i = 0; i < a->count; i++) app_fit_point(fit, a->points[i]);
+    for (int i = 0; i < a->count; i++) view_fit_point(fit, a->points[i]);
 }
 
-void app_frame_point_array(const vec3 *points, int count, float front_yaw, float aspect, bool reset_angle,
+void view_frame_point_array(const vec3 *points, int count, float front_yaw, float aspect, bool reset_angle,
                            float reserved_top, float reserved_bottom, Camera *camera)
 {
     PointArray array = {points, count};
@@ -427,15 +428,15 @@ void app_frame_point_array(const vec3 *points, int count, float front_yaw, float
             glm_vec3_maxv(box_max, (float *)points[i], box_max);
         }
     }
-    app_frame_points(array_points, &array, box_min, box_max, front_yaw, aspect, reset_angle, reserved_top,
+    view_frame_points(array_points, &array, box_min, box_max, front_yaw, aspect, reset_angle, reserved_top,
                      reserved_bottom, camera);
 }
 
-void app_frame_clip(const Model *model, Animator *animator, int clip, float aspect, bool reset_angle,
+void view_frame_clip(const Model *model, Animator *animator, int clip, float aspect, bool reset_angle,
                     float reserved_top, float reserved_bottom, Camera *camera)
 {
-    float front_yaw = app_front_yaw(model, animator, clip);
-    vec3 points[APP_FRAME_POINTS_MAX];
-    int count = app_clip_frame_points(model, animator, clip, points);
-    app_frame_point_array(points, count, front_yaw, aspect, reset_angle, reserved_top, reserved_bottom, camera);
+    float front_yaw = view_front_yaw(model, animator, clip);
+    vec3 points[VIEW_FRAME_POINTS_MAX];
+    int count = view_clip_frame_points(model, animator, clip, points);
+    view_frame_point_array(points, count, front_yaw, aspect, reset_angle, reserved_top, reserved_bottom, camera);
 }

@@ -1,6 +1,6 @@
 /* aids.h — the teaching aids' switches: which aids are on (flags at start, keys after), and the
- * keys that toggle them (aids_apply). The CLI (cli.h) parses the flags into an AidOptions; the
- * teaching-aids layer (app/scene.h) keeps its own live copy. Pure: no window, no GL. */
+ * keys that toggle them (aids_apply). The CLI (app/cli.h) parses the flags into an AidOptions; the
+ * teaching aids (teaching_aids.h) keep their own live copy. Pure: no window, no GL. */
 #ifndef SKINVIEW_AIDS_H
 #define SKINVIEW_AIDS_H
 

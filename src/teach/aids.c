@@ -1,5 +1,5 @@
 /* aids.c — the teaching aids' keys (aids.h). */
-#include "view/aids.h"
+#include "teach/aids.h"
 
 bool aids_apply(AidOptions *aids, Action action)
 {

@@ -1,6 +1,8 @@
-/* bounds.h — where the model is over its whole animation (camera framing in camera.h). */
-#ifndef SKINVIEW_BOUNDS_H
-#define SKINVIEW_BOUNDS_H
+/* framing.h — where the model is over its whole animation, which way it faces, and the camera that
+ * frames it (the camera itself: camera.h). Used by both players (the skinned viewer, --vat: a bake
+ * stores the same frame points) and the commands that render off-screen. */
+#ifndef SKINVIEW_VIEW_FRAMING_H
+#define SKINVIEW_VIEW_FRAMING_H
 
 #include "anim/animator.h"
 #include "view/camera.h"
@@ -12,22 +14,22 @@
  * of the bind pose, so a camera framed on it keeps the whole animation in view. Uses `animator` as scratch
  * (re-evaluate it afterwards). Returns false (min = max = 0) for a model without vertices
  * or on out-of-memory. Cost: (clips x 8 + 1) x vertices. */
-bool app_model_bounds(const Model *model, Animator *animator, vec3 min, vec3 max);
+bool view_model_bounds(const Model *model, Animator *animator, vec3 min, vec3 max);
 
 /* Axis-aligned box, in scene space, of the CPU-skinned vertices of the pose `animator` holds
- * (evaluate it first). Same failures as app_model_bounds. Cost: vertices. */
-bool app_pose_bounds(const Model *model, const Animator *animator, vec3 min, vec3 max);
+ * (evaluate it first). Same failures as view_model_bounds. Cost: vertices. */
+bool view_pose_bounds(const Model *model, const Animator *animator, vec3 min, vec3 max);
 
 /* The 2D box, in normalised device coordinates (-1..1), of the CPU-skinned vertices of the
  * pose `animator` holds as `view_projection` shows them (vertices behind the eye skipped).
  * False if no vertex is in front of the eye, or on out-of-memory. Cost: vertices. */
-bool app_pose_screen_bounds(const Model *model, const Animator *animator, const mat4 view_projection, vec2 min,
+bool view_pose_screen_bounds(const Model *model, const Animator *animator, const mat4 view_projection, vec2 min,
                             vec2 max);
 
 /* The same box for one clip only (8 times over it), or for a static pose (clip < 0): what
  * the first frame and F frame, so the character fills the window rather than the union of
  * every clip's reach. */
-bool app_clip_bounds(const Model *model, Animator *animator, int clip, vec3 min, vec3 max);
+bool view_clip_bounds(const Model *model, Animator *animator, int clip, vec3 min, vec3 max);
 
 /* Which way the character faces, as a camera yaw (camera.h: the eye at (sin y, 0, cos y)
  * from the target sees the face), at the pose `animator` holds:
@@ -39,27 +41,27 @@ bool app_clip_bounds(const Model *model, Animator *animator, int clip, vec3 min,
  *   3. else 0: it faces +Z, the glTF front.
  * A left side along the up axis (a file that is not Y-up) skips rule 1. `animator` is left
  * evaluated at clip `clip`'s start. */
-float app_front_yaw(const Model *model, Animator *animator, int clip);
+float view_front_yaw(const Model *model, Animator *animator, int clip);
 
 /* The mirrored name of a joint ("LeftArm" -> "RightArm", "arm_l" -> "arm_r", "L_Hand" ->
  * "R_Hand"): Left/left/LEFT swapped with Right/right/RIGHT and a lone L/l/R/r token (between
  * non-letters) swapped. Returns false when the name has no such token. `side` gets +1 when
  * the name is a left one, -1 for a right one. */
-bool app_mirror_joint_name(const char *name, char *out, size_t out_size, int *side);
+bool view_mirror_joint_name(const char *name, char *out, size_t out_size, int *side);
 
 /* Framing on points (the vertices of a pose, several poses, a VAT bake's frames): a point
- * source calls app_fit_point(fit, p) for each of its points, every time it is called (the
+ * source calls view_fit_point(fit, p) for each of its points, every time it is called (the
  * fitting makes 3 to 5 passes, so a source must give the same points each time). */
-typedef struct AppFit AppFit;
-typedef void (*AppPointSource)(void *user, AppFit *fit);
-void app_fit_point(AppFit *fit, const vec3 point);
+typedef struct ViewFit ViewFit;
+typedef void (*ViewPointSource)(void *user, ViewFit *fit);
+void view_fit_point(ViewFit *fit, const vec3 point);
 
 /* The camera for the points of `source`: front_yaw set (and, with reset_angle, the
  * three-quarter front view), the box [box_min, box_max] for the scene size, then the target
  * centred on the points as the screen shows them and the distance at which they all fit
  * (CAMERA_MARGIN), in the band the HUD leaves free (reserved_top / reserved_bottom: fractions of
  * the height). */
-void app_frame_points(AppPointSource source, void *user, const vec3 box_min, const vec3 box_max, float front_yaw,
+void view_frame_points(ViewPointSource source, void *user, const vec3 box_min, const vec3 box_max, float front_yaw,
                       float aspect, bool reset_angle, float reserved_top, float reserved_bottom, Camera *camera);
 
 /* The points the first frame is fitted to: at each of the clip's 8 sample times (one pose
@@ -67,24 +69,24 @@ void app_frame_points(AppPointSource source, void *user, const vec3 box_min, con
  * edges and corners of a cube). A character's silhouette from any view is within a few
  * percent of what these span, and fitting 208 points is cheap where every vertex of every
  * sample five times over is not; a VAT bake stores the same points (vat.json) so --vat frames
- * exactly as the skinned viewer does. Writes at most APP_FRAME_POINTS_MAX points, returns the
+ * exactly as the skinned viewer does. Writes at most VIEW_FRAME_POINTS_MAX points, returns the
  * count (0 for a model without vertices). */
-#define APP_FRAME_DIRECTIONS 26
-#define APP_FRAME_POINTS_MAX (8 * APP_FRAME_DIRECTIONS)
-int app_clip_frame_points(const Model *model, Animator *animator, int clip, vec3 *points);
+#define VIEW_FRAME_DIRECTIONS 26
+#define VIEW_FRAME_POINTS_MAX (8 * VIEW_FRAME_DIRECTIONS)
+int view_clip_frame_points(const Model *model, Animator *animator, int clip, vec3 *points);
 
-/* app_frame_points() over an array of points, with their own box (the unit box when count is 0). */
-void app_frame_point_array(const vec3 *points, int count, float front_yaw, float aspect, bool reset_angle,
+/* view_frame_points() over an array of points, with their own box (the unit box when count is 0). */
+void view_frame_point_array(const vec3 *points, int count, float front_yaw, float aspect, bool reset_angle,
                            float reserved_top, float reserved_bottom, Camera *camera);
 
 /* The first frame and F: the camera framed on clip `clip` for this aspect — every skinned
- * vertex at the 8 times app_clip_bounds() samples (through app_clip_frame_points), centred and
+ * vertex at the 8 times view_clip_bounds() samples (through view_clip_frame_points), centred and
  * as close as they all fit —
- * front_yaw from app_front_yaw(); with reset_angle the three-quarter front view
+ * front_yaw from view_front_yaw(); with reset_angle the three-quarter front view
  * (camera_reset_angle), else the current angle kept. reserved_top / reserved_bottom: fractions
  * of the window height the HUD covers (status line, timeline), kept free of the model.
  * Uses `animator` as scratch (re-evaluate it afterwards). An empty model frames the unit box. */
-void app_frame_clip(const Model *model, Animator *animator, int clip, float aspect, bool reset_angle,
+void view_frame_clip(const Model *model, Animator *animator, int clip, float aspect, bool reset_angle,
                     float reserved_top, float reserved_bottom, Camera *camera);
 
 #endif
