@@ -91,3 +91,8 @@ skinview_test(app_animations test_animations_cli.c BINARY SKIP LABELS gl TIMEOUT
 # order and by nearest point), another unit (the hint), demo.fbx against demo.glb, the rigid skin
 # against LBS, mixamo.fbx against Xbot.glb (../shared), the heat map in --screenshot, and bad use.
 skinview_test(app_against test_against.c STB BINARY LABELS gl TIMEOUT 300)
+# Issue 28: the rig a clip was retargeted from, beside the character (Shift+B, --show-source-rig,
+# src/app/source_rig.c): a CMU take on Xbot, screenshots read back — the rig's bones drawn right of
+# the character (front and side views), at its size on its ground, none without the flag or on the
+# character's own clip; the key table's Shift+B.
+skinview_test(app_source_rig test_source_rig.c LINK skinview_view STB BINARY SKIP LABELS gl TIMEOUT 120)

@@ -206,7 +206,12 @@ static bool add_file(Model *character, const char *path, const BoneMapPair *pair
     }
     Clip *grown = realloc(character->clips, sizeof(Clip) * (size_t)(character->clip_count + anim.clip_count));
     if (grown) character->clips = grown;
-    ok = grown != NULL;
+    /* the file's skeleton and clips stay with the character, to be posed beside it (Shift+B) */
+    SourceRig *rigs = grown ? realloc(character->source_rigs, sizeof(SourceRig) * (size_t)(character->source_rig_count + 1))
+                            : NULL;
+    if (rigs) character->source_rigs = rigs;
+    Model *kept = rigs ? malloc(sizeof *kept) : NULL;
+    ok = kept != NULL;
     int dropped_total = 0;
     char stem[SV_NAME_MAX];
     snprintf(stem, sizeof stem, "%s", base_name(path));
@@ -222,6 +227,8 @@ static bool add_file(Model *character, const char *path, const BoneMapPair *pair
         }
         dropped_total += dropped;
         snprintf(clip->source_file, sizeof clip->source_file, "%s", base_name(path));
+        clip->source_rig = character->source_rig_count + 1;
+        clip->source_clip = c;
         const char *name = anim.clip_count == 1 && generic_clip_name(anim.clips[c].name) ? stem : anim.clips[c].name;
         character->clip_count++;
         model_name_clip(character, character->clip_count - 1, name, strlen(name));
@@ -229,6 +236,22 @@ static bool add_file(Model *character, const char *path, const BoneMapPair *pair
     if (table)
         printf("  clips added: %d, tracks of unmatched joints dropped: %d, retarget %s\n", ok ? anim.clip_count : 0,
                dropped_total, retarget_off ? "off (local keys copied)" : "on");
+    if (ok) {
+        SourceRig *rig = &character->source_rigs[character->source_rig_count++];
+        for (int i = 0; i < 4; i++) rig->align[i] = (float)setup.align[i];
+        rig->scale = (float)setup.hip_scale;
+        rig->hips = setup.source_hips;
+        rig->target_hips = setup.target_hips;
+        for (int m = 0; m < anim.mesh_count; m++) mesh_free(&anim.meshes[m]);   /* only the skeleton is drawn */
+        anim.mesh_count = 0;
+        for (int t = 0; t < anim.texture_count; t++) free(anim.textures[t].rgba);
+        anim.texture_count = 0;
+        *kept = anim;
+        rig->model = kept;
+        memset(&anim, 0, sizeof anim);
+    } else {
+        free(kept);
+    }
     retarget_setup_free(&setup);
     retarget_map_free(&map);
     model_free(&anim);

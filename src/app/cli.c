@@ -412,6 +412,8 @@ static const CliOption options_table[] = {
     TEXT("--environment", "HDR", aids.environment, "ambient light from an equirectangular Radiance .hdr image\n"
                                                    "(diffuse and specular, prefiltered at load) instead of the sky/ground"),
     FLAG("--show-skeleton", aids.show_skeleton, "bones as lines, joints as dots (key B)"),
+    FLAG("--show-source-rig", aids.show_source_rig, "with a clip of --animations: the skeleton it was retargeted from,\n"
+                                                    "posed beside the character at its size (key Shift+B)"),
     CUSTOM("--show-weights", "[JOINT]", parse_show_weights, NULL,
            "colour each vertex by its weight on the selected joint (key W)\n"
            "(JOINT: a joint name; an argument naming an existing file is the MODEL)"),
@@ -448,7 +450,8 @@ const char *cli_usage(void)
         "                [--inspect-vertex MESH:INDEX [--json]] [--compare A,B] [--morph NAME=W,...]\n"
         "                [--show-bone-space] [--show-morphs] [--isolate-joint] [--hide-joints A,B]\n"
         "                [--lighting flat|default] [--shadow] [--environment FILE.hdr]\n"
-        "                [--show-skeleton] [--show-weights [JOINT]] [--show-influences] [--joint NAME]\n"
+        "                [--show-skeleton] [--show-source-rig] [--show-weights [JOINT]] [--show-influences]\n"
+        "                [--joint NAME]\n"
         "                [--show-axes [all]] [--show-names] [--joint-values] [--wireframe]\n"
         "                [--show-normals] [--no-grid] [--optimize-keys [TOLERANCE]] [--no-extrapolation]\n"
         "                [--loop loop|once|ping-pong] [--blend SECONDS] [--watch]\n"

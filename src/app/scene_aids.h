@@ -5,6 +5,7 @@
 #define SKINVIEW_SCENE_AIDS_H
 
 #include "cli.h"
+#include "source_rig.h"
 #include "gfx/lines.h"
 #include "gfx/renderer.h"
 
@@ -81,6 +82,7 @@ typedef struct TeachingAids {
     bool           inspect_box_valid;
     int            name_prefix;    /* length of a "namespace:" every dot joint's name starts with (e.g.
                                       "mixamorig:"), left out of the labels (the panel shows it); 0: none */
+    SourceRigView  source_rig;     /* the skeleton the clip was retargeted from, beside the character (Shift+B) */
 } TeachingAids;
 
 /* A click on a joint dot: a press released within SCENE_CLICK_PIXELS (window units, each axis)
