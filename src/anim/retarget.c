@@ -283,10 +283,13 @@ bool retarget_check(const RetargetMap *map, const Skeleton *target, char *error,
 
 /* Whether a joint of role `child` continues the bone of a joint of role `role` (the direction that
  * rest alignment turns): spine -> spine / neck / head, neck -> neck / head, shoulder -> upper arm ->
- * forearm -> hand, upper leg -> lower leg -> foot. Other roles (hips, hands, feet, fingers, head)
- * have no such bone: where the joint sits against the sole or the palm differs from rig to rig (the
- * CMU ankle is level with the ball of the foot, Mixamo's 39 degrees above it), so they keep their rest
- * pose relative to the limb they hang from. */
+ * forearm -> hand, upper leg -> lower leg -> foot -> toes. The foot's bone is the line ankle -> toe
+ * joint: rigs rest it differently (the CMU ankle is level with the ball of the foot, Mixamo's 39
+ * degrees above it), and a foot that kept its own rest pitch under the source's turn would point
+ * its toes that much further down (hip_height measures the character's foot at the source's pitch
+ * to match). Other roles (hips, hands, toes, fingers, head) have no such bone: where the joint sits
+ * against the palm differs from rig to rig, so they keep their rest pose relative to the limb they
+ * hang from. */
 static bool continues_bone(int role, int child)
 {
     if (role == ROLE_SPINE) return child == ROLE_SPINE || child == ROLE_NECK || child == ROLE_HEAD;
@@ -295,7 +298,7 @@ static bool continues_bone(int role, int child)
     int side = (role - ROLE_FIRST_SIDED) / RETARGET_SIDED_ROLES, sided = (role - ROLE_FIRST_SIDED) % RETARGET_SIDED_ROLES;
     int next = sided == SIDED_SHOULDER ? SIDED_UPPER_ARM : sided == SIDED_UPPER_ARM ? SIDED_FOREARM
              : sided == SIDED_FOREARM ? SIDED_HAND : sided == SIDED_UPPER_LEG ? SIDED_LOWER_LEG
-             : sided == SIDED_LOWER_LEG ? SIDED_FOOT : -1;
+             : sided == SIDED_LOWER_LEG ? SIDED_FOOT : sided == SIDED_FOOT ? SIDED_TOES : -1;
     return next >= 0 && child == ROLE_SIDED(side, next);
 }
 
@@ -375,10 +378,14 @@ static double along(const double up[3], const vec4 p) { return up[0] * p[0] + up
 
 /* Height of the hips above the ground with the legs straight down, at rest, along `up`: the drop from
  * the hips to the upper leg, the thigh and shin lengths, the drop from the ankle to its lowest
- * descendant (toe), averaged over the legs the roles name. A rest pose with splayed legs (the CMU
+ * descendant (toe), averaged over the legs the roles name. With a toes joint the ankle's drop is
+ * the one to that joint, and pitch_out[side] gets its sine (drop / foot length); given the other
+ * rig's foot_pitch, the drop is foot_pitch x this foot's length: the foot as rest alignment turns it
+ * (continues_bone), so that k compares two rigs standing on feet pitched alike. A rest pose with splayed legs (the CMU
  * takes: 20 degrees) stands as tall as its legs are long. Without leg roles: the hips' height above
  * the lowest foot / toe joint (or the lowest joint). */
-static double hip_height(const Skeleton *skeleton, const int *roles, const mat4 *model, int hips, const double up[3])
+static double hip_height(const Skeleton *skeleton, const int *roles, const mat4 *model, int hips, const double up[3],
+                         const double *foot_pitch, double *pitch_out)
 {
     if (hips < 0) return 0.0;
     double legs = 0.0;
@@ -391,9 +398,19 @@ static double hip_height(const Skeleton *skeleton, const int *roles, const mat4 
         double lowest = along(up, model[foot][3]);
         for (int j = foot + 1; j < skeleton->joint_count; j++)
             if (is_descendant(skeleton, j, foot) && along(up, model[j][3]) < lowest) lowest = along(up, model[j][3]);
+        double drop = along(up, model[foot][3]) - lowest;   /* the ankle above its lowest toe joint */
+        int toes = find_role(roles, skeleton->joint_count, ROLE_SIDED(side, SIDED_TOES));
+        double foot_length = toes >= 0 ? glm_vec3_distance((float *)model[foot][3], (float *)model[toes][3]) : 0.0;
+        if (foot_length > 0.0 && pitch_out) {   /* the ankle above the toe joint, the line the feet are aligned by */
+            drop = along(up, model[foot][3]) - along(up, model[toes][3]);
+            pitch_out[side] = drop / foot_length;
+        }
+        /* the foot turned to the other rig's rest pitch (the foot is aligned ankle -> toe like a limb
+         * bone): its ankle stands sin(pitch) x its length above the toe */
+        if (foot_length > 0.0 && foot_pitch && !isnan(foot_pitch[side])) drop = foot_pitch[side] * foot_length;
         legs += along(up, model[hips][3]) - along(up, model[upper][3]) +
                 glm_vec3_distance((float *)model[upper][3], (float *)model[lower][3]) +
-                glm_vec3_distance((float *)model[lower][3], (float *)model[foot][3]) + along(up, model[foot][3]) - lowest;
+                glm_vec3_distance((float *)model[lower][3], (float *)model[foot][3]) + drop;
         leg_count++;
     }
     if (leg_count > 0) return legs / leg_count;
@@ -470,8 +487,9 @@ bool retarget_setup(RetargetSetup *setup, const Skeleton *source, const Skeleton
             if (map->source_of_target[t] >= 0) setup->target_hips = t;
     }
     setup->source_hips = setup->target_hips >= 0 ? map->source_of_target[setup->target_hips] : -1;
-    double h_s = hip_height(source, map->source_roles, s_model, setup->source_hips, up_s);
-    double h_t = hip_height(target, map->target_roles, t_model, setup->target_hips, up_t);
+    double pitch[2] = {NAN, NAN};   /* the source's feet: sine of the ankle -> toe line's drop at rest */
+    double h_s = hip_height(source, map->source_roles, s_model, setup->source_hips, up_s, NULL, pitch);
+    double h_t = hip_height(target, map->target_roles, t_model, setup->target_hips, up_t, pitch, NULL);
     /* k = character hip height / source hip height (1 when either is not measurable) */
     setup->hip_scale = h_s > 1e-9 && h_t > 1e-9 ? h_t / h_s : 1.0;
     if (h_s == h_t) setup->hip_scale = 1.0;
