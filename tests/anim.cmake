@@ -68,3 +68,7 @@ skinview_test(anim_reference_mode test_reference_mode.c LINK skinview_io LABELS 
 # deltas); mixamo.fbx <-> Xbot.glb and the CMU BVH takes on Xbot (every limb, feet within 2 % of the
 # leg at contacts, travel); renamed copies of Xbot's rig (prefixes, Unreal, Rigify, bone map); refusals.
 skinview_test(anim_retarget test_retarget.c LINK skinview_io LABELS anim io TIMEOUT 300)
+# Issue 28: morph-weight tracks of an animation file carried to the character's targets of the same
+# name (src/anim/retarget_morph.c): other order, other meshes, duplicates, unnamed and missing names,
+# tangents copied, and the weight played through the Animator.
+skinview_test(anim_retarget_morph test_retarget_morph.c LINK skinview_anim LABELS anim)

@@ -96,3 +96,7 @@ skinview_test(app_against test_against.c STB BINARY LABELS gl TIMEOUT 300)
 # the character (front and side views), at its size on its ground, none without the flag or on the
 # character's own clip; the key table's Shift+B.
 skinview_test(app_source_rig test_source_rig.c LINK skinview_view STB BINARY SKIP LABELS gl TIMEOUT 120)
+# Issue 28: commas in --animations names (src/app/cli.c parse_animations): an existing file with
+# commas is one item, '\,' escapes, --animations given again adds up; the list app_add_animations
+# takes (the viewer's Shift-drops) holds a path a line, so a dropped path is never split.
+skinview_test(app_animations_paths test_animations_paths.c LINK skinview_app SKIP LABELS io TIMEOUT 120)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* How an option reads its value (the next argument) into its Options field. */
@@ -278,6 +279,37 @@ static bool parse_retarget(const CliOption *option, int argc, char **argv, int *
     return true;
 }
 
+/* --animations: each occurrence adds to one list, an item a line ('\n' joins them: a path holds no
+ * newline in practice, and may hold a comma). An argument that names an existing file or folder is one
+ * item whatever it holds; else it is split at its commas, "\," standing for a comma in a name. */
+static bool parse_animations(const CliOption *option, int argc, char **argv, int *i, Options *o, char *error, size_t size)
+{
+    static char list[16384];
+    const char *value = take_value(argc, argv, i, error, size);
+    if (!value) return false;
+    if (strchr(value, '\n')) {
+        snprintf(error, size, "%s: a name with a line break is not supported", option->name);
+        return false;
+    }
+    size_t length = o->animations ? strlen(list) : 0;
+    if (length > 0) list[length++] = '\n';   /* after the earlier --animations */
+    struct stat st;
+    bool whole = stat(value, &st) == 0;
+    for (const char *c = value; *c; c++) {
+        char put = *c;
+        if (!whole && c[0] == '\\' && c[1] == ',') put = *++c;   /* an escaped comma */
+        else if (!whole && put == ',') put = '\n';
+        if (length + 2 >= sizeof list) {
+            snprintf(error, size, "%s: the list is too long (16 KiB at most)", option->name);
+            return false;
+        }
+        list[length++] = put;
+    }
+    list[length] = '\0';
+    o->animations = list;
+    return true;
+}
+
 #define FLAG(name, f, help) {name, NULL, OPTION_FLAG, FIELD(f), 0, 0, false, NULL, NO_ALSO, NULL, help}
 #define TEXT(name, shown, f, help) {name, shown, OPTION_TEXT, FIELD(f), 0, 0, false, NULL, NO_ALSO, NULL, help}
 #define CUSTOM(name, shown, parse, needs, help) {name, shown, OPTION_CUSTOM, 0, 0, 0, false, needs, NO_ALSO, parse, help}
@@ -354,11 +386,12 @@ static const CliOption options_table[] = {
     TEXT("--vat", "OUTDIR", vat_dir, "play a bake back with shaders/vat.vert (no skeleton)"),
     {"--instances", "N", OPTION_INT, FIELD(instances), 1, 1000000, false, "an integer in 1..1000000",
      FIELD(instances_given), NULL, "with --vat: N copies on a grid, one draw call per mesh"},
-    TEXT("--animations", "FILE[,FILE...]|DIR", animations,
-         "add the clips of other files (a folder: every model file in it,\n"
-         "sorted) to MODEL: joints matched by name, prefix-free name,\n"
-         "humanoid role or --bone-map, clips retargeted onto MODEL's\n"
-         "skeleton (docs/retargeting.md); --clip names them"),
+    CUSTOM("--animations", "FILE[,FILE...]|DIR", parse_animations, NULL,
+           "add the clips of other files (a folder: every model file in it,\n"
+           "sorted) to MODEL: joints matched by name, prefix-free name,\n"
+           "humanoid role or --bone-map, clips retargeted onto MODEL's\n"
+           "skeleton (docs/retargeting.md); --clip names them. May be given\n"
+           "again; a path with a comma: as it is (an existing file) or '\\,'"),
     TEXT("--bone-map", "FILE", bone_map, "with --animations: one 'source target' joint pair a line,\n"
                                          "matched before any name or role"),
     CUSTOM("--retarget", "on|off", parse_retarget, "on or off",
