@@ -1,4 +1,4 @@
-/* test_retarget.c — clips of one skeleton on another (src/anim/retarget.c, docs/retargeting.md).
+/* test_retarget.c — clips of one skeleton on another (src/anim/retarget*.c, docs/retargeting.md).
  *
  *  1. identity: every clip of every skinned test model with clips, retargeted onto its own skeleton
  *     (on and off), poses the joints where the original does: worst joint distance <= 1e-6 of the

@@ -4,6 +4,9 @@
  * application (src/app/animations.c) imports the other files; this module only sees Skeletons
  * and Clips. docs/retargeting.md tells the story:
  *
+ * Files: retarget_match.c (matching, the check), retarget_setup.c (A, k, C_j), retarget.c (a clip),
+ * retarget_morph.c (morph tracks), retarget_dquat.h (double quaternions), retarget_roles.c (roles).
+ *
  *   retarget_match()  source joints -> character joints: bone map pairs, exact names, names
  *                     without a namespace or pack prefix, then roles of the common humanoid
  *                     conventions (joint_role_assign)
