@@ -19,11 +19,10 @@ bool source_rig_view_init(SourceRigView *view, const Model *character, float sid
         if (character->source_rigs[r].model->skeleton.joint_count > most)
             most = character->source_rigs[r].model->skeleton.joint_count;
     view->poses = calloc((size_t)character->source_rig_count, sizeof(Animator));
-    view->posed = calloc((size_t)character->source_rig_count, sizeof(bool));
     view->capacity = 2 * most;
     view->vertices = malloc(sizeof(LineVertex) * (size_t)view->capacity);
     view->placed = malloc(sizeof(vec3) * (size_t)most);
-    bool ok = view->poses && view->posed && view->vertices && view->placed;
+    bool ok = view->poses && view->vertices && view->placed;
     for (int r = 0; ok && r < character->source_rig_count; r++) {
         ok = animator_init(&view->poses[r], character->source_rigs[r].model);
         if (ok) view->rig_count = r + 1;
@@ -45,7 +44,6 @@ void source_rig_view_free(SourceRigView *view)
 {
     for (int r = 0; r < view->rig_count; r++) animator_free(&view->poses[r]);
     free(view->poses);
-    free(view->posed);
     free(view->vertices);
     free(view->placed);
     if (view->lines_ready) lines_free(&view->lines);
@@ -61,7 +59,6 @@ void source_rig_view_evaluate(SourceRigView *view, const Model *character, int c
     int rig = c->source_rig - 1;
     if (rig < 0 || rig >= view->rig_count) return;
     animator_evaluate(&view->poses[rig], c->source_clip, time);
-    view->posed[rig] = true;
     view->rig = rig;
 }
 

@@ -23,7 +23,6 @@
 typedef struct SourceRigView {
     int        rig_count;
     Animator  *poses;          /* [rig_count] each source rig's pose (its own Animator) */
-    bool      *posed;          /* [rig_count] this frame's clip has that rig and poses[] holds it */
     int        rig;            /* the rig of the last evaluated clip (0-based), -1: the clip has none */
     float      side;           /* how far beside the character, scene units */
     LineVertex *vertices;      /* [2 x most source joints] segments, then dots */
