@@ -62,9 +62,13 @@ skinview_test(anim_vat test_vat.c LINK skinview_anim LABELS anim SKIP)
 # --reference: the functions docs/skinning.md teaches (Animator.reference) and the fast path give the
 # same pose (joints, skinned vertices, morph weights) on every skinned test model, every clip.
 skinview_test(anim_reference_mode test_reference_mode.c LINK skinview_io LABELS anim io SKIP TIMEOUT 300)
-# Issue 28: clips of other files on a character (src/anim/retarget.c, docs/retargeting.md): every
+# Issue 28: clips of other files on a character (src/anim/retarget*.c, docs/retargeting.md): every
 # test model's clips retargeted onto itself (on and off) within 1e-6 of the diagonal; an A-pose rig
 # onto a T-pose rig written by the test (arm up within 1e-4 rad, feet on the ground, world rotation
 # deltas); mixamo.fbx <-> Xbot.glb and the CMU BVH takes on Xbot (every limb, feet within 2 % of the
 # leg at contacts, travel); renamed copies of Xbot's rig (prefixes, Unreal, Rigify, bone map); refusals.
 skinview_test(anim_retarget test_retarget.c LINK skinview_io LABELS anim io TIMEOUT 300)
+# Issue 28: morph-weight tracks of an animation file carried to the character's targets of the same
+# name (src/anim/retarget_morph.c): other order, other meshes, duplicates, unnamed and missing names,
+# tangents copied, and the weight played through the Animator.
+skinview_test(anim_retarget_morph test_retarget_morph.c LINK skinview_anim LABELS anim)

@@ -91,3 +91,16 @@ skinview_test(app_animations test_animations_cli.c BINARY SKIP LABELS gl TIMEOUT
 # order and by nearest point), another unit (the hint), demo.fbx against demo.glb, the rigid skin
 # against LBS, mixamo.fbx against Xbot.glb (../shared), the heat map in --screenshot, and bad use.
 skinview_test(app_against test_against.c STB BINARY LABELS gl TIMEOUT 300)
+# Issue 28: the rig a clip was retargeted from, beside the character (Shift+B, --show-source-rig,
+# src/teach/source_rig.c): a CMU take on Xbot, screenshots read back — the rig's bones drawn right of
+# the character (front and side views), at its size on its ground, none without the flag or on the
+# character's own clip; the key table's Shift+B.
+skinview_test(app_source_rig test_source_rig.c LINK skinview_view STB BINARY SKIP LABELS gl TIMEOUT 120)
+# Issue 28: commas in --animations names (src/app/cli.c parse_animations): an existing file with
+# commas is one item, '\,' escapes, --animations given again adds up; the list app_add_animations
+# takes (the viewer's Shift-drops) holds a path a line, so a dropped path is never split.
+skinview_test(app_animations_paths test_animations_paths.c LINK skinview_app SKIP LABELS io TIMEOUT 120)
+# Issue 29: a scene of many skinned meshes is framed as tightly as a character: the test writes one
+# mesh used by 84 nodes with 84 skins of one joint tree (as Khronos' RecursiveSkeletons) and measures
+# the first frame's fill at 1280x720 (>= 55 %, nothing cut off).
+skinview_test(app_framing_many_skins test_framing_many_skins.c STB BINARY LABELS gl TIMEOUT 120)

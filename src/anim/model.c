@@ -140,6 +140,11 @@ void model_free(Model *model)
     free(model->skeleton.rest_local);
     free(model->skeleton.rest_trs);
     free(model->skeleton.is_bone);
+    for (int r = 0; r < model->source_rig_count; r++) {
+        model_free(model->source_rigs[r].model);
+        free(model->source_rigs[r].model);
+    }
+    free(model->source_rigs);
     memset(model, 0, sizeof *model);
 }
 

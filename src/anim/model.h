@@ -134,6 +134,10 @@ typedef struct Clip {
                                            resampled from: 0 constant, 1 linear, 2 cubic; 0 otherwise */
     unsigned    source_extrapolations;  /* FBX: bit (1 << k) for each pre/post extrapolation other than
                                            constant: 1 repetition, 2 mirror, 3 keep slope, 4 relative repetition */
+    int         source_rig;         /* a clip added from another file: 1 + its index in Model.source_rigs (the
+                                       skeleton it was retargeted from, drawn beside the character: Shift+B);
+                                       0 for the model's own clips */
+    int         source_clip;        /* with source_rig: the clip of that rig's Model it was made from */
 } Clip;
 
 /* Bit (1 << kind) set for every Interpolation some channel of the clip uses, morph-weight
@@ -308,6 +312,18 @@ typedef struct SceneAxes {
     double metres_per_unit;     /* FBX UnitScaleFactor / 100 (the factor is centimetres per unit) */
 } SceneAxes;
 
+struct Model;
+
+/* The skeleton clips were retargeted from (--animations, a Shift-drop: anim/retarget.h), kept with the
+ * character so that the viewer can pose it beside the character (Shift+B, --show-source-rig). */
+typedef struct SourceRig {
+    struct Model *model;          /* the animation file: its skeleton and clips (its meshes are dropped) */
+    float  align[4];              /* quaternion (x y z w): its scene axes -> the character's (RetargetSetup.align) */
+    float  scale;                 /* character hip height / its hip height (RetargetSetup.hip_scale) */
+    int    hips;                  /* its joint whose translation the character's hips follow (-1: none) */
+    int    target_hips;           /* that joint of the character (-1: none) */
+} SourceRig;
+
 typedef struct Model {
     char      source_path[1024];
     Skeleton  skeleton;
@@ -329,6 +345,8 @@ typedef struct Model {
      * apply, one '\n'-terminated line each ("" when nothing, and for every other format); --info
      * prints them (src/io/fbx/fbx_apply_unhandled.c) */
     char      source_unhandled[2048];
+    int       source_rig_count;   /* skeletons the added clips came from (Clip.source_rig); owned */
+    SourceRig *source_rigs;
 } Model;
 
 /* True if every skinned mesh's file asks for dual quaternion skinning, alone or blended per vertex

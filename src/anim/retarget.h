@@ -4,6 +4,9 @@
  * application (src/app/animations.c) imports the other files; this module only sees Skeletons
  * and Clips. docs/retargeting.md tells the story:
  *
+ * Files: retarget_match.c (matching, the check), retarget_setup.c (A, k, C_j), retarget.c (a clip),
+ * retarget_morph.c (morph tracks), retarget_dquat.h (double quaternions), retarget_roles.c (roles).
+ *
  *   retarget_match()  source joints -> character joints: bone map pairs, exact names, names
  *                     without a namespace or pack prefix, then roles of the common humanoid
  *                     conventions (joint_role_assign)
@@ -11,6 +14,7 @@
  *                     half of the character's body roles)
  *   retarget_clip()   one source clip -> one Clip of the character, baked at the source's key
  *                     times into ordinary JointTracks (the per-frame path is unchanged)
+ *   retarget_morph_tracks()  its morph-weight tracks onto the character's targets of the same name
  */
 #ifndef SKINVIEW_RETARGET_H
 #define SKINVIEW_RETARGET_H
@@ -102,7 +106,14 @@ void retarget_setup_free(RetargetSetup *setup);
  *   local_t(t) = Wt(parent, t)^-1 * Wt(t)     back to the character's local rotation
  * and the hips' translation: p_t = k A p_s(t) in scene space (k = hip_scale), taken into the parent's
  * frame. RETARGET_OFF copies the matched tracks' keys. *dropped_tracks = source tracks of unmatched
- * joints. Morph tracks are not carried. False when out of memory. */
+ * joints. Morph tracks: retarget_morph_tracks. False when out of memory. */
 bool retarget_clip(const RetargetSetup *setup, const Clip *clip, RetargetMode mode, Clip *out, int *dropped_tracks);
+
+/* Adds to `out` (a clip of `target` made by retarget_clip from `clip` of `source`) the morph-weight
+ * tracks of `clip`, each on every morph target of the character with the same name, in any mesh
+ * (retarget_morph.c): weights are shape amounts, nothing to retarget, the keys are copied. A track of
+ * an unnamed target, or of a name no character target has, is counted in *dropped_tracks. False when
+ * out of memory (what was added is left for clip_free). */
+bool retarget_morph_tracks(const Model *source, const Clip *clip, const Model *target, Clip *out, int *dropped_tracks);
 
 #endif

@@ -206,8 +206,13 @@ static bool add_file(Model *character, const char *path, const BoneMapPair *pair
     }
     Clip *grown = realloc(character->clips, sizeof(Clip) * (size_t)(character->clip_count + anim.clip_count));
     if (grown) character->clips = grown;
-    ok = grown != NULL;
-    int dropped_total = 0;
+    /* the file's skeleton and clips stay with the character, to be posed beside it (Shift+B) */
+    SourceRig *rigs = grown ? realloc(character->source_rigs, sizeof(SourceRig) * (size_t)(character->source_rig_count + 1))
+                            : NULL;
+    if (rigs) character->source_rigs = rigs;
+    Model *kept = rigs ? malloc(sizeof *kept) : NULL;
+    ok = kept != NULL;
+    int dropped_total = 0, morph_carried = 0, morph_dropped_total = 0;
     char stem[SV_NAME_MAX];
     snprintf(stem, sizeof stem, "%s", base_name(path));
     char *dot = strrchr(stem, '.');
@@ -221,14 +226,42 @@ static bool add_file(Model *character, const char *path, const BoneMapPair *pair
             break;
         }
         dropped_total += dropped;
+        int morph_dropped = 0;   /* the file's morph-weight tracks, onto the character's targets of those names */
+        if (!retarget_morph_tracks(&anim, &anim.clips[c], character, clip, &morph_dropped)) {
+            clip_free(clip);
+            snprintf(error, error_size, "%s: out of memory", path);
+            ok = false;
+            break;
+        }
+        morph_carried += clip->morph_track_count;
+        morph_dropped_total += morph_dropped;
         snprintf(clip->source_file, sizeof clip->source_file, "%s", base_name(path));
+        clip->source_rig = character->source_rig_count + 1;
+        clip->source_clip = c;
         const char *name = anim.clip_count == 1 && generic_clip_name(anim.clips[c].name) ? stem : anim.clips[c].name;
         character->clip_count++;
         model_name_clip(character, character->clip_count - 1, name, strlen(name));
     }
     if (table)
-        printf("  clips added: %d, tracks of unmatched joints dropped: %d, retarget %s\n", ok ? anim.clip_count : 0,
-               dropped_total, retarget_off ? "off (local keys copied)" : "on");
+        printf("  clips added: %d, tracks of unmatched joints dropped: %d, morph tracks carried: %d (dropped, no target "
+               "of that name: %d), retarget %s\n", ok ? anim.clip_count : 0, dropped_total, morph_carried, morph_dropped_total,
+               retarget_off ? "off (local keys copied)" : "on");
+    if (ok) {
+        SourceRig *rig = &character->source_rigs[character->source_rig_count++];
+        for (int i = 0; i < 4; i++) rig->align[i] = (float)setup.align[i];
+        rig->scale = (float)setup.hip_scale;
+        rig->hips = setup.source_hips;
+        rig->target_hips = setup.target_hips;
+        for (int m = 0; m < anim.mesh_count; m++) mesh_free(&anim.meshes[m]);   /* only the skeleton is drawn */
+        anim.mesh_count = 0;
+        for (int t = 0; t < anim.texture_count; t++) free(anim.textures[t].rgba);
+        anim.texture_count = 0;
+        *kept = anim;
+        rig->model = kept;
+        memset(&anim, 0, sizeof anim);
+    } else {
+        free(kept);
+    }
     retarget_setup_free(&setup);
     retarget_map_free(&map);
     model_free(&anim);
@@ -243,11 +276,13 @@ bool app_add_animations(Model *character, const char *list, const char *bone_map
     if (bone_map_path && !read_bone_map(bone_map_path, &pairs, &pair_count, error, error_size)) return false;
     char *copy = strdup(list ? list : "");
     bool ok = copy != NULL, any = false;
-    for (char *save = NULL, *item = copy ? strtok_r(copy, ",", &save) : NULL; ok && item; item = strtok_r(NULL, ",", &save)) {
+    /* the items, one a line (cli.c parse_animations splits the command line's commas; a dropped
+     * file's path is never split) */
+    for (char *save = NULL, *item = copy ? strtok_r(copy, "\n", &save) : NULL; ok && item; item = strtok_r(NULL, "\n", &save)) {
         if (!*item) continue;
         struct stat st;
         if (stat(item, &st) != 0) {
-            snprintf(error, error_size, "%s: no such file or folder (--animations)", item);
+            snprintf(error, error_size, "%s: no such file or folder (--animations; a comma in a name: \\,)", item);
             ok = false;
             break;
         }

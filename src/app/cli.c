@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* How an option reads its value (the next argument) into its Options field. */
@@ -278,6 +279,37 @@ static bool parse_retarget(const CliOption *option, int argc, char **argv, int *
     return true;
 }
 
+/* --animations: each occurrence adds to one list, an item a line ('\n' joins them: a path holds no
+ * newline in practice, and may hold a comma). An argument that names an existing file or folder is one
+ * item whatever it holds; else it is split at its commas, "\," standing for a comma in a name. */
+static bool parse_animations(const CliOption *option, int argc, char **argv, int *i, Options *o, char *error, size_t size)
+{
+    static char list[16384];
+    const char *value = take_value(argc, argv, i, error, size);
+    if (!value) return false;
+    if (strchr(value, '\n')) {
+        snprintf(error, size, "%s: a name with a line break is not supported", option->name);
+        return false;
+    }
+    size_t length = o->animations ? strlen(list) : 0;
+    if (length > 0) list[length++] = '\n';   /* after the earlier --animations */
+    struct stat st;
+    bool whole = stat(value, &st) == 0;
+    for (const char *c = value; *c; c++) {
+        char put = *c;
+        if (!whole && c[0] == '\\' && c[1] == ',') put = *++c;   /* an escaped comma */
+        else if (!whole && put == ',') put = '\n';
+        if (length + 2 >= sizeof list) {
+            snprintf(error, size, "%s: the list is too long (16 KiB at most)", option->name);
+            return false;
+        }
+        list[length++] = put;
+    }
+    list[length] = '\0';
+    o->animations = list;
+    return true;
+}
+
 #define FLAG(name, f, help) {name, NULL, OPTION_FLAG, FIELD(f), 0, 0, false, NULL, NO_ALSO, NULL, help}
 #define TEXT(name, shown, f, help) {name, shown, OPTION_TEXT, FIELD(f), 0, 0, false, NULL, NO_ALSO, NULL, help}
 #define CUSTOM(name, shown, parse, needs, help) {name, shown, OPTION_CUSTOM, 0, 0, 0, false, needs, NO_ALSO, parse, help}
@@ -354,11 +386,12 @@ static const CliOption options_table[] = {
     TEXT("--vat", "OUTDIR", vat_dir, "play a bake back with shaders/vat.vert (no skeleton)"),
     {"--instances", "N", OPTION_INT, FIELD(instances), 1, 1000000, false, "an integer in 1..1000000",
      FIELD(instances_given), NULL, "with --vat: N copies on a grid, one draw call per mesh"},
-    TEXT("--animations", "FILE[,FILE...]|DIR", animations,
-         "add the clips of other files (a folder: every model file in it,\n"
-         "sorted) to MODEL: joints matched by name, prefix-free name,\n"
-         "humanoid role or --bone-map, clips retargeted onto MODEL's\n"
-         "skeleton (docs/retargeting.md); --clip names them"),
+    CUSTOM("--animations", "FILE[,FILE...]|DIR", parse_animations, NULL,
+           "add the clips of other files (a folder: every model file in it,\n"
+           "sorted) to MODEL: joints matched by name, prefix-free name,\n"
+           "humanoid role or --bone-map, clips retargeted onto MODEL's\n"
+           "skeleton (docs/retargeting.md); --clip names them. May be given\n"
+           "again; a path with a comma: as it is (an existing file) or '\\,'"),
     TEXT("--bone-map", "FILE", bone_map, "with --animations: one 'source target' joint pair a line,\n"
                                          "matched before any name or role"),
     CUSTOM("--retarget", "on|off", parse_retarget, "on or off",
@@ -412,6 +445,8 @@ static const CliOption options_table[] = {
     TEXT("--environment", "HDR", aids.environment, "ambient light from an equirectangular Radiance .hdr image\n"
                                                    "(diffuse and specular, prefiltered at load) instead of the sky/ground"),
     FLAG("--show-skeleton", aids.show_skeleton, "bones as lines, joints as dots (key B)"),
+    FLAG("--show-source-rig", aids.show_source_rig, "with a clip of --animations: the skeleton it was retargeted from,\n"
+                                                    "posed beside the character at its size (key Shift+B)"),
     CUSTOM("--show-weights", "[JOINT]", parse_show_weights, NULL,
            "colour each vertex by its weight on the selected joint (key W)\n"
            "(JOINT: a joint name; an argument naming an existing file is the MODEL)"),
@@ -448,7 +483,8 @@ const char *cli_usage(void)
         "                [--inspect-vertex MESH:INDEX [--json]] [--compare A,B] [--morph NAME=W,...]\n"
         "                [--show-bone-space] [--show-morphs] [--isolate-joint] [--hide-joints A,B]\n"
         "                [--lighting flat|default] [--shadow] [--environment FILE.hdr]\n"
-        "                [--show-skeleton] [--show-weights [JOINT]] [--show-influences] [--joint NAME]\n"
+        "                [--show-skeleton] [--show-source-rig] [--show-weights [JOINT]] [--show-influences]\n"
+        "                [--joint NAME]\n"
         "                [--show-axes [all]] [--show-names] [--joint-values] [--wireframe]\n"
         "                [--show-normals] [--no-grid] [--optimize-keys [TOLERANCE]] [--no-extrapolation]\n"
         "                [--loop loop|once|ping-pong] [--blend SECONDS] [--watch]\n"

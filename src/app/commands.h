@@ -19,7 +19,7 @@ bool app_load_model(const char *path, int max_bones, Model *model);
  * failure) but quietly (its materials' warnings do not matter) and without --animations. */
 bool app_load_animation_file(const char *path, Model *model);
 
-/* --animations (animations.c): the clips of every file of `list` (comma-separated files or folders;
+/* --animations (animations.c): the clips of every file of `list` (files or folders, one a line;
  * a folder: every model file in it, sorted) appended to `character`, joints matched and clips
  * retargeted by anim/retarget.h (retarget_off: local keys copied), `bone_map_path` (may be NULL)
  * read first; print_match_table: the --info table of matched joints on stdout. False with one

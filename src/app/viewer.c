@@ -68,7 +68,7 @@ typedef struct Viewer {
     time_t         watched_mtime;
     double         next_watch;
     Recording      recording;
-    char           added[8192];        /* files whose clips a Shift-drop added (comma-separated), added again
+    char           added[8192];        /* files whose clips a Shift-drop added (one a line), added again
                                           on reload; "" when none */
 } Viewer;
 
@@ -411,7 +411,7 @@ static void skinned_open(void *self, Player *player, const char *path, bool keep
     const char *dropped = NULL;   /* the file whose clips were added */
     const char *extra = path == viewer->model_path ? viewer->added : "";   /* a reload keeps the dropped clips */
     char list[sizeof viewer->added + 4200];
-    snprintf(list, sizeof list, "%s%s%s", viewer->added, viewer->added[0] ? "," : "", add ? path : "");
+    snprintf(list, sizeof list, "%s%s%s", viewer->added, viewer->added[0] ? "\n" : "", add ? path : "");   /* a line each */
     if (add) {   /* the character afresh (with --animations), then every file added so far and this one */
         if (!app_load_model(viewer->model_path, viewer->max_bones, &model)) {
             player_message(player, "cannot add clips: the model itself no longer imports (see the terminal)");

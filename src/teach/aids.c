@@ -5,6 +5,7 @@ bool aids_apply(AidOptions *aids, Action action)
 {
     switch (action.kind) {
     case ACTION_TOGGLE_SKELETON: aids->show_skeleton = !aids->show_skeleton; return true;
+    case ACTION_TOGGLE_SOURCE_RIG: aids->show_source_rig = !aids->show_source_rig; return true;
     case ACTION_TOGGLE_JOINT_VALUES: aids->joint_values = !aids->joint_values; return true;
     case ACTION_CYCLE_WEIGHTS:   /* lit -> weights -> influence count -> lit */
         if (aids->show_weights) {

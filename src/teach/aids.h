@@ -20,6 +20,8 @@ typedef struct AidOptions {
     bool        compare;         /* --compare A,B (D): per-vertex distance between two methods, a heat-map */
     SkinningMethod compare_a, compare_b; /* the two methods compared (default lbs, dq) */
     bool        show_skeleton;   /* --show-skeleton (B) */
+    bool        show_source_rig; /* --show-source-rig (Shift+B): the rig an added clip was retargeted from,
+                                    beside the character (teach/source_rig.h) */
     bool        show_weights;    /* --show-weights [JOINT] (W): heat-map of the selected joint */
     bool        show_influences; /* --show-influences (W twice): colour by influence count */
     const char *joint;           /* --joint NAME, or the JOINT of --show-weights; NULL = none */

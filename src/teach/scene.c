@@ -129,6 +129,12 @@ bool scene_init(TeachingAids *scene, const Model *model, Renderer *renderer, Ani
         glm_vec3_copy((float *)max, bind_hi);
     }
     ground_grid_fit(bind_lo, bind_hi, min, max, &scene->grid);
+    /* the source rig of an added clip (Shift+B) stands about a body width to the right */
+    float side = 0.8f * fmaxf(bind_hi[0] - bind_lo[0], 0.5f * (bind_hi[1] - bind_lo[1]));
+    if (!source_rig_view_init(&scene->source_rig, model, side, error, error_size)) {
+        scene_free(scene);
+        return false;
+    }
     if (!morph_override_parse(model, aids->morph, &scene->morph_override, error, error_size) ||
         !scene_teach_init(scene, aids, error, error_size)) {
         scene_free(scene);
@@ -185,6 +191,7 @@ void scene_free(TeachingAids *scene)
     free(scene->labels);
     free(scene->label_order);
     free(scene->vertices);
+    source_rig_view_free(&scene->source_rig);
     morph_override_free(&scene->morph_override);
     scene_teach_free(scene);
     if (scene->other_path_ready) animator_free(&scene->other_path);
@@ -301,6 +308,7 @@ void scene_evaluate(TeachingAids *scene, Animator *animator, int clip, float tim
     renderer_prepare(scene->renderer, animator);
     double prepared = now_us();
     scene_teach_evaluate(scene, animator);
+    if (scene->shown.show_source_rig) source_rig_view_evaluate(&scene->source_rig, scene->model, clip, time);
     scene->anim_us = evaluated - start;
     scene->skin_us = prepared - evaluated;
 }
@@ -556,6 +564,9 @@ void scene_draw(TeachingAids *scene, const Animator *animator, const mat4 view, 
     style.depth_test = false;
     scene_teach_draw(scene, animator, view, projection, fb_width, fb_height, scale, true);
     draw_skeleton(scene, animator, view, projection, &style, scale);
+    if (scene->shown.show_source_rig)
+        source_rig_view_draw(&scene->source_rig, scene->model, (const mat4 *)animator->joint_model, view, projection, &style,
+                             scale);
     scene_teach_draw(scene, animator, view, projection, fb_width, fb_height, scale, false);
 
     if (!text) return;
@@ -616,12 +627,13 @@ void scene_format_shown(const TeachingAids *scene, char *out, size_t out_size)
     char cut[64] = "";
     if (a->show_influences && !a->show_weights)
         snprintf(cut, sizeof cut, " (%d vertices had 5+, cut to 4)", scene->lost_influence_vertices);
-    snprintf(out, out_size, "shown: %s%s%s%s%s%s%s%s%s%s%s%s", a->show_weights ? "weights of " : "",
+    snprintf(out, out_size, "shown: %s%s%s%s%s%s%s%s%s%s%s%s%s", a->show_weights ? "weights of " : "",
              a->show_weights ? joint : "", a->show_influences && !a->show_weights ? "influence count" : "", cut,
              !a->show_weights && !a->show_influences ? "lit surface" : "", a->show_skeleton ? ", skeleton" : "",
              a->axes == AXES_ALL ? ", axes (all)" : a->axes == AXES_SELECTED ? ", axes (selected)" : "",
              a->show_names ? ", names" : "", a->wireframe ? ", wireframe" : "", a->show_normals ? ", normals" : "",
-             a->grid ? ", grid" : "", scene->dot_count == 0 && a->show_skeleton ? " (no skeleton)" : "");
+             a->grid ? ", grid" : "", scene->dot_count == 0 && a->show_skeleton ? " (no skeleton)" : "",
+             !a->show_source_rig ? "" : scene->source_rig.rig >= 0 ? ", source rig" : ", source rig (none: the clip is the model's own)");
     static const char *const method_names[SKINNING_METHOD_COUNT] = {"lbs", "lbs", "dq", "rigid"};
     size_t length = strlen(out);
     char against[1400] = "";

@@ -12,6 +12,8 @@
  *   draw.c                    the drawing helpers every aid uses (a segment, the legends' colour bar)
  *   against.h / against.c     --against OTHER per frame: OTHER posed at MODEL's clip and time, the
  *                             distances of the difference view (set-up and --report: app/against.c)
+ *   source_rig.h / .c         the skeleton an added clip was retargeted from, posed beside the
+ *                             character (Shift+B, --show-source-rig; docs/retargeting.md)
  * The numbers the aids show are computed in src/anim, plain math tested without a window: one
  * vertex through the skinning formula (anim/inspect.h), the skeleton's line and dot geometry
  * (anim/skeleton_lines.h); GL primitives (lines, text, the viridis colour map) are src/gfx's.
@@ -33,6 +35,7 @@
 #define SKINVIEW_TEACHING_AIDS_H
 
 #include "teach/aids.h"
+#include "teach/source_rig.h"
 #include "anim/animator.h"
 #include "anim/skin_dq.h"
 #include "gfx/lines.h"
@@ -113,6 +116,7 @@ typedef struct TeachingAids {
     bool           inspect_box_valid;
     int            name_prefix;    /* length of a "namespace:" every dot joint's name starts with (e.g.
                                       "mixamorig:"), left out of the labels (the panel shows it); 0: none */
+    SourceRigView  source_rig;     /* the skeleton the clip was retargeted from, beside the character (Shift+B) */
 } TeachingAids;
 
 /* A click on a joint dot: a press released within SCENE_CLICK_PIXELS (window units, each axis)

@@ -52,6 +52,7 @@ typedef enum ActionKind {
     ACTION_CYCLE_ROOT_MOTION,
     ACTION_TOGGLE_HELP,
     ACTION_TOGGLE_SKELETON,
+    ACTION_TOGGLE_SOURCE_RIG,   /* Shift+B: the rig an added clip came from, beside the character */
     ACTION_TOGGLE_CULLING,
     ACTION_CYCLE_POSE_SOURCE, /* T: playback_apply */
     ACTION_JOINT_NEXT,    /* ] : aids_apply and the viewer's scene */
