@@ -6,7 +6,8 @@
  *   - --clips on a model without clips                                      -> 2
  *   - a model with nothing to read (a text file)                            -> 1
  *   - --check-export / --compress without --export-gltf, --compress zstd   -> 2
- *   - --export-gltf with another mode (--info)                              -> 2 */
+ *   - --export-gltf with another mode (--info)                              -> 2
+ * and a good export: --quiet prints nothing; without it, off a terminal, one "wrote" line and no progress line. */
 #include "testutil.h"
 
 #include <dirent.h>
@@ -83,6 +84,14 @@ int main(void)
     int rc = test_run_capture(command, output, sizeof output);
     CHECK(rc == 0 && access(out, R_OK) == 0 && dir_entries() == 2, "a good export: exit %d, %d files: %s", rc,
           dir_entries(), output);
+    CHECK(output[0] == '\0', "--quiet printed on success (nothing expected): %s", output);
+    /* without --quiet and not on a terminal: the one "wrote" line on stdout, no progress line */
+    snprintf(command, sizeof command, "'%s' '%s' --export-gltf '%s' 2>&1 </dev/null | cat", SKINVIEW_BINARY, model, out);
+    rc = test_run_capture(command, output, sizeof output);
+    int lines = 0;
+    for (const char *c = output; *c; c++) lines += *c == '\n';
+    CHECK(rc == 0 && lines == 1 && strncmp(output, "wrote ", 6) == 0 && !strchr(output, '\r'),
+          "an export off a terminal: exit %d, %d lines (one \"wrote\" line, no progress line expected): %s", rc, lines, output);
     unlink(out);
     unlink(copy);
     rmdir(dir);

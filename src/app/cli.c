@@ -341,7 +341,7 @@ static const CliOption options_table[] = {
      FIELD(precision_or_texture), NULL,
      "largest texture side (default: GL_MAX_TEXTURE_SIZE, else 16384);\nmore frames go to further pages (positions_1.png ...)"},
     {"--quiet", NULL, OPTION_FLAG, FIELD(quiet), 0, 0, false, NULL, FIELD(bake_option_set), NULL,
-     "no progress line on stderr while baking or exporting (and no\nexport notes)"},
+     "no progress line on stderr while baking; with --export-gltf:\nnothing on success (errors still one line on stderr)"},
     TEXT("--export-gltf", "OUT", export_gltf_path,
          "write the model as glTF 2.0 (OUT.glb: one file; OUT.gltf: with\n"
          "OUT.bin and PNG images beside it): hierarchy, skins, every clip\n"

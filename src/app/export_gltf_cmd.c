@@ -258,9 +258,12 @@ int command_export_gltf(const Options *options, const char *model_path)
             fprintf(stderr, "skinview: %s: %d clip(s) without keys not written (glTF needs a channel)\n", out,
                     report.clips_without_keys);
     }
-    printf("wrote %s: %d nodes, %d meshes, %d skins, %d materials, %d textures, %d animations (%d channels, %ld keys), "
-           "%zu bytes in %.3f s\n", out, report.nodes, report.meshes, report.skins, report.materials, report.textures,
-           report.animations, report.channels, report.keys, report.bytes, elapsed);
+    /* --quiet: nothing on success (the notes above, this line, the progress line); --check-export's table is the
+     * answer the user asked for and still prints */
+    if (!options->quiet)
+        printf("wrote %s: %d nodes, %d meshes, %d skins, %d materials, %d textures, %d animations (%d channels, %ld keys), "
+               "%zu bytes in %.3f s\n", out, report.nodes, report.meshes, report.skins, report.materials, report.textures,
+               report.animations, report.channels, report.keys, report.bytes, elapsed);
     if (options->check_export) {
         fflush(stdout);
         status = check_export(&model, out, &report, terminal);
