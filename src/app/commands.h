@@ -43,6 +43,14 @@ void app_set_key_optimizer(float tolerance, bool measure);
 /* --no-extrapolation for every later app_load_model: FBX curves hold their end keys. */
 void app_set_hold_end_keys(bool hold);
 
+/* --max-influences 8 for every later app_load_model: the 5th..8th largest influences kept too
+ * (Mesh.joint_indices_more; --export-gltf writes them as JOINTS_1 / WEIGHTS_1). */
+void app_set_max_influences(int influences);
+
+/* --export-gltf for every later app_load_model: textures keep the file's PNG / JPEG bytes (Texture.encoded), which
+ * the export copies byte for byte. */
+void app_set_keep_image_bytes(bool keep);
+
 /* The file descriptor of the real stderr, for signal handlers: while app_load_model() imports,
  * fd 2 is a temporary capture (so a crash inside Assimp stays one line). Async-signal-safe. */
 int app_error_fd(void);

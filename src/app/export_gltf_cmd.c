@@ -231,6 +231,7 @@ int command_export_gltf(const Options *options, const char *model_path)
     GltfExportOptions export_options = {.clip_selected = selected,
                                         .fps = options->fps_given ? options->fps : 0.0f,
                                         .meshopt = options->compress_meshopt,
+                                        .max_influences = options->max_influences,
                                         .progress = progress_line,
                                         .progress_user = &progress};
     double start = seconds_now();
