@@ -25,3 +25,14 @@ skinview_test(io_export_gltf_influences test_export_gltf_influences.c LINK skinv
 #   io_export_gltf_textures   images: the file's PNG / JPEG bytes copied byte for byte (GLB, .gltf beside, FBX-embedded
 #                             extracted from the FBX's bytes), another format (TGA) re-encoded as lossless PNG
 skinview_test(io_export_gltf_textures test_export_gltf_textures.c LINK skinview_io LABELS io TIMEOUT 300)
+#   view_export_gltf_window   Ctrl+E in the running viewer (xdotool): NAME-export-001.glb next to the model, read back,
+#                             the worst distance per clip on stdout and in the message line (skipped without a display)
+find_package(X11)
+if(X11_FOUND)   # the message line grabbed with Xlib
+  skinview_test(view_export_gltf_window test_export_gltf_window.c LINK ${X11_LIBRARIES} BINARY LABELS gl window SKIP TIMEOUT 300)
+  target_compile_definitions(test_export_gltf_window PRIVATE SKINVIEW_TEST_X11=1)
+  target_include_directories(test_export_gltf_window PRIVATE ${X11_INCLUDE_DIR})
+else()
+  skinview_test(view_export_gltf_window test_export_gltf_window.c BINARY LABELS gl window SKIP TIMEOUT 300)
+endif()
+set_tests_properties(view_export_gltf_window PROPERTIES RUN_SERIAL TRUE)
