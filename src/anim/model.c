@@ -13,7 +13,8 @@ void mesh_free(Mesh *mesh)
 {
     void *owned[] = {mesh->positions, mesh->normals, mesh->uvs, mesh->uvs2, mesh->colors, mesh->tangents,
                      mesh->indices, mesh->bone_joint, mesh->inverse_bind, mesh->joint_indices, mesh->weights,
-                     mesh->influences_in_file, mesh->joint_indices_more, mesh->weights_more, mesh->dq_weight, mesh->morph_target_names,
+                     mesh->influences_in_file, mesh->joint_indices_more, mesh->weights_more, mesh->dq_weight,
+                     mesh->morph_target_names,
                      mesh->morph_position_deltas, mesh->morph_normal_deltas, mesh->morph_default_weights};
     anim_free_each(owned, sizeof owned / sizeof *owned);
     memset(mesh, 0, sizeof *mesh);

@@ -385,9 +385,10 @@ void influence_keep_largest_more(uint16_t joint_index[SV_MAX_INFLUENCES], float 
                                  float w);
 
 /* The rule every reader ends a skin with, once its kept weights are in: each vertex's weights
- * renormalised to sum 1 (weights_more, when kept, divided by the same sum; freed when no vertex has one) (a slot left at weight 0 points at palette entry 0), and a vertex with
- * no weight at all bound with weight 1 to one extra bone — the mesh's own node, identity inverse
- * bind — so it moves rigidly with that node (bone_joint / inverse_bind need room for it).
+ * renormalised to sum 1 (a slot left at weight 0 points at palette entry 0; weights_more, when
+ * kept, divided by the same sum, and freed when no vertex has a 5th), and a vertex with no weight
+ * at all bound with weight 1 to one extra bone — the mesh's own node, identity inverse bind — so it
+ * moves rigidly with that node (bone_joint / inverse_bind need room for it).
  * Counts stats->vertices_unweighted and vertices_renormalized (|sum - 1| > 1e-4; not for a
  * vertex whose 5th+ influences were cut, Mesh.influences_in_file > 4, counted as cut already);
  * stats may be NULL. Returns the bone count with the extra bone, if one was added. */
