@@ -1,5 +1,5 @@
 /* bench_export — --export-gltf cost: per model, the import, the GLB export and the meshopt GLB export
- * (median of N runs, in-process, src/io/gltf_write.c) and the file sizes; with --fbx2gltf PATH also that
+ * (median of N runs, in-process, src/io/gltf_export.c) and the file sizes; with --fbx2gltf PATH also that
  * converter on the same file (wall time of the whole process, median of N; its GLB's size), for
  * docs/export.md. Not a test: prints numbers.
  *   build/bench_export MODEL... [--runs N] [--fbx2gltf PATH] [--json] */

@@ -107,6 +107,42 @@ static bool read_obj(const char *path, const char *exclude, Points *out)
     return true;
 }
 
+/* The points of a pose.mjs ".xyz" file without those of the meshes named `exclude` (NULL: none): the header
+ * has a '# mesh "NAME" vertices=N ...' line per mesh, the points follow, meshes concatenated in that order. */
+static bool read_xyz(const char *path, const char *exclude, Points *out)
+{
+    FILE *file = fopen(path, "r");
+    if (!file) return false;
+    char line[4096];
+    int excluded_from[64], excluded_to[64], ranges = 0, at = 0, point = 0;
+    while (fgets(line, sizeof line, file)) {
+        if (strncmp(line, "# mesh \"", 8) == 0) {
+            const char *name = line + 8, *end = strrchr(name, '"'), *count = strstr(name, "vertices=");
+            int n = count ? atoi(count + 9) : 0;
+            size_t length = end ? (size_t)(end - name) : 0;
+            if (exclude && exclude[0] && length == strlen(exclude) && strncmp(name, exclude, length) == 0 && ranges < 64)
+                excluded_from[ranges] = at, excluded_to[ranges++] = at + n;
+            at += n;
+        } else if (line[0] != '#') {
+            double x, y, z;
+            if (sscanf(line, "%lf %lf %lf", &x, &y, &z) != 3) continue;
+            bool excluded = false;
+            for (int r = 0; r < ranges; r++) excluded = excluded || (point >= excluded_from[r] && point < excluded_to[r]);
+            if (!excluded) points_add(out, x, y, z);
+            point++;
+        }
+    }
+    fclose(file);
+    return true;
+}
+
+/* An OBJ, or a pose.mjs ".xyz" */
+static bool read_points(const char *path, const char *exclude, Points *out)
+{
+    size_t n = strlen(path);
+    return n > 4 && strcmp(path + n - 4, ".xyz") == 0 ? read_xyz(path, exclude, out) : read_obj(path, exclude, out);
+}
+
 static double bbox_diagonal(const Points *p)
 {
     double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
@@ -335,7 +371,7 @@ static void run_variant(const DccRun *run, const char *dir, const char *case_nam
     char path[2048], ref_path[2048], out_path[256], error[512] = "";
     snprintf(path, sizeof path, "%s/%s", dir, fbx);
     snprintf(ref_path, sizeof ref_path, "%s/%s", dir, obj);
-    snprintf(out_path, sizeof out_path, "/tmp/skinview_fbx_dcc_%d.obj", (int)getpid());
+    snprintf(out_path, sizeof out_path, "/tmp/skinview_fbx_dcc_%d.%s", (int)getpid(), run->pose ? "xyz" : "obj");
     const char *reason = open_reason(run, case_name, fbx);
     bool rest = strcmp(stack, "rest") == 0;
     char evaluation[128];
@@ -391,28 +427,33 @@ static void run_variant(const DccRun *run, const char *dir, const char *case_nam
         }
     }
     char clip_arg[64], time_arg[64] = "";
+    double t = rest ? 0 : atof(time_s) - start;
+    if (t < 0) t = 0;   /* float seconds of the start may lie a rounding above it */
     if (rest) snprintf(clip_arg, sizeof clip_arg, "rest");
     else {
         snprintf(clip_arg, sizeof clip_arg, "%d", clip);
-        double t = atof(time_s) - start;
-        if (t < 0) t = 0;   /* float seconds of the start may lie a rounding above it */
         snprintf(time_arg, sizeof time_arg, "--time %.9g", t);
     }
     char command[4096], output[4096];
-    snprintf(command, sizeof command, "'%s' '%s' %s --clip %s %s --export-pose '%s' 2>&1", SKINVIEW_BINARY, posed_path,
-             posed_extra, clip_arg, time_arg, out_path);
-    int rc = test_run_capture(command, output, sizeof output);
+    int rc = 0;
+    if (run->pose) {
+        rc = run->pose(posed_path, rest ? -1 : clip, t, out_path, output, sizeof output) ? 0 : 1;
+    } else {
+        snprintf(command, sizeof command, "'%s' '%s' %s --clip %s %s --export-pose '%s' 2>&1", SKINVIEW_BINARY, posed_path,
+                 posed_extra, clip_arg, time_arg, out_path);
+        rc = test_run_capture(command, output, sizeof output);
+    }
     if (run->convert) unlink(converted);
     if (rc != 0) {
-        printf("  %-58s %-40s FAILED: --export-pose exit %d: %.200s\n", case_name, fbx, rc, output);
-        CHECK(false, "%s: %s --export-pose failed", case_name, fbx);
+        printf("  %-58s %-40s FAILED: posing exit %d: %.200s\n", case_name, fbx, rc, output);
+        CHECK(false, "%s: %s: posing failed", case_name, fbx);
         tally->failed++;
         return;
     }
     char exclude[128];
     note_value(notes, "exclude_objects=", exclude, sizeof exclude);
     Points posed = {0}, reference = {0};
-    bool read = read_obj(out_path, exclude, &posed) && read_obj(ref_path, exclude, &reference);
+    bool read = read_points(out_path, exclude, &posed) && read_obj(ref_path, exclude, &reference);
     unlink(out_path);
     for (int i = 0; i < posed.count; i++) {   /* a converter's space back to the FBX's */
         double *p = &posed.xyz[3 * i], q[3];

@@ -20,6 +20,11 @@ typedef struct DccRun {
      * points are mapped back to the FBX's space by to_fbx (column-major 4x4, identity when left alone) */
     bool (*convert)(const char *fbx_path, const char *extra, char *out_path, size_t out_size, double to_fbx[16],
                     char *error, size_t error_size);
+    /* NULL: skinview --export-pose poses the (converted) file; else another reader poses `path` at clip index
+     * `clip` (-1: the rest pose, the file's node transforms) and `time` (seconds from the clip's start) into
+     * out_path (".xyz": "x y z" lines, a '# mesh "NAME" ...' line before each mesh's points, as the oracle's
+     * pose.mjs writes them); false with a one-line cause in error */
+    bool (*pose)(const char *path, int clip, double time, const char *out_path, char *error, size_t error_size);
     bool forgive_axes;          /* also try the posed points turned by every signed axis permutation and scaled
                                    to the reference's size (unit and axis differences forgiven): the best */
     bool report_only;           /* every row open: print the table, fail nothing (another converter) */

@@ -5,8 +5,10 @@
  *   - a clip filter that matches nothing (--clips nosuchclip)               -> 2
  *   - --clips on a model without clips                                      -> 2
  *   - a model with nothing to read (a text file)                            -> 1
- *   - --check-export / --compress without --export-gltf, --compress zstd   -> 2
- *   - --export-gltf with another mode (--info)                              -> 2 */
+ *   - --check-export / --compress / --max-influences without --export-gltf, --compress zstd,
+ *     --max-influences 6                                                     -> 2
+ *   - --export-gltf with another mode (--info)                              -> 2
+ * and a good export: --quiet prints nothing; without it, off a terminal, one "wrote" line and no progress line. */
 #include "testutil.h"
 
 #include <dirent.h>
@@ -74,6 +76,8 @@ int main(void)
     expect("a file that is no model", "static.obj --export-gltf out.glb", 1, "static.obj");
     expect("--check-export alone", "static.obj --check-export", 2, "--check-export only goes with --export-gltf");
     expect("--compress alone", "static.obj --compress meshopt", 2, "--compress only goes with --export-gltf");
+    expect("--max-influences alone", "static.obj --max-influences 8", 2, "--max-influences only goes with --export-gltf");
+    expect("--max-influences 6", "static.obj --export-gltf out.glb --max-influences 6", 2, "4 or 8");
     expect("--compress zstd", "static.obj --export-gltf out.glb --compress zstd", 2, "zstd");
     expect("with another mode", "static.obj --export-gltf out.glb --info", 2, "mode of its own");
     /* and a good one writes exactly one file */
@@ -83,6 +87,14 @@ int main(void)
     int rc = test_run_capture(command, output, sizeof output);
     CHECK(rc == 0 && access(out, R_OK) == 0 && dir_entries() == 2, "a good export: exit %d, %d files: %s", rc,
           dir_entries(), output);
+    CHECK(output[0] == '\0', "--quiet printed on success (nothing expected): %s", output);
+    /* without --quiet and not on a terminal: the one "wrote" line on stdout, no progress line */
+    snprintf(command, sizeof command, "'%s' '%s' --export-gltf '%s' 2>&1 </dev/null | cat", SKINVIEW_BINARY, model, out);
+    rc = test_run_capture(command, output, sizeof output);
+    int lines = 0;
+    for (const char *c = output; *c; c++) lines += *c == '\n';
+    CHECK(rc == 0 && lines == 1 && strncmp(output, "wrote ", 6) == 0 && !strchr(output, '\r'),
+          "an export off a terminal: exit %d, %d lines (one \"wrote\" line, no progress line expected): %s", rc, lines, output);
     unlink(out);
     unlink(copy);
     rmdir(dir);

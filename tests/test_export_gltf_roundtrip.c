@@ -1,4 +1,4 @@
-/* test_export_gltf_roundtrip — gltf_export() (src/io/gltf_write.c) read back by skinview's own glTF reader
+/* test_export_gltf_roundtrip — gltf_export() (src/io/gltf_export.c) read back by skinview's own glTF reader
  * poses like the model it was written from.
  *
  * For every animated model of ../shared/models (skipped when absent), a selection of assimp-testmodels

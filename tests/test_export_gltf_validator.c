@@ -3,7 +3,8 @@
  * Skipped cleanly without node or without the validator (npm install --prefix tools/web installs it from
  * tools/web/package.json; tools/web/validate_gltf.js runs it). The exports: every FBX of
  * ../shared/models/ufbx-dcc and every model of io_export_gltf_roundtrip's shared list as GLB, a few also as
- * meshopt-compressed GLB and as .gltf (+ .bin + PNG images), and some assimp-testmodels. One node process
+ * meshopt-compressed GLB and as .gltf (+ .bin + PNG images), two with --max-influences 8 (JOINTS_1 / WEIGHTS_1),
+ * and some assimp-testmodels. One node process
  * validates them all; one line per file. */
 #include "testutil.h"
 
@@ -82,6 +83,10 @@ int main(void)
         if (access(path, R_OK) != 0) continue;
         snprintf(name, sizeof name, "shared_%zu.glb", i);
         export(path, name, "");
+        if (i == 11) {   /* Male_Casual: 40 vertices with more than four influences, JOINTS_1 / WEIGHTS_1 */
+            snprintf(name, sizeof name, "shared_%zu_8.glb", i);
+            export(path, name, "--max-influences 8");
+        }
         if (i < 3 || i == 12) {   /* meshopt and .gltf of a few (Wizard: textures) */
             snprintf(name, sizeof name, "shared_%zu_meshopt.glb", i);
             export(path, name, "--compress meshopt");
@@ -98,6 +103,8 @@ int main(void)
         snprintf(name, sizeof name, "assimp_%zu.glb", i);
         export(path, name, "");
     }
+    snprintf(path, sizeof path, "%s/FBX/animation_with_skeleton.fbx", SKINVIEW_TESTMODELS_DIR);
+    if (access(path, R_OK) == 0) export(path, "assimp_8.glb", "--max-influences 8");   /* 1 515 vertices with > 4 */
     snprintf(path, sizeof path, "%s/tests/data/export/interpolation.gltf", SKINVIEW_SOURCE_DIR);
     export(path, "interpolation.glb", "");
     export(path, "interpolation_fps.glb", "--fps 7");

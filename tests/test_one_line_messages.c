@@ -178,7 +178,7 @@ static void test_gltf(void)
         memset(&model, 0, sizeof model);
         char error[512] = "";
         bool version_1 = false;
-        bool read = bytes && gltf_import(NULL, bytes, size, 0, NULL, &model, &version_1, error, sizeof error);
+        bool read = bytes && gltf_import(NULL, bytes, size, 0, 0, false, NULL, &model, &version_1, error, sizeof error);
         CHECK(!read && quote_is_clean(error, strlen(error)) && strstr(error, "type 'VEC3 \\n  '"),
               "%s: gltf_import's refusal: %s", ext, error);
         model_free(&model);   /* gltf_import leaves what it built to the caller, also on failure */

@@ -53,6 +53,8 @@ bool mesh_sort_by_influences(Mesh *mesh)
         {(void **)&mesh->joint_indices, sizeof *mesh->joint_indices, 1, NULL},
         {(void **)&mesh->weights, sizeof *mesh->weights, 1, NULL},
         {(void **)&mesh->influences_in_file, sizeof *mesh->influences_in_file, 1, NULL},
+        {(void **)&mesh->joint_indices_more, sizeof *mesh->joint_indices_more, 1, NULL},
+        {(void **)&mesh->weights_more, sizeof *mesh->weights_more, 1, NULL},
         {(void **)&mesh->dq_weight, sizeof *mesh->dq_weight, 1, NULL},
         {(void **)&mesh->morph_position_deltas, sizeof(vec3), targets, NULL},
         {(void **)&mesh->morph_normal_deltas, sizeof(vec3), targets, NULL},

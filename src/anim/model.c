@@ -13,7 +13,8 @@ void mesh_free(Mesh *mesh)
 {
     void *owned[] = {mesh->positions, mesh->normals, mesh->uvs, mesh->uvs2, mesh->colors, mesh->tangents,
                      mesh->indices, mesh->bone_joint, mesh->inverse_bind, mesh->joint_indices, mesh->weights,
-                     mesh->influences_in_file, mesh->dq_weight, mesh->morph_target_names,
+                     mesh->influences_in_file, mesh->joint_indices_more, mesh->weights_more, mesh->dq_weight,
+                     mesh->morph_target_names,
                      mesh->morph_position_deltas, mesh->morph_normal_deltas, mesh->morph_default_weights};
     anim_free_each(owned, sizeof owned / sizeof *owned);
     memset(mesh, 0, sizeof *mesh);
@@ -129,7 +130,7 @@ void model_free(Model *model)
     if (!model) return;
     for (int m = 0; m < model->mesh_count; m++) mesh_free(&model->meshes[m]);
     for (int c = 0; c < model->clip_count; c++) clip_free(&model->clips[c]);
-    for (int t = 0; t < model->texture_count; t++) free(model->textures[t].rgba);
+    for (int t = 0; t < model->texture_count; t++) free(model->textures[t].rgba), free(model->textures[t].encoded);
     free(model->meshes);
     free(model->clips);
     free(model->textures);
@@ -238,8 +239,44 @@ void influence_keep_largest(uint16_t joint_index[SV_MAX_INFLUENCES], float weigh
     joint_index[k] = (uint16_t)joint;
 }
 
+const char *image_bytes_mime(const unsigned char *bytes, size_t size)
+{
+    static const unsigned char png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    if (bytes && size >= 8 && memcmp(bytes, png, 8) == 0) return "image/png";
+    if (bytes && size >= 3 && bytes[0] == 0xff && bytes[1] == 0xd8 && bytes[2] == 0xff) return "image/jpeg";
+    return NULL;
+}
+
+bool texture_keep_encoded(Texture *texture, const unsigned char *bytes, size_t size)
+{
+    if (!image_bytes_mime(bytes, size)) return true;   /* another format: the export re-encodes the rgba */
+    unsigned char *copy = malloc(size);
+    if (!copy) return false;
+    memcpy(copy, bytes, size);
+    free(texture->encoded);
+    texture->encoded = copy;
+    texture->encoded_size = size;
+    return true;
+}
+
+void influence_keep_largest_more(uint16_t joint_index[SV_MAX_INFLUENCES], float weight[SV_MAX_INFLUENCES],
+                                 uint16_t more_index[SV_MAX_INFLUENCES], float more_weight[SV_MAX_INFLUENCES], int joint,
+                                 float w)
+{
+    if (w <= more_weight[SV_MAX_INFLUENCES - 1]) return;
+    if (w <= weight[SV_MAX_INFLUENCES - 1]) {   /* among the next four only */
+        influence_keep_largest(more_index, more_weight, joint, w);
+        return;
+    }
+    /* the smallest of the first four moves down to the next four, then w goes into the first four */
+    influence_keep_largest(more_index, more_weight, joint_index[SV_MAX_INFLUENCES - 1], weight[SV_MAX_INFLUENCES - 1]);
+    weight[SV_MAX_INFLUENCES - 1] = 0.0f;
+    influence_keep_largest(joint_index, weight, joint, w);
+}
+
 int mesh_normalize_weights(Mesh *mesh, int bone_count, ImportStats *stats)
 {
+    bool any_more = false;
     int extra_bone = -1;
     for (int v = 0; v < mesh->vertex_count; v++) {
         float *w = mesh->weights[v];
@@ -261,6 +298,15 @@ int mesh_normalize_weights(Mesh *mesh, int bone_count, ImportStats *stats)
             w[k] /= sum;
             if (w[k] == 0.0f) mesh->joint_indices[v][k] = 0;
         }
+        for (int k = 0; mesh->weights_more && k < SV_MAX_INFLUENCES; k++) {   /* the 5th..8th: the same divisor */
+            mesh->weights_more[v][k] /= sum;
+            if (mesh->weights_more[v][k] == 0.0f) mesh->joint_indices_more[v][k] = 0;
+            else any_more = true;
+        }
+    }
+    if (!any_more) {   /* kept only where a vertex has a 5th influence */
+        free(mesh->joint_indices_more), free(mesh->weights_more);
+        mesh->joint_indices_more = NULL, mesh->weights_more = NULL;
     }
     return bone_count;
 }

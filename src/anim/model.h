@@ -22,6 +22,8 @@
 
 #define SV_NAME_MAX 128          /* names longer than this are truncated */
 #define SV_MAX_INFLUENCES 4      /* the design card: four (joint, weight) pairs */
+#define SV_MAX_INFLUENCES_KEPT 8 /* what an import asked for more keeps (ImportOptions.max_influences): the
+                                    4 above + 4 more in Mesh.joint_indices_more, for --export-gltf only */
 
 /* Translation / rotation / scale of one joint relative to its parent. */
 typedef struct JointTransform {
@@ -200,6 +202,12 @@ typedef struct Mesh {
                                       before the import kept the SV_MAX_INFLUENCES largest; a value above
                                       SV_MAX_INFLUENCES marks a vertex that lost influences (the
                                       influence view shows it). NULL when no vertex of the mesh lost one. */
+    uint16_t (*joint_indices_more)[SV_MAX_INFLUENCES]; /* per vertex: the 5th..8th largest influences' bones,
+                                      kept only when the import was asked (ImportOptions.max_influences 8:
+                                      --export-gltf --max-influences 8 writes them as JOINTS_1); nothing per
+                                      frame reads them: the renderer and the animator skin with the 4 above */
+    float    (*weights_more)[SV_MAX_INFLUENCES];  /* their weights, divided by the same sum as `weights` (so the
+                                      8 sum to 1 + the sum of these); NULL when no vertex has a 5th influence */
     mat4      bind_matrix;         /* skinned: N, where the mesh was bound in the scene = its node's rest
                                       scene matrix (glTF: identity, the spec ignores a skinned mesh node's
                                       transform; Collada: the root's rest matrix x the skin's
@@ -232,6 +240,12 @@ typedef struct Texture {
     char           source[SV_NAME_MAX]; /* file name or "*N" for embedded */
     int            width, height;
     unsigned char *rgba;
+    unsigned char *encoded;       /* the file's own image bytes the rgba was decoded from, when they are PNG or
+                                     JPEG (the formats glTF takes) and the import was asked to keep them
+                                     (ImportOptions.keep_image_bytes: --export-gltf copies them byte for byte);
+                                     NULL otherwise, and for a texture the import made (an opacity-combined
+                                     diffuse, raw texels) */
+    size_t         encoded_size;
 } Texture;
 
 /* One texture a material samples (glTF textureInfo), for the PBR maps below. */
@@ -382,14 +396,28 @@ void model_name_clip(Model *model, int c, const char *source, size_t src_length)
 void influence_keep_largest(uint16_t joint_index[SV_MAX_INFLUENCES], float weight[SV_MAX_INFLUENCES], int joint,
                             float w);
 
+/* The same over 8 slots: the 4 largest in joint_index / weight (what influence_keep_largest keeps), the next 4
+ * in more_index / more_weight (sorted descending too). A reader asked for more influences calls this instead. */
+void influence_keep_largest_more(uint16_t joint_index[SV_MAX_INFLUENCES], float weight[SV_MAX_INFLUENCES],
+                                 uint16_t more_index[SV_MAX_INFLUENCES], float more_weight[SV_MAX_INFLUENCES], int joint,
+                                 float w);
+
 /* The rule every reader ends a skin with, once its kept weights are in: each vertex's weights
- * renormalised to sum 1 (a slot left at weight 0 points at palette entry 0), and a vertex with
- * no weight at all bound with weight 1 to one extra bone — the mesh's own node, identity inverse
- * bind — so it moves rigidly with that node (bone_joint / inverse_bind need room for it).
+ * renormalised to sum 1 (a slot left at weight 0 points at palette entry 0; weights_more, when
+ * kept, divided by the same sum, and freed when no vertex has a 5th), and a vertex with no weight
+ * at all bound with weight 1 to one extra bone — the mesh's own node, identity inverse bind — so it
+ * moves rigidly with that node (bone_joint / inverse_bind need room for it).
  * Counts stats->vertices_unweighted and vertices_renormalized (|sum - 1| > 1e-4; not for a
  * vertex whose 5th+ influences were cut, Mesh.influences_in_file > 4, counted as cut already);
  * stats may be NULL. Returns the bone count with the extra bone, if one was added. */
 int mesh_normalize_weights(Mesh *mesh, int bone_count, ImportStats *stats);
+
+/* "image/png" or "image/jpeg" when `bytes` start as that format (the two glTF 2.0 takes), else NULL. */
+const char *image_bytes_mime(const unsigned char *bytes, size_t size);
+
+/* Keeps a copy of the image bytes `texture` was decoded from when they are PNG or JPEG (Texture.encoded); false
+ * only when out of memory. */
+bool texture_keep_encoded(Texture *texture, const unsigned char *bytes, size_t size);
 
 /* Triangles, segments or points of one mesh: index_count / corners of its primitive. */
 static inline int mesh_element_count(const Mesh *mesh)

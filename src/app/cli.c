@@ -248,6 +248,17 @@ static bool parse_optimize_keys(const CliOption *option, int argc, char **argv, 
 }
 
 /* --compress meshopt (the one method so far) */
+/* --max-influences 4|8 */
+static bool parse_max_influences(const CliOption *option, int argc, char **argv, int *i, Options *o, char *error,
+                                 size_t size)
+{
+    const char *value = take_value(argc, argv, i, error, size);
+    if (!value) return false;
+    if (strcmp(value, "4") != 0 && strcmp(value, "8") != 0) return bad_value(option, value, error, size);
+    o->max_influences = atoi(value);
+    return true;
+}
+
 static bool parse_compress(const CliOption *option, int argc, char **argv, int *i, Options *o, char *error, size_t size)
 {
     const char *value = take_value(argc, argv, i, error, size);
@@ -373,7 +384,7 @@ static const CliOption options_table[] = {
      FIELD(precision_or_texture), NULL,
      "largest texture side (default: GL_MAX_TEXTURE_SIZE, else 16384);\nmore frames go to further pages (positions_1.png ...)"},
     {"--quiet", NULL, OPTION_FLAG, FIELD(quiet), 0, 0, false, NULL, FIELD(bake_option_set), NULL,
-     "no progress line on stderr while baking or exporting (and no\nexport notes)"},
+     "no progress line on stderr while baking; with --export-gltf:\nnothing on success (errors still one line on stderr)"},
     TEXT("--export-gltf", "OUT", export_gltf_path,
          "write the model as glTF 2.0 (OUT.glb: one file; OUT.gltf: with\n"
          "OUT.bin and PNG images beside it): hierarchy, skins, every clip\n"
@@ -383,6 +394,10 @@ static const CliOption options_table[] = {
                                          "per clip over the model's size; exit 1 above 1e-4"),
     CUSTOM("--compress", "meshopt", parse_compress, "meshopt",
            "with --export-gltf: EXT_meshopt_compression (meshoptimizer)"),
+    CUSTOM("--max-influences", "4|8", parse_max_influences, "4 or 8",
+           "with --export-gltf: 8 writes JOINTS_1 / WEIGHTS_1 for vertices with\n"
+           "more than four influences (the file's 8 largest; default 4: what\n"
+           "the renderer draws)"),
     TEXT("--vat", "OUTDIR", vat_dir, "play a bake back with shaders/vat.vert (no skeleton)"),
     {"--instances", "N", OPTION_INT, FIELD(instances), 1, 1000000, false, "an integer in 1..1000000",
      FIELD(instances_given), NULL, "with --vat: N copies on a grid, one draw call per mesh"},
@@ -493,7 +508,7 @@ const char *cli_usage(void)
         "                [--bake-vat OUTDIR [--fps N] [--clips A,B|all] [--precision 16|float]\n"
         "                                   [--max-texture N] [--quiet]]\n"
         "                [--export-gltf OUT.glb|OUT.gltf [--clips A,B|all] [--fps N] [--compress meshopt]\n"
-        "                                   [--check-export] [--quiet]]\n"
+        "                                   [--max-influences 4|8] [--check-export] [--quiet]]\n"
         "       skinview --vat OUTDIR [--instances N] [--clip ...] [--time ...] [--speed X]\n"
         "                [--screenshot OUT.png | --export-pose OUT.obj | --verify] [--size WxH]\n"
         "       skinview MODEL --against OTHER [--report [--tolerance X] | --screenshot OUT.png]\n"
@@ -629,8 +644,9 @@ bool cli_parse(int argc, char **argv, Options *options, char *error, size_t erro
                                     "(--clips and --quiet also with --export-gltf)");
         return false;
     }
-    if ((options->check_export || options->compress_meshopt) && !options->export_gltf_path) {
-        snprintf(error, error_size, "%s only goes with --export-gltf", options->check_export ? "--check-export" : "--compress");
+    if ((options->check_export || options->compress_meshopt || options->max_influences) && !options->export_gltf_path) {
+        snprintf(error, error_size, "%s only goes with --export-gltf",
+                 options->check_export ? "--check-export" : options->compress_meshopt ? "--compress" : "--max-influences");
         return false;
     }
     if (options->export_gltf_path && options->precision_or_texture) {

@@ -56,6 +56,8 @@ typedef struct Options {
     const char *export_gltf_path; /* --export-gltf OUT.glb|OUT.gltf */
     bool        check_export;    /* --check-export: read the export back and compare every clip */
     bool        compress_meshopt; /* --compress meshopt: EXT_meshopt_compression */
+    int         max_influences;  /* --max-influences 4|8 (0: not given = 4): with 8, JOINTS_1 / WEIGHTS_1 where a
+                                    vertex has more than four (ImportOptions.max_influences) */
     bool        precision_or_texture; /* --precision or --max-texture was given (bake only) */
     bool        help;
     bool        version;         /* --version */

@@ -43,6 +43,14 @@ void app_set_key_optimizer(float tolerance, bool measure);
 /* --no-extrapolation for every later app_load_model: FBX curves hold their end keys. */
 void app_set_hold_end_keys(bool hold);
 
+/* --max-influences 8 for every later app_load_model: the 5th..8th largest influences kept too
+ * (Mesh.joint_indices_more; --export-gltf writes them as JOINTS_1 / WEIGHTS_1). */
+void app_set_max_influences(int influences);
+
+/* --export-gltf for every later app_load_model: textures keep the file's PNG / JPEG bytes (Texture.encoded), which
+ * the export copies byte for byte. */
+void app_set_keep_image_bytes(bool keep);
+
 /* The file descriptor of the real stderr, for signal handlers: while app_load_model() imports,
  * fd 2 is a temporary capture (so a crash inside Assimp stays one line). Async-signal-safe. */
 int app_error_fd(void);
@@ -141,6 +149,11 @@ int app_select_clips(const Model *model, const char *list, int *selected, char *
 /* --export-gltf OUT.glb|OUT.gltf [--clips ...] [--fps N] [--compress meshopt] [--check-export] [--quiet]
  * (export_gltf_cmd.c): the model as glTF 2.0; with --check-export read back and compared. */
 int command_export_gltf(const Options *options, const char *model_path);
+
+/* The window's Ctrl+E (export_gltf_cmd.c): `model` written to `path` (GLB, default options), read back and checked
+ * as --check-export does; summary: the worst distance over the model's size per clip and the verdict ("rest 1.6e-07,
+ * Idle 3.3e-07, ... (ok, within 1e-04)"), or the cause of a failure. True when written and within the tolerance. */
+bool app_export_gltf_checked(const Model *model, const char *path, char *summary, size_t summary_size);
 
 /* --bake-vat OUTDIR (vat_bake.c): vertex animation textures of the model's clips. */
 int command_bake_vat(const Options *options, const char *model_path);

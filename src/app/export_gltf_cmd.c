@@ -103,8 +103,23 @@ static double pose_distance(Animator *a, int clip_a, Animator *b, int clip_b, fl
     return worst;
 }
 
-static int check_export(const Model *model, const char *path, const GltfExportReport *report, bool progress_on)
+/* summary += ", NAME 1.2e-07" while it fits */
+static void summary_add(char *summary, size_t summary_size, const char *name, double relative)
 {
+    if (!summary) return;
+    size_t n = strlen(summary);
+    char entry[160];
+    snprintf(entry, sizeof entry, "%s%.40s %.1e", n ? ", " : "", name, relative);
+    if (n + strlen(entry) + 8 < summary_size) memcpy(summary + n, entry, strlen(entry) + 1);
+    else if (n + 6 < summary_size && strcmp(summary + n - 3, "...") != 0) memcpy(summary + n, ", ...", 6);
+}
+
+/* The check: prints its table when `print`; summary (may be NULL): "(rest pose) 0.0e+00, CLIP 1.2e-07, ..." (what
+ * fits), the window's message. 0 when every pose is within the tolerance, else 1. */
+static int check_export(const Model *model, const char *path, const GltfExportReport *report, bool progress_on, bool print,
+                        char *summary, size_t summary_size)
+{
+    if (summary && summary_size) summary[0] = '\0';
     Model back = {0};
     char error[512];
     ImportOptions import_options = {.quiet = true, .keep_vertex_order = true};
@@ -143,11 +158,13 @@ static int check_export(const Model *model, const char *path, const GltfExportRe
     mat4 to_gltf;
     gltf_export_axes(model, to_gltf);
     double diagonal = model_bind_diagonal(model) * glm_vec3_norm(to_gltf[0]), limit = EXPORT_CHECK_TOLERANCE * diagonal;
-    printf("check-export: %s read back by skinview's glTF reader; worst vertex distance / bind-pose diagonal (%.6g), "
-           "tolerance %.0e\n", path, diagonal, EXPORT_CHECK_TOLERANCE);
+    if (print)
+        printf("check-export: %s read back by skinview's glTF reader; worst vertex distance / bind-pose diagonal (%.6g), "
+               "tolerance %.0e\n", path, diagonal, EXPORT_CHECK_TOLERANCE);
     double worst_rest = pose_distance(&a, ANIMATOR_REST_POSE, &b, ANIMATOR_REST_POSE, 0, report->mesh_order, pa, pb, to_gltf);
     bool rest_ok = worst_rest <= limit;
-    printf("  %-40s %6d poses  %.3e  %s\n", "(rest pose)", 1, worst_rest / diagonal, rest_ok ? "ok" : "FAILED");
+    if (print) printf("  %-40s %6d poses  %.3e  %s\n", "(rest pose)", 1, worst_rest / diagonal, rest_ok ? "ok" : "FAILED");
+    summary_add(summary, summary_size, "rest", worst_rest / diagonal);
     if (!rest_ok) status = 1;
     int written = 0;
     for (int c = 0; c < model->clip_count; c++) written += report->clip_animation[c] >= 0;
@@ -178,8 +195,10 @@ static int check_export(const Model *model, const char *path, const GltfExportRe
         bool ok = worst <= limit;
         if (!ok) status = 1;
         progress_line(&progress, ++done, written);
-        printf("  %-40.40s %6d poses  %.3e  %s", model->clips[c].name[0] ? model->clips[c].name : "(unnamed)", count,
-               worst / diagonal, ok ? "ok" : "FAILED");
+        const char *name = model->clips[c].name[0] ? model->clips[c].name : "(unnamed)";
+        summary_add(summary, summary_size, name, worst / diagonal);
+        if (!print) continue;
+        printf("  %-40.40s %6d poses  %.3e  %s", name, count, worst / diagonal, ok ? "ok" : "FAILED");
         if (!ok) printf(" (worst at %.4g s)", worst_time);
         printf("\n");
     }
@@ -190,6 +209,29 @@ static int check_export(const Model *model, const char *path, const GltfExportRe
     if (status) fprintf(stderr, "skinview: %s: --check-export: the export differs from the model by more than %.0e of its size\n",
                         path, EXPORT_CHECK_TOLERANCE);
     return status;
+}
+
+bool app_export_gltf_checked(const Model *model, const char *path, char *summary, size_t summary_size)
+{
+    GltfExportReport report = {0};
+    report.clip_animation = malloc(sizeof(int) * ((size_t)model->clip_count + 1));
+    report.mesh_order = malloc(sizeof(int) * ((size_t)model->mesh_count + 1));
+    char error[512];
+    GltfExportOptions export_options = {0};
+    bool ok = report.clip_animation && report.mesh_order;
+    if (!ok) snprintf(summary, summary_size, "out of memory");
+    else if (!(ok = gltf_export(model, path, &export_options, &report, error, sizeof error)))
+        snprintf(summary, summary_size, "%.400s", error);
+    else {
+        char table[1024];
+        int status = check_export(model, path, &report, false, false, table, sizeof table);
+        snprintf(summary, summary_size, "%s (%s %.0e)", table[0] ? table : "does not read back",
+                 status == 0 ? "ok, within" : "FAILED: above", EXPORT_CHECK_TOLERANCE);
+        ok = status == 0;
+    }
+    free(report.clip_animation);
+    free(report.mesh_order);
+    return ok;
 }
 
 int command_export_gltf(const Options *options, const char *model_path)
@@ -231,6 +273,7 @@ int command_export_gltf(const Options *options, const char *model_path)
     GltfExportOptions export_options = {.clip_selected = selected,
                                         .fps = options->fps_given ? options->fps : 0.0f,
                                         .meshopt = options->compress_meshopt,
+                                        .max_influences = options->max_influences,
                                         .progress = progress_line,
                                         .progress_user = &progress};
     double start = seconds_now();
@@ -258,12 +301,15 @@ int command_export_gltf(const Options *options, const char *model_path)
             fprintf(stderr, "skinview: %s: %d clip(s) without keys not written (glTF needs a channel)\n", out,
                     report.clips_without_keys);
     }
-    printf("wrote %s: %d nodes, %d meshes, %d skins, %d materials, %d textures, %d animations (%d channels, %ld keys), "
-           "%zu bytes in %.3f s\n", out, report.nodes, report.meshes, report.skins, report.materials, report.textures,
-           report.animations, report.channels, report.keys, report.bytes, elapsed);
+    /* --quiet: nothing on success (the notes above, this line, the progress line); --check-export's table is the
+     * answer the user asked for and still prints */
+    if (!options->quiet)
+        printf("wrote %s: %d nodes, %d meshes, %d skins, %d materials, %d textures, %d animations (%d channels, %ld keys), "
+               "%zu bytes in %.3f s\n", out, report.nodes, report.meshes, report.skins, report.materials, report.textures,
+               report.animations, report.channels, report.keys, report.bytes, elapsed);
     if (options->check_export) {
         fflush(stdout);
-        status = check_export(&model, out, &report, terminal);
+        status = check_export(&model, out, &report, terminal, true, NULL, 0);
     }
 done:
     free(report.clip_animation);

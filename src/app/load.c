@@ -61,6 +61,8 @@ static unsigned import_timeout_seconds(const char *path)
 static float key_tolerance;   /* --optimize-keys, set once by main */
 static bool key_measure;
 static bool hold_end_keys;    /* --no-extrapolation, set once by main */
+static int max_influences;    /* --max-influences 8 (--export-gltf), set once by main */
+static bool keep_image_bytes; /* --export-gltf: textures keep their PNG / JPEG bytes, set once by main */
 
 void app_set_key_optimizer(float tolerance, bool measure)
 {
@@ -71,6 +73,16 @@ void app_set_key_optimizer(float tolerance, bool measure)
 void app_set_hold_end_keys(bool hold)
 {
     hold_end_keys = hold;
+}
+
+void app_set_max_influences(int influences)
+{
+    max_influences = influences;
+}
+
+void app_set_keep_image_bytes(bool keep)
+{
+    keep_image_bytes = keep;
 }
 
 /* The import alone, guarded (what app_load_model does before --animations). */
@@ -100,7 +112,8 @@ static bool import_guarded(const char *path, int max_bones, bool quiet, Model *m
     alarm(timeout);
 
     ImportOptions import_options = {.max_bones_per_mesh = max_bones, .optimize_keys = key_tolerance,
-                                    .measure_key_error = key_measure, .hold_end_keys = hold_end_keys, .quiet = quiet};
+                                    .measure_key_error = key_measure, .hold_end_keys = hold_end_keys, .quiet = quiet,
+                                    .max_influences = max_influences, .keep_image_bytes = keep_image_bytes};
     bool ok = import_model(path, &import_options, model, error, sizeof error);
 
     alarm(0);

@@ -22,6 +22,8 @@ int main(int argc, char **argv)
     if (options.gl_debug) gl_debug_request();
     app_set_key_optimizer(options.optimize_keys, options.info);
     app_set_hold_end_keys(options.no_extrapolation);
+    app_set_max_influences(options.max_influences);
+    app_set_keep_image_bytes(options.export_gltf_path != NULL);
     if (options.help) {
         fputs(cli_usage(), stdout);
         return 0;

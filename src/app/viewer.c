@@ -306,10 +306,32 @@ static void record_step(Viewer *viewer, Player *player)
     player_message(player, text);
 }
 
+/* Ctrl+E: the model as NAME-export-NNN.glb next to it, read back and posed against the model (as --check-export):
+ * the worst distance per clip over the model's size in the message line, and on stdout. */
+static void export_gltf_checked(Viewer *viewer, Player *player)
+{
+    char path[4096], summary[1100], text[1400];
+    if (!app_next_output_path(viewer->model_path, "export", "glb", path, sizeof path)) {
+        player_message(player, "export: no free file name next to the model");
+        return;
+    }
+    bool ok = app_export_gltf_checked(&viewer->loaded->model, path, summary, sizeof summary);
+    if (ok) printf("skinview: exported %s: worst distance / size: %s\n", path, summary);
+    else fprintf(stderr, "skinview: %s: export: %s\n", path, summary);
+    fflush(stdout);
+    snprintf(text, sizeof text, "%s %.200s, worst / size: %.1100s", ok ? "exported" : "export FAILED:", file_name(path),
+             summary);
+    player_message(player, text);
+}
+
 static bool skinned_action(void *self, Player *player, Action a)
 {
     if (a.kind == ACTION_RECORD) {
         record_start(self, player);
+        return true;
+    }
+    if (a.kind == ACTION_EXPORT_GLTF) {
+        export_gltf_checked(self, player);
         return true;
     }
     (void)player;

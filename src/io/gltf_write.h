@@ -13,7 +13,8 @@
  *   - every clip -> one animation: the JointTracks' keys as they are (skinview's LINEAR / STEP /
  *     CUBICSPLINE are glTF's; FBX curves were resampled to keys at import), times from 0 (Clip.start
  *     subtracted); morph weights one sampler per mesh node over all its targets;
- *   - materials as the renderer draws them; textures as PNG (the decoded RGBA the renderer uses).
+ *   - materials as the renderer draws them; textures as the file's own PNG / JPEG bytes when the import kept them
+ *     (Texture.encoded), else PNG from the decoded RGBA the renderer uses.
  * Written atomically (atomic_file.h): a failure leaves nothing behind. */
 #ifndef SKINVIEW_GLTF_WRITE_H
 #define SKINVIEW_GLTF_WRITE_H
@@ -28,6 +29,8 @@ typedef struct GltfExportOptions {
     float       fps;             /* > 0: every joint track resampled at fps + its key times, written LINEAR;
                                     0: the tracks as they are (exact) */
     bool        meshopt;         /* EXT_meshopt_compression on every bufferView */
+    int         max_influences;  /* 8: JOINTS_1 / WEIGHTS_1 for meshes that kept a 5th influence (Mesh.weights_more,
+                                    ImportOptions.max_influences 8); else the 4 the renderer draws */
     /* called after each clip is written (may be NULL) */
     void      (*progress)(void *user, int done, int total);
     void       *progress_user;
@@ -43,12 +46,15 @@ typedef struct GltfExportReport {
                                     node order, the order skinview's glTF reader makes its meshes */
     int    clips_without_keys;   /* selected clips with no channel (glTF needs one): not written */
     int    morph_samplers_resampled; /* weight samplers whose targets mixed interpolations: resampled LINEAR */
+    int    meshes_eight_influences; /* meshes written with JOINTS_1 / WEIGHTS_1 (--max-influences 8) */
     int    meshes_lbs_for_dq;    /* meshes the file skins by dual quaternions / blend: written as LBS */
     int    meshes_follow_node;   /* FBX (Maya) meshes whose skin follows the mesh node: written with a copy of their
-                                    joints under a frame node below the mesh node (gltf_write.c) */
+                                    joints under a frame node below the mesh node (gltf_write_nodes.c) */
     int    sheared_joints;       /* joints whose rest matrix is no T*R*S (shear): written as the nearest TRS */
     float  worst_shear;          /* largest |rest_local - TRS| element over those, scene units */
     size_t bytes;                /* size of the main file (GLB or .gltf + .bin + images) */
+    int    images_copied;        /* images written as the file's own PNG / JPEG bytes (Texture.encoded) */
+    int    images_encoded;       /* images encoded as PNG from the decoded RGBA (another format, or made at import) */
 } GltfExportReport;
 
 /* The one place units and axes change: the matrix from the model's scene space to glTF's (+Y up, +Z front,
@@ -59,7 +65,7 @@ typedef struct GltfExportReport {
 bool gltf_export_axes(const Model *model, mat4 to_gltf);
 
 /* Writes `model` to `path` (.glb: one binary file, textures embedded; .gltf: JSON with NAME.bin and
- * NAME_imageN.png beside it). False with a one-line cause in error (nothing is left behind). */
+ * NAME_imageN.png / .jpg beside it). False with a one-line cause in error (nothing is left behind). */
 bool gltf_export(const Model *model, const char *path, const GltfExportOptions *options, GltfExportReport *report,
                  char *error, size_t error_size);
 

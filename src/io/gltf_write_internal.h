@@ -1,5 +1,6 @@
-/* gltf_write_internal.h — what the steps of the glTF writer share (gltf_write.c: container, buffer,
- * nodes, meshes, skins, materials; gltf_write_anim.c: clips). Only src/io/gltf_write*.c include it. */
+/* gltf_write_internal.h — what the steps of the glTF writer share: gltf_export.c (gltf_export, the container)
+ * calls gltf_write_nodes.c, gltf_write_mesh.c, gltf_write_material.c and gltf_write_anim.c, which all call
+ * gltf_write_buffer.c (the leaf: it calls none of them). Only src/io/gltf_write*.c include it. */
 #ifndef SKINVIEW_GLTF_WRITE_INTERNAL_H
 #define SKINVIEW_GLTF_WRITE_INTERNAL_H
 
@@ -35,13 +36,15 @@ typedef struct GltfWriter {
     int      view_count, accessor_count;
     int     *joint_node;           /* [joint_count]: glTF node index of each joint */
     int     *mesh_node;            /* [mesh_count]: glTF node index holding each mesh */
-    int      copy_count;           /* joints copied for skins that follow their mesh node (gltf_write.c) */
+    int      copy_count;           /* joints copied for skins that follow their mesh node (gltf_write_nodes.c) */
     int     *copy_joint, *copy_node; /* [copy_count]: the joint and its copy's node: it gets the joint's channels */
     bool     plain_views;          /* the next views go to buffer 0 as they are, even with meshopt (images) */
     bool     failed;               /* out of memory or an encoder failure (error set) */
     char    *error;
     size_t   error_size;
 } GltfWriter;
+
+/* ---- gltf_write_buffer.c: the leaf helpers ---- */
 
 /* false after writing the one-line cause (printf-style) into the writer's error */
 bool gltf_writer_fail(GltfWriter *w, const char *format, ...);
@@ -63,7 +66,66 @@ int gltf_writer_floats(GltfWriter *w, const float *data, int count, int componen
 /* object.name = name as valid UTF-8 (names from old files may be Latin-1: utf8_copy_valid) */
 void gltf_writer_name(cJSON *object, const char *name);
 
-/* Every selected clip as one animation (gltf_write_anim.c). */
+/* pads buffer 0 to a multiple of 4 bytes */
+void gltf_writer_align(GltfWriter *w);
+
+/* ---- gltf_write_nodes.c: the node tree ---- */
+
+typedef enum {
+    NODE_JOINT, NODE_COMMON_ROOT, NODE_STATIC_MESH, NODE_SKINNED_MESH,
+    NODE_JOINT_COPY,       /* identity child of a joint: a second skin entry of the same joint */
+    NODE_FOLLOW_FRAME,     /* child of a follow-node mesh's node with T, R, S of skin_bind_node_inverse */
+    NODE_FOLLOW_JOINT,     /* a joint copied under a follow frame, with the joint's rest and channels */
+    NODE_AXES,             /* the root that converts the file's axes and unit to glTF's (gltf_export_axes) */
+} NodeKind;
+
+typedef struct BuildNode {
+    NodeKind kind;
+    int      parent;       /* build index, -1: a scene root */
+    int      item;         /* joint (JOINT, JOINT_COPY) or mesh (the mesh kinds) */
+    int      mesh;         /* JOINT: the static mesh the joint's own node carries (the file's object), -1 none */
+    int      final;        /* index in the file */
+    int      first_child, next_sibling, last_child;
+} BuildNode;
+
+typedef struct NodeTree {
+    BuildNode *nodes;
+    int        count;
+    int       *skin_joint_node;   /* per skinned mesh bone, in mesh order: build index of its joint node */
+    int       *skin_offset;       /* [mesh_count]: first entry of mesh m in skin_joint_node */
+    int      **follow_copy;       /* [mesh_count]: a follow-node mesh's joint copies (build index per joint, -1), else NULL */
+} NodeTree;
+
+/* a skinned mesh as glTF writes it: skinned, with bones */
+static inline bool mesh_is_skinned(const Mesh *mesh) { return mesh->skinned && mesh->bone_count > 0; }
+
+/* The tree of every node the export writes (joints, mesh nodes, helpers), numbered depth-first pre-order; false
+ * with the cause set. Free with gltf_writer_tree_free. */
+bool gltf_writer_build_tree(GltfWriter *w, NodeTree *t);
+void gltf_writer_tree_free(NodeTree *t, int mesh_count);
+
+/* root.nodes and root.scenes from the tree (mesh_index / skin_index: each Mesh's glTF mesh and skin) */
+bool gltf_writer_nodes(GltfWriter *w, NodeTree *t, const int *mesh_index, const int *skin_index);
+
+/* ---- gltf_write_mesh.c ---- */
+
+/* root.meshes and root.skins; mesh_index / skin_index [mesh_count] out (-1: no skin) */
+bool gltf_writer_meshes_and_skins(GltfWriter *w, const NodeTree *t, int *mesh_index, int *skin_index);
+
+/* ---- gltf_write_material.c ---- */
+
+typedef struct ImageFiles {
+    char   (*paths)[4096];     /* .gltf: the image files written beside it (removed on failure) */
+    int      count;
+} ImageFiles;
+
+/* root.materials, textures, images, samplers (glb: images in the buffer; else files beside `path`, listed in
+ * files); extension names go to extensions_used */
+bool gltf_writer_materials(GltfWriter *w, bool glb, const char *path, ImageFiles *files, cJSON *extensions_used);
+
+/* ---- gltf_write_anim.c ---- */
+
+/* Every selected clip as one animation. */
 bool gltf_write_animations(GltfWriter *w);
 
 #endif

@@ -166,9 +166,10 @@ static bool import_with_assimp(ImportJob *job, int max_bones, FILE *warnings)
     char *error = job->error;
     size_t error_size = job->error_size;
     InfluenceCuts cuts = {0, NULL};
+    int max_influences = job->options ? job->options->max_influences : 0;
     const struct aiScene *scene =
-        job->path ? import_read_scene(job->path, max_bones, &model->stats, &cuts, error, error_size)
-                  : import_read_scene_from_memory(job->data, job->size, job->hint, max_bones, &model->stats, &cuts,
+        job->path ? import_read_scene(job->path, max_bones, max_influences, &model->stats, &cuts, error, error_size)
+                  : import_read_scene_from_memory(job->data, job->size, job->hint, max_bones, max_influences, &model->stats, &cuts,
                                                   error, error_size);
     if (!scene) return false;
 
@@ -178,7 +179,9 @@ static bool import_with_assimp(ImportJob *job, int max_bones, FILE *warnings)
     const char *path = source;
     Importer im = {.scene = scene, .path = path, .model = model, .error = error, .error_size = error_size,
                    .warnings = warnings, .influence_cuts = cuts,
-                   .hold_end_keys = job->options && job->options->hold_end_keys};
+                   .hold_end_keys = job->options && job->options->hold_end_keys,
+                   .keep_more_influences = max_influences == SV_MAX_INFLUENCES_KEPT,
+                   .keep_image_bytes = job->options && job->options->keep_image_bytes};
     snprintf(model->source_path, sizeof model->source_path, "%s", path);
     const char *slash = strrchr(path, '/');
     if (job->path && slash && (size_t)(slash - path + 1) < sizeof im.directory) {
@@ -217,8 +220,10 @@ static void import_run(void *argument)
     bool version_1 = false;
     /* FBX older than 7.1, which Assimp refuses ("FBX-DOM unsupported"): skinview's FBX reader */
     bool legacy_fbx = !gltf && import_fbx_is_legacy(job->path, job->data, job->size, job->hint);
-    bool ok = gltf         ? gltf_import(job->path, job->data, job->size, max_bones, warnings, model, &version_1, error,
-                                         error_size)
+    int max_influences = job->options ? job->options->max_influences : 0;
+    bool keep_image_bytes = job->options && job->options->keep_image_bytes;
+    bool ok = gltf         ? gltf_import(job->path, job->data, job->size, max_bones, max_influences, keep_image_bytes,
+                                         warnings, model, &version_1, error, error_size)
               : legacy_fbx ? import_fbx_legacy(job->path, job->data, job->size, max_bones,
                                                job->options && job->options->hold_end_keys, model, warnings, error,
                                                error_size)

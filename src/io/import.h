@@ -17,6 +17,11 @@ typedef struct ImportOptions {
                                  count for the skinning loop, mesh_layout.c; tests compare the two) */
     bool hold_end_keys;       /* FBX: every curve holds its first / last key outside its keys instead of
                                  the file's pre/post extrapolation (--no-extrapolation; what Assimp does) */
+    int  max_influences;      /* 8 (SV_MAX_INFLUENCES_KEPT): each vertex's 5th..8th largest influences kept too,
+                                 in Mesh.joint_indices_more / weights_more (--export-gltf --max-influences 8);
+                                 else (0, 4) the renderer's four only */
+    bool keep_image_bytes;    /* textures keep the file's PNG / JPEG bytes too (Texture.encoded), for
+                                 --export-gltf to copy them byte for byte */
 } ImportOptions;
 
 /* Reads any file Assimp can read into `model`, then checks it (validate.h): what can be repaired

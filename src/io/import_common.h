@@ -57,6 +57,8 @@ typedef struct Importer {
     int                   failed_count;
     InfluenceCuts         influence_cuts;    /* from stage 1, read by stage 3 */
     bool                  hold_end_keys;     /* ImportOptions.hold_end_keys (the FBX stage) */
+    bool                  keep_more_influences; /* ImportOptions.max_influences 8: Mesh.joint_indices_more too */
+    bool                  keep_image_bytes;  /* ImportOptions.keep_image_bytes: Texture.encoded too */
 } Importer;
 
 /* An error (one line into im->error; returns false) and a repair (one line "skinview: warning:

@@ -444,12 +444,13 @@ static void memory_limit_end(const MemoryLimit *limit)
 
 /* Reads `path`, or `size` bytes at `data` with the format hint `hint`, then post-processes. */
 static const struct aiScene *read_scene_unbounded(const char *path, const void *data, size_t size, const char *hint,
-                                                  int max_bones, ImportStats *stats, InfluenceCuts *cuts, char *error,
+                                                  int max_bones, int max_influences, ImportStats *stats, InfluenceCuts *cuts, char *error,
                                                   size_t error_size)
 {
     struct aiPropertyStore *props = aiCreatePropertyStore();
     aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, 0);
-    aiSetImportPropertyInteger(props, AI_CONFIG_PP_LBW_MAX_WEIGHTS, SV_MAX_INFLUENCES);
+    aiSetImportPropertyInteger(props, AI_CONFIG_PP_LBW_MAX_WEIGHTS,
+                               max_influences == SV_MAX_INFLUENCES_KEPT ? SV_MAX_INFLUENCES_KEPT : SV_MAX_INFLUENCES);
     /* aiApplyPostProcessing() takes no property store, but the Importer that
      * aiImportFileExWithProperties() creates keeps a copy of these properties and
      * the later post-processing call runs on that same Importer: so the bone limit
@@ -534,14 +535,15 @@ static const struct aiScene *read_scene_unbounded(const char *path, const void *
 
 /* read_scene_unbounded() within the memory budget (see above). */
 static const struct aiScene *read_scene(const char *path, const void *data, size_t size, const char *hint,
-                                        int max_bones, ImportStats *stats, InfluenceCuts *cuts, char *error,
+                                        int max_bones, int max_influences, ImportStats *stats, InfluenceCuts *cuts, char *error,
                                         size_t error_size)
 {
     unsigned long long file_size = size;
     struct stat st;
     if (path && stat(path, &st) == 0 && st.st_size > 0) file_size = (unsigned long long)st.st_size;
     MemoryLimit limit = memory_limit_begin(file_size);
-    const struct aiScene *scene = read_scene_unbounded(path, data, size, hint, max_bones, stats, cuts, error, error_size);
+    const struct aiScene *scene = read_scene_unbounded(path, data, size, hint, max_bones, max_influences, stats, cuts, error,
+                                                               error_size);
     memory_limit_end(&limit);
     if (!scene && cuts) import_influence_cuts_free(cuts);
     if (!scene && limit.set && strstr(error, "bad_alloc"))
@@ -551,11 +553,11 @@ static const struct aiScene *read_scene(const char *path, const void *data, size
     return scene;
 }
 
-const struct aiScene *import_read_scene(const char *path, int max_bones, ImportStats *stats, InfluenceCuts *cuts,
-                                        char *error, size_t error_size)
+const struct aiScene *import_read_scene(const char *path, int max_bones, int max_influences, ImportStats *stats,
+                                        InfluenceCuts *cuts, char *error, size_t error_size)
 {
     if (!check_file(path, error, error_size)) return NULL;
-    return read_scene(path, NULL, 0, NULL, max_bones, stats, cuts, error, error_size);
+    return read_scene(path, NULL, 0, NULL, max_bones, max_influences, stats, cuts, error, error_size);
 }
 
 typedef struct Probe {
@@ -575,7 +577,8 @@ static void probe_run(void *argument)
     bool plausible = bytes_are_plausible(f, (long long)probe->size, error, sizeof error);
     fclose(f);
     if (!plausible) return;
-    const struct aiScene *scene = read_scene(NULL, probe->data, probe->size, probe->hint, 0, &stats, NULL, error, sizeof error);
+    const struct aiScene *scene = read_scene(NULL, probe->data, probe->size, probe->hint, 0, 0, &stats, NULL, error,
+                                                  sizeof error);
     if (scene) aiReleaseImport(scene);
     probe->read = scene != NULL;
 }
@@ -589,7 +592,7 @@ bool import_probe_assimp_from_memory(const void *data, size_t size, const char *
 }
 
 const struct aiScene *import_read_scene_from_memory(const void *data, size_t size, const char *hint, int max_bones,
-                                                    ImportStats *stats, InfluenceCuts *cuts, char *error,
+                                                    int max_influences, ImportStats *stats, InfluenceCuts *cuts, char *error,
                                                     size_t error_size)
 {
     if (size == 0) {
@@ -608,7 +611,7 @@ const struct aiScene *import_read_scene_from_memory(const void *data, size_t siz
     bool plausible = bytes_are_plausible(f, (long long)size, error, error_size);
     fclose(f);
     if (!plausible) return NULL;
-    return read_scene(NULL, data, size, hint, max_bones, stats, cuts, error, error_size);
+    return read_scene(NULL, data, size, hint, max_bones, max_influences, stats, cuts, error, error_size);
 }
 
 /* ---- a big stack for Assimp -------------------------------------------------------

@@ -41,14 +41,14 @@
 /* ---- stages (each returns false with im->error set) ---- */
 
 /* 1. import_guard.c: checks the file, reads it with Assimp and post-processes it
- *    (limit 4 weights, split by bone count when max_bones > 0). Fills the stats the
+ *    (limit 4 weights, or max_influences when that is 8; split by bone count when max_bones > 0). Fills the stats the
  *    scene alone can tell and `cuts` (the vertices LimitBoneWeights cut; free with
  *    import_influence_cuts_free). Returns NULL with a one-line cause in error[]. */
-const struct aiScene *import_read_scene(const char *path, int max_bones, ImportStats *stats, InfluenceCuts *cuts,
-                                        char *error, size_t error_size);
+const struct aiScene *import_read_scene(const char *path, int max_bones, int max_influences, ImportStats *stats,
+                                        InfluenceCuts *cuts, char *error, size_t error_size);
 /* The same for `size` bytes in memory; `hint` is the format's file extension ("glb", "fbx"). */
 const struct aiScene *import_read_scene_from_memory(const void *data, size_t size, const char *hint, int max_bones,
-                                                    ImportStats *stats, InfluenceCuts *cuts, char *error,
+                                                    int max_influences, ImportStats *stats, InfluenceCuts *cuts, char *error,
                                                     size_t error_size);
 void import_influence_cuts_free(InfluenceCuts *cuts);
 /* How many weights the file gave the vertex at this position and normal if LimitBoneWeights

@@ -165,6 +165,28 @@ static int add_texture(Importer *im, const char *key, int width, int height, uns
     return model->texture_count++;
 }
 
+/* Texture.encoded for --export-gltf: an embedded texture's compressed bytes (FBX Video content, as Assimp hands
+ * them over: the file's own bytes), or the image file's bytes; kept when PNG or JPEG (texture_keep_encoded). A
+ * failure only costs the copy (the export then re-encodes the rgba). */
+static void keep_image_bytes(Texture *texture, const struct aiTexture *embedded, const char *file)
+{
+    if (embedded) {
+        if (embedded->mHeight == 0 && embedded->pcData && embedded->mWidth > 0)
+            (void)texture_keep_encoded(texture, (const unsigned char *)embedded->pcData, embedded->mWidth);
+        return;
+    }
+    FILE *f = file[0] ? fopen(file, "rb") : NULL;
+    if (!f) return;
+    unsigned char head[8];
+    long length = -1;
+    if (fread(head, 1, sizeof head, f) == sizeof head && image_bytes_mime(head, sizeof head) && fseek(f, 0, SEEK_END) == 0)
+        length = ftell(f);
+    unsigned char *bytes = length > 0 && fseek(f, 0, SEEK_SET) == 0 ? malloc((size_t)length) : NULL;
+    if (bytes && fread(bytes, 1, (size_t)length, f) == (size_t)length) (void)texture_keep_encoded(texture, bytes, (size_t)length);
+    free(bytes);
+    fclose(f);
+}
+
 /* Loads the texture `source` (embedded "*N", an embedded file name, or a file next to
  * the model) once; returns its index in model->textures, or -1 with a warning. */
 int import_load_texture(Importer *im, const char *source)
@@ -178,6 +200,7 @@ int import_load_texture(Importer *im, const char *source)
     int width = 0, height = 0;
     unsigned char *rgba = NULL;
     const char *why = "could not be found";
+    char found[2300] = "";   /* the file it was decoded from */
     const struct aiTexture *embedded = find_embedded(im, source);
     if (embedded) {
         why = "(embedded) could not be decoded";
@@ -218,6 +241,7 @@ int import_load_texture(Importer *im, const char *source)
             }
             rgba = stbi_load(candidate, &width, &height, &channels, 4);
             if (!rgba) why = "could not be decoded";
+            else snprintf(found, sizeof found, "%s", candidate);
         }
     } else {
         why = "refers to a missing embedded texture";
@@ -228,7 +252,9 @@ int import_load_texture(Importer *im, const char *source)
         return -1;
     }
 
-    return add_texture(im, source, width, height, rgba);   /* stb_image allocates with malloc */
+    int index = add_texture(im, source, width, height, rgba);   /* stb_image allocates with malloc */
+    if (index >= 0 && im->keep_image_bytes) keep_image_bytes(&model->textures[index], embedded, found);
+    return index;
 }
 
 /* Float property `key` (an AI_MATKEY_* triple), false when absent or not finite. */

@@ -63,6 +63,14 @@ static bool build_skin(Importer *im, const struct aiMesh *src, Mesh *mesh, const
     mesh->inverse_bind = malloc(sizeof(mat4) * ((size_t)src->mNumBones + 1));
     mesh->joint_indices = calloc((size_t)vertex_count, sizeof *mesh->joint_indices);
     mesh->weights = calloc((size_t)vertex_count, sizeof *mesh->weights);
+    if (im->keep_more_influences) {   /* the 5th..8th too (LimitBoneWeights kept 8): for --export-gltf only */
+        mesh->joint_indices_more = calloc((size_t)vertex_count, sizeof *mesh->joint_indices_more);
+        mesh->weights_more = calloc((size_t)vertex_count, sizeof *mesh->weights_more);
+        if (!mesh->joint_indices_more || !mesh->weights_more) {
+            free(bone_of_src);
+            return import_fail(im, "out of memory");
+        }
+    }
     if (!bone_of_src || !mesh->bone_joint || !mesh->inverse_bind || !mesh->joint_indices || !mesh->weights) {
         free(bone_of_src);
         return import_fail(im, "out of memory");
@@ -113,14 +121,20 @@ static bool build_skin(Importer *im, const struct aiMesh *src, Mesh *mesh, const
                 return import_fail(im, "bone '%s' has a non-finite weight", QUOTED(bone->mName.data));
             }
             if (bone_of_src[b] < 0 || weight <= 0.0f) continue;
-            influence_keep_largest(mesh->joint_indices[v], mesh->weights[v], bone_of_src[b], weight);
+            if (mesh->weights_more)
+                influence_keep_largest_more(mesh->joint_indices[v], mesh->weights[v], mesh->joint_indices_more[v],
+                                            mesh->weights_more[v], bone_of_src[b], weight);
+            else
+                influence_keep_largest(mesh->joint_indices[v], mesh->weights[v], bone_of_src[b], weight);
         }
     }
     free(bone_of_src);
 
     if (bone_count == 0) {   /* every bone was dropped: the mesh is static after all */
         free(mesh->bone_joint), free(mesh->inverse_bind), free(mesh->joint_indices), free(mesh->weights);
+        free(mesh->joint_indices_more), free(mesh->weights_more);
         mesh->bone_joint = NULL, mesh->inverse_bind = NULL, mesh->joint_indices = NULL, mesh->weights = NULL;
+        mesh->joint_indices_more = NULL, mesh->weights_more = NULL;
         return true;
     }
 

@@ -246,6 +246,15 @@ static bool check_skin(Validator *v, Mesh *mesh)
         if (fabsf(sum - 1.0f) > 1e-3f) renormalised++;
         for (int k = 0; k < SV_MAX_INFLUENCES; k++) w[k] /= sum;   /* w_k / sum: the weights sum to 1 */
     }
+    for (int i = 0; mesh->weights_more && mesh->joint_indices_more && i < mesh->vertex_count; i++)
+        for (int k = 0; k < SV_MAX_INFLUENCES; k++) {   /* the 5th..8th (kept for the export): the same rules */
+            float *w = &mesh->weights_more[i][k];
+            if (!isfinite(*w) || *w < 0.0f || mesh->joint_indices_more[i][k] >= mesh->bone_count) {
+                if (*w != 0.0f) bad_weights++;
+                *w = 0.0f;
+                mesh->joint_indices_more[i][k] = 0;
+            }
+        }
     if (bad_weights) validate_repaired(v, "mesh '%s': %d negative or NaN weights set to 0", QUOTED(mesh->name), bad_weights);
     if (bad_indices)
         validate_repaired(v, "mesh '%s': %d weights named a bone past the mesh's %d bones; dropped", QUOTED(mesh->name), bad_indices,

@@ -80,6 +80,8 @@ static const KeyRow table[] = {
      {UNSHIFTED(GLFW_KEY_S, ACTION_SCREENSHOT), PLAIN(GLFW_KEY_F12, ACTION_SCREENSHOT)}},
     {"Shift+S", "record one loop of the clip (MP4) next to the model", "Shift+S", SKINNED,
      {SHIFTED(GLFW_KEY_S, ACTION_RECORD)}},
+    {"Ctrl+E", "export glTF next to the model, read it back: worst distance per clip", "Ctrl+E", SKINNED,
+     {{GLFW_KEY_E, KEY_NO_CHORD, KEY_CTRL, ACTION_EXPORT_GLTF, 0}}},
     {"Ctrl+R / drop a file", "reload / open (Shift+drop: add its clips)", "Ctrl+R", SKINNED,
      {{GLFW_KEY_R, KEY_NO_CHORD, KEY_CTRL, ACTION_RELOAD, 0}}},
     {"F11", "fullscreen", "F11", SKINNED, {PLAIN(GLFW_KEY_F11, ACTION_FULLSCREEN)}},

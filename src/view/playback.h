@@ -82,6 +82,7 @@ typedef enum ActionKind {
     ACTION_TOGGLE_MESH_LIST,
     ACTION_SCREENSHOT,
     ACTION_RECORD,               /* Shift+S: one loop of the clip as a video next to the model (the subject's) */
+    ACTION_EXPORT_GLTF,          /* Ctrl+E: the model as glTF next to it, read back and checked (the subject's) */
     ACTION_RELOAD,
     ACTION_FULLSCREEN,
     ACTION_QUIT

@@ -61,10 +61,10 @@ static void fuzz_export(const Model *model)
     snprintf(path, sizeof path, "/tmp/skinview_fuzz_export_%d.glb", (int)getpid());
     for (int meshopt = 0; meshopt < 2; meshopt++) {
         GltfExportReport report = {0};
-        GltfExportOptions options = {.meshopt = meshopt == 1};
+        GltfExportOptions options = {.meshopt = meshopt == 1, .max_influences = SV_MAX_INFLUENCES_KEPT};
         if (!gltf_export(model, path, &options, &report, error, sizeof error)) return;   /* refused with a line: fine */
         Model back = {0};
-        ImportOptions import_options = {.quiet = true, .keep_vertex_order = true};
+        ImportOptions import_options = {.quiet = true, .keep_vertex_order = true, .max_influences = SV_MAX_INFLUENCES_KEPT};
         bool read = import_model(path, &import_options, &back, error, sizeof error);
         unlink(path);
         if (!read) {

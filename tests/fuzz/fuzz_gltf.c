@@ -56,7 +56,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *warning_text = NULL;
     size_t warning_length = 0;
     FILE *warnings = open_memstream(&warning_text, &warning_length);
-    bool read = gltf_import(NULL, data, size, 0, warnings, &model, &version_1, error, sizeof error);
+    bool read = gltf_import(NULL, data, size, 0, SV_MAX_INFLUENCES_KEPT, true, warnings, &model, &version_1, error,
+                            sizeof error);
     if (read) {
         error[0] = '\0';
         int repairs = 0;

@@ -40,8 +40,8 @@ static void join_names(const cJSON *array, char *out, size_t out_size)
     }
 }
 
-bool gltf_import(const char *path, const void *data, size_t size, int max_bones, FILE *warnings, Model *model,
-                 bool *version_1, char *error, size_t error_size)
+bool gltf_import(const char *path, const void *data, size_t size, int max_bones, int max_influences, bool keep_image_bytes,
+                 FILE *warnings, Model *model, bool *version_1, char *error, size_t error_size)
 {
     *version_1 = false;
     Gltf g = {0};
@@ -55,6 +55,8 @@ bool gltf_import(const char *path, const void *data, size_t size, int max_bones,
     g.error = error;
     g.error_size = error_size;
     g.max_bones = max_bones;
+    g.keep_more_influences = max_influences == SV_MAX_INFLUENCES_KEPT;
+    g.keep_image_bytes = keep_image_bytes;
     if (!path) {
         g.file_data = data;
         g.file_size = size;

@@ -17,8 +17,10 @@ bool gltf_is_gltf_name(const char *path_or_hint);
  * with a one-line cause in error[] (model then holds what was built, for the caller to free).
  * model_validate() is the caller's (import.c), as for every format. */
 /* A glTF 1.0 file is not read: false with *version_1 = true (Assimp's glTF 1 reader serves it). */
-bool gltf_import(const char *path, const void *data, size_t size, int max_bones, FILE *warnings, Model *model,
-                 bool *version_1, char *error, size_t error_size);
+/* max_influences 8: the 5th..8th influences kept too (ImportOptions.max_influences); keep_image_bytes: textures keep
+ * their PNG / JPEG bytes (ImportOptions.keep_image_bytes). */
+bool gltf_import(const char *path, const void *data, size_t size, int max_bones, int max_influences, bool keep_image_bytes,
+                 FILE *warnings, Model *model, bool *version_1, char *error, size_t error_size);
 
 /* How many times gltf_import() has read a model file from disk since the program started (a test
  * checks that a .glb is read once). */

@@ -83,6 +83,8 @@ typedef struct Gltf {
     char         *error;
     size_t        error_size;
     int           max_bones;     /* --max-bones (0: no limit) */
+    bool          keep_more_influences; /* ImportOptions.max_influences 8: Mesh.joint_indices_more too */
+    bool          keep_image_bytes;     /* ImportOptions.keep_image_bytes: Texture.encoded too */
 
     uint8_t      *file_bytes;    /* the whole file (owned unless from memory) */
     const uint8_t *file_data;

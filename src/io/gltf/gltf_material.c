@@ -86,14 +86,15 @@ static int load_image(Gltf *g, int index)
             }
         }
     }
-    free(owned);
     if (!rgba) {
+        free(owned);
         warn_texture(g, source, why);
         return -1;
     }
     Model *model = g->model;
     Texture *grown = realloc(model->textures, sizeof(Texture) * (size_t)(model->texture_count + 1));
     if (!grown) {
+        free(owned);
         free(rgba);
         return -1;
     }
@@ -104,6 +105,9 @@ static int load_image(Gltf *g, int index)
     texture->width = width;
     texture->height = height;
     texture->rgba = rgba;   /* malloc'd (stb_image and gltf_webp_decode both): model_free's free() matches */
+    /* the image's own bytes for the export to copy (PNG / JPEG; out of memory only costs the copy) */
+    if (g->keep_image_bytes) (void)texture_keep_encoded(texture, bytes, size);
+    free(owned);
     g->texture_of_image[index] = model->texture_count;
     return model->texture_count++;
 }

@@ -372,6 +372,11 @@ static bool build_skin(Gltf *g, const Primitive *p, const uint32_t *source, int 
         mesh->inverse_bind = malloc(sizeof(mat4) * ((size_t)joint_count + 1));
         mesh->joint_indices = calloc((size_t)vertex_count, sizeof *mesh->joint_indices);
         mesh->weights = calloc((size_t)vertex_count, sizeof *mesh->weights);
+        if (g->keep_more_influences && p->joints[1]) {   /* JOINTS_1: the 5th..8th kept too (--export-gltf only) */
+            mesh->joint_indices_more = calloc((size_t)vertex_count, sizeof *mesh->joint_indices_more);
+            mesh->weights_more = calloc((size_t)vertex_count, sizeof *mesh->weights_more);
+            if (!mesh->joint_indices_more || !mesh->weights_more) ok = gltf_fail(g, "out of memory");
+        }
         if (!mesh->bone_joint || !mesh->inverse_bind || !mesh->joint_indices || !mesh->weights)
             ok = gltf_fail(g, "out of memory");
     }
@@ -397,7 +402,9 @@ static bool build_skin(Gltf *g, const Primitive *p, const uint32_t *source, int 
     free(skin_joint);
     if (ok && bone_count == 0) {   /* every joint outside the scene: static after all */
         free(mesh->bone_joint), free(mesh->inverse_bind), free(mesh->joint_indices), free(mesh->weights);
+        free(mesh->joint_indices_more), free(mesh->weights_more);
         mesh->bone_joint = NULL, mesh->inverse_bind = NULL, mesh->joint_indices = NULL, mesh->weights = NULL;
+        mesh->joint_indices_more = NULL, mesh->weights_more = NULL;
         free(bone_of);
         return true;
     }
@@ -413,7 +420,11 @@ static bool build_skin(Gltf *g, const Primitive *p, const uint32_t *source, int 
                 if (!(w > 0.0f)) continue;
                 influences++;
                 int bone = bone_of[(int)p->joints[set][4 * s + (size_t)i]];
-                if (bone >= 0) influence_keep_largest(mesh->joint_indices[v], mesh->weights[v], bone, w);
+                if (bone >= 0 && mesh->weights_more)
+                    influence_keep_largest_more(mesh->joint_indices[v], mesh->weights[v], mesh->joint_indices_more[v],
+                                                mesh->weights_more[v], bone, w);
+                else if (bone >= 0)
+                    influence_keep_largest(mesh->joint_indices[v], mesh->weights[v], bone, w);
             }
         }
         if (influences > SV_MAX_INFLUENCES) {

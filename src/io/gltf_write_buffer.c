@@ -1,0 +1,151 @@
+/* gltf_write_buffer.c — the writer's leaf helpers, which every step calls and which call no step: the one
+ * binary buffer and its bufferViews (EXT_meshopt_compression through meshoptimizer's encoders, by what a
+ * view holds: gltf_write_internal.h's GltfViewKind), accessors (min / max where glTF wants them), names as
+ * valid UTF-8, the one-line failure. */
+#include "gltf_write_internal.h"
+
+#include <meshoptimizer.h>
+
+#include <stdarg.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool gltf_writer_fail(GltfWriter *w, const char *format, ...)
+{
+    if (!w->failed) {
+        va_list args;
+        va_start(args, format);
+        vsnprintf(w->error, w->error_size, format, args);
+        va_end(args);
+    }
+    w->failed = true;
+    return false;
+}
+
+void gltf_writer_name(cJSON *object, const char *name)
+{
+    char valid[4 * SV_NAME_MAX + 64];
+    utf8_copy_valid(valid, sizeof valid, name, strlen(name));
+    cJSON_AddStringToObject(object, "name", valid);
+}
+
+/* ---- the buffer ------------------------------------------------------------------------------------------- */
+
+static bool bin_reserve(GltfWriter *w, size_t more)
+{
+    if (w->bin_size + more + 4 <= w->bin_capacity) return true;
+    size_t capacity = w->bin_capacity ? w->bin_capacity : 1 << 16;
+    while (capacity < w->bin_size + more + 4) capacity *= 2;
+    uint8_t *grown = realloc(w->bin, capacity);
+    if (!grown) return gltf_writer_fail(w, "out of memory");
+    w->bin = grown;
+    w->bin_capacity = capacity;
+    return true;
+}
+
+/* bufferView offsets are multiples of 4 (every accessor's component size divides 4) */
+void gltf_writer_align(GltfWriter *w)
+{
+    while (w->bin_size % 4) w->bin[w->bin_size++] = 0;
+}
+
+int gltf_writer_view(GltfWriter *w, const void *data, size_t count, size_t element_size, GltfViewKind kind,
+                     const uint32_t *indices)
+{
+    if (w->failed) return -1;
+    size_t size = count * element_size;
+    cJSON *view = cJSON_CreateObject();
+    if (!view) return gltf_writer_fail(w, "out of memory"), -1;
+    cJSON_AddItemToArray(w->buffer_views, view);
+    if (!w->options->meshopt || w->plain_views) {
+        if (!bin_reserve(w, size + 4)) return -1;
+        gltf_writer_align(w);
+        cJSON_AddNumberToObject(view, "buffer", 0);
+        cJSON_AddNumberToObject(view, "byteOffset", (double)w->bin_size);
+        memcpy(w->bin + w->bin_size, data, size);
+        w->bin_size += size;
+    } else {
+        /* EXT_meshopt_compression: the view lives in buffer 1 (a fallback with no data), its bytes are
+         * decoded from the stream in buffer 0 (meshopt_encodeVertexBuffer / IndexBuffer / IndexSequence) */
+        size_t bound = kind == GW_VIEW_TRIANGLES ? meshopt_encodeIndexBufferBound(count, count)
+                       : kind == GW_VIEW_INDICES ? meshopt_encodeIndexSequenceBound(count, count)
+                                                 : meshopt_encodeVertexBufferBound(count, element_size);
+        if (kind == GW_VIEW_TRIANGLES || kind == GW_VIEW_INDICES) {   /* bounds from the largest index */
+            uint32_t largest = 0;
+            for (size_t i = 0; i < count; i++) largest = indices[i] > largest ? indices[i] : largest;
+            bound = kind == GW_VIEW_TRIANGLES ? meshopt_encodeIndexBufferBound(count, (size_t)largest + 1)
+                                              : meshopt_encodeIndexSequenceBound(count, (size_t)largest + 1);
+        }
+        if (!bin_reserve(w, bound + 4)) return -1;
+        gltf_writer_align(w);
+        size_t encoded = kind == GW_VIEW_TRIANGLES ? meshopt_encodeIndexBuffer(w->bin + w->bin_size, bound, indices, count)
+                         : kind == GW_VIEW_INDICES ? meshopt_encodeIndexSequence(w->bin + w->bin_size, bound, indices, count)
+                                                   : meshopt_encodeVertexBuffer(w->bin + w->bin_size, bound, data, count,
+                                                                                element_size);
+        if (encoded == 0) return gltf_writer_fail(w, "meshoptimizer could not encode a bufferView"), -1;
+        cJSON *extension = cJSON_CreateObject(), *extensions = cJSON_CreateObject();
+        if (!extension || !extensions) {
+            cJSON_Delete(extension);
+            cJSON_Delete(extensions);
+            return gltf_writer_fail(w, "out of memory"), -1;
+        }
+        cJSON_AddNumberToObject(extension, "buffer", 0);
+        cJSON_AddNumberToObject(extension, "byteOffset", (double)w->bin_size);
+        cJSON_AddNumberToObject(extension, "byteLength", (double)encoded);
+        cJSON_AddNumberToObject(extension, "byteStride", (double)element_size);
+        cJSON_AddNumberToObject(extension, "count", (double)count);
+        cJSON_AddStringToObject(extension, "mode", kind == GW_VIEW_TRIANGLES ? "TRIANGLES"
+                                                   : kind == GW_VIEW_INDICES ? "INDICES"
+                                                                             : "ATTRIBUTES");
+        cJSON_AddItemToObject(extensions, "EXT_meshopt_compression", extension);
+        w->bin_size += encoded;
+        w->fallback_size = (w->fallback_size + 3) & ~(size_t)3;
+        cJSON_AddNumberToObject(view, "buffer", 1);
+        cJSON_AddNumberToObject(view, "byteOffset", (double)w->fallback_size);
+        w->fallback_size += size;
+        cJSON_AddItemToObject(view, "extensions", extensions);
+    }
+    cJSON_AddNumberToObject(view, "byteLength", (double)size);
+    if (kind == GW_VIEW_VERTEX) {
+        cJSON_AddNumberToObject(view, "byteStride", (double)element_size);
+        cJSON_AddNumberToObject(view, "target", GW_ARRAY_BUFFER);
+    } else if (kind == GW_VIEW_TRIANGLES || kind == GW_VIEW_INDICES)
+        cJSON_AddNumberToObject(view, "target", GW_ELEMENT_ARRAY_BUFFER);
+    return w->view_count++;
+}
+
+int gltf_writer_accessor(GltfWriter *w, int view, int component_type, int count, const char *type, int components,
+                         const float *float_data, bool with_bounds)
+{
+    if (w->failed || view < 0) return -1;
+    cJSON *accessor = cJSON_CreateObject();
+    if (!accessor) return gltf_writer_fail(w, "out of memory"), -1;
+    cJSON_AddItemToArray(w->accessors, accessor);
+    cJSON_AddNumberToObject(accessor, "bufferView", view);
+    cJSON_AddNumberToObject(accessor, "componentType", component_type);
+    cJSON_AddNumberToObject(accessor, "count", count);
+    cJSON_AddStringToObject(accessor, "type", type);
+    if (with_bounds && float_data && count > 0) {
+        float lo[16], hi[16];
+        for (int k = 0; k < components; k++) lo[k] = hi[k] = float_data[k];
+        for (int i = 1; i < count; i++)
+            for (int k = 0; k < components; k++) {
+                float v = float_data[(size_t)i * (size_t)components + (size_t)k];
+                lo[k] = v < lo[k] ? v : lo[k];
+                hi[k] = v > hi[k] ? v : hi[k];
+            }
+        cJSON_AddItemToObject(accessor, "min", cJSON_CreateFloatArray(lo, components));
+        cJSON_AddItemToObject(accessor, "max", cJSON_CreateFloatArray(hi, components));
+    }
+    return w->accessor_count++;
+}
+
+int gltf_writer_floats(GltfWriter *w, const float *data, int count, int components, GltfViewKind kind, bool with_bounds)
+{
+    static const char *const types[] = {NULL, "SCALAR", "VEC2", "VEC3", "VEC4"};
+    const char *type = components == 16 ? "MAT4" : types[components];
+    int view = gltf_writer_view(w, data, (size_t)count, sizeof(float) * (size_t)components, kind, NULL);
+    return gltf_writer_accessor(w, view, GW_FLOAT, count, type, components, data, with_bounds);
+}

@@ -1,0 +1,201 @@
+/* test_export_gltf_window — --check-export from the window: Ctrl+E in the running viewer (X server + xdotool,
+ * as view_live drives it) writes NAME-export-001.glb next to the model, reads it back and poses every clip
+ * against the model; the worst distance per clip goes to stdout ("skinview: exported PATH: worst distance /
+ * size: rest 0.0e+00, Idle 1.2e-07, ... (ok, within 1e-04)") and to the message line. Checked: the line, every
+ * number in it <= 1e-4, one entry per clip of the demo, the file reads back (--info), the message line shows it
+ * (the window's pixels at the bottom left change, grabbed with Xlib, paused); a second Ctrl+E writes -002.
+ * Skipped (77) without a display or xdotool. */
+#define _DEFAULT_SOURCE   /* usleep, kill */
+#include "testutil.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#ifdef SKINVIEW_TEST_X11
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#endif
+
+static char folder[] = "/tmp/skinview_export_window_XXXXXX";
+
+static bool run_xdotool(const char *arguments, char *out, size_t out_size)
+{
+    char command[512], scratch[256];
+    snprintf(command, sizeof command, "xdotool %s 2>/dev/null", arguments);
+    if (!out) out = scratch, out_size = sizeof scratch;
+    return test_run_capture(command, out, out_size) == 0;
+}
+
+/* the first line of `path` holding `needle` into line[], waiting up to `seconds` */
+static bool wait_for_line(const char *path, const char *needle, char *line, size_t line_size, double seconds)
+{
+    for (double waited = 0.0; waited < seconds; waited += 0.1) {
+        FILE *f = fopen(path, "r");
+        while (f && fgets(line, (int)line_size, f))
+            if (strstr(line, needle)) {
+                fclose(f);
+                return true;
+            }
+        if (f) fclose(f);
+        usleep(100000);
+    }
+    return false;
+}
+
+#ifdef SKINVIEW_TEST_X11
+/* share of the window's pixels in its bottom-left band (the message line) that differ by more than 30 in r+g+b
+ * between now and `before` (RGB, as grabbed); grabs into *now */
+static unsigned char *grab_window(const char *window_id, int *width, int *height)
+{
+    Display *display = XOpenDisplay(NULL);
+    if (!display) return NULL;
+    Window target = (Window)strtoul(window_id, NULL, 10);
+    XWindowAttributes attributes;
+    unsigned char *rgb = NULL;
+    if (XGetWindowAttributes(display, target, &attributes)) {
+        XImage *image = XGetImage(display, target, 0, 0, (unsigned)attributes.width, (unsigned)attributes.height, AllPlanes,
+                                  ZPixmap);
+        if (image) {
+            *width = attributes.width, *height = attributes.height;
+            rgb = malloc((size_t)attributes.width * (size_t)attributes.height * 3);
+            for (int y = 0; rgb && y < attributes.height; y++)
+                for (int x = 0; x < attributes.width; x++) {
+                    unsigned long pixel = XGetPixel(image, x, y);
+                    unsigned char *p = rgb + 3 * ((size_t)y * (size_t)attributes.width + (size_t)x);
+                    p[0] = (unsigned char)((pixel & image->red_mask) >> 16);
+                    p[1] = (unsigned char)((pixel & image->green_mask) >> 8);
+                    p[2] = (unsigned char)(pixel & image->blue_mask);
+                }
+            XDestroyImage(image);
+        }
+    }
+    XCloseDisplay(display);
+    return rgb;
+}
+
+/* the grab as a binary PPM (SKINVIEW_KEEP_TEST_FILES: to look at) */
+static void write_ppm(const char *path, const unsigned char *rgb, int width, int height)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) return;
+    fprintf(f, "P6\n%d %d\n255\n", width, height);
+    fwrite(rgb, 1, (size_t)width * (size_t)height * 3, f);
+    fclose(f);
+}
+
+/* pixels that differ (> 30 in r+g+b) between two grabs */
+static long changed_pixels(const unsigned char *a, const unsigned char *b, int width, int height)
+{
+    long changed = 0;
+    for (long i = 0; a && b && i < (long)width * height; i++)
+        changed += abs(a[3 * i] - b[3 * i]) + abs(a[3 * i + 1] - b[3 * i + 1]) + abs(a[3 * i + 2] - b[3 * i + 2]) > 30;
+    return changed;
+}
+#endif
+
+int main(void)
+{
+    char probe[256];
+    if (!getenv("DISPLAY") || test_run_capture("command -v xdotool >/dev/null 2>&1", probe, sizeof probe) != 0 ||
+        !run_xdotool("getdisplaygeometry", probe, sizeof probe)) {
+        printf("skipped: needs a display and xdotool\n");
+        return TEST_SKIP_CODE;
+    }
+    if (!mkdtemp(folder)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    char model[600], out[600], err[600], command[2048], copy[2048];
+    snprintf(model, sizeof model, "%s/model.fbx", folder);
+    snprintf(out, sizeof out, "%s/stdout.txt", folder);
+    snprintf(err, sizeof err, "%s/stderr.txt", folder);
+    snprintf(copy, sizeof copy, "cp '%s/assets/demo.fbx' '%s'", SKINVIEW_SOURCE_DIR, model);
+    CHECK(system(copy) == 0, "copy the demo");
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr)) _exit(126);
+        execl(SKINVIEW_BINARY, SKINVIEW_BINARY, model, "--size", "640x360", (char *)NULL);
+        _exit(127);
+    }
+    CHECK(pid > 0, "fork: %s", strerror(errno));
+    if (pid <= 0) return test_finish();
+    char window[64] = "", arguments[256];
+    snprintf(arguments, sizeof arguments, "search --pid %d", (int)pid);
+    for (int i = 0; i < 300 && !window[0]; i++) {
+        if (run_xdotool(arguments, window, sizeof window)) window[strcspn(window, "\n")] = '\0';
+        if (!window[0]) usleep(100000);
+    }
+    CHECK(window[0] != '\0', "the viewer's window did not appear within 30 s");
+    if (window[0]) {
+        usleep(1500000);
+        snprintf(arguments, sizeof arguments, "mousemove --window %s 40 40", window);
+        run_xdotool(arguments, NULL, 0);
+        run_xdotool("key space", NULL, 0);   /* paused: only the message line changes */
+        usleep(700000);
+#ifdef SKINVIEW_TEST_X11
+        int w = 0, h = 0;
+        unsigned char *before = grab_window(window, &w, &h);
+#endif
+        run_xdotool("key ctrl+e", NULL, 0);
+        char line[4096] = "", expected[800];
+        snprintf(expected, sizeof expected, "skinview: exported %s/model-export-001.glb: ", folder);
+        bool exported = wait_for_line(out, expected, line, sizeof line, 120.0);
+        CHECK(exported, "Ctrl+E: no \"%s\" on stdout", expected);
+        if (exported) {
+            printf("Ctrl+E: %s", line);
+            /* "worst distance / size: rest 0.0e+00, Idle 1.2e-07, Walk ..., Run ... (ok, within 1e-04)" */
+            const char *list = strstr(line, "size: ");
+            int entries = 0;
+            double worst = 0;
+            for (const char *c = list ? list + 6 : NULL; c && *c && *c != '(';) {
+                const char *space = strchr(c, ' ');
+                if (!space) break;
+                char *end;
+                double value = strtod(space + 1, &end);
+                if (end == space + 1) break;
+                entries++;
+                if (!(value <= worst)) worst = value;
+                c = end;
+                while (*c == ',' || *c == ' ') c++;
+            }
+            CHECK(entries == 1 + 4, "the rest pose and the demo's 4 clips expected, %d entries", entries);
+            CHECK(worst <= 1e-4 && strstr(line, "(ok, within 1e-04)"), "worst %.3g, verdict: %s", worst, line);
+            snprintf(command, sizeof command, "'%s' '%s/model-export-001.glb' --info >/dev/null 2>&1", SKINVIEW_BINARY,
+                     folder);
+            CHECK(system(command) == 0, "the exported GLB does not read back");
+        }
+#ifdef SKINVIEW_TEST_X11
+        usleep(700000);
+        unsigned char *after = grab_window(window, &w, &h);
+        long changed = changed_pixels(before, after, w, h);
+        printf("the message line: %ld of %d pixels changed (%dx%d)\n", changed, w * h, w, h);
+        CHECK(before && after && changed > 200, "Ctrl+E: the window shows no message (%ld pixels changed)", changed);
+        if (getenv("SKINVIEW_KEEP_TEST_FILES") && after) {
+            char ppm[700];
+            snprintf(ppm, sizeof ppm, "%s/window-after-ctrl-e.ppm", folder);
+            write_ppm(ppm, after, w, h);
+            printf("kept %s\n", ppm);
+        }
+        free(before), free(after);
+#endif
+        run_xdotool("key ctrl+e", NULL, 0);   /* the next name */
+        snprintf(expected, sizeof expected, "skinview: exported %s/model-export-002.glb: ", folder);
+        CHECK(wait_for_line(out, expected, line, sizeof line, 120.0), "a second Ctrl+E: no \"%s\"", expected);
+        run_xdotool("key q", NULL, 0);
+    }
+    int status = 0;
+    for (int i = 0; i < 100 && waitpid(pid, &status, WNOHANG) == 0; i++) usleep(100000);
+    if (waitpid(pid, &status, WNOHANG) == 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        CHECK(false, "Q did not quit the viewer");
+    }
+    if (!getenv("SKINVIEW_KEEP_TEST_FILES")) {
+        snprintf(command, sizeof command, "rm -rf '%s'", folder);
+        if (system(command) != 0) printf("could not remove %s\n", folder);
+    }
+    return test_finish();
+}
