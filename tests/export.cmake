@@ -7,11 +7,10 @@
 #   io_export_gltf_validator  the Khronos glTF-Validator (npm, tools/web) on the exports: 0 errors, 0 warnings
 #                             (skipped without node or the validator)
 #   io_export_gltf_errors     bad use: one line, non-zero exit, nothing left behind
-skinview_test(io_export_gltf_dcc test_export_gltf_dcc.c LINK PkgConfig::CJSON BINARY LABELS io SKIP TIMEOUT 900)
-target_sources(test_export_gltf_dcc PRIVATE dcc_common.c)
-skinview_test(io_export_gltf_roundtrip test_export_gltf_roundtrip.c LINK skinview_io BINARY LABELS io SKIP TIMEOUT 600)
-skinview_test(io_export_gltf_validator test_export_gltf_validator.c LINK PkgConfig::CJSON BINARY LABELS io SKIP TIMEOUT 600)
-skinview_test(io_export_gltf_errors test_export_gltf_errors.c BINARY LABELS io TIMEOUT 120)
+skinview_test(io_export_gltf_dcc io/test_export_gltf_dcc.c SOURCES util/dcc_common.c LINK PkgConfig::CJSON BINARY LABELS io SKIP TIMEOUT 900)
+skinview_test(io_export_gltf_roundtrip io/test_export_gltf_roundtrip.c LINK skinview_io BINARY LABELS io SKIP TIMEOUT 600)
+skinview_test(io_export_gltf_validator io/test_export_gltf_validator.c LINK PkgConfig::CJSON BINARY LABELS io SKIP TIMEOUT 600)
+skinview_test(io_export_gltf_errors io/test_export_gltf_errors.c BINARY LABELS io TIMEOUT 120)
 #   io_export_gltf_screenshot the same --screenshot from MODEL and from its GLB (<= 0.5 % of the pixels differ;
 #                             needs GL: xvfb-run or EGL)
-skinview_test(io_export_gltf_screenshot test_export_gltf_screenshot.c LINK skinview_io STB BINARY LABELS io gl SKIP TIMEOUT 300)
+skinview_test(io_export_gltf_screenshot io/test_export_gltf_screenshot.c LINK skinview_io STB BINARY LABELS io gl SKIP TIMEOUT 300)

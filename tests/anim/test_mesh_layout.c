@@ -17,16 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *xcalloc(size_t count, size_t size)
-{
-    void *p = calloc(count > 0 ? count : 1, size);
-    if (!p) {
-        fprintf(stderr, "out of memory\n");
-        exit(1);
-    }
-    return p;
-}
-
 /* Corner c of the mesh: does it carry the same vertex data as corner c of `original`? */
 static bool same_corner(const Mesh *a, const Mesh *b, int c)
 {
@@ -66,16 +56,16 @@ static void test_hand_built(void)
     mesh.vertex_count = V;
     mesh.skinned = true;
     mesh.bone_count = 4;
-    mesh.positions = xcalloc(V, sizeof(vec3));
-    mesh.normals = xcalloc(V, sizeof(vec3));
-    mesh.uvs = xcalloc(V, sizeof(vec2));
-    mesh.uvs2 = xcalloc(V, sizeof(vec2));
-    mesh.joint_indices = xcalloc(V, sizeof *mesh.joint_indices);
-    mesh.weights = xcalloc(V, sizeof *mesh.weights);
-    mesh.influences_in_file = xcalloc(V, 1);
+    mesh.positions = test_calloc(V, sizeof(vec3));
+    mesh.normals = test_calloc(V, sizeof(vec3));
+    mesh.uvs = test_calloc(V, sizeof(vec2));
+    mesh.uvs2 = test_calloc(V, sizeof(vec2));
+    mesh.joint_indices = test_calloc(V, sizeof *mesh.joint_indices);
+    mesh.weights = test_calloc(V, sizeof *mesh.weights);
+    mesh.influences_in_file = test_calloc(V, 1);
     mesh.morph_target_count = T;
-    mesh.morph_position_deltas = xcalloc((size_t)V * T, sizeof(vec3));
-    mesh.morph_normal_deltas = xcalloc((size_t)V * T, sizeof(vec3));
+    mesh.morph_position_deltas = test_calloc((size_t)V * T, sizeof(vec3));
+    mesh.morph_normal_deltas = test_calloc((size_t)V * T, sizeof(vec3));
     for (int v = 0; v < V; v++) {
         int influences = 1 + (v * 7 + v / 3) % 4;
         glm_vec3_copy((vec3){(float)v, (float)(v * v), -(float)v}, mesh.positions[v]);
@@ -89,11 +79,11 @@ static void test_hand_built(void)
         }
     }
     mesh.index_count = 3 * (V - 2);
-    mesh.indices = xcalloc((size_t)mesh.index_count, sizeof(uint32_t));
+    mesh.indices = test_calloc((size_t)mesh.index_count, sizeof(uint32_t));
     for (int i = 0; i < V - 2; i++) mesh.indices[3 * i] = i, mesh.indices[3 * i + 1] = (i * 5 + 1) % V, mesh.indices[3 * i + 2] = V - 1 - i;
     /* a deep copy of the unsorted mesh to compare with */
     original = mesh;
-#define DUP(field, bytes) original.field = memcpy(xcalloc(1, bytes), mesh.field, bytes)
+#define DUP(field, bytes) original.field = memcpy(test_calloc(1, bytes), mesh.field, bytes)
     DUP(positions, V * sizeof(vec3));
     DUP(normals, V * sizeof(vec3));
     DUP(uvs, V * sizeof(vec2));
@@ -122,7 +112,7 @@ static void test_hand_built(void)
     /* the skinned surface is the same: the reference skinning at each corner */
     mat4 palette[4], identity = GLM_MAT4_IDENTITY_INIT;
     for (int b = 0; b < 4; b++) glm_rotate_make(palette[b], 0.3f * (float)(b + 1), (vec3){0, 0, 1}), palette[b][3][0] = (float)b;
-    vec3 *sorted_out = xcalloc(V, sizeof(vec3)), *original_out = xcalloc(V, sizeof(vec3));
+    vec3 *sorted_out = test_calloc(V, sizeof(vec3)), *original_out = test_calloc(V, sizeof(vec3));
     skin_vertices_lbs(&mesh, (const mat4 *)palette, identity, sorted_out, NULL);
     skin_vertices_lbs(&original, (const mat4 *)palette, identity, original_out, NULL);
     bool skinned_same = true;
@@ -136,7 +126,7 @@ static void test_hand_built(void)
     Mesh still = {.vertex_count = 3, .index_count = 3, .indices = (uint32_t[]){0, 1, 2}};
     CHECK(mesh_sort_by_influences(&still) && mesh_influence_runs(&still) == 0, "a static mesh: nothing to do");
     free(sorted_out), free(original_out);
-    Model holder = {.mesh_count = 2, .meshes = xcalloc(2, sizeof(Mesh))};
+    Model holder = {.mesh_count = 2, .meshes = test_calloc(2, sizeof(Mesh))};
     holder.meshes[0] = mesh, holder.meshes[1] = original;
     model_free(&holder);
 }
@@ -221,8 +211,8 @@ static void test_real_models(void)
             double worst = 0.0, diagonal = model_diagonal(&kept);
             for (int m = 0; m < kept.mesh_count; m++) {
                 int n = kept.meshes[m].vertex_count;
-                vec3 *pk = xcalloc((size_t)n, sizeof(vec3)), *nk = xcalloc((size_t)n, sizeof(vec3));
-                vec3 *ps = xcalloc((size_t)n, sizeof(vec3)), *ns = xcalloc((size_t)n, sizeof(vec3));
+                vec3 *pk = test_calloc((size_t)n, sizeof(vec3)), *nk = test_calloc((size_t)n, sizeof(vec3));
+                vec3 *ps = test_calloc((size_t)n, sizeof(vec3)), *ns = test_calloc((size_t)n, sizeof(vec3));
                 animator_skin_mesh(&ak, m, pk, nk);
                 animator_skin_mesh(&as, m, ps, ns);
                 for (int c = 0; c < kept.meshes[m].index_count; c++)

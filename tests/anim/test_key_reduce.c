@@ -19,16 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *xcalloc(size_t count, size_t size)
-{
-    void *p = calloc(count > 0 ? count : 1, size);
-    if (!p) {
-        fprintf(stderr, "out of memory\n");
-        exit(1);
-    }
-    return p;
-}
-
 enum { KEYS = 9 };
 
 /* joints 0 -> 1 -> 2 along +y, a skinned "tube" of 24 vertices around joints 1 and 2 */
@@ -47,23 +37,23 @@ static void build_model(Model *m)
         m->skeleton.is_bone[j] = true;
     }
     m->mesh_count = 1;
-    m->meshes = xcalloc(1, sizeof(Mesh));
+    m->meshes = test_calloc(1, sizeof(Mesh));
     Mesh *mesh = &m->meshes[0];
     mesh->vertex_count = 24;
     mesh->skinned = true;
     mesh->bone_count = 3;
-    mesh->bone_joint = xcalloc(3, sizeof(int));
-    mesh->inverse_bind = xcalloc(3, sizeof(mat4));
+    mesh->bone_joint = test_calloc(3, sizeof(int));
+    mesh->inverse_bind = test_calloc(3, sizeof(mat4));
     for (int b = 0; b < 3; b++) {
         mesh->bone_joint[b] = b;
         glm_translate_make(mesh->inverse_bind[b], (vec3){0, -(float)b, 0});
     }
     glm_mat4_identity(mesh->bind_matrix);
-    mesh->positions = xcalloc(24, sizeof(vec3));
-    mesh->normals = xcalloc(24, sizeof(vec3));
-    mesh->uvs = xcalloc(24, sizeof(vec2));
-    mesh->joint_indices = xcalloc(24, sizeof *mesh->joint_indices);
-    mesh->weights = xcalloc(24, sizeof *mesh->weights);
+    mesh->positions = test_calloc(24, sizeof(vec3));
+    mesh->normals = test_calloc(24, sizeof(vec3));
+    mesh->uvs = test_calloc(24, sizeof(vec2));
+    mesh->joint_indices = test_calloc(24, sizeof *mesh->joint_indices);
+    mesh->weights = test_calloc(24, sizeof *mesh->weights);
     for (int v = 0; v < 24; v++) {
         float angle = (float)v * 0.785398f, y = 0.5f + (float)(v / 8) * 0.75f;
         glm_vec3_copy((vec3){0.3f * cosf(angle), y, 0.3f * sinf(angle)}, mesh->positions[v]);
@@ -72,27 +62,27 @@ static void build_model(Model *m)
         mesh->weights[v][0] = 0.7f, mesh->weights[v][1] = 0.3f;
     }
     mesh->index_count = 3;
-    mesh->indices = xcalloc(3, sizeof(uint32_t));
+    mesh->indices = test_calloc(3, sizeof(uint32_t));
     mesh->indices[1] = 1, mesh->indices[2] = 2;
 
     m->clip_count = 1;
-    m->clips = xcalloc(1, sizeof(Clip));
+    m->clips = test_calloc(1, sizeof(Clip));
     Clip *clip = &m->clips[0];
     snprintf(clip->name, sizeof clip->name, "test");
     clip->duration = 2.0f;
     clip->track_count = 3;
-    clip->tracks = xcalloc(3, sizeof(JointTrack));
+    clip->tracks = test_calloc(3, sizeof(JointTrack));
     const float times[KEYS] = {0.0f, 0.1f, 0.35f, 0.5f, 0.9f, 1.2f, 1.5f, 1.9f, 2.0f};
     for (int t = 0; t < 3; t++) {
         JointTrack *track = &clip->tracks[t];
         track->joint = t;
         track->translation_count = track->rotation_count = track->scale_count = KEYS;
-        track->translation_times = xcalloc(KEYS, sizeof(float));
-        track->rotation_times = xcalloc(KEYS, sizeof(float));
-        track->scale_times = xcalloc(KEYS, sizeof(float));
-        track->translation_values = xcalloc(KEYS, sizeof(vec3));
-        track->rotation_values = xcalloc(KEYS, sizeof(versor));
-        track->scale_values = xcalloc(KEYS, sizeof(vec3));
+        track->translation_times = test_calloc(KEYS, sizeof(float));
+        track->rotation_times = test_calloc(KEYS, sizeof(float));
+        track->scale_times = test_calloc(KEYS, sizeof(float));
+        track->translation_values = test_calloc(KEYS, sizeof(vec3));
+        track->rotation_values = test_calloc(KEYS, sizeof(versor));
+        track->scale_values = test_calloc(KEYS, sizeof(vec3));
         memcpy(track->translation_times, times, sizeof times);
         memcpy(track->rotation_times, times, sizeof times);
         memcpy(track->scale_times, times, sizeof times);
@@ -115,24 +105,24 @@ static void build_model(Model *m)
     /* joint 0: CUBICSPLINE scale (zero tangents) */
     JointTrack *cubic = &m->clips[0].tracks[0];
     cubic->scale_interpolation = INTERPOLATION_CUBICSPLINE;
-    cubic->scale_tangents = xcalloc(2 * KEYS, sizeof(vec3));
+    cubic->scale_tangents = test_calloc(2 * KEYS, sizeof(vec3));
 }
 
 static Clip copy_clip(const Clip *clip)
 {
     Clip copy = *clip;
-    copy.tracks = xcalloc((size_t)clip->track_count, sizeof(JointTrack));
+    copy.tracks = test_calloc((size_t)clip->track_count, sizeof(JointTrack));
     for (int t = 0; t < clip->track_count; t++) {
         const JointTrack *in = &clip->tracks[t];
         JointTrack *out = &copy.tracks[t];
         *out = *in;
-        out->translation_times = memcpy(xcalloc(KEYS, sizeof(float)), in->translation_times, KEYS * sizeof(float));
-        out->rotation_times = memcpy(xcalloc(KEYS, sizeof(float)), in->rotation_times, KEYS * sizeof(float));
-        out->scale_times = memcpy(xcalloc(KEYS, sizeof(float)), in->scale_times, KEYS * sizeof(float));
-        out->translation_values = memcpy(xcalloc(KEYS, sizeof(vec3)), in->translation_values, KEYS * sizeof(vec3));
-        out->rotation_values = memcpy(xcalloc(KEYS, sizeof(versor)), in->rotation_values, KEYS * sizeof(versor));
-        out->scale_values = memcpy(xcalloc(KEYS, sizeof(vec3)), in->scale_values, KEYS * sizeof(vec3));
-        out->scale_tangents = in->scale_tangents ? memcpy(xcalloc(2 * KEYS, sizeof(vec3)), in->scale_tangents, 2 * KEYS * sizeof(vec3)) : NULL;
+        out->translation_times = memcpy(test_calloc(KEYS, sizeof(float)), in->translation_times, KEYS * sizeof(float));
+        out->rotation_times = memcpy(test_calloc(KEYS, sizeof(float)), in->rotation_times, KEYS * sizeof(float));
+        out->scale_times = memcpy(test_calloc(KEYS, sizeof(float)), in->scale_times, KEYS * sizeof(float));
+        out->translation_values = memcpy(test_calloc(KEYS, sizeof(vec3)), in->translation_values, KEYS * sizeof(vec3));
+        out->rotation_values = memcpy(test_calloc(KEYS, sizeof(versor)), in->rotation_values, KEYS * sizeof(versor));
+        out->scale_values = memcpy(test_calloc(KEYS, sizeof(vec3)), in->scale_values, KEYS * sizeof(vec3));
+        out->scale_tangents = in->scale_tangents ? memcpy(test_calloc(2 * KEYS, sizeof(vec3)), in->scale_tangents, 2 * KEYS * sizeof(vec3)) : NULL;
     }
     return copy;
 }

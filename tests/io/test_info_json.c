@@ -189,7 +189,7 @@ static void check_model(const char *path)
 
     /* clips. An FBX file's clips are its own AnimationStacks, read by skinview's FBX stage
      * (src/io/fbx/fbx_apply.c: from LocalStart in absolute file time, curves resampled), which
-     * tests/test_fbx_dcc.c checks against the authoring tool; Assimp's differ by design (its
+     * tests/io/test_fbx_dcc.c checks against the authoring tool; Assimp's differ by design (its
      * clip of a Maya take starts at 0, not at the take's first frame). They are compared here
      * only as skinview's own list: indices, names, interpolation kinds, keys. */
     const cJSON *clips = cJSON_GetObjectItemCaseSensitive(root, "clips");

@@ -10,6 +10,17 @@
 #include <sys/wait.h>
 
 int test_passed, test_failed;
+long test_allocations;
+
+void *test_calloc(size_t count, size_t size)
+{
+    void *p = calloc(count > 0 ? count : 1, size);
+    if (!p) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    return p;
+}
 
 int test_finish(void)
 {

@@ -72,7 +72,7 @@ static void check_model(const char *path, int max_bones, double *worst_relative)
     Model model;
     char error[512];
     /* vertex by vertex against Assimp's own arrays: the file's vertex order (the import sorts
-     * skinned vertices by influence count otherwise; tests/test_mesh_layout.c checks that sort) */
+     * skinned vertices by influence count otherwise; tests/anim/test_mesh_layout.c checks that sort) */
     ImportOptions options = {.max_bones_per_mesh = max_bones, .keep_vertex_order = true};
     bool ok = import_model(path, &options, &model, error, sizeof error);
     CHECK(ok, "%s: import failed: %s", path, error);
@@ -85,7 +85,7 @@ static void check_model(const char *path, int max_bones, double *worst_relative)
     /* FBX: skinview reads the node transforms from the file itself (src/io/fbx/fbx_apply.c).
      * Where a node uses what Assimp 5.2.5 gets wrong even at rest (post-rotation, pre-rotation
      * under another Euler order, RotationActive 0, RrSs / Rrs inheritance, geometric transforms,
-     * and the scale helpers skinview adds for them), Assimp is no reference: tests/test_fbx_dcc.c
+     * and the scale helpers skinview adds for them), Assimp is no reference: tests/io/test_fbx_dcc.c
      * checks those files against the authoring tool's own export instead. */
     const unsigned assimp_misreads = JOINT_SOURCE_POST_ROTATION | JOINT_SOURCE_ROTATION_OFF | JOINT_SOURCE_INHERIT_RrSs |
                                      JOINT_SOURCE_INHERIT_Rrs | JOINT_SOURCE_GEOMETRIC | JOINT_SOURCE_SCALE_HELPER;

@@ -10,7 +10,7 @@
  *   Linear   translation LINEAR       keys at 1, 3 s
  * and checks the imported kinds, tangents and values against the file, the clip's span
  * [1 s, 3 s], and sampled values against ones worked out by hand from the glTF spec's
- * formula (Appendix C), the same numbers as tests/test_sampling.c. */
+ * formula (Appendix C), the same numbers as tests/anim/test_sampling.c. */
 #include "anim/anim.h"
 #include "io/import.h"
 #include "testutil.h"

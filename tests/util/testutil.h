@@ -34,6 +34,14 @@ void test_naive_mat4_mul(const float a[4][4], const float b[4][4], float out[4][
 
 bool test_file_exists(const char *path);
 
+/* calloc that never returns NULL (a count of 0 asks for one element); out of memory ends the test. */
+void *test_calloc(size_t count, size_t size);
+
+/* malloc / calloc / realloc calls so far, counted by util/alloc_count.c in the programs
+ * skinview_test(... WRAP_MALLOC) links with -Wl,--wrap=malloc,... (TEST_WRAP_MALLOC is then
+ * defined); it stays 0 in every other program. */
+extern long test_allocations;
+
 /* The file at `path` whole, NUL-terminated (malloc'd: free() it), *size = its byte count (size may
  * be NULL); NULL if it cannot be read (src/base/whole_file.c, no size limit). */
 char *test_read_file(const char *path, size_t *size);

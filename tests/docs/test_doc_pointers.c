@@ -147,7 +147,7 @@ static bool defines(const char *code, const char *path, const char *name, bool m
     return false;
 }
 
-/* Is `name` a CTest name registered in a tests/<stage>.cmake (e.g. "`io_same_names` (tests/test_same_names.c)")? */
+/* Is `name` a CTest name registered in a tests/<stage>.cmake (e.g. "`io_same_names` (tests/io/test_same_names.c)")? */
 static bool registered_test(const char *name)
 {
     glob_t parts;

@@ -14,16 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *xcalloc(size_t count, size_t size)
-{
-    void *p = calloc(count > 0 ? count : 1, size);
-    if (!p) {
-        fprintf(stderr, "out of memory\n");
-        exit(1);
-    }
-    return p;
-}
-
 static unsigned int rng_state = 777u;
 static float rng_uniform(float lo, float hi)
 {
@@ -66,7 +56,7 @@ static void build_skeleton(Skeleton *s)
 /* count keys at `times` (NULL: evenly over [0, duration]) for one channel of `width` floats. */
 static float *channel_times(int count, float duration, const float *times)
 {
-    float *out = xcalloc((size_t)count, sizeof(float));
+    float *out = test_calloc((size_t)count, sizeof(float));
     for (int k = 0; k < count; k++) out[k] = times ? times[k] : (count > 1 ? duration * (float)k / (float)(count - 1) : 0.5f);
     return out;
 }
@@ -82,7 +72,7 @@ static void random_rotation(versor q, float max_angle)
  * stays below / above the series' 30°), every other key negated (opposite hemisphere). */
 static versor *rotation_keys(int count, float step, bool flip_signs)
 {
-    versor *q = xcalloc((size_t)count, sizeof(versor));
+    versor *q = test_calloc((size_t)count, sizeof(versor));
     random_rotation(q[0], 3.0f);
     for (int k = 1; k < count; k++) {
         versor delta;
@@ -97,7 +87,7 @@ static versor *rotation_keys(int count, float step, bool flip_signs)
 
 static vec3 *vec3_keys(int count, float lo, float hi)
 {
-    vec3 *v = xcalloc((size_t)count, sizeof(vec3));
+    vec3 *v = test_calloc((size_t)count, sizeof(vec3));
     for (int k = 0; k < count; k++)
         for (int i = 0; i < 3; i++) v[k][i] = rng_uniform(lo, hi);
     return v;
@@ -105,7 +95,7 @@ static vec3 *vec3_keys(int count, float lo, float hi)
 
 static void *tangent_keys(int count, int width, float scale)
 {
-    float *t = xcalloc((size_t)count * 2 * (size_t)width, sizeof(float));
+    float *t = test_calloc((size_t)count * 2 * (size_t)width, sizeof(float));
     for (int i = 0; i < count * 2 * width; i++) t[i] = rng_uniform(-scale, scale);
     return t;
 }
@@ -119,7 +109,7 @@ static void build_clip(Clip *clip, float duration)
     clip->start = 0.25f;
     clip->duration = duration;
     clip->track_count = JOINTS - 1;
-    clip->tracks = xcalloc((size_t)clip->track_count, sizeof(JointTrack));
+    clip->tracks = test_calloc((size_t)clip->track_count, sizeof(JointTrack));
     int joint = 0;
     for (int i = 0; i < clip->track_count; i++, joint++) {
         if (joint == 3) joint++;
@@ -225,8 +215,8 @@ static double compare_sampling(const Clip *clip, const Skeleton *skeleton, const
 {
     PackedClip packed;
     packed_clip_build(&packed, clip, skeleton);
-    TimelineState *states = xcalloc((size_t)packed.timeline_count, sizeof(TimelineState));
-    TrackCursor *cursors = xcalloc((size_t)clip->track_count, sizeof(TrackCursor));
+    TimelineState *states = test_calloc((size_t)packed.timeline_count, sizeof(TimelineState));
+    TrackCursor *cursors = test_calloc((size_t)clip->track_count, sizeof(TrackCursor));
     PackedCursor cursor;
     CHECK(packed_cursor_init(&cursor, packed.timeline_count, packed.lane_capacity), "packed_cursor_init");
     mat4 fast[JOINTS], reference[JOINTS], lanes[JOINTS];
@@ -258,7 +248,7 @@ static double compare_sampling(const Clip *clip, const Skeleton *skeleton, const
 static void test_sampling_matches_reference(const Clip *clip, const Skeleton *skeleton)
 {
     enum { N = 900 };
-    float *times = xcalloc(N, sizeof(float));
+    float *times = test_calloc(N, sizeof(float));
     for (int i = 0; i < N; i++) times[i] = -0.2f + (clip->duration + 0.4f) * (float)i / (float)(N - 1);   /* forward */
     compare_sampling(clip, skeleton, times, N, "forward playback (with times outside the clip)");
     for (int i = 0; i < N; i++) times[i] = clip->duration * (1.0f - (float)i / (float)(N - 1));   /* backward */
@@ -377,7 +367,7 @@ static void test_pose_matches_reference(Clip *clip, Skeleton *skeleton, bool aff
     Animator animator;
     CHECK(animator_init(&animator, &model), "animator_init");
     CHECK(animator.playback.targets.affine == affine, "PaletteTargets.affine = %d", affine);
-    TrackCursor *cursors = xcalloc((size_t)clip->track_count, sizeof(TrackCursor));
+    TrackCursor *cursors = test_calloc((size_t)clip->track_count, sizeof(TrackCursor));
     mat4 local[JOINTS], joint_model[JOINTS], palette[5];
     double worst_model = 0.0, worst_palette = 0.0;
     for (int f = 0; f < 400; f++) {
@@ -517,10 +507,10 @@ int main(void)
         test_pose_matches_reference(&clip, &skeleton, false);
     }
     anim_simd_set(best);
-    Model holder = {.skeleton = skeleton, .clip_count = 1, .clips = xcalloc(1, sizeof(Clip))};
+    Model holder = {.skeleton = skeleton, .clip_count = 1, .clips = test_calloc(1, sizeof(Clip))};
     holder.clips[0] = clip;
     model_free(&holder);
-    Model dense_holder = {.clip_count = 1, .clips = xcalloc(1, sizeof(Clip))};
+    Model dense_holder = {.clip_count = 1, .clips = test_calloc(1, sizeof(Clip))};
     dense_holder.clips[0] = dense;
     model_free(&dense_holder);
     return test_finish();
