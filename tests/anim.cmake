@@ -13,11 +13,11 @@ skinview_test(anim_tangents anim/test_tangents.c LINK skinview_anim)
 
 # Skeleton overlay (src/anim/skeleton_lines.c): which parent -> child segments are drawn, and
 # their endpoints, on a hand-built scene; counts on real files. No window, no GL.
-skinview_test(anim_skeleton_lines anim/test_skeleton_lines.c LINK skinview_io LABELS anim SKIP)
+skinview_test(anim_skeleton_lines anim/test_skeleton_lines.c LINK skinview_testio LABELS anim SKIP)
 
 # The fast paths (src/anim/skin_fast.c, skin_threads.c) against the scalar references on real
 # models. Speed itself is measured by bench/bench_anim, never by a test.
-skinview_test(anim_skin_fast_models anim/test_skin_fast_models.c LINK skinview_io LABELS anim io SKIP TIMEOUT 300)
+skinview_test(anim_skin_fast_models anim/test_skin_fast_models.c LINK skinview_testio LABELS anim io SKIP TIMEOUT 300)
 # The same with the baseline (SSE2) kernels forced: on an AVX2 machine the run above takes the
 # AVX2 + FMA kernels (src/anim/simd.c), so both are checked against the scalar reference.
 skinview_test(anim_skin_fast_models_sse2 anim/test_skin_fast_models.c LABELS anim io SKIP TIMEOUT 300
@@ -37,7 +37,7 @@ skinview_test(anim_mesh_layout anim/test_mesh_layout.c LINK skinview_io LABELS a
 skinview_test(anim_key_reduce anim/test_key_reduce.c LINK skinview_io LABELS anim io SKIP TIMEOUT 300)
 
 # Dual quaternion skinning (src/anim/skin_dq.c) against its references (the shader: gfx_verify_dq).
-skinview_test(anim_skin_dq anim/test_skin_dq.c LINK skinview_io LABELS anim TIMEOUT 300)
+skinview_test(anim_skin_dq anim/test_skin_dq.c LINK skinview_testio LABELS anim TIMEOUT 300)
 
 # Issue 19: the vertex inspector (every number recomputed in double), rigid mode, the difference
 # view, the three spaces, morph weights by hand (src/anim/inspect.c, morph_override.c).
@@ -48,10 +48,10 @@ skinview_test(anim_vat anim/test_vat.c LINK skinview_anim LABELS anim SKIP)
 
 # --reference: the functions docs/skinning.md teaches (Animator.reference) and the fast path give the
 # same pose (joints, skinned vertices, morph weights) on every skinned test model, every clip.
-skinview_test(anim_reference_mode anim/test_reference_mode.c LINK skinview_io LABELS anim io SKIP TIMEOUT 300)
+skinview_test(anim_reference_mode anim/test_reference_mode.c LINK skinview_testio LABELS anim io SKIP TIMEOUT 300)
 # Issue 28: clips of other files on a character (src/anim/retarget.c, docs/retargeting.md): every
 # test model's clips retargeted onto itself (on and off) within 1e-6 of the diagonal; an A-pose rig
 # onto a T-pose rig written by the test (arm up within 1e-4 rad, feet on the ground, world rotation
 # deltas); mixamo.fbx <-> Xbot.glb and the CMU BVH takes on Xbot (every limb, feet within 2 % of the
 # leg at contacts, travel); renamed copies of Xbot's rig (prefixes, Unreal, Rigify, bone map); refusals.
-skinview_test(anim_retarget anim/test_retarget.c SOURCES anim/test_retarget_real.c anim/retarget_fixture.c LINK skinview_io LABELS anim io TIMEOUT 300)
+skinview_test(anim_retarget anim/test_retarget.c SOURCES anim/test_retarget_real.c anim/retarget_fixture.c LINK skinview_testio LABELS anim io TIMEOUT 300)

@@ -38,7 +38,7 @@ skinview_test(app_install_desktop app/test_install.c STB BINARY DEPENDS skinview
               ARGS ${CMAKE_COMMAND} ${CMAKE_BINARY_DIR} LABELS gl TIMEOUT 120)
 
 # The bundled demo character: regenerated == committed, FBX == GLB, clips move and loop, clean skin.
-skinview_test(app_demo_assets app/test_demo.c LINK skinview_io DEFINES DEMO_GENERATOR="$<TARGET_FILE:make_demo_model>"
+skinview_test(app_demo_assets app/test_demo.c LINK skinview_testio DEFINES DEMO_GENERATOR="$<TARGET_FILE:make_demo_model>"
               DEPENDS make_demo_model LABELS demo TIMEOUT 300)
 
 # The viewer opens the bundled demo when no MODEL is given.
@@ -72,4 +72,4 @@ skinview_test(app_animations app/test_animations_cli.c BINARY SKIP LABELS gl TIM
 # --against OTHER [--report]: a model against itself (0), one vertex moved (that distance exactly, by
 # order and by nearest point), another unit (the hint), demo.fbx against demo.glb, the rigid skin
 # against LBS, mixamo.fbx against Xbot.glb (../shared), the heat map in --screenshot, and bad use.
-skinview_test(app_against app/test_against.c STB BINARY LABELS gl TIMEOUT 300)
+skinview_test(app_against app/test_against.c BINARY LABELS gl TIMEOUT 300)

@@ -42,7 +42,7 @@ skinview_test(gfx_gl_debug_poll gfx/test_gl_debug.c ARGS poll LABELS robust gl g
 skinview_test(gfx_teach_aids gfx/test_teach_aids.c LINK skinview_app LABELS gl SKIP TIMEOUT 600)
 
 # Every flag of the aids through the real binary's --screenshot, with pixel statistics.
-skinview_test(gfx_teach_flags gfx/test_teach_flags.c STB BINARY LABELS gl TIMEOUT 600)
+skinview_test(gfx_teach_flags gfx/test_teach_flags.c BINARY LABELS gl TIMEOUT 600)
 
 # The influence view marks vertices whose 5th+ influences the import cut: a glTF written by the
 # test (up to 6 influences a vertex), imported whole and split, rendered, and through the binary.

@@ -9,7 +9,7 @@ add_library(skinview_assimp_reference STATIC util/assimp_reference.c)
 target_include_directories(skinview_assimp_reference PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/util)
 target_link_libraries(skinview_assimp_reference PUBLIC PkgConfig::ASSIMP)
 
-set(IO_LINK skinview_io PkgConfig::ASSIMP PkgConfig::CJSON)
+set(IO_LINK skinview_testio PkgConfig::ASSIMP PkgConfig::CJSON)
 skinview_test(io_import_bindpose io/test_import_bindpose.c LINK ${IO_LINK} LABELS io SKIP TIMEOUT 300)
 skinview_test(io_import_reference io/test_import_reference.c LINK ${IO_LINK} skinview_assimp_reference LABELS io SKIP TIMEOUT 300)
 skinview_test(io_import_static io/test_import_static.c LINK ${IO_LINK} BINARY LABELS io SKIP TIMEOUT 300)
@@ -28,11 +28,11 @@ skinview_test(io_fbx_curve io/test_fbx_curve.c LINK skinview_io LABELS io)
 # Import rules checked on small files the tests write.
 # Name binding (src/io/import_skeleton.c, trap 10 in docs/skinning.md): a glTF written by the test with
 # mesh nodes named like their bones; bones and channels must bind to the armature's nodes.
-skinview_test(io_same_names io/test_same_names.c LINK skinview_io LABELS io SKIP)
+skinview_test(io_same_names io/test_same_names.c LINK skinview_testio LABELS io SKIP)
 
 # glTF STEP / CUBICSPLINE samplers (src/io/gltf/gltf_anim.c),
 # a clip that starts after 0: a .gltf (data: URI) and a .glb written by the test.
-skinview_test(io_gltf_interpolation io/test_gltf_interpolation.c LINK skinview_io LABELS io SKIP)
+skinview_test(io_gltf_interpolation io/test_gltf_interpolation.c LINK skinview_testio LABELS io SKIP)
 
 # skinview's own glTF 2.0 reader (src/io/gltf/): files the test writes (every accessor form,
 # extensionsRequired refusals, damaged GLB / JSON, reads per import, skins per node and the
@@ -66,7 +66,7 @@ skinview_test(io_gltf_webp io/test_gltf_webp.c LINK skinview_io PkgConfig::WEBP 
 # io_gltf_web: web-optimised variants (tests/data/web/, and of ../shared models when the npm tools
 # of tools/web are installed) open and pose like the original, through --export-pose, --verify and
 # --screenshot (test_gltf_web.c). Runs the binary, so it needs a GL context (xvfb-run or EGL).
-skinview_test(io_gltf_web io/test_gltf_web.c LINK PkgConfig::CJSON ${MATH_LIBRARY} STB BINARY
+skinview_test(io_gltf_web io/test_gltf_web.c LINK PkgConfig::CJSON ${MATH_LIBRARY} BINARY
               DEFINES SKINVIEW_WEB_TOOLS_BIN="${CMAKE_SOURCE_DIR}/tools/web/node_modules/.bin"
                       SKINVIEW_WEB_CACHE="${CMAKE_CURRENT_BINARY_DIR}/web-variants"
               ARGS demo LABELS io gl TIMEOUT 600)
@@ -80,11 +80,11 @@ skinview_test(io_fbx_doc_files io/test_fbx_doc.c ARGS files LABELS io fbx SKIP T
 
 # Blend-shape channels with in-between targets (fbx_blend.c): the weight rule by hand, a small
 # scene written by the test, Maya's in-between file from ../shared (skipped when absent).
-skinview_test(io_fbx_blend io/test_fbx_blend.c LINK skinview_io LABELS io fbx TIMEOUT 120)
+skinview_test(io_fbx_blend io/test_fbx_blend.c LINK skinview_testio LABELS io fbx TIMEOUT 120)
 
 # FBX older than 7.1 built without Assimp (fbx_legacy.c): a written FBX 6.1 scene, then every
 # legacy FBX of ../shared/models through import_model and the real binary (--info, --export-pose).
-skinview_test(io_fbx_legacy_scene io/test_fbx_legacy.c LINK skinview_io BINARY ARGS scene LABELS io fbx TIMEOUT 300)
+skinview_test(io_fbx_legacy_scene io/test_fbx_legacy.c LINK skinview_testio BINARY ARGS scene LABELS io fbx TIMEOUT 300)
 skinview_test(io_fbx_legacy_files io/test_fbx_legacy.c ARGS files LABELS io fbx TIMEOUT 300)
 
 # FBX features as the authoring tools write them (issue 27), each on an ASCII FBX the test writes,
@@ -111,13 +111,13 @@ skinview_test(io_fbx_dcc io/test_fbx_dcc.c SOURCES util/dcc_common.c LINK PkgCon
 # Review findings (importer, --info): each test builds the file shape that showed a bug
 # from assimp-testmodels files, in a temp folder. No window, no GL.
 # (runs the real binary for --info --json)
-skinview_test(io_review_import io/test_review_import.c LINK skinview_io PkgConfig::CJSON BINARY LABELS io SKIP TIMEOUT 300)
+skinview_test(io_review_import io/test_review_import.c LINK skinview_testio PkgConfig::CJSON BINARY LABELS io SKIP TIMEOUT 300)
 
 # Morph targets (src/io/import_morph.c, src/anim/morph.c, the shader's morph pass): glTF files
 # written by the test, checked against hand-computed positions on the CPU, through
 # --export-pose, and GPU = CPU through --verify (transform feedback).
 # It runs the real binary, and counts malloc/calloc/realloc to show the morph path allocates nothing per frame.
-skinview_test(io_morph_targets io/test_morph.c SOURCES io/test_morph_fbx.c io/test_morph_many.c io/morph_fixture.c LINK skinview_io WRAP_MALLOC BINARY LABELS io gl SKIP TIMEOUT 300)
+skinview_test(io_morph_targets io/test_morph.c SOURCES io/test_morph_fbx.c io/test_morph_many.c io/morph_fixture.c LINK skinview_testio WRAP_MALLOC BINARY LABELS io gl SKIP TIMEOUT 300)
 
 # glTF STEP / CUBICSPLINE morph-weight samplers and node.weights, read from the file
 # (src/io/gltf/gltf_anim.c): sampled weights and positions against hand-computed values.

@@ -8,9 +8,9 @@ skinview_test(view_input view/test_input.c LINK skinview_view_core)
 skinview_test(view_camera view/test_camera.c LINK skinview_view_core)
 skinview_test(view_browser_timeline view/test_browser.c LINK skinview_view_core)
 
-skinview_test(view_blend_root_motion view/test_blend.c LINK skinview_app)
+skinview_test(view_blend_root_motion view/test_blend.c LINK skinview_app skinview_testio)
 
-skinview_test(view_facing view/test_facing.c LINK skinview_app)
+skinview_test(view_facing view/test_facing.c LINK skinview_app skinview_testio)
 
 # W / --show-weights start on the joint with the most weighted vertices (issue 29), not the root.
 skinview_test(view_weights_start view/test_weights_start.c LINK skinview_app)
@@ -69,7 +69,7 @@ skinview_test(view_teach_name_labels view/test_name_labels.c LINK skinview_testg
 # Issue 19 in the window layer and the binary: each aid from its key and its flag (D E Y Z /
 # Backspace; --compare, --skinning rigid, --inspect-vertex, --show-bone-space, --show-morphs,
 # --morph, --isolate-joint, --hide-joints), a click inspecting the vertex under it, the morph sliders.
-skinview_test(view_teach_formula view/test_teach_formula.c LINK skinview_testgl STB BINARY LABELS gl TIMEOUT 300)
+skinview_test(view_teach_formula view/test_teach_formula.c LINK skinview_testgl BINARY LABELS gl TIMEOUT 300)
 
 # The player layer (src/view/) under a virtual X server.
 # view_monkey: a seeded stream of random keys, characters, clicks, drags, wheel turns, resizes,

@@ -8,13 +8,8 @@
 
 bool load(const char *path, Model *model)
 {
-    char error[512];
-    ImportOptions options = {0};
-    options.quiet = true;
     memset(model, 0, sizeof *model);
-    bool ok = import_model(path, &options, model, error, sizeof error);
-    CHECK(ok, "%s: %s", path, error);
-    return ok;
+    return test_import(path, &(ImportOptions){.quiet = true}, model);
 }
 
 void pose_at(const Skeleton *skeleton, const Clip *clip, float time, mat4 *local, mat4 *model)

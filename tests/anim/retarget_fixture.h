@@ -3,7 +3,7 @@
 #ifndef SKINVIEW_TEST_RETARGET_FIXTURE_H
 #define SKINVIEW_TEST_RETARGET_FIXTURE_H
 
-#include "testutil.h"
+#include "testio.h"
 #include "anim/anim.h"
 #include "anim/animator.h"
 #include "anim/retarget.h"

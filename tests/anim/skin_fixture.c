@@ -176,13 +176,8 @@ void build_model(Model *m)
     build_skinned_mesh(&m->meshes[0], &m->skeleton);
     build_static_mesh(&m->meshes[1], 4);
 
-    m->clip_count = 2;
-    m->clips = test_calloc(2, sizeof(Clip));
-    Clip *walk = &m->clips[0];
-    snprintf(walk->name, sizeof walk->name, "Walk");
-    walk->duration = 2.0f;
-    walk->track_count = 3;
-    walk->tracks = test_calloc(3, sizeof(JointTrack));
+    test_add_clips(m, 2);
+    Clip *walk = test_clip_init(&m->clips[0], "Walk", 2.0f, 3);
     walk->tracks[0].joint = 1;
     track_rotation(&walk->tracks[0], 9, 2.0f, 1, 0, 0, 0.8f);
     walk->tracks[1].joint = 2;
@@ -190,11 +185,7 @@ void build_model(Model *m)
     track_translation(&walk->tracks[1], 3, 2.0f, 0.1f, 0.2f, 0.3f);
     walk->tracks[2].joint = 4;
     track_translation(&walk->tracks[2], 2, 2.0f, 0.0f, 2.0f, 0.0f);
-    Clip *wave = &m->clips[1];
-    snprintf(wave->name, sizeof wave->name, "Wave");
-    wave->duration = 1.0f;
-    wave->track_count = 1;
-    wave->tracks = test_calloc(1, sizeof(JointTrack));
+    Clip *wave = test_clip_init(&m->clips[1], "Wave", 1.0f, 1);
     wave->tracks[0].joint = 3;
     track_rotation(&wave->tracks[0], 4, 1.0f, 0, 0, 1, 1.5f);
 }

@@ -65,13 +65,7 @@ static void build_model(Model *m)
     mesh->indices = test_calloc(3, sizeof(uint32_t));
     mesh->indices[1] = 1, mesh->indices[2] = 2;
 
-    m->clip_count = 1;
-    m->clips = test_calloc(1, sizeof(Clip));
-    Clip *clip = &m->clips[0];
-    snprintf(clip->name, sizeof clip->name, "test");
-    clip->duration = 2.0f;
-    clip->track_count = 3;
-    clip->tracks = test_calloc(3, sizeof(JointTrack));
+    Clip *clip = test_clip_init(test_add_clips(m, 1), "test", 2.0f, 3);
     const float times[KEYS] = {0.0f, 0.1f, 0.35f, 0.5f, 0.9f, 1.2f, 1.5f, 1.9f, 2.0f};
     for (int t = 0; t < 3; t++) {
         JointTrack *track = &clip->tracks[t];

@@ -100,6 +100,19 @@ static void *tangent_keys(int count, int width, float scale)
     return t;
 }
 
+/* Translation, rotation and scale keys on one timeline of `keys` up to `end`: translations in [-1, 1],
+ * rotations turning by `step` a key (signs flipped when `flip`), scales in [scale_low, scale_high]. */
+static void trs_keys(JointTrack *t, int keys, float end, float step, bool flip, float scale_low, float scale_high)
+{
+    t->translation_count = t->rotation_count = t->scale_count = keys;
+    t->translation_times = channel_times(keys, end, NULL);
+    t->rotation_times = channel_times(keys, end, NULL);
+    t->scale_times = channel_times(keys, end, NULL);
+    t->translation_values = vec3_keys(keys, -1, 1);
+    t->rotation_values = rotation_keys(keys, step, flip);
+    t->scale_values = vec3_keys(keys, scale_low, scale_high);
+}
+
 /* The clip: one track per joint but joint 3 (rest pose), with a mix of everything. */
 static void build_clip(Clip *clip, float duration)
 {
@@ -119,13 +132,7 @@ static void build_clip(Clip *clip, float duration)
         float end = clip->start + duration;
         switch (i) {
         case 0:   /* T R S LINEAR, one timeline, signs flipped */
-            t->translation_count = t->rotation_count = t->scale_count = keys;
-            t->translation_times = channel_times(keys, end, NULL);
-            t->rotation_times = channel_times(keys, end, NULL);
-            t->scale_times = channel_times(keys, end, NULL);
-            t->translation_values = vec3_keys(keys, -1, 1);
-            t->rotation_values = rotation_keys(keys, 0.4f, true);
-            t->scale_values = vec3_keys(keys, 0.5f, 1.5f);
+            trs_keys(t, keys, end, 0.4f, true, 0.5f, 1.5f);
             break;
         case 1:   /* rotation only, wide arcs (acos/sin branch), irregular times with a zero step */
             t->rotation_count = 6;
@@ -141,13 +148,7 @@ static void build_clip(Clip *clip, float duration)
             t->translation_interpolation = t->rotation_interpolation = INTERPOLATION_STEP;
             break;
         case 3:   /* CUBICSPLINE T, R and S with tangents */
-            t->translation_count = t->rotation_count = t->scale_count = keys;
-            t->translation_times = channel_times(keys, end, NULL);
-            t->rotation_times = channel_times(keys, end, NULL);
-            t->scale_times = channel_times(keys, end, NULL);
-            t->translation_values = vec3_keys(keys, -1, 1);
-            t->rotation_values = rotation_keys(keys, 0.3f, false);
-            t->scale_values = vec3_keys(keys, 0.8f, 1.2f);
+            trs_keys(t, keys, end, 0.3f, false, 0.8f, 1.2f);
             t->translation_tangents = tangent_keys(keys, 3, 2.0f);
             t->rotation_tangents = tangent_keys(keys, 4, 0.5f);
             t->scale_tangents = tangent_keys(keys, 3, 0.5f);

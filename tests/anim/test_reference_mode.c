@@ -16,7 +16,7 @@
  * bounds, so the switch leaves no stale state. Skips (77) only when no model can be read at all. */
 #include "anim/animator.h"
 #include "io/import.h"
-#include "testutil.h"
+#include "testio.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -84,12 +84,7 @@ static void compare_pose(const Model *model, const Animator *fast, const Animato
 static bool check_model(const char *path, Worst *all)
 {
     Model model;
-    char error[512];
-    ImportOptions options = {0};
-    if (!import_model(path, &options, &model, error, sizeof error)) {
-        CHECK(false, "%s: %s", path, error);
-        return false;
-    }
+    if (!test_import(path, NULL, &model)) return false;
     Animator fast, ref, switched;
     bool ready = animator_init(&fast, &model) && animator_init(&ref, &model) && animator_init(&switched, &model);
     CHECK(ready, "%s: animator_init", path);

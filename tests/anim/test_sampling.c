@@ -451,14 +451,17 @@ static void test_writes_only_animated_joints(void)
           "clip_sample_trs writes joint 4: scale sampled, translation rest");
 }
 
+/* One root joint, its rest the identity: the skeleton of the one-track clips below. */
+static Skeleton one_joint_skeleton(void)
+{
+    static int parent[1] = {-1};
+    static JointTransform rest[1] = {{{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}}};
+    return (Skeleton){.joint_count = 1, .parent = parent, .rest_trs = rest};
+}
+
 static void test_nan_and_infinite_time(void)
 {
-    Skeleton skeleton = {0};
-    int parent[1] = {-1};
-    JointTransform rest[1] = {{{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}}};
-    skeleton.joint_count = 1;
-    skeleton.parent = parent;
-    skeleton.rest_trs = rest;
+    Skeleton skeleton = one_joint_skeleton();
     float times[3] = {0.0f, 1.0f, 3.0f};
     vec3 values[3] = {{1, 0, 0}, {2, 0, 0}, {3, 0, 0}};
     versor rotations[3];
@@ -564,12 +567,7 @@ static void test_cubicspline_interpolation(void)
 /* A clip whose keys start after 0 is [first key, last key]: playback time 0 is its first key. */
 static void test_clip_start(void)
 {
-    Skeleton skeleton = {0};
-    int parent[1] = {-1};
-    JointTransform rest[1] = {{{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}}};
-    skeleton.joint_count = 1;
-    skeleton.parent = parent;
-    skeleton.rest_trs = rest;
+    Skeleton skeleton = one_joint_skeleton();
     float times[2] = {2.0f, 4.0f};
     vec3 values[2] = {{0, 0, 0}, {4, 0, 0}};
     JointTrack track = {.joint = 0, .translation_count = 2, .translation_times = times, .translation_values = values};

@@ -4,7 +4,7 @@
 #include "anim/anim.h"
 #include "anim/skeleton_lines.h"
 #include "io/import.h"
-#include "testutil.h"
+#include "testio.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -127,12 +127,7 @@ static void test_file(const char *path, int expected)
         return;
     }
     Model model = {0};
-    char error[512];
-    ImportOptions options = {0};
-    if (!import_model(path, &options, &model, error, sizeof error)) {
-        CHECK(false, "%s: %s", path, error);
-        return;
-    }
+    if (!test_import(path, NULL, &model)) return;
     int *joints = malloc(sizeof(int) * (size_t)model.skeleton.joint_count);
     int count = joints ? skeleton_line_joints(&model, joints) : -1;
     int bones = 0;

@@ -62,16 +62,25 @@ static void test_bind_pose_reproduces_vertices(const Model *m)
     }
 }
 
+/* The skinned mesh in the test pose (`scaled`: with the hip's non-uniform scale), skinned by the
+ * reference: its joints' model matrices, palette, and the posed vertices and normals. */
+static void skin_posed(const Model *m, bool scaled, mat4 model[JOINTS], mat4 palette[3],
+                       vec3 positions[SKIN_VERTICES], vec3 normals[SKIN_VERTICES])
+{
+    mat4 node;
+    posed_model_matrices(&m->skeleton, model, scaled);
+    skin_palette(&m->meshes[0], model, palette);
+    glm_mat4_identity(node);
+    memset(normals, 0, sizeof(vec3) * SKIN_VERTICES);
+    skin_vertices_lbs(&m->meshes[0], (const mat4 *)palette, node, positions, normals);
+}
+
 static void test_lbs_posed(const Model *m)
 {
     const Mesh *mesh = &m->meshes[0];
-    mat4 model[JOINTS], palette[3], node;
-    posed_model_matrices(&m->skeleton, model, false);
-    skin_palette(mesh, model, palette);
-    glm_mat4_identity(node);
+    mat4 model[JOINTS], palette[3];
     vec3 positions[SKIN_VERTICES], normals[SKIN_VERTICES];
-    memset(normals, 0, sizeof normals);
-    skin_vertices_lbs(mesh, (const mat4 *)palette, node, positions, normals);
+    skin_posed(m, false, model, palette, positions, normals);
 
     /* Vertex 0 and 5: 100 % on bone 0 (slot 0 and slot 3) follow bone 0 rigidly
      * (the `if (index > 0)` bug of SEEDS.md would leave them at the origin). */
@@ -127,6 +136,8 @@ static void test_lbs_posed(const Model *m)
 
     /* out_normals may be NULL; positions are the same. */
     vec3 positions2[SKIN_VERTICES];
+    mat4 node;
+    glm_mat4_identity(node);
     skin_vertices_lbs(mesh, (const mat4 *)palette, node, positions2, NULL);
     CHECK(memcmp(positions, positions2, sizeof positions) == 0, "positions do not depend on out_normals");
 }
@@ -135,12 +146,9 @@ static void test_normals_under_scale(const Model *m)
 {
     /* A (non-uniform) scale on the hip: normals are still unit length after skinning. */
     const Mesh *mesh = &m->meshes[0];
-    mat4 model[JOINTS], palette[3], node;
-    posed_model_matrices(&m->skeleton, model, true);
-    skin_palette(mesh, model, palette);
-    glm_mat4_identity(node);
+    mat4 model[JOINTS], palette[3];
     vec3 positions[SKIN_VERTICES], normals[SKIN_VERTICES];
-    skin_vertices_lbs(mesh, (const mat4 *)palette, node, positions, normals);
+    skin_posed(m, true, model, palette, positions, normals);
     for (int v = 0; v < SKIN_VERTICES; v++)
         CHECK(fabsf(glm_vec3_norm(normals[v]) - 1.0f) < 1e-5f, "scaled pose: normal %d has length 1 (%g)", v,
               glm_vec3_norm(normals[v]));

@@ -11,7 +11,7 @@
  *   - the demo's Twist clip: the limb's radius at the twisting elbow, LBS vs DQS (measured). */
 #include "anim/skin_dq.h"
 #include "io/import.h"
-#include "testutil.h"
+#include "testio.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -217,12 +217,7 @@ static void test_scale_handling(void)
 static void test_rigid_vertices_on_model(const char *path)
 {
     Model model = {0};
-    char error[512];
-    ImportOptions options = {.max_bones_per_mesh = 0};
-    if (!import_model(path, &options, &model, error, sizeof error)) {
-        CHECK(false, "%s: %s", path, error);
-        return;
-    }
+    if (!test_import(path, NULL, &model)) return;
     Animator animator;
     SkinDqPose pose;
     int largest = 1;

@@ -16,7 +16,7 @@
  * the posed bbox diagonal) by at most twice the reference palette's worst, plus 1e-6. */
 #include "anim/animator.h"
 #include "io/import.h"
-#include "testutil.h"
+#include "testio.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -161,12 +161,7 @@ static void exact_pose(const Model *model, int c, float time, D4 *joint_model)
 static void check_model(const char *path, SkinThreads *pool, double *worst_position, double *worst_normal)
 {
     Model model;
-    char error[512];
-    ImportOptions options = {0};
-    if (!import_model(path, &options, &model, error, sizeof error)) {
-        CHECK(false, "%s: %s", path, error);
-        return;
-    }
+    if (!test_import(path, NULL, &model)) return;
     Animator animator;
     CHECK(animator_init(&animator, &model), "%s: animator_init", path);
     int max_vertices = 1;

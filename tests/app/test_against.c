@@ -16,6 +16,7 @@
  *   - bad use: one line on stderr and exit 2 (flags) or 1 (files): --report / --tolerance without
  *     --against, --against with --compare, --report with --screenshot, a missing OTHER, another
  *     skeleton, no clip in common, vertex totals too far apart; a refused screenshot writes no PNG. */
+#include "testimage.h"
 #include "testutil.h"
 
 #include <math.h>
@@ -23,9 +24,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define STB_IMAGE_IMPLEMENTATION
-#define STBI_ONLY_PNG
-#include "stb_image.h"
 
 static char folder[] = "/tmp/skinview-test-against-XXXXXX";
 static char output[1 << 16];
@@ -164,25 +162,12 @@ static void test_shared_pair(void)
     CHECK(code == 1, "another animation in another unit: exit 1, got %d", code);
 }
 
-typedef struct Image {
-    int width, height;
-    unsigned char *rgba;
-} Image;
-
-static Image shot(const char *name, const char *arguments)
+static TestImage shot(const char *name, const char *arguments)
 {
-    Image image = {0, 0, NULL};
-    char all[4096];
-    snprintf(all, sizeof all, "'%s/assets/demo.fbx' --size 640x480 --no-grid --clip Walk --time 0.3 %s --screenshot %s.png",
-             SKINVIEW_SOURCE_DIR, arguments, name);
-    int code = skinview(all);
-    CHECK(code == 0, "%s: exit %d: %s", arguments, code, output);
-    char path[512];
+    char path[512], all[4096];
     snprintf(path, sizeof path, "%s/%s.png", folder, name);
-    int channels;
-    if (code == 0) image.rgba = stbi_load(path, &image.width, &image.height, &channels, 4);
-    CHECK(code != 0 || image.rgba != NULL, "%s decodes", path);
-    return image;
+    snprintf(all, sizeof all, "--size 640x480 --no-grid --clip Walk --time 0.3 %s", arguments);
+    return test_screenshot(SKINVIEW_SOURCE_DIR "/assets/demo.fbx", all, path);
 }
 
 static bool is_viridis_dark(const unsigned char *p) { return p[0] > 30 && p[0] < 90 && p[1] < 40 && p[2] > 45 && p[2] < 110; }
@@ -190,7 +175,7 @@ static bool is_viridis_dark(const unsigned char *p) { return p[0] > 30 && p[0] <
 static bool is_viridis_bright(const unsigned char *p) { return p[1] > 90 && p[1] > p[0] + 20; }
 
 /* Pixels passing `test` below the top quarter (where the legend is). */
-static int count(const Image *image, bool (*test)(const unsigned char *))
+static int count(const TestImage *image, bool (*test)(const unsigned char *))
 {
     int n = 0;
     for (int y = image->height / 4; image->rgba && y < image->height; y++)
@@ -202,11 +187,11 @@ static void test_screenshots(void)
 {
     char demo_glb[1024], arguments[2048];
     snprintf(demo_glb, sizeof demo_glb, "%s/assets/demo.glb", SKINVIEW_SOURCE_DIR);
-    Image plain = shot("plain", "");
+    TestImage plain = shot("plain", "");
     snprintf(arguments, sizeof arguments, "--against '%s'", demo_glb);
-    Image same = shot("same", arguments);
+    TestImage same = shot("same", arguments);
     snprintf(arguments, sizeof arguments, "--against '%s' --skinning rigid", demo_glb);
-    Image rigid = shot("rigid", arguments);
+    TestImage rigid = shot("rigid", arguments);
     int plain_dark = count(&plain, is_viridis_dark), same_dark = count(&same, is_viridis_dark);
     int same_bright = count(&same, is_viridis_bright), rigid_bright = count(&rigid, is_viridis_bright);
     printf("screenshots: dark viridis %d (plain) / %d (against demo.glb); bright %d (against demo.glb) / %d (rigid against LBS)\n",
@@ -232,24 +217,27 @@ static void test_bad_use(void)
 {
     char demo[1024], arguments[2400];
     snprintf(demo, sizeof demo, "'%s/assets/demo.fbx'", SKINVIEW_SOURCE_DIR);
-    snprintf(arguments, sizeof arguments, "%s --report", demo);
-    refused(arguments, 2, "--report only goes with --against");
-    snprintf(arguments, sizeof arguments, "%s --against grid.obj --tolerance 0.1", demo);
-    refused(arguments, 2, "--tolerance is --report's limit");
-    snprintf(arguments, sizeof arguments, "%s --against grid.obj --compare lbs,dq --screenshot x.png", demo);
-    refused(arguments, 2, "--compare");
-    snprintf(arguments, sizeof arguments, "%s --against grid.obj --report --screenshot x.png", demo);
-    refused(arguments, 2, "--report prints numbers");
-    snprintf(arguments, sizeof arguments, "%s --against nosuch.glb --report", demo);
-    refused(arguments, 1, "nosuch.glb");
+    /* ARGUMENTS (%s: the demo), the exit code, words of the message */
+    static const struct {
+        const char *arguments;
+        int         code;
+        const char *words;
+    } refusals[] = {
+        {"%s --report", 2, "--report only goes with --against"},
+        {"%s --against grid.obj --tolerance 0.1", 2, "--tolerance is --report's limit"},
+        {"%s --against grid.obj --compare lbs,dq --screenshot x.png", 2, "--compare"},
+        {"%s --against grid.obj --report --screenshot x.png", 2, "--report prints numbers"},
+        {"%s --against nosuch.glb --report", 1, "nosuch.glb"},
+        {"%s --against grid.obj --report", 1, "no clip in common"},
+        {"grid.obj --against %s --report", 1, "too different to pair"},
+        {"%s --against grid.obj --screenshot refused.png", 1, "no clip in common"},
+    };
+    for (size_t i = 0; i < sizeof refusals / sizeof refusals[0]; i++) {
+        snprintf(arguments, sizeof arguments, refusals[i].arguments, demo);
+        refused(arguments, refusals[i].code, refusals[i].words);
+    }
     snprintf(arguments, sizeof arguments, "%s --against '%s/X/anim_test.x' --report", demo, SKINVIEW_TESTMODELS_DIR);
     refused(arguments, 1, "another skeleton");
-    snprintf(arguments, sizeof arguments, "%s --against grid.obj --report", demo);
-    refused(arguments, 1, "no clip in common");
-    snprintf(arguments, sizeof arguments, "grid.obj --against %s --report", demo);
-    refused(arguments, 1, "too different to pair");
-    snprintf(arguments, sizeof arguments, "%s --against grid.obj --screenshot refused.png", demo);
-    refused(arguments, 1, "no clip in common");
     char png[600];
     snprintf(png, sizeof png, "%s/refused.png", folder);
     CHECK(!test_file_exists(png), "a refused --against screenshot writes nothing");
@@ -266,8 +254,6 @@ int main(void)
     test_shared_pair();
     test_screenshots();
     test_bad_use();
-    char command[600];
-    snprintf(command, sizeof command, "rm -rf '%s'", folder);
-    if (system(command) != 0) fprintf(stderr, "could not remove %s\n", folder);
+    test_remove_folder(folder);
     return test_finish();
 }

@@ -13,7 +13,7 @@
  *    in the bind pose, the rest pose and every clip: a node transform applied twice, not at
  *    all or in the wrong space moves them by centimetres to metres.
  */
-#include "testutil.h"
+#include "testio.h"
 #include "anim/animator.h"
 #include "io/import.h"
 
@@ -25,15 +25,6 @@
 
 static const char *const CLIP_NAMES[] = {"Idle", "Walk", "Wave", "Twist"};
 enum { CLIP_NAME_COUNT = 4 };
-
-static bool load(const char *path, Model *model)
-{
-    char error[512];
-    ImportOptions options = {0};
-    bool ok = import_model(path, &options, model, error, sizeof error);
-    CHECK(ok, "%s: import failed: %s", path, error);
-    return ok;
-}
 
 /* Scene-space positions of every mesh (model order) at clip/time. */
 static void skin_all(Animator *animator, int clip, float time, vec3 *out)
@@ -399,7 +390,7 @@ int main(void)
     snprintf(glb_path, sizeof glb_path, "%s/assets/demo.glb", SKINVIEW_SOURCE_DIR);
 
     Model fbx = {0}, glb = {0};
-    bool have_fbx = load(fbx_path, &fbx), have_glb = load(glb_path, &glb);
+    bool have_fbx = test_import(fbx_path, NULL, &fbx), have_glb = test_import(glb_path, NULL, &glb);
     if (have_fbx) {
         check_skin(fbx_path, &fbx);
         check_clips_move_and_loop(fbx_path, &fbx);
@@ -434,7 +425,7 @@ int main(void)
         printf("regenerated %s: %s bytes as assets/%s\n", files[f],
                same_bytes(path, committed_path) ? "the same" : "NOT the same (another Assimp build?)", files[f]);
         Model fresh = {0};
-        if (load(path, &fresh) && committed[f]) {
+        if (test_import(path, NULL, &fresh) && committed[f]) {
             char what[64];
             snprintf(what, sizeof what, "regenerated %s vs assets/", files[f]);
             check_same_model(what, committed[f], &fresh, true);

@@ -104,8 +104,6 @@ int main(void)
         expect(args, 1, garbage_names[g][1]);
     }
 
-    char command[700];
-    snprintf(command, sizeof command, "rm -rf '%s'", folder);
-    if (system(command) != 0) fprintf(stderr, "could not remove %s\n", folder);
+    test_remove_folder(folder);
     return test_finish();
 }

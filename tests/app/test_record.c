@@ -245,16 +245,21 @@ static void test_bad_use(void)
     if (f) fclose(f);
     snprintf(arguments, sizeof arguments, "'%s' --clip Walk --size 160x120 --record '%s/out.mp4'", demo, blocker);
     expect_refused("a folder that cannot be written", arguments, 1);
-    snprintf(arguments, sizeof arguments, "'%s' --clip Walk --size 161x120 --record '%s/odd.mp4'", demo, folder);
-    expect_refused("odd width for MP4", arguments, 2);
-    snprintf(arguments, sizeof arguments, "'%s' --clip Walk --size 160x121 --record '%s/odd.webm'", demo, folder);
-    expect_refused("odd height for WebM", arguments, 2);
-    snprintf(arguments, sizeof arguments, "'%s' --clip Walk --size 160x120 --fps 60 --record '%s/fast.gif'", demo, folder);
-    expect_refused("GIF at 60 fps", arguments, 2);
-    snprintf(arguments, sizeof arguments, "'%s' --clip bind --size 160x120 --record '%s/pose.mp4'", demo, folder);
-    expect_refused("a pose without --duration", arguments, 2);
-    snprintf(arguments, sizeof arguments, "'%s' --clip Walk --duration 1 --screenshot '%s/x.png'", demo, folder);
-    expect_refused("--duration without --record", arguments, 2);
+    /* ARGUMENTS ('%s': the demo, then the folder), what is wrong, the exit code */
+    static const struct {
+        const char *arguments, *label;
+        int         code;
+    } refusals[] = {
+        {"'%s' --clip Walk --size 161x120 --record '%s/odd.mp4'", "odd width for MP4", 2},
+        {"'%s' --clip Walk --size 160x121 --record '%s/odd.webm'", "odd height for WebM", 2},
+        {"'%s' --clip Walk --size 160x120 --fps 60 --record '%s/fast.gif'", "GIF at 60 fps", 2},
+        {"'%s' --clip bind --size 160x120 --record '%s/pose.mp4'", "a pose without --duration", 2},
+        {"'%s' --clip Walk --duration 1 --screenshot '%s/x.png'", "--duration without --record", 2},
+    };
+    for (size_t i = 0; i < sizeof refusals / sizeof refusals[0]; i++) {
+        snprintf(arguments, sizeof arguments, refusals[i].arguments, demo, folder);
+        expect_refused(refusals[i].label, arguments, refusals[i].code);
+    }
 }
 
 int main(void)
@@ -269,8 +274,6 @@ int main(void)
     test_container("walk.webm", "vp9", 35.0, 3.0);
     test_container("walk.gif", "gif", 30.0, 3.0);   /* 256 colours, dithered */
     test_png_frames();
-    char command[600];
-    snprintf(command, sizeof command, "rm -rf '%s'", folder);
-    if (test_failed == 0 && system(command) != 0) fprintf(stderr, "could not remove %s\n", folder);
+    if (test_failed == 0) test_remove_folder(folder);
     return test_finish();
 }

@@ -195,34 +195,21 @@ static void check_file_references(const char *doc, const char *path, const char 
     }
 }
 
-static void check_tree(const char *doc, const char *directory)
+/* One file of the tree (test_walk_files' visitor; context: the doc). */
+static void check_tree_file(const char *path, void *doc)
 {
-    DIR *dir = opendir(directory);
-    if (!dir) return;
-    struct dirent *entry;
-    while ((entry = readdir(dir)) != NULL) {
-        if (entry->d_name[0] == '.') continue;
-        char path[2048];
-        snprintf(path, sizeof path, "%s/%s", directory, entry->d_name);
-        struct stat info;
-        if (stat(path, &info) != 0) continue;
-        if (S_ISDIR(info.st_mode)) {
-            check_tree(doc, path);
-            continue;
-        }
-        const char *dot = strrchr(entry->d_name, '.');
-        if (!dot || !(strcmp(dot, ".c") == 0 || strcmp(dot, ".h") == 0 || strcmp(dot, ".cpp") == 0 ||
-                      strcmp(dot, ".vert") == 0 || strcmp(dot, ".frag") == 0 || strcmp(dot, ".geom") == 0 ||
-                      strcmp(dot, ".cmake") == 0 || strcmp(dot, ".sh") == 0 || strcmp(dot, ".md") == 0 ||
-                      strcmp(dot, ".svg") == 0))
-            continue;
-        if (strcmp(entry->d_name, "test_doc_numbers.c") == 0) continue;   /* this file names the forms */
-        char *text = test_read_file(path, NULL);
-        if (!text) continue;
-        check_file_references(doc, path + strlen(SKINVIEW_SOURCE_DIR) + 1, text);
-        free(text);
-    }
-    closedir(dir);
+    const char *name = strrchr(path, '/') + 1;
+    const char *dot = strrchr(name, '.');
+    if (!dot || !(strcmp(dot, ".c") == 0 || strcmp(dot, ".h") == 0 || strcmp(dot, ".cpp") == 0 ||
+                  strcmp(dot, ".vert") == 0 || strcmp(dot, ".frag") == 0 || strcmp(dot, ".geom") == 0 ||
+                  strcmp(dot, ".cmake") == 0 || strcmp(dot, ".sh") == 0 || strcmp(dot, ".md") == 0 ||
+                  strcmp(dot, ".svg") == 0))
+        return;
+    if (strcmp(name, "test_doc_numbers.c") == 0) return;   /* this file names the forms */
+    char *text = test_read_file(path, NULL);
+    if (!text) return;
+    check_file_references(doc, path + strlen(SKINVIEW_SOURCE_DIR) + 1, text);
+    free(text);
 }
 
 /* Inside the doc: "section N", "appendix X" and "trap N" / "traps N and M" name what exists. */
@@ -257,7 +244,7 @@ int main(void)
     for (size_t i = 0; i < sizeof trees / sizeof trees[0]; i++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", SKINVIEW_SOURCE_DIR, trees[i]);
-        check_tree(doc, path);
+        test_walk_files(path, 64, check_tree_file, doc);
     }
     char *readme = test_read_file(SKINVIEW_SOURCE_DIR "/README.md", NULL);
     if (readme) check_file_references(doc, "README.md", readme);

@@ -138,13 +138,19 @@ static void draw_quad(Renderer *renderer, Animator *animator, const RenderLight 
     renderer_draw(renderer, animator, identity, identity, light);
 }
 
+/* A 32 x 32 offscreen target and the default light. */
+static void open_target(Framebuffer *framebuffer, RenderLight *light)
+{
+    char error[512];
+    CHECK(framebuffer_create(framebuffer, 32, 32, 0, error, sizeof error), "framebuffer: %s", error);
+    render_light_default(light);
+}
+
 static void test_texture_orientation(Renderer *renderer, Animator *animator)
 {
     Framebuffer framebuffer;
-    char error[512];
-    CHECK(framebuffer_create(&framebuffer, 32, 32, 0, error, sizeof error), "framebuffer: %s", error);
     RenderLight light;
-    render_light_default(&light);
+    open_target(&framebuffer, &light);
     framebuffer_bind(&framebuffer);
     draw_quad(renderer, animator, &light);
     unsigned char pixels[32 * 32 * 4];
@@ -162,10 +168,8 @@ static void test_texture_orientation(Renderer *renderer, Animator *animator)
 static void test_culling(Renderer *renderer, Animator *animator)
 {
     Framebuffer framebuffer;
-    char error[512];
-    CHECK(framebuffer_create(&framebuffer, 32, 32, 0, error, sizeof error), "framebuffer: %s", error);
     RenderLight light;
-    render_light_default(&light);
+    open_target(&framebuffer, &light);
     unsigned char pixels[32 * 32 * 4];
     const unsigned char *center = pixels + (16 * 32 + 16) * 4;
     mat4 identity = GLM_MAT4_IDENTITY_INIT, mirror;

@@ -182,8 +182,6 @@ int main(void)
 
     Image *images[] = {&a, &b, &egl, &x, &y, &z, &t, &fox0, &fox1, &man};
     for (size_t i = 0; i < sizeof images / sizeof images[0]; i++) stbi_image_free(images[i]->rgba);
-    char command[600];
-    snprintf(command, sizeof command, "rm -rf '%s'", folder);
-    if (system(command) != 0) fprintf(stderr, "could not remove %s\n", folder);
+    test_remove_folder(folder);
     return test_finish();
 }

@@ -325,12 +325,6 @@ int main(void)
     test_import(path);
     test_render(path);
     test_binary(path);
-    if (!getenv("SKINVIEW_KEEP_TEST_FILES")) {
-        char clean[700];
-        snprintf(clean, sizeof clean, "rm -rf '%s'", folder);
-        if (system(clean) != 0) fprintf(stderr, "could not remove %s\n", folder);
-    } else {
-        printf("files kept in %s\n", folder);
-    }
+    test_remove_folder(folder);
     return test_finish();
 }

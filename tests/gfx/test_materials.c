@@ -370,8 +370,6 @@ int main(int argc, char **argv)
         CHECK(false, "unknown case %s", only);
     }
     glcontext_destroy(&context);
-    char command[sizeof dir + 16];
-    snprintf(command, sizeof command, "rm -rf '%s'", dir);
-    if (system(command) != 0) fprintf(stderr, "could not remove %s\n", dir);
+    test_remove_folder(dir);
     return test_finish();
 }

@@ -133,6 +133,26 @@ static float shade_expected(const unsigned char rgb[3], const vec3 normal, unsig
     return factor;
 }
 
+/* same[v]: 1 where vertex v has weight exactly 1 on bone b, 0 where exactly 0, and -1 elsewhere and on
+ * every vertex within two triangle rings of a vertex of another class (next: scratch, as large). */
+static void weight_one_or_zero(const Mesh *mesh, int b, signed char *same, signed char *next)
+{
+    for (int v = 0; v < mesh->vertex_count; v++) {
+        float w = 0.0f;
+        for (int k = 0; k < SV_MAX_INFLUENCES; k++)
+            if (mesh->joint_indices[v][k] == b) w += mesh->weights[v][k];
+        same[v] = w == 1.0f ? 1 : w == 0.0f ? 0 : -1;
+    }
+    for (int ring = 0; ring < 2; ring++) {
+        memcpy(next, same, sizeof(signed char) * (size_t)mesh->vertex_count);
+        for (int t = 0; t < mesh->index_count; t += 3)
+            for (int a = 0; a < 3; a++)
+                for (int c = 0; c < 3; c++)
+                    if (same[mesh->indices[t + c]] != same[mesh->indices[t + a]]) next[mesh->indices[t + a]] = -1;
+        memcpy(same, next, sizeof(signed char) * (size_t)mesh->vertex_count);
+    }
+}
+
 static void test_heat_map(Setup *s)
 {
     const Model *model = &s->model;
@@ -153,20 +173,7 @@ static void test_heat_map(Setup *s)
         /* vertices with weight exactly 1 / 0 on this bone, and so are all vertices two triangle
          * rings around them (triangles are a few pixels here: the pixel under the vertex lies in
          * one of those): the pixel shows the top / bottom colour unless something is in front */
-        for (int v = 0; v < mesh->vertex_count; v++) {
-            float w = 0.0f;
-            for (int k = 0; k < SV_MAX_INFLUENCES; k++)
-                if (mesh->joint_indices[v][k] == b) w += mesh->weights[v][k];
-            same[v] = w == 1.0f ? 1 : w == 0.0f ? 0 : -1;
-        }
-        for (int ring = 0; ring < 2; ring++) {
-            memcpy(next, same, sizeof(signed char) * (size_t)mesh->vertex_count);
-            for (int t = 0; t < mesh->index_count; t += 3)
-                for (int a = 0; a < 3; a++)
-                    for (int c = 0; c < 3; c++)
-                        if (same[mesh->indices[t + c]] != same[mesh->indices[t + a]]) next[mesh->indices[t + a]] = -1;
-            memcpy(same, next, sizeof(signed char) * (size_t)mesh->vertex_count);
-        }
+        weight_one_or_zero(mesh, b, same, next);
         for (int v = 0; v < mesh->vertex_count; v++) {
             float w = (float)same[v];
             float x, y;
@@ -265,20 +272,7 @@ static void test_heat_map_shaded(Setup *s)
         glm_mat4_inv(s->view, eye_to_scene);   /* column 3: the eye in scene space */
         float dot_x = -100.0f, dot_y = -100.0f;
         project(s, s->animator.joint_model[mesh->bone_joint[b]][3], &dot_x, &dot_y);
-        for (int v = 0; v < mesh->vertex_count; v++) {
-            float w = 0.0f;
-            for (int k = 0; k < SV_MAX_INFLUENCES; k++)
-                if (mesh->joint_indices[v][k] == b) w += mesh->weights[v][k];
-            same[v] = w == 1.0f ? 1 : w == 0.0f ? 0 : -1;
-        }
-        for (int ring = 0; ring < 2; ring++) {
-            memcpy(next, same, (size_t)mesh->vertex_count);
-            for (int t = 0; t < mesh->index_count; t += 3)
-                for (int a = 0; a < 3; a++)
-                    for (int c = 0; c < 3; c++)
-                        if (same[mesh->indices[t + c]] != same[mesh->indices[t + a]]) next[mesh->indices[t + a]] = -1;
-            memcpy(same, next, (size_t)mesh->vertex_count);
-        }
+        weight_one_or_zero(mesh, b, same, next);
         for (int v = 0; v < mesh->vertex_count; v++) {
             float x, y;
             if (same[v] < 0 || spread[v] > 0.02f || !project(s, posed[v], &x, &y)) continue;

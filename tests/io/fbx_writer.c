@@ -151,6 +151,25 @@ void property_p(Writer *w, const char *name, const char *type, const double *v, 
     end(w);
 }
 
+/* An object record: its type, id, "Name\0\1Class" (name_length bytes) and subclass; end() closes it. */
+static void begin_object(Writer *w, const char *type, int64_t id, const char *name_class, size_t name_length,
+                         const char *subclass)
+{
+    begin(w, type);
+    v_l(w, id);
+    v_string(w, name_class, name_length);
+    v_string(w, subclass, strlen(subclass));
+}
+
+/* A record holding one array (v_array) and nothing else. */
+static void array_record(Writer *w, const char *name, char type, const void *data, uint32_t count, size_t element,
+                         bool zip)
+{
+    begin(w, name);
+    v_array(w, type, data, count, element, zip);
+    end(w);
+}
+
 void write_binary_scene(Writer *w, int version, bool zip)
 {
     writer_start(w, version);
@@ -181,32 +200,19 @@ void write_binary_scene(Writer *w, int version, bool zip)
     end(w);
     end(w);
     begin(w, "Objects");
-    begin(w, "Model");
-    v_l(w, 100);
-    v_string(w, "Hips\0\1Model", 11);
-    v_string(w, "LimbNode", 8);
+    begin_object(w, "Model", 100, "Hips\0\1Model", 11, "LimbNode");
     begin(w, "Properties70");
     double t[3] = {1, 2, 3};
     property_p(w, "Lcl Translation", "Lcl Translation", t, 3);
     end(w);
     end(w);
-    begin(w, "Geometry");
-    v_l(w, 200);
-    v_string(w, "Body\0\1Geometry", 14);
-    v_string(w, "Mesh", 4);
-    begin(w, "Vertices");
+    begin_object(w, "Geometry", 200, "Body\0\1Geometry", 14, "Mesh");
     double vertices[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0.5, 0.25, -7};
-    v_array(w, 'd', vertices, 12, 8, zip);
-    end(w);
-    begin(w, "PolygonVertexIndex");
+    array_record(w, "Vertices", 'd', vertices, 12, 8, zip);
     int32_t polygon[4] = {0, 1, 2, ~3};
-    v_array(w, 'i', polygon, 4, 4, false);
+    array_record(w, "PolygonVertexIndex", 'i', polygon, 4, 4, false);
     end(w);
-    end(w);
-    begin(w, "AnimationStack");
-    v_l(w, 300);
-    v_string(w, "Walk\0\1AnimStack", 15);
-    v_string(w, "", 0);
+    begin_object(w, "AnimationStack", 300, "Walk\0\1AnimStack", 15, "");
     begin(w, "Properties70");
     begin(w, "P");
     v_string(w, "LocalStop", 9);
@@ -217,40 +223,26 @@ void write_binary_scene(Writer *w, int version, bool zip)
     end(w);
     end(w);
     end(w);
-    begin(w, "AnimationCurveNode");
-    v_l(w, 400);
-    v_string(w, "T\0\1AnimCurveNode", 16);
-    v_string(w, "", 0);
+    begin_object(w, "AnimationCurveNode", 400, "T\0\1AnimCurveNode", 16, "");
     end(w);
-    begin(w, "AnimationCurve");
-    v_l(w, 500);
-    v_string(w, "\0\1AnimCurve", 11);
-    v_string(w, "", 0);
+    begin_object(w, "AnimationCurve", 500, "\0\1AnimCurve", 11, "");
     begin(w, "Default");
     v_d(w, 0.5);
     end(w);
-    begin(w, "KeyTime");
     int64_t times[3] = {0, 23093079000, 46186158000};
-    v_array(w, 'l', times, 3, 8, zip);
-    end(w);
-    begin(w, "KeyValueFloat");
+    array_record(w, "KeyTime", 'l', times, 3, 8, zip);
     float values[3] = {1, 2, 4};
-    v_array(w, 'f', values, 3, 4, zip);
-    end(w);
-    begin(w, "KeyAttrFlags");
+    array_record(w, "KeyValueFloat", 'f', values, 3, 4, zip);
     int32_t flags[2] = {0x01000008, 0x4};
-    v_array(w, 'i', flags, 2, 4, false);
-    end(w);
+    array_record(w, "KeyAttrFlags", 'i', flags, 2, 4, false);
     begin(w, "KeyAttrDataFloat");
     float data[8] = {1.5f, -2.0f, 0, 0, 0, 0, 0, 0};
     uint32_t packed = PACKED_WEIGHTS;
     memcpy(&data[2], &packed, 4);
     v_array(w, 'f', data, 8, 4, zip);
     end(w);
-    begin(w, "KeyAttrRefCount");
     int32_t refs[2] = {1, 2};
-    v_array(w, 'i', refs, 2, 4, false);
-    end(w);
+    array_record(w, "KeyAttrRefCount", 'i', refs, 2, 4, false);
     begin(w, "Post-Extrapolation");
     begin(w, "Type");
     v_c(w, 'R');

@@ -45,3 +45,13 @@ bool import_quiet(const char *path, Model *model, char *error, size_t error_size
     ImportOptions options = {.quiet = true, .max_bones_per_mesh = max_bones};
     return import_model(path, &options, model, error, error_size);
 }
+
+bool write_and_import(TestGltf *g, const char *name, const char *members, bool glb, Model *model, char *error,
+                      size_t error_size)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", temp_dir, name);
+    CHECK(test_gltf_write(g, path, members, glb), "write %s", path);
+    test_gltf_free(g);
+    return import_quiet(path, model, error, error_size, 0);
+}

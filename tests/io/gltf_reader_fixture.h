@@ -20,6 +20,11 @@ double spec_normalized(double c, int type);
 void store(unsigned char *p, int type, double c);
 bool import_quiet(const char *path, Model *model, char *error, size_t error_size, int max_bones);
 
+/* g written as TEMP/name (glb: a GLB) and freed, then imported quietly into *model; false, the cause
+ * in error, if it cannot be read back (a failed write is a failed CHECK). */
+bool write_and_import(TestGltf *g, const char *name, const char *members, bool glb, Model *model, char *error,
+                      size_t error_size);
+
 /* ---- what main runs from the other files of the program ---- */
 void test_refusals(void);
 void test_damaged(void);

@@ -6,7 +6,7 @@
 #include "anim/animator.h"
 #include "io/import.h"
 #include "io/validate.h"
-#include "testutil.h"
+#include "testio.h"
 
 extern char temp_dir[256];
 

@@ -12,14 +12,6 @@
 
 static char temp_dir[256];
 
-static bool write_file(const char *path, const void *data, size_t size)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f) return false;
-    bool ok = fwrite(data, 1, size, f) == size;
-    return fclose(f) == 0 && ok;
-}
-
 /* Writes the first `keep` bytes (or half when keep == 0) of src to dst. */
 static bool write_truncated(const char *src, const char *dst, long keep)
 {
@@ -32,17 +24,9 @@ static bool write_truncated(const char *src, const char *dst, long keep)
     char *data = malloc((size_t)keep);
     bool ok = data && fread(data, 1, (size_t)keep, f) == (size_t)keep;
     fclose(f);
-    ok = ok && write_file(dst, data, (size_t)keep);
+    ok = ok && test_write_file(dst, data, (size_t)keep);
     free(data);
     return ok;
-}
-
-/* Runs skinview with `args` (already quoted); returns the wait status, stderr text in err. */
-static int run_skinview(const char *args, char *err, size_t err_size)
-{
-    char command[4096];
-    snprintf(command, sizeof command, "'%s' %s 2>&1 >/dev/null", SKINVIEW_BINARY, args);
-    return test_run_status(command, err, err_size);
 }
 
 static int count_lines(const char *text)
@@ -58,7 +42,7 @@ static void expect_unusable(const char *label, const char *path)
 {
     char args[2200], err[8192];
     snprintf(args, sizeof args, "--info '%.1024s'", path);
-    int status = run_skinview(args, err, sizeof err);
+    int status = test_skinview_status(args, err, sizeof err);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 1, "%s (%s): exit %d%s, expected exit 1", label, path,
           WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), WIFSIGNALED(status) ? " (signal)" : "");
     CHECK(count_lines(err) == 1, "%s: %d stderr lines, expected 1:\n%s", label, count_lines(err), err);
@@ -82,7 +66,7 @@ static void expect_unusable(const char *label, const char *path)
 static void expect_usage_error(const char *label, const char *args)
 {
     char err[8192];
-    int status = run_skinview(args, err, sizeof err);
+    int status = test_skinview_status(args, err, sizeof err);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 2, "%s: exit %d%s, expected 2", label,
           WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), WIFSIGNALED(status) ? " (signal)" : "");
     CHECK(err[0] != '\0', "%s: no message on stderr", label);
@@ -94,11 +78,7 @@ int main(void)
         printf("skinview binary not built: %s\n", SKINVIEW_BINARY);
         return TEST_SKIP_CODE;
     }
-    snprintf(temp_dir, sizeof temp_dir, "/tmp/skinview-errors-XXXXXX");
-    if (!mkdtemp(temp_dir)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    if (!test_make_folder(temp_dir, sizeof temp_dir, "skinview-errors")) return 1;
     char path[1024];
 
     snprintf(path, sizeof path, "%s/does-not-exist.fbx", temp_dir);
@@ -107,18 +87,18 @@ int main(void)
     expect_unusable("directory", temp_dir);
 
     snprintf(path, sizeof path, "%s/empty.glb", temp_dir);
-    CHECK(write_file(path, "", 0), "write %s", path);
+    CHECK(test_write_file(path, "", 0), "write %s", path);
     expect_unusable("empty file", path);
 
     const char *text = "These are notes, not a model.\nLine two.\n";
     snprintf(path, sizeof path, "%s/notes.txt", temp_dir);
-    CHECK(write_file(path, text, strlen(text)), "write %s", path);
+    CHECK(test_write_file(path, text, strlen(text)), "write %s", path);
     expect_unusable("text file", path);
     snprintf(path, sizeof path, "%s/notes.fbx", temp_dir);
-    CHECK(write_file(path, text, strlen(text)), "write %s", path);
+    CHECK(test_write_file(path, text, strlen(text)), "write %s", path);
     expect_unusable("text file as .fbx", path);
     snprintf(path, sizeof path, "%s/notes.gltf", temp_dir);
-    CHECK(write_file(path, text, strlen(text)), "write %s", path);
+    CHECK(test_write_file(path, text, strlen(text)), "write %s", path);
     expect_unusable("text file as .gltf", path);
 
     /* truncated copies of real files: half, and just the header */
@@ -152,7 +132,7 @@ int main(void)
     {
         char gltf1_args[1200], gltf1_err[4096];
         snprintf(gltf1_args, sizeof gltf1_args, "--info '%s'", gltf1_binary);
-        run_skinview(gltf1_args, gltf1_err, sizeof gltf1_err);
+        test_skinview_status(gltf1_args, gltf1_err, sizeof gltf1_err);
         CHECK(strstr(gltf1_err, "glTF 1.0 binary") && !strstr(gltf1_err, "damaged"), "glTF 1.0 binary: named as such: %s",
               gltf1_err);
     }
@@ -166,8 +146,6 @@ int main(void)
              SKINVIEW_TESTMODELS_DIR "/glTF2/simple_skin/simple_skin.gltf");
     expect_usage_error("--info with --export-pose", args);
 
-    char cleanup[600];
-    snprintf(cleanup, sizeof cleanup, "rm -rf '%s'", temp_dir);
-    if (system(cleanup) != 0) fprintf(stderr, "could not remove %s\n", temp_dir);
+    test_remove_folder(temp_dir);
     return test_finish();
 }

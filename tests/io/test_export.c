@@ -188,11 +188,7 @@ static void check_model(const char *path)
 
 int main(void)
 {
-    snprintf(temp_dir, sizeof temp_dir, "/tmp/skinview_test_export_XXXXXX");
-    if (!mkdtemp(temp_dir)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    if (!test_make_folder(temp_dir, sizeof temp_dir, "skinview_test_export")) return 1;
     TestModel models[64];
     int model_count = test_skinned_models(models, 64);
     for (int i = 0; i < model_count; i++) {

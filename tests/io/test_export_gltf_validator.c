@@ -129,8 +129,6 @@ int main(void)
     }
     printf("validated %d of %d exports\n", validated, exported);
     CHECK(validated == exported, "validated %d of %d exports", validated, exported);
-    char clean[512];
-    snprintf(clean, sizeof clean, "rm -rf '%s'", dir);
-    if (system(clean) != 0) printf("could not remove %s\n", dir);
+    test_remove_folder(dir);
     return test_finish();
 }

@@ -563,16 +563,10 @@ static void not_applied(void)
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
-    if (strcmp(mode, "takes58") == 0) takes58();
-    else if (strcmp(mode, "instances") == 0) instances();
-    else if (strcmp(mode, "links58") == 0) links58();
-    else if (strcmp(mode, "shape_weights") == 0) shape_weights();
-    else if (strcmp(mode, "zero_scale") == 0) zero_scale();
-    else if (strcmp(mode, "not_applied") == 0) not_applied();
-    else {
-        fprintf(stderr, "usage: test_fbx_authored takes58|links58|instances|shape_weights|zero_scale|not_applied\n");
-        return 2;
-    }
+    static const TestMode modes[] = {{"takes58", takes58},           {"links58", links58},
+                                     {"instances", instances},       {"shape_weights", shape_weights},
+                                     {"zero_scale", zero_scale},     {"not_applied", not_applied}};
+    if (!test_run_mode("test_fbx_authored", mode, modes, (int)(sizeof modes / sizeof modes[0]))) return 2;
     printf("%s: largest distance from the positions by hand %g\n", mode, largest_error);
     return test_finish();
 }

@@ -94,28 +94,11 @@ static void check_file(const char *path, const char *manifest)
     fbx_scene_free(&s);
 }
 
-static void check_folder(const char *folder, const char *manifest, int depth)
+/* Every .fbx below a folder (test_walk_files' visitor; context: the manifest or NULL). */
+static void check_if_fbx(const char *path, void *manifest)
 {
-    DIR *dir = opendir(folder);
-    if (!dir || depth > 6) {
-        if (dir) closedir(dir);
-        return;
-    }
-    struct dirent *e;
-    while ((e = readdir(dir)) != NULL) {
-        if (e->d_name[0] == '.') continue;
-        char path[2048];
-        snprintf(path, sizeof path, "%s/%s", folder, e->d_name);
-        struct stat st;
-        if (stat(path, &st) != 0) continue;
-        if (S_ISDIR(st.st_mode)) {
-            check_folder(path, manifest, depth + 1);
-            continue;
-        }
-        size_t n = strlen(e->d_name);
-        if (n > 4 && strcasecmp(e->d_name + n - 4, ".fbx") == 0) check_file(path, manifest);
-    }
-    closedir(dir);
+    size_t n = strlen(path);
+    if (n > 4 && strcasecmp(path + n - 4, ".fbx") == 0) check_file(path, manifest);
 }
 
 void files(void)
@@ -126,10 +109,10 @@ void files(void)
         manifest = realloc(manifest, size + 1);
         manifest[size] = '\0';
     }
-    check_folder(SKINVIEW_SOURCE_DIR "/assets", NULL, 0);
+    test_walk_files(SKINVIEW_SOURCE_DIR "/assets", 6, check_if_fbx, NULL);
     int demo = files_checked;
     CHECK(demo > 0, "assets/*.fbx read");
-    check_folder(SKINVIEW_SHARED_MODELS_DIR, manifest, 0);
+    test_walk_files(SKINVIEW_SHARED_MODELS_DIR, 6, check_if_fbx, manifest);
     printf("%d FBX files read (%d from ../shared/models)\n", files_checked, files_checked - demo);
     free(manifest);
 }

@@ -20,7 +20,7 @@
 #include "anim/animator.h"
 #include "io/fbx/fbx_import.h"
 #include "io/import.h"
-#include "testutil.h"
+#include "testio.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -141,10 +141,9 @@ static int joint_named(const Model *model, const char *name)
 static void written_scene(void)
 {
     FbxScene scene;
+    if (!test_fbx_scene_read(&scene, scene_text)) return;
     char error[256];
-    bool ok = fbx_scene_read(&scene, scene_text, strlen(scene_text), error, sizeof error);
-    CHECK(ok, "scene read (%s)", error);
-    if (!ok) return;
+    bool ok;
     Model model;
     FbxModelMap map;
     ok = fbx_build_model(&scene, &model, &map, error, sizeof error);
@@ -221,26 +220,16 @@ static void check_file(const char *path)
     model_free(&model);
 }
 
-static void check_folder(const char *folder, int depth)
+/* Every legacy FBX below ../shared/models (test_walk_files' visitor). */
+static void check_if_legacy(const char *path, void *unused)
 {
-    DIR *dir = opendir(folder);
-    if (!dir) return;
-    struct dirent *e;
-    while ((e = readdir(dir)) != NULL) {
-        if (e->d_name[0] == '.') continue;
-        char path[2048];
-        snprintf(path, sizeof path, "%s/%s", folder, e->d_name);
-        struct stat st;
-        if (stat(path, &st) != 0) continue;
-        if (S_ISDIR(st.st_mode) && depth < 4) check_folder(path, depth + 1);
-        else if (S_ISREG(st.st_mode) && test_fbx_is_legacy(path)) check_file(path);
-    }
-    closedir(dir);
+    (void)unused;
+    if (test_fbx_is_legacy(path)) check_file(path);
 }
 
 static void files(void)
 {
-    check_folder(SKINVIEW_SHARED_MODELS_DIR, 0);
+    test_walk_files(SKINVIEW_SHARED_MODELS_DIR, 4, check_if_legacy, NULL);
     printf("%d legacy FBX files imported\n", legacy_files);
     const char *max7 = SKINVIEW_SHARED_MODELS_DIR "/ufbx-dcc/max7_skin_5000_binary.fbx";
     if (!test_file_exists(max7) || !test_file_exists(SKINVIEW_BINARY)) return;

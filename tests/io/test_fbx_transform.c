@@ -8,6 +8,7 @@
 #include "testutil.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #define PI 3.14159265358979323846
@@ -94,31 +95,32 @@ static void test_terms(void)
     fbx_node_properties_default(&n);
     check_point(&n, 1, 2, 3, 1, 2, 3, "defaults: identity");
 
-    fbx_node_properties_default(&n);
-    n.translation[0] = 1, n.translation[1] = 2, n.translation[2] = 3;
-    check_point(&n, 0, 0, 0, 1, 2, 3, "T");
-
-    fbx_node_properties_default(&n);
-    n.rotation[0] = 90;
-    check_point(&n, 0, 1, 0, 0, 0, 1, "R x 90");
-
-    fbx_node_properties_default(&n);
-    n.scaling[0] = 2, n.scaling[1] = 3, n.scaling[2] = 4;
-    check_point(&n, 1, 1, 1, 2, 3, 4, "S");
-
-    fbx_node_properties_default(&n);
-    n.pre_rotation[2] = 90;
-    check_point(&n, 1, 0, 0, 0, 1, 0, "Rpre z 90");
+    /* one term set on a default node: the point `in` lands at `out` */
+    static const struct {
+        size_t      term;   /* offsetof the double[3] member set */
+        double      value[3], in[3], out[3];
+        const char *what;
+    } terms[] = {
+        {offsetof(FbxNodeProperties, translation), {1, 2, 3}, {0, 0, 0}, {1, 2, 3}, "T"},
+        {offsetof(FbxNodeProperties, rotation), {90, 0, 0}, {0, 1, 0}, {0, 0, 1}, "R x 90"},
+        {offsetof(FbxNodeProperties, scaling), {2, 3, 4}, {1, 1, 1}, {2, 3, 4}, "S"},
+        {offsetof(FbxNodeProperties, pre_rotation), {0, 0, 90}, {1, 0, 0}, {0, 1, 0}, "Rpre z 90"},
+        {offsetof(FbxNodeProperties, post_rotation), {0, 0, 90}, {1, 0, 0}, {0, -1, 0}, "Rpost z 90 (inverted)"},
+        {offsetof(FbxNodeProperties, rotation_offset), {0, 5, 0}, {0, 0, 0}, {0, 5, 0}, "Roff"},
+        {offsetof(FbxNodeProperties, scaling_offset), {0, 0, -4}, {0, 0, 0}, {0, 0, -4}, "Soff"},
+    };
+    for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++) {
+        fbx_node_properties_default(&n);
+        memcpy((char *)&n + terms[i].term, terms[i].value, sizeof terms[i].value);
+        check_point(&n, terms[i].in[0], terms[i].in[1], terms[i].in[2], terms[i].out[0], terms[i].out[1],
+                    terms[i].out[2], terms[i].what);
+    }
 
     /* PreRotation is XYZ whatever the node's order: (90, 0, 90) turns z to x; ZYX would give -y */
     fbx_node_properties_default(&n);
     n.pre_rotation[0] = 90, n.pre_rotation[2] = 90;
     n.rotation_order = FBX_ORDER_ZYX;
     check_point(&n, 0, 0, 1, 1, 0, 0, "Rpre is XYZ under a ZYX node");
-
-    fbx_node_properties_default(&n);
-    n.post_rotation[2] = 90;   /* applied inverted */
-    check_point(&n, 1, 0, 0, 0, -1, 0, "Rpost z 90 (inverted)");
 
     fbx_node_properties_default(&n);
     n.post_rotation[0] = 90, n.post_rotation[2] = 90;   /* (Rz Rx)⁻¹ = Rx⁻¹ Rz⁻¹: x -> -y -> -y... */
@@ -134,18 +136,10 @@ static void test_terms(void)
     check_point(&n, 0, 0, 0, 1, -1, 0, "R about the rotation pivot (origin)");
 
     fbx_node_properties_default(&n);
-    n.rotation_offset[1] = 5;
-    check_point(&n, 0, 0, 0, 0, 5, 0, "Roff");
-
-    fbx_node_properties_default(&n);
     n.scaling[0] = n.scaling[1] = n.scaling[2] = 2;
     n.scaling_pivot[0] = 1;
     check_point(&n, 0, 0, 0, -1, 0, 0, "S about the scaling pivot");
     check_point(&n, 1, 0, 0, 1, 0, 0, "S about the scaling pivot (the pivot stays)");
-
-    fbx_node_properties_default(&n);
-    n.scaling_offset[2] = -4;
-    check_point(&n, 0, 0, 0, 0, 0, -4, "Soff");
 
     /* RotationActive 0: no pre/post rotation, and the order reads as XYZ */
     fbx_node_properties_default(&n);

@@ -13,7 +13,7 @@
  * formula (Appendix C), the same numbers as tests/anim/test_sampling.c. */
 #include "anim/anim.h"
 #include "io/import.h"
-#include "testutil.h"
+#include "testio.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -130,11 +130,7 @@ static bool near(const float *a, const float *b, int n, float eps)
 static void check_file(const char *path)
 {
     Model model;
-    char error[512];
-    ImportOptions options = {0};
-    bool ok = import_model(path, &options, &model, error, sizeof error);
-    CHECK(ok, "%s: import failed: %s", path, error);
-    if (!ok) return;
+    if (!test_import(path, NULL, &model)) return;
     CHECK(model.clip_count == 1, "%s: %d clips", path, model.clip_count);
     if (model.clip_count != 1) {
         model_free(&model);
@@ -222,11 +218,7 @@ static void check_file(const char *path)
 
 int main(void)
 {
-    snprintf(temp_dir, sizeof temp_dir, "/tmp/skinview_interpolation_XXXXXX");
-    if (!mkdtemp(temp_dir)) {
-        fprintf(stderr, "cannot create a temp folder\n");
-        return 1;
-    }
+    if (!test_make_folder(temp_dir, sizeof temp_dir, "skinview_interpolation")) return 1;
     char gltf[512], glb[512];
     snprintf(gltf, sizeof gltf, "%s/kinds.gltf", temp_dir);
     snprintf(glb, sizeof glb, "%s/kinds.glb", temp_dir);

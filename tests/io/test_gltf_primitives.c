@@ -242,8 +242,6 @@ int main(void)
     check_export(path);
     check_verify(path);
     check_screenshot(path);
-    char command[400];
-    snprintf(command, sizeof command, "rm -rf '%s'", temp_dir);
-    if (system(command) != 0) fprintf(stderr, "could not remove %s\n", temp_dir);
+    test_remove_folder(temp_dir);
     return test_finish();
 }

@@ -95,14 +95,11 @@ static void check_position_form(int type, bool normalized, Form form, bool glb)
              "\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"name\":\"tri\",\"mesh\":0}],"
              "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":%d,\"NORMAL\":%d}}]}]",
              positions, normal_accessor);
-    char path[512];
-    snprintf(path, sizeof path, "%s/position.%s", temp_dir, glb ? "glb" : "gltf");
-    CHECK(test_gltf_write(&g, path, members, glb), "write %s", path);
-    test_gltf_free(&g);
-
+    char name[128];
+    snprintf(name, sizeof name, "position.%s", glb ? "glb" : "gltf");
     Model model;
     char error[512];
-    bool ok = import_quiet(path, &model, error, sizeof error, 0);
+    bool ok = write_and_import(&g, name, members, glb, &model, error, sizeof error);
     CHECK(ok, "POSITION %d%s %s: import failed: %s", type, normalized ? " normalized" : "", form_names[form], error);
     if (!ok) return;
     CHECK(model.mesh_count == 1 && model.meshes[0].vertex_count == 3, "POSITION %d %s: %d meshes", type, form_names[form],
@@ -142,13 +139,9 @@ static void check_flat_normals(void)
              "\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"name\":\"fold\",\"mesh\":0}],"
              "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":%d,\"TEXCOORD_0\":%d},\"indices\":%d}]}]",
              pos, uv, idx);
-    char path[512];
-    snprintf(path, sizeof path, "%s/flat.gltf", temp_dir);
-    CHECK(test_gltf_write(&g, path, members, false), "write %s", path);
-    test_gltf_free(&g);
     Model model;
     char error[512];
-    bool ok = import_quiet(path, &model, error, sizeof error, 0);
+    bool ok = write_and_import(&g, "flat.gltf", members, false, &model, error, sizeof error);
     CHECK(ok, "no NORMAL: import failed: %s", error);
     if (!ok) return;
     const Mesh *mesh = model.mesh_count == 1 ? &model.meshes[0] : NULL;
@@ -242,14 +235,9 @@ static void check_attributes(int weight_type, int rotation_type)
              "\"samplers\":[{\"input\":%d,\"output\":%d}]}]",
              bind_accessor, position_accessor, normal_accessor, uv_accessor, joint_accessor, weight_accessor, delta_accessor,
              time_accessor, rotation_accessor);
-    char path[512];
-    snprintf(path, sizeof path, "%s/attributes.glb", temp_dir);
-    CHECK(test_gltf_write(&g, path, members, true), "write %s", path);
-    test_gltf_free(&g);
-
     Model model;
     char error[512];
-    bool ok = import_quiet(path, &model, error, sizeof error, 0);
+    bool ok = write_and_import(&g, "attributes.glb", members, true, &model, error, sizeof error);
     CHECK(ok, "attributes (weights %d, rotations %d): import failed: %s", weight_type, rotation_type, error);
     if (!ok) return;
     const Mesh *mesh = &model.meshes[0];
@@ -325,18 +313,10 @@ int main(int argc, char **argv)
         rmdir(temp_dir);
         return TEST_SKIP_CODE;
     }
-    if (strcmp(what, "accessors") == 0) test_accessors();
-    else if (strcmp(what, "refusals") == 0) test_refusals();
-    else if (strcmp(what, "damaged") == 0) test_damaged();
-    else if (strcmp(what, "once") == 0) test_read_once();
-    else if (strcmp(what, "skins") == 0) test_skins();
-    else if (strcmp(what, "conformance") == 0) test_conformance();
-    else {
-        fprintf(stderr, "usage: test_gltf_reader accessors|refusals|damaged|once|skins|conformance\n");
-        return 2;
-    }
-    char command[400];
-    snprintf(command, sizeof command, "rm -rf '%s'", temp_dir);
-    if (system(command) != 0) fprintf(stderr, "could not remove %s\n", temp_dir);
+    static const TestMode modes[] = {{"accessors", test_accessors}, {"refusals", test_refusals},
+                                     {"damaged", test_damaged},     {"once", test_read_once},
+                                     {"skins", test_skins},         {"conformance", test_conformance}};
+    if (!test_run_mode("test_gltf_reader", what, modes, (int)(sizeof modes / sizeof modes[0]))) return 2;
+    test_remove_folder(temp_dir);
     return test_finish();
 }

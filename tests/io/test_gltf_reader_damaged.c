@@ -33,9 +33,9 @@ static bool write_requiring(const char *path, const char *required)
 /* Runs the binary on path with --info; exit code, stderr into err. */
 static int run_info(const char *path, char *err, size_t err_size)
 {
-    char command[1200];
-    snprintf(command, sizeof command, "'%s' '%s' --info 2>&1 >/dev/null", SKINVIEW_BINARY, path);
-    return test_run_capture(command, err, err_size);
+    char args[1100];
+    snprintf(args, sizeof args, "'%s' --info", path);
+    return test_skinview_code(args, err, err_size);
 }
 
 static bool one_line(const char *text)
@@ -116,15 +116,20 @@ static size_t valid_glb(unsigned char **out, const char *accessor_patch)
     return test_glb_bytes(json, (size_t)n, positions, sizeof positions, out);
 }
 
+/* The undamaged GLB written to the temporary folder as `name`; its bytes in *glb (free them), their count. */
+static size_t write_valid_glb(const char *name, char path[512], unsigned char **glb)
+{
+    size_t size = valid_glb(glb, NULL);
+    snprintf(path, 512, "%s/%s", temp_dir, name);
+    CHECK(test_write_file(path, *glb, size), "write");
+    return size;
+}
+
 void test_damaged(void)
 {
     unsigned char *glb = NULL;
-    size_t size = valid_glb(&glb, NULL);
     char path[512], error[512];
-    snprintf(path, sizeof path, "%s/valid.glb", temp_dir);
-    FILE *f = fopen(path, "wb");
-    CHECK(f && fwrite(glb, 1, size, f) == size, "write");
-    if (f) fclose(f);
+    size_t size = write_valid_glb("valid.glb", path, &glb);
     Model model;
     bool ok = import_quiet(path, &model, error, sizeof error, 0);
     CHECK(ok, "the undamaged GLB: %s", error);
@@ -190,12 +195,8 @@ void test_damaged(void)
 void test_read_once(void)
 {
     unsigned char *glb = NULL;
-    size_t size = valid_glb(&glb, NULL);
     char path[512], error[512];
-    snprintf(path, sizeof path, "%s/once.glb", temp_dir);
-    FILE *f = fopen(path, "wb");
-    CHECK(f && fwrite(glb, 1, size, f) == size, "write");
-    if (f) fclose(f);
+    write_valid_glb("once.glb", path, &glb);
     free(glb);
     long before = gltf_file_reads();
     Model model;

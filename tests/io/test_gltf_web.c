@@ -28,13 +28,11 @@
  * A textured gltfpack file undoes its UV quantization with KHR_texture_transform, which the
  * renderer applies: it is held to the same limit.
  * `test_gltf_web demo` checks the committed demo variants, `test_gltf_web shared` the ../shared ones. */
+#include "testimage.h"
+#include "testpoints.h"
 #include "testutil.h"
 
 #include <cjson/cJSON.h>
-
-#define STB_IMAGE_IMPLEMENTATION
-#define STBI_ONLY_PNG
-#include "stb_image.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -58,15 +56,6 @@ typedef struct ClipInfo {
     double duration;
     double start;   /* file time of the clip's first key: --time counts from it */
 } ClipInfo;
-
-typedef struct Point {
-    float x, y, z;
-} Point;
-
-typedef struct PointSet {
-    int count;
-    Point *points;
-} PointSet;
 
 /* Runs skinview on `model` with `arguments`; exit code, output (stdout + stderr) in out. */
 static int run_skinview(const char *model, const char *arguments, char *out, size_t out_size)
@@ -104,9 +93,9 @@ static int read_clips(const char *model, ClipInfo *clips, int capacity)
 }
 
 /* `--export-pose` of clip `clip` at `time` (clip < 0: the bind pose), read back as points. */
-static PointSet export_pose(const char *model, int clip, double time)
+static TestPoints export_pose(const char *model, int clip, double time)
 {
-    PointSet set = {0, NULL};
+    TestPoints set = {0};
     char obj[600], arguments[1024], output[4096];
     snprintf(obj, sizeof obj, "%s/pose-%d.obj", folder, file_counter++);
     if (clip >= 0)
@@ -118,164 +107,20 @@ static PointSet export_pose(const char *model, int clip, double time)
     FILE *file = code == 0 ? fopen(obj, "r") : NULL;
     if (!file)
         return set;
-    int capacity = 4096;
-    set.points = malloc(sizeof(Point) * (size_t)capacity);
     char line[512];
     while (fgets(line, sizeof line, file)) {
-        Point p;
-        if (line[0] != 'v' || line[1] != ' ' || sscanf(line + 2, "%f %f %f", &p.x, &p.y, &p.z) != 3)
-            continue;
-        if (set.count == capacity) {
-            capacity *= 2;
-            set.points = realloc(set.points, sizeof(Point) * (size_t)capacity);
-        }
-        set.points[set.count++] = p;
+        float x, y, z;
+        if (line[0] == 'v' && line[1] == ' ' && sscanf(line + 2, "%f %f %f", &x, &y, &z) == 3)
+            test_points_add(&set, x, y, z);
     }
     fclose(file);
     remove(obj);
     return set;
 }
 
-static double bbox_diagonal(const PointSet *set)
+static TestImage screenshot(const char *model, int clip, double time)
 {
-    double low[3] = {INFINITY, INFINITY, INFINITY}, high[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (int i = 0; i < set->count; i++) {
-        const float *p = &set->points[i].x;
-        for (int c = 0; c < 3; c++) {
-            low[c] = fmin(low[c], p[c]);
-            high[c] = fmax(high[c], p[c]);
-        }
-    }
-    return set->count ? sqrt((high[0] - low[0]) * (high[0] - low[0]) + (high[1] - low[1]) * (high[1] - low[1]) +
-                             (high[2] - low[2]) * (high[2] - low[2]))
-                      : 0.0;
-}
-
-/* A uniform grid over a point set for nearest-neighbour queries: cells of `cell` size, each listing
- * its points (cell_start[c] .. cell_start[c + 1] in order[]). */
-typedef struct Grid {
-    const PointSet *set;
-    double low[3], cell;
-    int size[3];
-    int *cell_start, *order;
-} Grid;
-
-static int grid_cell_index(const Grid *grid, const int cell[3])
-{
-    return (cell[2] * grid->size[1] + cell[1]) * grid->size[0] + cell[0];
-}
-
-static void grid_cell_of(const Grid *grid, const Point *p, int cell[3])
-{
-    const float *v = &p->x;
-    for (int c = 0; c < 3; c++) {
-        int i = (int)floor((v[c] - grid->low[c]) / grid->cell);
-        cell[c] = i < 0 ? 0 : i >= grid->size[c] ? grid->size[c] - 1 : i;
-    }
-}
-
-static void grid_build(Grid *grid, const PointSet *set)
-{
-    grid->set = set;
-    double high[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (int c = 0; c < 3; c++)
-        grid->low[c] = INFINITY;
-    for (int i = 0; i < set->count; i++)
-        for (int c = 0; c < 3; c++) {
-            grid->low[c] = fmin(grid->low[c], (&set->points[i].x)[c]);
-            high[c] = fmax(high[c], (&set->points[i].x)[c]);
-        }
-    /* about one point per cell: cell = cbrt(volume / count), at least 1/64 of the largest extent */
-    double extent = fmax(high[0] - grid->low[0], fmax(high[1] - grid->low[1], high[2] - grid->low[2]));
-    double volume = 1.0;
-    for (int c = 0; c < 3; c++)
-        volume *= fmax(high[c] - grid->low[c], extent * 1e-3);
-    grid->cell = fmax(cbrt(volume / (set->count > 0 ? set->count : 1)), extent / 64.0);
-    if (!(grid->cell > 0.0))
-        grid->cell = 1.0;
-    for (int c = 0; c < 3; c++)
-        grid->size[c] = 1 + (int)((high[c] - grid->low[c]) / grid->cell);
-    int cells = grid->size[0] * grid->size[1] * grid->size[2];
-    grid->cell_start = calloc((size_t)cells + 1, sizeof(int));
-    grid->order = malloc(sizeof(int) * (size_t)(set->count > 0 ? set->count : 1));
-    int *cell_of_point = malloc(sizeof(int) * (size_t)(set->count > 0 ? set->count : 1));
-    for (int i = 0; i < set->count; i++) {   /* counting sort of the points by cell */
-        int cell[3];
-        grid_cell_of(grid, &set->points[i], cell);
-        cell_of_point[i] = grid_cell_index(grid, cell);
-        grid->cell_start[cell_of_point[i] + 1]++;
-    }
-    for (int c = 0; c < cells; c++)
-        grid->cell_start[c + 1] += grid->cell_start[c];
-    int *fill = malloc(sizeof(int) * (size_t)cells);
-    memcpy(fill, grid->cell_start, sizeof(int) * (size_t)cells);
-    for (int i = 0; i < set->count; i++)
-        grid->order[fill[cell_of_point[i]]++] = i;
-    free(fill);
-    free(cell_of_point);
-}
-
-static void grid_free(Grid *grid)
-{
-    free(grid->cell_start);
-    free(grid->order);
-}
-
-/* Distance from p to the nearest point of the grid's set: rings of cells around p's cell, until
- * the ring's inner distance exceeds the best found. */
-static double grid_nearest(const Grid *grid, const Point *p)
-{
-    int home[3];
-    grid_cell_of(grid, p, home);
-    double best = INFINITY;
-    int max_ring = grid->size[0] + grid->size[1] + grid->size[2];
-    for (int ring = 0; ring <= max_ring; ring++) {
-        if (best < (ring - 1) * grid->cell)   /* every unvisited cell is farther than `best` */
-            break;
-        for (int z = home[2] - ring; z <= home[2] + ring; z++)
-            for (int y = home[1] - ring; y <= home[1] + ring; y++)
-                for (int x = home[0] - ring; x <= home[0] + ring; x++) {
-                    if (abs(x - home[0]) != ring && abs(y - home[1]) != ring && abs(z - home[2]) != ring)
-                        continue;   /* inside: visited by an earlier ring */
-                    if (x < 0 || y < 0 || z < 0 || x >= grid->size[0] || y >= grid->size[1] || z >= grid->size[2])
-                        continue;
-                    int cell[3] = {x, y, z}, index = grid_cell_index(grid, cell);
-                    for (int k = grid->cell_start[index]; k < grid->cell_start[index + 1]; k++) {
-                        const Point *q = &grid->set->points[grid->order[k]];
-                        double dx = q->x - p->x, dy = q->y - p->y, dz = q->z - p->z;
-                        best = fmin(best, sqrt(dx * dx + dy * dy + dz * dz));
-                    }
-                }
-    }
-    return best;
-}
-
-/* Symmetric point-set distance: max over both sets of the distance to the other set's nearest point. */
-static double point_set_distance(const PointSet *a, const PointSet *b)
-{
-    if (a->count == 0 || b->count == 0)
-        return INFINITY;
-    Grid grid_a, grid_b;
-    grid_build(&grid_a, a);
-    grid_build(&grid_b, b);
-    double worst = 0.0;
-    for (int i = 0; i < a->count; i++)
-        worst = fmax(worst, grid_nearest(&grid_b, &a->points[i]));
-    for (int i = 0; i < b->count; i++)
-        worst = fmax(worst, grid_nearest(&grid_a, &b->points[i]));
-    grid_free(&grid_a);
-    grid_free(&grid_b);
-    return worst;
-}
-
-typedef struct Image {
-    int width, height;
-    unsigned char *rgba;
-} Image;
-
-static Image screenshot(const char *model, int clip, double time)
-{
-    Image image = {0, 0, NULL};
+    TestImage image = {0, 0, NULL};
     char png[600], arguments[1024], output[4096];
     snprintf(png, sizeof png, "%s/shot-%d.png", folder, file_counter++);
     snprintf(arguments, sizeof arguments, "--clip %d --time %.9g --no-grid --screenshot '%s' --size %dx%d", clip, time, png, SHOT_W,
@@ -283,8 +128,7 @@ static Image screenshot(const char *model, int clip, double time)
     int code = run_skinview(model, arguments, output, sizeof output);
     CHECK(code == 0, "%s %s: exit %d: %.300s", model, arguments, code, output);
     if (code == 0) {
-        int channels;
-        image.rgba = stbi_load(png, &image.width, &image.height, &channels, 4);
+        image = test_image_load(png);
         CHECK(image.rgba && image.width == SHOT_W && image.height == SHOT_H, "%s: the screenshot decodes at %dx%d", model,
               SHOT_W, SHOT_H);
     }
@@ -292,7 +136,7 @@ static Image screenshot(const char *model, int clip, double time)
     return image;
 }
 
-static double pixel_difference(const Image *a, const Image *b)
+static double pixel_difference(const TestImage *a, const TestImage *b)
 {
     if (!a->rgba || !b->rgba || a->width != b->width || a->height != b->height)
         return 1.0;
@@ -311,8 +155,8 @@ typedef struct Original {
     char path[1024];
     int clip_count;
     ClipInfo clips[MAX_CLIPS];
-    PointSet poses[MAX_CLIPS][3];
-    Image shot;
+    TestPoints poses[MAX_CLIPS][3];
+    TestImage shot;
 } Original;
 
 static const double pose_fractions[3] = {0.0, 1.0 / 3.0, 2.0 / 3.0};
@@ -329,7 +173,7 @@ static bool load_original(Original *original, const char *path)
             original->poses[c][k] = export_pose(path, c, pose_fractions[k] * original->clips[c].duration);
     if (original->clip_count == 0)
         original->poses[0][0] = export_pose(path, -1, 0.0);
-    original->shot = original->clip_count > 0 ? screenshot(path, 0, original->clips[0].duration / 3.0) : (Image){0, 0, NULL};
+    original->shot = original->clip_count > 0 ? screenshot(path, 0, original->clips[0].duration / 3.0) : (TestImage){0, 0, NULL};
     return true;
 }
 
@@ -337,8 +181,8 @@ static void free_original(Original *original)
 {
     for (int c = 0; c < MAX_CLIPS; c++)
         for (int k = 0; k < 3; k++)
-            free(original->poses[c][k].points);
-    stbi_image_free(original->shot.rgba);
+            test_points_free(&original->poses[c][k]);
+    test_image_free(&original->shot);
     memset(original, 0, sizeof *original);
 }
 
@@ -366,25 +210,25 @@ static void check_variant(const Original *original, const char *variant)
             /* the same file time in both: an optimiser may move a clip's first key (resampling) */
             double time = pose_fractions[k] * original->clips[c].duration;
             double variant_time = fmax(0.0, time + original->clips[c].start - clips[match].start);
-            PointSet pose = export_pose(variant, match, variant_time);
-            const PointSet *want = &original->poses[c][k];
-            double diagonal = bbox_diagonal(want);
-            double distance = point_set_distance(&pose, want) / (diagonal > 0.0 ? diagonal : 1.0);
+            TestPoints pose = export_pose(variant, match, variant_time);
+            const TestPoints *want = &original->poses[c][k];
+            double diagonal = test_points_diagonal(want);
+            double distance = test_points_distance(&pose, want) / (diagonal > 0.0 ? diagonal : 1.0);
             CHECK(distance <= POSE_TOLERANCE, "%s: clip '%s' at %.4g s: %d vertices %g of the diagonal from the original's %d",
                   variant, original->clips[c].name, time, pose.count, distance, want->count);
             worst = fmax(worst, distance);
             poses++;
-            free(pose.points);
+            test_points_free(&pose);
         }
     }
     if (original->clip_count == 0) {   /* a static model: the bind pose */
-        PointSet pose = export_pose(variant, -1, 0.0);
-        double diagonal = bbox_diagonal(&original->poses[0][0]);
-        double distance = point_set_distance(&pose, &original->poses[0][0]) / (diagonal > 0.0 ? diagonal : 1.0);
+        TestPoints pose = export_pose(variant, -1, 0.0);
+        double diagonal = test_points_diagonal(&original->poses[0][0]);
+        double distance = test_points_distance(&pose, &original->poses[0][0]) / (diagonal > 0.0 ? diagonal : 1.0);
         CHECK(distance <= POSE_TOLERANCE, "%s: bind pose %g of the diagonal from the original's", variant, distance);
         worst = fmax(worst, distance);
         poses++;
-        free(pose.points);
+        test_points_free(&pose);
     }
 
     char output[1 << 16];
@@ -398,7 +242,7 @@ static void check_variant(const Original *original, const char *variant)
             shot_clip = v;
     if (original->shot.rgba && shot_clip >= 0) {
         double time = fmax(0.0, original->clips[0].duration / 3.0 + original->clips[0].start - clips[shot_clip].start);
-        Image shot = screenshot(variant, shot_clip, time);
+        TestImage shot = screenshot(variant, shot_clip, time);
         pixels = pixel_difference(&shot, &original->shot);
         /* gltfpack stores quantized texture coordinates and undoes the quantization with
          * KHR_texture_transform: the renderer applies it (docs/materials.md), so a textured
@@ -406,7 +250,7 @@ static void check_variant(const Original *original, const char *variant)
         CHECK(pixels <= PIXEL_SHARE_LIMIT,
               "%s: the screenshot differs from the original's in %.3f %% of the pixels (at most %.1f %%)", variant,
               100.0 * pixels, 100.0 * PIXEL_SHARE_LIMIT);
-        stbi_image_free(shot.rgba);
+        test_image_free(&shot);
     }
     printf("%-60s %3d poses, worst %.3g of the diagonal; screenshot %.3f %% pixels differ\n", variant, poses, worst,
            100.0 * pixels);
@@ -506,10 +350,7 @@ int main(int argc, char **argv)
             CHECK(checked >= 5, "%s: %d variants checked (5 or 6 wanted)", original, checked);
         }
     }
-    char command[200];
-    snprintf(command, sizeof command, "rm -rf '%s'", folder);
-    if (system(command) != 0)
-        fprintf(stderr, "could not remove %s\n", folder);
+    test_remove_folder(folder);
     if (skipped && !demo && test_passed + test_failed == 0) {
         printf("skipped\n");
         return TEST_SKIP_CODE;

@@ -4,7 +4,7 @@
  * every clip (pose_set_rest, then clip_sample). Also: names and rest data are finite. */
 #include "anim/anim.h"
 #include "io/import.h"
-#include "testutil.h"
+#include "testio.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -50,11 +50,7 @@ static float compare_pose(const Skeleton *sk, const mat4 *local, mat4 *model)
 static void check_model(const char *path)
 {
     Model model;
-    char error[512];
-    ImportOptions options = {0};
-    bool ok = import_model(path, &options, &model, error, sizeof error);
-    CHECK(ok, "%s: import failed: %s", path, error);
-    if (!ok) return;
+    if (!test_import(path, NULL, &model)) return;
     const Skeleton *sk = &model.skeleton;
     CHECK(sk->joint_count > 0, "%s: no joints", path);
 

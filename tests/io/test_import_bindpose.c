@@ -11,7 +11,7 @@
 #include "anim/animator.h"
 #include "anim/skeleton_lines.h"
 #include "io/import.h"
-#include "testutil.h"
+#include "testio.h"
 
 #include <assimp/cimport.h>
 #include <assimp/scene.h>
@@ -64,6 +64,17 @@ static float max_abs(const float a[4][4], const float b[4][4])
     return worst;
 }
 
+/* Where joint bone `bone` of mesh `m` sits in the bind pose, by hand: the translation of
+ * N * inverse(offset), N the mesh's bind matrix (test_mesh_bind_matrix). */
+static void bind_origin(const char *path, const Model *model, int m, int bone, vec3 origin)
+{
+    float n[4][4], bone_bind[4][4], want[4][4];
+    test_mesh_bind_matrix(path, model, m, n);
+    glm_mat4_inv(model->meshes[m].inverse_bind[bone], bone_bind);
+    test_naive_mat4_mul(n, (const float(*)[4])bone_bind, want);
+    glm_vec3_copy((vec3){want[3][0], want[3][1], want[3][2]}, origin);
+}
+
 /* The bind pose in scene space, as the Animator (and so --clip bind, the overlay, the export,
  * the screenshot) has it. */
 static void check_scene_bind_pose(const char *path, const Model *model, float *worst_relative)
@@ -113,12 +124,8 @@ static void check_scene_bind_pose(const char *path, const Model *model, float *w
     float tolerance = 1e-5f * (scene_diagonal > 0.0f ? scene_diagonal : 1.0f);
     for (int j = 0; j < joints; j++) {
         if (bound_by_mesh[j] < 0) continue;
-        const Mesh *mesh = &model->meshes[bound_by_mesh[j]];
-        float n[4][4], bone_bind[4][4], want[4][4];
-        test_mesh_bind_matrix(path, model, bound_by_mesh[j], n);
-        glm_mat4_inv(mesh->inverse_bind[bound_by_bone[j]], bone_bind);
-        test_naive_mat4_mul(n, (const float(*)[4])bone_bind, want);
-        vec3 origin = {want[3][0], want[3][1], want[3][2]};
+        vec3 origin;
+        bind_origin(path, model, bound_by_mesh[j], bound_by_bone[j], origin);
         if (glm_vec3_distance(origin, animator.joint_model[j][3]) > tolerance) wrong_joints++;
     }
     CHECK(wrong_joints == 0, "%s: %d bound joints not at N * inverse(offset) in the bind pose", path, wrong_joints);
@@ -130,12 +137,8 @@ static void check_scene_bind_pose(const char *path, const Model *model, float *w
     for (int s = 0; s < segments; s++) {
         int j = line_joints[s];
         if (bound_by_mesh[j] < 0) continue;
-        const Mesh *mesh = &model->meshes[bound_by_mesh[j]];
-        float n[4][4], bone_bind[4][4], want[4][4];
-        test_mesh_bind_matrix(path, model, bound_by_mesh[j], n);
-        glm_mat4_inv(mesh->inverse_bind[bound_by_bone[j]], bone_bind);
-        test_naive_mat4_mul(n, (const float(*)[4])bone_bind, want);
-        vec3 origin = {want[3][0], want[3][1], want[3][2]};
+        vec3 origin;
+        bind_origin(path, model, bound_by_mesh[j], bound_by_bone[j], origin);
         if (glm_vec3_distance(origin, ends[2 * s + 1]) > tolerance) wrong_ends++;
         checked++;
     }
@@ -151,11 +154,7 @@ static void check_scene_bind_pose(const char *path, const Model *model, float *w
 static void check_model(const char *path, float *worst_relative)
 {
     Model model;
-    char error[512];
-    ImportOptions options = {0};
-    bool ok = import_model(path, &options, &model, error, sizeof error);
-    CHECK(ok, "%s: import failed: %s", path, error);
-    if (!ok) return;
+    if (!test_import(path, NULL, &model)) return;
 
     int skinned = 0;
     mat4 *joint_model = malloc(sizeof(mat4) * (size_t)model.skeleton.joint_count);

@@ -7,7 +7,7 @@
  *   - the same glTF with a NaN translation key: rejected, model zeroed. */
 #include "anim/anim.h"
 #include "io/import.h"
-#include "testutil.h"
+#include "testio.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -15,14 +15,6 @@
 #include <unistd.h>
 
 static char temp_dir[256];
-
-static bool write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    if (!f) return false;
-    bool ok = fputs(text, f) >= 0;
-    return fclose(f) == 0 && ok;
-}
 
 /* Writes the test glTF; poison = a NaN translation key. */
 static bool write_gltf(const char *path, bool poison)
@@ -67,7 +59,7 @@ static bool write_gltf(const char *path, bool poison)
              "{\"name\":\"Walk\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}],"
              "\"samplers\":[{\"input\":1,\"output\":2}]}]}",
              encoded);
-    return write_text(path, json);
+    return test_write_text(path, json);
 }
 
 static void check_gltf(void)
@@ -77,11 +69,7 @@ static void check_gltf(void)
     CHECK(write_gltf(path, false), "write %s", path);
 
     Model model;
-    char error[512];
-    ImportOptions options = {0};
-    bool ok = import_model(path, &options, &model, error, sizeof error);
-    CHECK(ok, "synthetic glTF: import failed: %s", error);
-    if (!ok) return;
+    if (!test_import(path, NULL, &model)) return;
     CHECK(model.clip_count == 4, "clip count %d", model.clip_count);
     if (model.clip_count == 4) {
         CHECK(strcmp(model.clips[0].name, "Walk") == 0, "clip 0 '%s'", model.clips[0].name);
@@ -199,16 +187,10 @@ static void check_zero_ticks_per_second(void)
 
 int main(void)
 {
-    snprintf(temp_dir, sizeof temp_dir, "/tmp/skinview-clips-XXXXXX");
-    if (!mkdtemp(temp_dir)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    if (!test_make_folder(temp_dir, sizeof temp_dir, "skinview-clips")) return 1;
     check_gltf();
     check_nan_key();
     check_zero_ticks_per_second();
-    char cleanup[600];
-    snprintf(cleanup, sizeof cleanup, "rm -rf '%s'", temp_dir);
-    if (system(cleanup) != 0) fprintf(stderr, "could not remove %s\n", temp_dir);
+    test_remove_folder(temp_dir);
     return test_finish();
 }

@@ -9,22 +9,13 @@
  * And `--info --json` reports them static. */
 #include "anim/animator.h"
 #include "io/import.h"
-#include "testutil.h"
+#include "testio.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-
-static bool load(const char *path, Model *model)
-{
-    char error[512];
-    ImportOptions options = {0};
-    bool ok = import_model(path, &options, model, error, sizeof error);
-    CHECK(ok, "%s: import failed: %s", path, error);
-    return ok;
-}
 
 static int static_meshes(const Model *model)
 {
@@ -65,7 +56,7 @@ static void check_json_static(const char *path, int clips)
 static void check_box(const char *path, const char *texture_source_prefix)
 {
     Model model;
-    if (!load(path, &model)) return;
+    if (!test_import(path, NULL, &model)) return;
     CHECK(model.clip_count == 0, "%s: %d clips", path, model.clip_count);
     CHECK(model.mesh_count >= 1 && static_meshes(&model) == model.mesh_count, "%s: all meshes static", path);
     for (int j = 0; j < model.skeleton.joint_count; j++)
@@ -132,7 +123,7 @@ static void check_obj_elements(const char *name, char kind, MeshPrimitive primit
     vec3 expected[256];
     int corners = obj_elements(path, kind, expected, 256);
     Model model;
-    if (!load(path, &model)) return;
+    if (!test_import(path, NULL, &model)) return;
     CHECK(model.mesh_count == 1 && model.meshes[0].primitive == primitive, "%s: expected one %s mesh", path,
           mesh_primitive_plural(primitive));
     if (model.mesh_count == 1) {
@@ -164,7 +155,7 @@ int main(void)
     /* node animation, no bones: static meshes follow their animated node */
     snprintf(path, sizeof path, "%s/Collada/anims_with_full_rotations_between_keys.DAE", SKINVIEW_TESTMODELS_DIR);
     Model model;
-    if (load(path, &model)) {
+    if (test_import(path, NULL, &model)) {
         CHECK(static_meshes(&model) == model.mesh_count, "%s: all static", path);
         CHECK(model.clip_count == 1 && model.clips[0].track_count > 0 && model.clips[0].duration > 0.0f,
               "%s: expected one clip with tracks", path);
@@ -193,7 +184,7 @@ int main(void)
 
     /* rigid meshes inside a skinned model (optional model) */
     snprintf(path, sizeof path, "%s/quaternius-wizard/Wizard.glb", SKINVIEW_SHARED_MODELS_DIR);
-    if (test_file_exists(path) && load(path, &model)) {
+    if (test_file_exists(path) && test_import(path, NULL, &model)) {
         int rigid = static_meshes(&model);
         CHECK(rigid == 5 && model.mesh_count == 6, "%s: %d static meshes of %d, expected 5 of 6", path, rigid,
               model.mesh_count);

@@ -96,20 +96,7 @@ static const char quad_fbx[] =
     "\tDeformer: 400, \"Deformer::QuadBlend\", \"BlendShape\" {\n"
     "\t\tVersion: 100\n"
     "\t}\n"
-    "\tDeformer: 401, \"SubDeformer::Grow\", \"BlendShapeChannel\" {\n"
-    "\t\tVersion: 100\n"
-    "\t\tDeformPercent: 0\n"
-    "\t\tFullWeights: *1 {\n"
-    "\t\t\ta: 100\n"
-    "\t\t}\n"
-    "\t}\n"
-    "\tDeformer: 402, \"SubDeformer::Fold\", \"BlendShapeChannel\" {\n"
-    "\t\tVersion: 100\n"
-    "\t\tDeformPercent: 0\n"
-    "\t\tFullWeights: *1 {\n"
-    "\t\t\ta: 100\n"
-    "\t\t}\n"
-    "\t}\n"
+    "%s"   /* the two channels (channel_fbx) */
     "\tAnimationStack: 500, \"AnimStack::Morph\", \"\" {\n"
     "\t\tProperties70:  {\n"
     "\t\t\tP: \"LocalStart\", \"KTime\", \"Time\", \"\",0\n"
@@ -117,20 +104,33 @@ static const char quad_fbx[] =
     "\t\t}\n"
     "\t}\n"
     "\tAnimationLayer: 501, \"AnimLayer::BaseLayer\", \"\" {\n"
-    "\t}\n"
-    "\tAnimationCurveNode: 502, \"AnimCurveNode::DeformPercent\", \"\" {\n"
+    "\t}\n";
+
+/* One blend shape channel (id, name) with its one full-weight target. */
+static const char channel_fbx[] =
+    "\tDeformer: %d, \"SubDeformer::%s\", \"BlendShapeChannel\" {\n"
+    "\t\tVersion: 100\n"
+    "\t\tDeformPercent: 0\n"
+    "\t\tFullWeights: *1 {\n"
+    "\t\t\ta: 100\n"
+    "\t\t}\n"
+    "\t}\n";
+
+/* One DeformPercent curve node (node_id) with its curve (curve_id): keys at 0, 1 and 2 s, `values` (0..100). */
+static const char deform_curve_fbx[] =
+    "\tAnimationCurveNode: %d, \"AnimCurveNode::DeformPercent\", \"\" {\n"
     "\t\tProperties70:  {\n"
     "\t\t\tP: \"d|DeformPercent\", \"Number\", \"\", \"A\",0\n"
     "\t\t}\n"
     "\t}\n"
-    "\tAnimationCurve: 503, \"AnimCurve::\", \"\" {\n"
+    "\tAnimationCurve: %d, \"AnimCurve::\", \"\" {\n"
     "\t\tDefault: 0\n"
     "\t\tKeyVer: 4008\n"
     "\t\tKeyTime: *3 {\n"
     "\t\t\ta: 0,46186158000,92372316000\n"
     "\t\t}\n"
     "\t\tKeyValueFloat: *3 {\n"
-    "\t\t\ta: 0,100,0\n"
+    "\t\t\ta: %s\n"
     "\t\t}\n"
     "\t\tKeyAttrFlags: *1 {\n"
     "\t\t\ta: 24836\n"
@@ -141,32 +141,9 @@ static const char quad_fbx[] =
     "\t\tKeyAttrRefCount: *1 {\n"
     "\t\t\ta: 3\n"
     "\t\t}\n"
-    "\t}\n"
-    "\tAnimationCurveNode: 504, \"AnimCurveNode::DeformPercent\", \"\" {\n"
-    "\t\tProperties70:  {\n"
-    "\t\t\tP: \"d|DeformPercent\", \"Number\", \"\", \"A\",0\n"
-    "\t\t}\n"
-    "\t}\n"
-    "\tAnimationCurve: 505, \"AnimCurve::\", \"\" {\n"
-    "\t\tDefault: 0\n"
-    "\t\tKeyVer: 4008\n"
-    "\t\tKeyTime: *3 {\n"
-    "\t\t\ta: 0,46186158000,92372316000\n"
-    "\t\t}\n"
-    "\t\tKeyValueFloat: *3 {\n"
-    "\t\t\ta: 0,0,100\n"
-    "\t\t}\n"
-    "\t\tKeyAttrFlags: *1 {\n"
-    "\t\t\ta: 24836\n"
-    "\t\t}\n"
-    "\t\tKeyAttrDataFloat: *4 {\n"
-    "\t\t\ta: 0,0,0,0\n"
-    "\t\t}\n"
-    "\t\tKeyAttrRefCount: *1 {\n"
-    "\t\t\ta: 3\n"
-    "\t\t}\n"
-    "\t}\n"
-    "}\n"
+    "\t}\n";
+
+static const char connections_fbx[] =
     "Connections:  {\n"
     "\tC: \"OO\",200,0\n"
     "\tC: \"OO\",100,200\n"
@@ -189,13 +166,16 @@ void check_fbx(void)
     char path[512];
     snprintf(path, sizeof path, "%s/morph_quad.fbx", temp_dir);
     FILE *file = fopen(path, "w");
-    CHECK(file && fputs(quad_fbx, file) >= 0 && fclose(file) == 0, "cannot write %s", path);
+    /* the quad, the two channels' curves (weights (0,0) (1,0) (0,1) at 0, 1, 2 s), the connections */
+    char channels[512];
+    snprintf(channels, sizeof channels, channel_fbx, 401, "Grow");
+    snprintf(channels + strlen(channels), sizeof channels - strlen(channels), channel_fbx, 402, "Fold");
+    bool written = file && fprintf(file, quad_fbx, channels) > 0 && fprintf(file, deform_curve_fbx, 502, 503, "0,100,0") > 0 &&
+                   fprintf(file, deform_curve_fbx, 504, 505, "0,0,100") > 0 && fputs("}\n", file) >= 0 &&
+                   fputs(connections_fbx, file) >= 0;
+    CHECK(file && fclose(file) == 0 && written, "cannot write %s", path);
     Model model;
-    char error[512];
-    ImportOptions options = {0};
-    bool ok = import_model(path, &options, &model, error, sizeof error);
-    CHECK(ok, "FBX: import failed: %s", error);
-    if (!ok) return;
+    if (!test_import(path, NULL, &model)) return;
     const Mesh *mesh = model.mesh_count == 1 ? &model.meshes[0] : NULL;
     CHECK(mesh && mesh->vertex_count == 4 && mesh->morph_target_count == 2, "FBX: one quad with 2 targets expected");
     CHECK(model.clip_count == 1 && model.clips[0].morph_track_count == 2, "FBX: the channel 'Quad*0' drives 2 targets");
@@ -233,9 +213,6 @@ void check_fbx(void)
     animator_free(&animator);
     model_free(&model);
 
-    char command[1200], output[8192];
-    snprintf(command, sizeof command, "'%s' '%s' --verify 2>&1", SKINVIEW_BINARY, path);
-    int code = test_run_capture(command, output, sizeof output);
-    if (code != 0 && strstr(output, "no OpenGL context")) return;
-    CHECK(code == 0 && strstr(output, "verify passed"), "FBX: --verify exit %d:\n%s", code, output);
+    char output[8192];
+    test_verify("FBX", path, "", output, sizeof output);
 }

@@ -83,14 +83,6 @@ static void expected_position(int n, int v, const float w[2], float out[3])
 
 /* ---- writing the glTF --------------------------------------------------------- */
 
-static bool write_file(const char *path, const void *bytes, size_t size)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f) return false;
-    bool ok = fwrite(bytes, 1, size, f) == size;
-    return fclose(f) == 0 && ok;
-}
-
 static bool write_gltf(const char *path_gltf, const char *bin_name, const char *path_bin)
 {
     /* the buffer: positions, 2 deltas, indices (padded), step times, step weights, cubic times,
@@ -109,7 +101,7 @@ static bool write_gltf(const char *path_gltf, const char *bin_name, const char *
         for (int t = 0; t < 2; t++) data[n++] = cubic_value[k][t];
         for (int t = 0; t < 2; t++) data[n++] = cubic_out[k][t];
     }
-    if (!write_file(path_bin, data, sizeof data)) return false;
+    if (!test_write_file(path_bin, data, sizeof data)) return false;
 
     FILE *out = fopen(path_gltf, "w");
     if (!out) return false;
@@ -194,20 +186,6 @@ static void check_pose(const Model *model, Animator *animator, float t)
     }
 }
 
-static int read_obj_positions(const char *path, float out[][3], int capacity)
-{
-    FILE *file = fopen(path, "r");
-    if (!file) return -1;
-    int count = 0;
-    char line[256];
-    while (fgets(line, sizeof line, file))
-        if (line[0] == 'v' && line[1] == ' ' && count < capacity &&
-            sscanf(line + 2, "%f %f %f", &out[count][0], &out[count][1], &out[count][2]) == 3)
-            count++;
-    fclose(file);
-    return count;
-}
-
 /* The real binary: --export-pose (every expected vertex is in the OBJ), --info, --verify. */
 static void check_binary(const char *gltf)
 {
@@ -220,7 +198,7 @@ static void check_binary(const char *gltf)
         int code = test_run_capture(command, output, sizeof output);
         CHECK(code == 0, "--export-pose at %g s: exit %d: %s", times[i], code, output);
         float got[32][3];
-        int count = read_obj_positions(obj, got, 32);
+        int count = test_read_obj_positions(obj, got, 32);
         CHECK(count == 12, "--export-pose: %d vertices, 12 expected (4 meshes x 3)", count);
         float worst = 0.0f;
         for (int n = 0; n < 3; n++) {
@@ -243,22 +221,12 @@ static void check_binary(const char *gltf)
               strstr(output, "3 keys, cubicspline"),
           "--info does not report the clip and its morph channels as step / cubicspline:\n%s", output);
 
-    snprintf(command, sizeof command, "'%s' '%s' --clip 0 --time 0.5 --verify 2>&1", SKINVIEW_BINARY, gltf);
-    code = test_run_capture(command, output, sizeof output);
-    if (code != 0 && strstr(output, "no OpenGL context")) {
-        printf("--verify skipped, no OpenGL here\n");
-        return;
-    }
-    CHECK(code == 0 && strstr(output, "verify passed"), "--verify (GPU vs CPU) exit %d:\n%s", code, output);
+    test_verify("morph interpolation", gltf, "--clip 0 --time 0.5", output, sizeof output);
 }
 
 int main(void)
 {
-    snprintf(temp_dir, sizeof temp_dir, "/tmp/skinview_test_morph_interp_XXXXXX");
-    if (!mkdtemp(temp_dir)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    if (!test_make_folder(temp_dir, sizeof temp_dir, "skinview_test_morph_interp")) return 1;
     char gltf[512], bin[512];
     snprintf(gltf, sizeof gltf, "%s/morph_interpolation.gltf", temp_dir);
     snprintf(bin, sizeof bin, "%s/morph_interpolation.bin", temp_dir);

@@ -109,11 +109,8 @@ void check_many_targets(void)
     }
     model_free(&model);
 
-    char command[1200], output[8192];
-    snprintf(command, sizeof command, "'%s' '%s' --verify 2>&1", SKINVIEW_BINARY, gltf);
-    int code = test_run_capture(command, output, sizeof output);
-    if (code != 0 && strstr(output, "no OpenGL context")) return;
-    CHECK(code == 0 && strstr(output, "verify passed"), "many targets: --verify exit %d:\n%s", code, output);
+    char output[8192];
+    test_verify("many targets", gltf, "", output, sizeof output);
     const char *line = strstr(output, "verify passed");
     if (line) printf("%d targets active: %.*s\n", MANY_TARGETS, (int)strcspn(line, "\n"), line);
 }
@@ -127,11 +124,7 @@ void check_simple_morph(void)
         return;
     }
     Model model;
-    char error[512];
-    ImportOptions options = {0};
-    bool ok = import_model(path, &options, &model, error, sizeof error);
-    CHECK(ok, "%s: %s", path, error);
-    if (!ok) return;
+    if (!test_import(path, NULL, &model)) return;
     CHECK(model.mesh_count == 1 && model.meshes[0].morph_target_count == 2 && model.clip_count == 1,
           "%s: 1 mesh with 2 targets and 1 clip expected", path);
     if (model.mesh_count == 1 && model.meshes[0].morph_target_count == 2 && model.clip_count == 1 &&

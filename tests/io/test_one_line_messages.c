@@ -38,14 +38,6 @@
 
 static char temp_dir[256];
 
-static bool write_file(const char *path, const void *data, size_t size)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f) return false;
-    bool ok = fwrite(data, 1, size, f) == size;
-    return fclose(f) == 0 && ok;
-}
-
 /* Every line of `text` (lines end with '\n') is clean; returns how many lines are not warnings. */
 static int check_lines(const char *label, const char *text)
 {
@@ -256,7 +248,7 @@ static void test_fbx(void)
 #undef BODY
     char path[512], err[8192];
     snprintf(path, sizeof path, "%s/names.fbx", temp_dir);
-    CHECK(write_file(path, text, strlen(text)), "cannot write %s", path);
+    CHECK(test_write_file(path, text, strlen(text)), "cannot write %s", path);
     /* a warning quoting the texture's file name */
     run_info("FBX 6.1 ASCII names with ESC", path, NULL, false, err, sizeof err);
     CHECK(strstr(err, "texture 'missing\\x1B[2J\\n\\t.png'") != NULL, "FBX: the texture file name escaped: %s", err);
@@ -271,7 +263,7 @@ static void test_fbx(void)
     memcpy(binary, magic, sizeof magic - 1);
     binary[23] = 0xe8, binary[24] = 0x1c, binary[25] = 0, binary[26] = 0;   /* version 7400 */
     snprintf(path, sizeof path, "%s/cut.fbx", temp_dir);
-    CHECK(write_file(path, binary, sizeof binary), "cannot write %s", path);
+    CHECK(test_write_file(path, binary, sizeof binary), "cannot write %s", path);
     run_info("FBX binary cut short", path, NULL, true, err, sizeof err);
 }
 
@@ -298,7 +290,7 @@ static void write_manifest(const char *dir, const char *clip_name, int slot_shif
              layout.page_height, layout.page_count, layout.slot_count, layout.max_texture, clip_name,
              clip.first_slot + slot_shift, (double)clip.duration, extra_file ? extra_file : "");
     snprintf(path, sizeof path, "%s/%s", dir, VAT_MANIFEST_NAME);
-    CHECK(write_file(path, text, strlen(text)), "cannot write %s", path);
+    CHECK(test_write_file(path, text, strlen(text)), "cannot write %s", path);
 }
 
 static void test_vat(void)
@@ -330,7 +322,7 @@ static void test_assimp(void)
     /* skinview's Assimp stage refuses a NaN vertex, quoting the mesh's name (the OBJ object) */
     static const char obj[] = "o Bo\x1b[2J\x1b]0;title\x07" "dy\nv nan 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
     snprintf(path, sizeof path, "%s/names.obj", temp_dir);
-    CHECK(write_file(path, obj, sizeof obj - 1), "cannot write %s", path);
+    CHECK(test_write_file(path, obj, sizeof obj - 1), "cannot write %s", path);
     run_info("OBJ object name with ESC", path, NULL, true, err, sizeof err);
     CHECK(strstr(err, "mesh 'Bo\\x1B[2J\\x1B]0;title\\x07dy'") != NULL, "OBJ: the object name escaped: %s", err);
 
@@ -345,7 +337,7 @@ static void test_assimp(void)
         "<scene><instance_visual_scene url=\"#Sc\x1b[2J\n\tene\"/></scene>\n"
         "</COLLADA>\n";
     snprintf(path, sizeof path, "%s/names.dae", temp_dir);
-    CHECK(write_file(path, dae, sizeof dae - 1), "cannot write %s", path);
+    CHECK(test_write_file(path, dae, sizeof dae - 1), "cannot write %s", path);
     run_info("Collada reference with ESC", path, NULL, true, err, sizeof err);
     CHECK(strstr(err, "\"#Sc\\x1B[2J") != NULL, "Collada: Assimp's message escaped: %s", err);
 }
@@ -354,18 +346,12 @@ int main(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    snprintf(temp_dir, sizeof temp_dir, "/tmp/skinview_one_line_XXXXXX");
-    if (!mkdtemp(temp_dir)) {
-        fprintf(stderr, "cannot make a temporary folder\n");
-        return 1;
-    }
+    if (!test_make_folder(temp_dir, sizeof temp_dir, "skinview_one_line")) return 1;
     test_quote();
     test_gltf();
     test_fbx();
     test_vat();
     test_assimp();
-    char command[600];
-    snprintf(command, sizeof command, "rm -rf '%s'", temp_dir);
-    if (system(command) != 0) fprintf(stderr, "could not remove %s\n", temp_dir);
+    test_remove_folder(temp_dir);
     return test_finish();
 }

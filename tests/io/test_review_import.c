@@ -16,7 +16,7 @@
  */
 #include "anim/animator.h"
 #include "io/import.h"
-#include "testutil.h"
+#include "testio.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -25,14 +25,6 @@
 #include <unistd.h>
 
 static char temp_dir[256];
-
-static bool write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f) return false;
-    bool ok = fwrite(text, 1, strlen(text), f) == strlen(text);
-    return fclose(f) == 0 && ok;
-}
 
 /* RFC 3629 well-formedness (independent of the code under test). */
 static bool valid_utf8(const unsigned char *s, size_t n)
@@ -93,10 +85,18 @@ static void set_name(cJSON *object, const char *name)
     cJSON_AddStringToObject(object, "name", name);
 }
 
+/* text written as TEMP/name (its path into path), then imported; a failure is a failed CHECK. */
+static bool write_and_import(const char *name, const char *text, char path[512], Model *model)
+{
+    snprintf(path, 512, "%s/%s", temp_dir, name);
+    CHECK(test_write_text(path, text), "cannot write %s", path);
+    return test_import(path, NULL, model);
+}
+
 static bool save(cJSON *doc, const char *path)
 {
     char *text = cJSON_PrintUnformatted(doc);
-    bool ok = text && write_text(path, text);
+    bool ok = text && test_write_text(path, text);
     cJSON_free(text);
     return ok;
 }
@@ -152,11 +152,7 @@ static void test_duplicate_names(void)
     snprintf(path, sizeof path, "%s/two_characters.gltf", temp_dir);
     CHECK(write_two_characters(path), "cannot write %s", path);
     Model model;
-    char error[512];
-    if (!import_model(path, NULL, &model, error, sizeof error)) {
-        CHECK(false, "%s: %s", path, error);
-        return;
-    }
+    if (!test_import(path, NULL, &model)) return;
     const Skeleton *sk = &model.skeleton;
     CHECK(model.mesh_count == 2, "%d meshes, expected 2", model.mesh_count);
     for (int m = 0; m < model.mesh_count; m++) {
@@ -227,16 +223,10 @@ static void test_names_utf8(void)
     }
     memcpy(at, "Kn\xf6pfe\xa0X", 8);   /* Latin-1 "Knoepfe" + NBSP: 8 bytes over the 8 of MESHNAME */
     char path[512];
-    snprintf(path, sizeof path, "%s/latin1.gltf", temp_dir);
-    CHECK(write_text(path, text), "cannot write %s", path);
-    cJSON_free(text);
-
     Model model;
-    char error[512];
-    if (!import_model(path, NULL, &model, error, sizeof error)) {
-        CHECK(false, "%s: %s", path, error);
-        return;
-    }
+    bool imported = write_and_import("latin1.gltf", text, path, &model);
+    cJSON_free(text);
+    if (!imported) return;
     for (int m = 0; m < model.mesh_count; m++)
         CHECK(valid_utf8((unsigned char *)model.meshes[m].name, strlen(model.meshes[m].name)),
               "utf8: mesh name '%s' is not UTF-8", model.meshes[m].name);
@@ -266,27 +256,16 @@ static void test_names_utf8(void)
     free(json);
 }
 
-static bool copy_file(const char *from, const char *to)
-{
-    size_t size = 0;
-    char *data = test_read_file(from, &size);
-    FILE *f = data ? fopen(to, "wb") : NULL;
-    bool ok = f && fwrite(data, 1, size, f) == size;
-    if (f && fclose(f) != 0) ok = false;
-    free(data);
-    return ok;
-}
-
 static void test_percent_encoded_uris(void)
 {
     char dir[1024], from[1200], to[1200];
     snprintf(dir, sizeof dir, "%s/glTF2/BoxTextured-glTF", SKINVIEW_TESTMODELS_DIR);
     snprintf(from, sizeof from, "%s/BoxTextured0.bin", dir);
     snprintf(to, sizeof to, "%s/Box data.bin", temp_dir);
-    CHECK(copy_file(from, to), "cannot copy %s", from);
+    CHECK(test_copy_file(from, to), "cannot copy %s", from);
     snprintf(from, sizeof from, "%s/CesiumLogoFlat.png", dir);
     snprintf(to, sizeof to, "%s/Cesium logo \xc3\xa9.png", temp_dir);   /* space and U+00E9 */
-    CHECK(copy_file(from, to), "cannot copy %s", from);
+    CHECK(test_copy_file(from, to), "cannot copy %s", from);
     snprintf(from, sizeof from, "%s/BoxTextured.gltf", dir);
     char *text = test_read_file(from, NULL);
     cJSON *doc = text ? cJSON_Parse(text) : NULL;
@@ -297,17 +276,12 @@ static void test_percent_encoded_uris(void)
     cJSON_ReplaceItemInObjectCaseSensitive(buffer, "uri", cJSON_CreateString("Box%20data.bin"));
     cJSON *image = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "images"), 0);
     cJSON_ReplaceItemInObjectCaseSensitive(image, "uri", cJSON_CreateString("Cesium%20logo%20%C3%A9.png"));
-    char path[512];
-    snprintf(path, sizeof path, "%s/percent.gltf", temp_dir);
-    CHECK(save(doc, path), "cannot write %s", path);
+    char path[512], *json = cJSON_PrintUnformatted(doc);
     cJSON_Delete(doc);
-
     Model model;
-    char error[512];
-    if (!import_model(path, NULL, &model, error, sizeof error)) {
-        CHECK(false, "uri: %s: %s", path, error);
-        return;
-    }
+    bool imported = json && write_and_import("percent.gltf", json, path, &model);
+    cJSON_free(json);
+    if (!imported) return;
     CHECK(model.mesh_count == 1 && model.meshes[0].vertex_count == 24, "uri: wrong mesh");
     CHECK(model.texture_count == 1 && model.stats.textures_missing == 0,
           "uri: texture not loaded from its percent-encoded URI (%d textures, %d missing)", model.texture_count,
@@ -339,7 +313,7 @@ static void test_md5_guard(void)
         strcpy(edited + before + new_len, at + old_len);
         char path[512];
         snprintf(path, sizeof path, "%s/corrupt%zu.md5mesh", temp_dir, e);
-        CHECK(write_text(path, edited), "cannot write %s", path);
+        CHECK(test_write_text(path, edited), "cannot write %s", path);
         free(edited);
         Model model;
         char error[512] = "";
@@ -354,7 +328,7 @@ static void test_md5_guard(void)
         cut[5] = '\0';
         char path[512];
         snprintf(path, sizeof path, "%s/truncated.md5mesh", temp_dir);
-        CHECK(write_text(path, text), "cannot write %s", path);
+        CHECK(test_write_text(path, text), "cannot write %s", path);
         Model model;
         char error[512] = "";
         bool ok = import_model(path, NULL, &model, error, sizeof error);
@@ -371,9 +345,7 @@ static void test_md5_guard(void)
 
 static void remove_temp(void)
 {
-    char command[600];
-    snprintf(command, sizeof command, "rm -rf '%s'", temp_dir);
-    if (system(command) != 0) fprintf(stderr, "could not remove %s\n", temp_dir);
+    test_remove_folder(temp_dir);
 }
 
 int main(void)

@@ -21,7 +21,7 @@
  * the mesh node's transform. */
 #include "anim/animator.h"
 #include "io/import.h"
-#include "testutil.h"
+#include "testio.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -213,11 +213,7 @@ static void check_same_poses(const Model *clash, const Model *unique)
 
 int main(void)
 {
-    snprintf(temp_dir, sizeof temp_dir, "/tmp/skinview_same_names_XXXXXX");
-    if (!mkdtemp(temp_dir)) {
-        fprintf(stderr, "cannot create a temp folder\n");
-        return 1;
-    }
+    if (!test_make_folder(temp_dir, sizeof temp_dir, "skinview_same_names")) return 1;
     char gltf[2][512], bin[2][512];
     Model models[2];
     const char *names[2] = {"clash", "unique"};
@@ -228,11 +224,7 @@ int main(void)
         snprintf(gltf[i], sizeof gltf[i], "%s/%s.gltf", temp_dir, names[i]);
         snprintf(bin[i], sizeof bin[i], "%s/%s", temp_dir, bin_name);
         CHECK(write_file(gltf[i], bin_name, bin[i], i == 0), "cannot write %s", gltf[i]);
-        char error[512];
-        ImportOptions options = {0};
-        bool ok = import_model(gltf[i], &options, &models[i], error, sizeof error);
-        CHECK(ok, "%s: import failed: %s", gltf[i], error);
-        imported = imported && ok;
+        imported = test_import(gltf[i], NULL, &models[i]) && imported;
     }
     if (imported) {
         check_binding(&models[0], "clash");

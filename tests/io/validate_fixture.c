@@ -66,13 +66,7 @@ void base_model(Model *model)
     }
     sk->is_bone[1] = sk->is_bone[2] = true;
 
-    model->clip_count = 1;
-    model->clips = test_calloc(1, sizeof(Clip));
-    Clip *clip = &model->clips[0];
-    snprintf(clip->name, sizeof clip->name, "bend");
-    clip->duration = 2.0f;
-    clip->track_count = 1;
-    clip->tracks = test_calloc(1, sizeof(JointTrack));
+    Clip *clip = test_clip_init(test_add_clips(model, 1), "bend", 2.0f, 1);
     JointTrack *track = &clip->tracks[0];
     track->joint = 2;
     track->rotation_count = 3;

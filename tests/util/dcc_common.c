@@ -3,6 +3,7 @@
  * and the symmetric Hausdorff distance over the reference's diagonal (dcc_common.h; the rule is described in
  * test_fbx_dcc.c). */
 #include "dcc_common.h"
+#include "testpoints.h"
 #include "testutil.h"
 
 #include <cjson/cJSON.h>
@@ -24,26 +25,6 @@ static const char *open_reason(const DccRun *run, const char *case_name, const c
     return NULL;
 }
 
-/* ---- point sets ------------------------------------------------------------------------ */
-
-typedef struct Points {
-    double *xyz;
-    int     count, capacity;
-} Points;
-
-static void points_add(Points *p, double x, double y, double z)
-{
-    if (p->count == p->capacity) {
-        p->capacity = p->capacity ? 2 * p->capacity : 1024;
-        p->xyz = realloc(p->xyz, sizeof(double) * 3 * (size_t)p->capacity);
-        if (!p->xyz) abort();
-    }
-    p->xyz[3 * p->count] = x;
-    p->xyz[3 * p->count + 1] = y;
-    p->xyz[3 * p->count + 2] = z;
-    p->count++;
-}
-
 /* True if the OBJ group line's names (after "g ") include `name`. */
 static bool group_has_name(const char *line, const char *name)
 {
@@ -62,13 +43,13 @@ static bool group_has_name(const char *line, const char *name)
 /* The "v x y z" lines of an OBJ, without the vertices that only faces of groups named `exclude`
  * use (NULL: none). Faces decide, not the order of lines: Maya writes an object's "v" lines
  * before its "g" line, skinview after. */
-static bool read_obj(const char *path, const char *exclude, Points *out)
+static bool read_obj(const char *path, const char *exclude, TestPoints *out)
 {
     FILE *file = fopen(path, "r");
     if (!file) return false;
     char line[4096];
     bool excluded = false;
-    Points all = {0};
+    TestPoints all = {0};
     unsigned char *use = NULL;   /* per vertex: 1 used by a kept face, 2 by an excluded one */
     int use_capacity = 0;
     while (fgets(line, sizeof line, file)) {
@@ -76,7 +57,7 @@ static bool read_obj(const char *path, const char *exclude, Points *out)
             excluded = exclude && exclude[0] && group_has_name(line, exclude);
         else if (line[0] == 'v' && (line[1] == ' ' || line[1] == '\t')) {
             double x, y, z;
-            if (sscanf(line + 2, "%lf %lf %lf", &x, &y, &z) == 3) points_add(&all, x, y, z);
+            if (sscanf(line + 2, "%lf %lf %lf", &x, &y, &z) == 3) test_points_add(&all, x, y, z);
         } else if (line[0] == 'f' && (line[1] == ' ' || line[1] == '\t')) {
             if (use_capacity < all.count) {
                 int grown = all.capacity;
@@ -100,148 +81,29 @@ static bool read_obj(const char *path, const char *exclude, Points *out)
     fclose(file);
     for (int i = 0; i < all.count; i++) {
         bool only_excluded = i < use_capacity && use[i] == 2;
-        if (!only_excluded) points_add(out, all.xyz[3 * i], all.xyz[3 * i + 1], all.xyz[3 * i + 2]);
+        if (!only_excluded) test_points_add(out, all.xyz[3 * i], all.xyz[3 * i + 1], all.xyz[3 * i + 2]);
     }
     free(all.xyz);
     free(use);
     return true;
 }
 
-static double bbox_diagonal(const Points *p)
-{
-    double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
-    for (int i = 0; i < p->count; i++)
-        for (int k = 0; k < 3; k++) {
-            lo[k] = fmin(lo[k], p->xyz[3 * i + k]);
-            hi[k] = fmax(hi[k], p->xyz[3 * i + k]);
-        }
-    double d = 0;
-    for (int k = 0; k < 3; k++) d += (hi[k] - lo[k]) * (hi[k] - lo[k]);
-    return sqrt(d);
-}
-
-/* A uniform grid over a point set: cell_start[c] .. cell_start[c + 1] index order[]. */
-typedef struct Grid {
-    const Points *points;
-    double        lo[3], cell;
-    int           n[3];
-    int          *cell_start, *order;
-} Grid;
-
-static int grid_cell_index(const Grid *g, const int c[3]) { return (c[2] * g->n[1] + c[1]) * g->n[0] + c[0]; }
-
-static void grid_cell_of(const Grid *g, const double *p, int c[3])
-{
-    for (int k = 0; k < 3; k++) {
-        int i = (int)floor((p[k] - g->lo[k]) / g->cell);
-        c[k] = i < 0 ? 0 : i >= g->n[k] ? g->n[k] - 1 : i;
-    }
-}
-
-static void grid_build(Grid *g, const Points *p)
-{
-    memset(g, 0, sizeof *g);
-    g->points = p;
-    double hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
-    for (int k = 0; k < 3; k++) g->lo[k] = HUGE_VAL;
-    for (int i = 0; i < p->count; i++)
-        for (int k = 0; k < 3; k++) {
-            g->lo[k] = fmin(g->lo[k], p->xyz[3 * i + k]);
-            hi[k] = fmax(hi[k], p->xyz[3 * i + k]);
-        }
-    double extent = 0;
-    for (int k = 0; k < 3; k++) extent = fmax(extent, hi[k] - g->lo[k]);
-    int per_axis = (int)ceil(cbrt((double)p->count / 2.0));
-    if (per_axis < 1) per_axis = 1;
-    if (per_axis > 128) per_axis = 128;
-    g->cell = extent > 0 ? extent / per_axis : 1.0;
-    int cells = 1;
-    for (int k = 0; k < 3; k++) {
-        g->n[k] = (int)floor((hi[k] - g->lo[k]) / g->cell) + 1;
-        if (g->n[k] > per_axis) g->n[k] = per_axis;
-        cells *= g->n[k];
-    }
-    g->cell_start = calloc((size_t)cells + 1, sizeof(int));
-    g->order = malloc(sizeof(int) * (size_t)(p->count > 0 ? p->count : 1));
-    int *cell_of = malloc(sizeof(int) * (size_t)(p->count > 0 ? p->count : 1));
-    if (!g->cell_start || !g->order || !cell_of) abort();
-    for (int i = 0; i < p->count; i++) {
-        int c[3];
-        grid_cell_of(g, &p->xyz[3 * i], c);
-        cell_of[i] = grid_cell_index(g, c);
-        g->cell_start[cell_of[i] + 1]++;
-    }
-    for (int c = 0; c < cells; c++) g->cell_start[c + 1] += g->cell_start[c];
-    int *fill = malloc(sizeof(int) * (size_t)cells);
-    if (!fill) abort();
-    memcpy(fill, g->cell_start, sizeof(int) * (size_t)cells);
-    for (int i = 0; i < p->count; i++) g->order[fill[cell_of[i]]++] = i;
-    free(fill);
-    free(cell_of);
-}
-
-static void grid_free(Grid *g)
-{
-    free(g->cell_start);
-    free(g->order);
-}
-
-/* Distance from q to the nearest point of the grid's set. */
-static double grid_nearest(const Grid *g, const double *q)
-{
-    int c[3];
-    grid_cell_of(g, q, c);
-    double best = HUGE_VAL;
-    int max_r = g->n[0] + g->n[1] + g->n[2];
-    for (int r = 0; r <= max_r; r++) {
-        /* the query may lie outside the grid: shell r is >= (r - 1) cells away from it only
-         * when it lies inside; outside, keep searching until the shell covers everything */
-        for (int z = c[2] - r; z <= c[2] + r; z++)
-            for (int y = c[1] - r; y <= c[1] + r; y++)
-                for (int x = c[0] - r; x <= c[0] + r; x++) {
-                    if (x < 0 || y < 0 || z < 0 || x >= g->n[0] || y >= g->n[1] || z >= g->n[2]) continue;
-                    if (abs(x - c[0]) != r && abs(y - c[1]) != r && abs(z - c[2]) != r) continue;
-                    int cell[3] = {x, y, z}, index = grid_cell_index(g, cell);
-                    for (int i = g->cell_start[index]; i < g->cell_start[index + 1]; i++) {
-                        const double *p = &g->points->xyz[3 * g->order[i]];
-                        double dx = p[0] - q[0], dy = p[1] - q[1], dz = p[2] - q[2];
-                        double d = dx * dx + dy * dy + dz * dz;
-                        if (d < best) best = d;
-                    }
-                }
-        double reach = (double)r * g->cell;   /* every point within `reach` of q's cell is seen */
-        if (best <= reach * reach) break;
-    }
-    return sqrt(best);
-}
-
-/* max over a of the distance to the nearest point of b */
-static double directed_hausdorff(const Points *a, const Points *b)
-{
-    Grid grid;
-    grid_build(&grid, b);
-    double worst = 0;
-    for (int i = 0; i < a->count; i++) worst = fmax(worst, grid_nearest(&grid, &a->xyz[3 * i]));
-    grid_free(&grid);
-    return worst;
-}
-
 /* The distance with unit and axis differences forgiven: the posed points turned by each of the 48 signed axis
  * permutations and scaled by the ratio of the two diagonals (about the bounding boxes' centres), the best. */
-static double forgiven_distance(const Points *posed, const Points *reference)
+static double forgiven_distance(const TestPoints *posed, const TestPoints *reference)
 {
-    double scale = bbox_diagonal(posed) > 0 ? bbox_diagonal(reference) / bbox_diagonal(posed) : 1.0;
+    double scale = test_points_diagonal(posed) > 0 ? test_points_diagonal(reference) / test_points_diagonal(posed) : 1.0;
     double best = HUGE_VAL;
     static const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
     double centre_p[3] = {0}, centre_r[3] = {0}, lo[3], hi[3];
     for (int pass = 0; pass < 2; pass++) {
-        const Points *set = pass ? reference : posed;
+        const TestPoints *set = pass ? reference : posed;
         for (int k = 0; k < 3; k++) lo[k] = HUGE_VAL, hi[k] = -HUGE_VAL;
         for (int i = 0; i < set->count; i++)
             for (int k = 0; k < 3; k++) lo[k] = fmin(lo[k], set->xyz[3 * i + k]), hi[k] = fmax(hi[k], set->xyz[3 * i + k]);
         for (int k = 0; k < 3; k++) (pass ? centre_r : centre_p)[k] = 0.5 * (lo[k] + hi[k]);
     }
-    Points turned = {0};
+    TestPoints turned = {0};
     for (int p = 0; p < 6; p++)
         for (int signs = 0; signs < 8; signs++) {
             turned.count = 0;
@@ -251,9 +113,9 @@ static double forgiven_distance(const Points *posed, const Points *reference)
                     double v = posed->xyz[3 * i + perms[p][k]] - centre_p[perms[p][k]];
                     q[k] = centre_r[k] + scale * ((signs >> k) & 1 ? -v : v);
                 }
-                points_add(&turned, q[0], q[1], q[2]);
+                test_points_add(&turned, q[0], q[1], q[2]);
             }
-            double d = fmax(directed_hausdorff(&turned, reference), directed_hausdorff(reference, &turned));
+            double d = test_points_distance(&turned, reference);
             best = fmin(best, d);
         }
     free(turned.xyz);
@@ -411,7 +273,7 @@ static void run_variant(const DccRun *run, const char *dir, const char *case_nam
     }
     char exclude[128];
     note_value(notes, "exclude_objects=", exclude, sizeof exclude);
-    Points posed = {0}, reference = {0};
+    TestPoints posed = {0}, reference = {0};
     bool read = read_obj(out_path, exclude, &posed) && read_obj(ref_path, exclude, &reference);
     unlink(out_path);
     for (int i = 0; i < posed.count; i++) {   /* a converter's space back to the FBX's */
@@ -421,8 +283,8 @@ static void run_variant(const DccRun *run, const char *dir, const char *case_nam
     }
     CHECK(read && posed.count > 0 && reference.count > 0, "%s: %s: no vertices to compare", case_name, fbx);
     if (read && posed.count > 0 && reference.count > 0) {
-        double diagonal = bbox_diagonal(&reference);
-        double distance = fmax(directed_hausdorff(&posed, &reference), directed_hausdorff(&reference, &posed));
+        double diagonal = test_points_diagonal(&reference);
+        double distance = test_points_distance(&posed, &reference);
         if (run->forgive_axes) distance = fmin(distance, forgiven_distance(&posed, &reference));
         double error_rel = diagonal > 0 ? distance / diagonal : distance;
         bool ok = error_rel <= TOLERANCE;

@@ -12,6 +12,132 @@
 int test_passed, test_failed;
 long test_allocations;
 
+bool test_write_file(const char *path, const void *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) return false;
+    bool ok = fwrite(data, 1, size, f) == size;
+    return fclose(f) == 0 && ok;
+}
+
+bool test_write_text(const char *path, const char *text) { return test_write_file(path, text, strlen(text)); }
+
+bool test_copy_file(const char *from, const char *to)
+{
+    size_t size = 0;
+    char *data = test_read_file(from, &size);
+    bool ok = data && test_write_file(to, data, size);
+    free(data);
+    return ok;
+}
+
+bool test_make_folder(char *folder, size_t folder_size, const char *name)
+{
+    snprintf(folder, folder_size, "/tmp/%s-XXXXXX", name);
+    if (mkdtemp(folder)) return true;
+    fprintf(stderr, "cannot create a temporary folder %s\n", folder);
+    return false;
+}
+
+void test_remove_folder(const char *folder)
+{
+    if (getenv("SKINVIEW_KEEP_TEST_FILES")) {
+        printf("test files kept in %s\n", folder);
+        return;
+    }
+    char command[1200];
+    snprintf(command, sizeof command, "rm -rf '%s'", folder);
+    if (system(command) != 0) fprintf(stderr, "could not remove %s\n", folder);
+}
+
+void test_walk_files(const char *folder, int max_depth, void (*visit)(const char *path, void *context), void *context)
+{
+    DIR *dir = opendir(folder);
+    if (!dir) return;
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL) {
+        if (entry->d_name[0] == '.') continue;
+        char path[2048];
+        snprintf(path, sizeof path, "%s/%s", folder, entry->d_name);
+        struct stat info;
+        if (stat(path, &info) != 0) continue;
+        if (S_ISDIR(info.st_mode)) {
+            if (max_depth > 0) test_walk_files(path, max_depth - 1, visit, context);
+        } else if (S_ISREG(info.st_mode)) {
+            visit(path, context);
+        }
+    }
+    closedir(dir);
+}
+
+bool test_run_mode(const char *program, const char *mode, const TestMode *modes, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (strcmp(mode, modes[i].name) == 0) {
+            modes[i].run();
+            return true;
+        }
+    fprintf(stderr, "usage: %s ", program);
+    for (int i = 0; i < count; i++) fprintf(stderr, "%s%s", i ? "|" : "", modes[i].name);
+    fputc('\n', stderr);
+    return false;
+}
+
+int test_read_obj_positions(const char *path, float out[][3], int capacity)
+{
+    FILE *file = fopen(path, "r");
+    if (!file) return -1;
+    int count = 0;
+    char line[256];
+    while (fgets(line, sizeof line, file))
+        if (line[0] == 'v' && line[1] == ' ' && count < capacity &&
+            sscanf(line + 2, "%f %f %f", &out[count][0], &out[count][1], &out[count][2]) == 3)
+            count++;
+    fclose(file);
+    return count;
+}
+
+Clip *test_add_clips(Model *model, int count)
+{
+    model->clip_count = count;
+    model->clips = test_calloc((size_t)count, sizeof(Clip));
+    return model->clips;
+}
+
+Clip *test_clip_init(Clip *clip, const char *name, float duration, int track_count)
+{
+    snprintf(clip->name, sizeof clip->name, "%s", name);
+    clip->duration = duration;
+    clip->track_count = track_count;
+    clip->tracks = test_calloc((size_t)track_count, sizeof(JointTrack));
+    return clip;
+}
+
+int test_skinview_status(const char *args, char *err, size_t err_size)
+{
+    char command[4096];
+    snprintf(command, sizeof command, "'%s' %s 2>&1 >/dev/null", SKINVIEW_BINARY, args);
+    return test_run_status(command, err, err_size);
+}
+
+int test_skinview_code(const char *args, char *err, size_t err_size)
+{
+    int status = test_skinview_status(args, err, err_size);
+    return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+void test_verify(const char *label, const char *path, const char *more, char *output, size_t output_size)
+{
+    char command[2048];
+    snprintf(command, sizeof command, "'%s' '%s' %s --verify 2>&1", SKINVIEW_BINARY, path, more);
+    int code = test_run_capture(command, output, output_size);
+    if (code != 0 && strstr(output, "no OpenGL context")) {
+        printf("%s: --verify skipped, no OpenGL here\n", label);
+        return;
+    }
+    CHECK(code == 0 && strstr(output, "verify passed"), "%s: --verify (GPU vs CPU) exit %d:\n%s", label, code, output);
+}
+
 void *test_calloc(size_t count, size_t size)
 {
     void *p = calloc(count > 0 ? count : 1, size);
@@ -275,7 +401,7 @@ void test_base64(const unsigned char *in, size_t n, char *out)
     out[o] = '\0';
 }
 
-bool test_write_clips_gltf(const char *path, int clip_count)
+bool test_write_clips_gltf_with(const char *path, const TestClipsGltf *o)
 {
     unsigned char buffer[512];
     size_t at = 0;
@@ -286,33 +412,45 @@ bool test_write_clips_gltf(const char *path, int clip_count)
     PUT(indices);                                     /* 36: 8 bytes */
     const uint8_t joints[12] = {0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0};
     PUT(joints);                                      /* 44: 12 bytes */
-    const float weights[12] = {0.5f, 0.5f, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+    float weights[12] = {0.5f, 0.5f, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+    if (o->zero_weights) memset(weights, 0, sizeof weights);
     PUT(weights);                                     /* 56: 48 bytes */
     float binds[32] = {0};
     for (int m = 0; m < 2; m++)
         for (int i = 0; i < 4; i++) binds[m * 16 + i * 5] = 1.0f;
-    binds[16 + 13] = -1.0f;                           /* joint 1 one unit up */
+    binds[16 + 13] = -1.0f;                           /* joint 1 one unit up: inverse translates down */
+    if (o->singular_bind) binds[16 + 5] = 0.0f;       /* y axis of joint 1's inverse bind squashed */
     PUT(binds);                                       /* 104: 128 bytes */
-    const float times[2] = {0.0f, 1.0f};
+    float times[2] = {0.0f, 1.0f};
+    if (o->backwards_keys) times[0] = 1.0f, times[1] = 0.0f;
     PUT(times);                                       /* 232: 8 bytes */
-    const float moves[6] = {0, 1, 0, 0, 1.5f, 0};
+    const float moves[6] = {0, 1, 0, 0, o->knee_key != 0.0f ? o->knee_key : 1.5f, 0};
     PUT(moves);                                       /* 240: 24 bytes -> 264 */
 #undef PUT
-    char encoded[1024];
+    char encoded[1024], buffer_json[1200], json[8192];
     test_base64(buffer, at, encoded);
-    FILE *f = fopen(path, "w");
-    if (!f) return false;
-    fputs("{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
-          "\"nodes\":[{\"name\":\"root\",\"children\":[1,2]},{\"name\":\"body\",\"mesh\":0,\"skin\":0},"
-          "{\"name\":\"hip\",\"children\":[3]},{\"name\":\"knee\",\"translation\":[0,1,0]}],"
-          "\"skins\":[{\"joints\":[2,3],\"inverseBindMatrices\":4}],"
-          "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":2,\"WEIGHTS_0\":3},"
-          "\"indices\":1}]}],\"animations\":[", f);
-    for (int c = 0; c < clip_count; c++)
-        fprintf(f, "%s{\"name\":\"clip_%02d\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":3,"
-                   "\"path\":\"translation\"}}],\"samplers\":[{\"input\":5,\"output\":6}]}", c ? "," : "", c);
-    fprintf(f,
-            "],\"buffers\":[{\"byteLength\":%zu,\"uri\":\"data:application/octet-stream;base64,%s\"}],"
+    if (o->glb) snprintf(buffer_json, sizeof buffer_json, "{\"byteLength\":%zu}", at);
+    else snprintf(buffer_json, sizeof buffer_json, "{\"byteLength\":%zu,\"uri\":\"data:application/octet-stream;base64,%s\"}", at, encoded);
+    size_t n = (size_t)snprintf(json, sizeof json,
+        "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
+        "\"nodes\":[{\"name\":\"root\",\"children\":[1,2]},{\"name\":\"body\",\"mesh\":0,\"skin\":0},"
+        "{\"name\":\"hip\",\"children\":[3]},{\"name\":\"knee\",\"translation\":[0,1,0]}],"
+        "\"skins\":[{\"joints\":[2,3]%s}],"
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":2,\"WEIGHTS_0\":3},"
+        "\"indices\":1%s}]}],",
+        o->no_inverse_binds ? "" : ",\"inverseBindMatrices\":4", o->texture ? ",\"material\":0" : "");
+    if (o->texture)
+        n += (size_t)snprintf(json + n, sizeof json - n,
+                              "\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":0}}}],"
+                              "\"textures\":[{\"source\":0}],\"images\":[{\"uri\":\"%s\"}],", o->texture);
+    n += (size_t)snprintf(json + n, sizeof json - n, "\"animations\":[");
+    for (int c = 0; c < o->clip_count && n < sizeof json; c++)
+        n += (size_t)snprintf(json + n, sizeof json - n,
+                              "%s{\"name\":\"clip_%02d\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":3,"
+                              "\"path\":\"translation\"}}],\"samplers\":[{\"input\":5,\"output\":6}]}", c ? "," : "", c);
+    if (n < sizeof json)
+        n += (size_t)snprintf(json + n, sizeof json - n,
+            "],\"buffers\":[%s],"
             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,"
             "\"byteLength\":6},{\"buffer\":0,\"byteOffset\":44,\"byteLength\":12},{\"buffer\":0,\"byteOffset\":56,"
             "\"byteLength\":48},{\"buffer\":0,\"byteOffset\":104,\"byteLength\":128},{\"buffer\":0,\"byteOffset\":232,"
@@ -324,8 +462,19 @@ bool test_write_clips_gltf(const char *path, int clip_count)
             "{\"bufferView\":4,\"componentType\":5126,\"count\":2,\"type\":\"MAT4\"},"
             "{\"bufferView\":5,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"min\":[0],\"max\":[1]},"
             "{\"bufferView\":6,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}]}\n",
-            at, encoded);
-    return fclose(f) == 0;
+            buffer_json);
+    if (n >= sizeof json) return false;
+    if (!o->glb) return test_write_text(path, json);
+    unsigned char *glb = NULL;
+    size_t glb_size = test_glb_bytes(json, n, buffer, at, &glb);
+    bool ok = glb_size > 0 && test_write_file(path, glb, glb_size);
+    free(glb);
+    return ok;
+}
+
+bool test_write_clips_gltf(const char *path, int clip_count)
+{
+    return test_write_clips_gltf_with(path, &(TestClipsGltf){.clip_count = clip_count});
 }
 
 /* ---- glTF writer ----------------------------------------------------------------------- */

@@ -34,6 +34,40 @@ void test_naive_mat4_mul(const float a[4][4], const float b[4][4], float out[4][
 
 bool test_file_exists(const char *path);
 
+/* Writes size bytes (write_text: a NUL-terminated text) to path, replacing it; false if it cannot. */
+bool test_write_file(const char *path, const void *data, size_t size);
+bool test_write_text(const char *path, const char *text);
+/* Copies the file `from` to `to`; false if either cannot be read or written. */
+bool test_copy_file(const char *from, const char *to);
+
+/* A new folder /tmp/NAME-XXXXXX (mkdtemp) into folder (folder_size bytes); false, with a message,
+ * if it cannot be made. test_remove_folder removes it and all in it, unless SKINVIEW_KEEP_TEST_FILES
+ * is set (then it says where the files are). */
+bool test_make_folder(char *folder, size_t folder_size, const char *name);
+void test_remove_folder(const char *folder);
+
+/* Calls visit(path, context) for every regular file in folder and in its subfolders down to
+ * max_depth levels below it (names starting with '.' are passed over), in readdir order. */
+void test_walk_files(const char *folder, int max_depth, void (*visit)(const char *path, void *context), void *context);
+
+/* A part of a test program that its argument picks (CTest runs each as a test of its own). */
+typedef struct TestMode {
+    const char *name;
+    void (*run)(void);
+} TestMode;
+/* Runs the mode named `mode` among modes[count]; for any other name it prints
+ * "usage: PROGRAM a|b|..." and returns false (the program then exits with 2). */
+bool test_run_mode(const char *program, const char *mode, const TestMode *modes, int count);
+
+/* The positions of an OBJ's "v x y z" lines into out (at most capacity of them); their count, -1 if
+ * the file cannot be read. */
+int test_read_obj_positions(const char *path, float out[][3], int capacity);
+
+/* For models built by hand: `count` zeroed clips on model (its clips replaced); one clip named, `duration`
+ * long, with track_count zeroed joint tracks. Each returns the first of what it made. */
+Clip *test_add_clips(Model *model, int count);
+Clip *test_clip_init(Clip *clip, const char *name, float duration, int track_count);
+
 /* calloc that never returns NULL (a count of 0 asks for one element); out of memory ends the test. */
 void *test_calloc(size_t count, size_t size);
 
@@ -81,6 +115,13 @@ int test_present_skinned_models(TestModel *models, int capacity);
  * test_run_capture returns the exit code (-1 if it could not be started or did not exit). */
 int test_run_status(const char *command, char *out, size_t out_size);
 int test_run_capture(const char *command, char *out, size_t out_size);
+/* The real skinview with `args` (already quoted), stdout dropped: its stderr into err (as test_run_status);
+ * the raw wait status. test_skinview_code: its exit code (-1 if it did not exit). */
+int test_skinview_status(const char *args, char *err, size_t err_size);
+int test_skinview_code(const char *args, char *err, size_t err_size);
+/* skinview 'PATH' MORE --verify (GPU against CPU; MORE may be ""): a failed CHECK ("LABEL: --verify exit N")
+ * unless it says "verify passed"; without an OpenGL context here it only says so. Its text into output. */
+void test_verify(const char *label, const char *path, const char *more, char *output, size_t output_size);
 
 /* Bytes of a glTF buffer that a test writes by hand: each test_blob_add() appends at a 4-byte
  * aligned offset (what accessors need) and returns that offset; more than TEST_BLOB_BYTES in all
@@ -98,6 +139,18 @@ void test_base64(const unsigned char *in, size_t n, char *out);
 /* Writes a small skinned glTF (one triangle, joints "hip" -> "knee", the knee lifted by each clip)
  * with `clip_count` clips named clip_00, clip_01, ... Returns false if it cannot. */
 bool test_write_clips_gltf(const char *path, int clip_count);
+/* The same with one thing changed or broken at a time (the zero value of each field: as above). */
+typedef struct TestClipsGltf {
+    int         clip_count;
+    float       knee_key;           /* y of the knee's second translation key (0: 1.5) */
+    bool        zero_weights;       /* every weight 0 */
+    bool        singular_bind;      /* joint 1's inverse bind squashed along y */
+    bool        backwards_keys;     /* key times 1, 0 */
+    bool        no_inverse_binds;   /* the skin without inverseBindMatrices (valid: identities) */
+    const char *texture;            /* a material with this base colour image uri, or NULL */
+    bool        glb;                /* a GLB (the buffer in its BIN chunk), not a .gltf */
+} TestClipsGltf;
+bool test_write_clips_gltf_with(const char *path, const TestClipsGltf *options);
 
 /* A glTF under construction, for tests that write their own files: binary data goes into one
  * buffer (each view 4-byte aligned), bufferViews and accessors are collected as JSON text, and

@@ -3,7 +3,7 @@
 #include "anim/animator.h"
 #include "view/playback.h"
 #include "io/import.h"
-#include "testutil.h"
+#include "testio.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -211,18 +211,21 @@ static void test_in_place(void)
     model_free(&model);
 }
 
+/* Largest difference between two animators' joint model matrices, element by element. */
+static float joints_difference(const Animator *a, const Animator *b)
+{
+    float worst = 0.0f;
+    for (int j = 0; j < a->model->skeleton.joint_count; j++)
+        for (int c = 0; c < 4; c++)
+            for (int r = 0; r < 4; r++) worst = fmaxf(worst, fabsf(a->joint_model[j][c][r] - b->joint_model[j][c][r]));
+    return worst;
+}
+
 /* The real cross-fade on the demo: weight 0 / 1 give the two clips' poses. */
 static void test_animator_blend(void)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/assets/demo.fbx", SKINVIEW_SOURCE_DIR);
     Model model;
-    char error[512];
-    ImportOptions options = {0};
-    if (!import_model(path, &options, &model, error, sizeof error)) {
-        CHECK(false, "%s: %s", path, error);
-        return;
-    }
+    if (!test_import(SKINVIEW_SOURCE_DIR "/assets/demo.fbx", NULL, &model)) return;
     int idle = model_find_clip(&model, "Idle"), walk = model_find_clip(&model, "Walk");
     CHECK(idle >= 0 && walk >= 0, "demo clips");
     Animator blended, single;
@@ -234,16 +237,10 @@ static void test_animator_blend(void)
         float ta = 0.37f * (float)i, tb = 0.19f * (float)i;
         animator_evaluate_blend(&blended, idle, ta, walk, tb, 0.0f);
         animator_evaluate(&single, idle, ta);
-        for (int j = 0; j < joints; j++)
-            for (int c = 0; c < 4; c++)
-                for (int r = 0; r < 4; r++)
-                    worst0 = fmaxf(worst0, fabsf(blended.joint_model[j][c][r] - single.joint_model[j][c][r]));
+        worst0 = fmaxf(worst0, joints_difference(&blended, &single));
         animator_evaluate_blend(&blended, idle, ta, walk, tb, 0.999999f);
         animator_evaluate(&single, walk, tb);
-        for (int j = 0; j < joints; j++)
-            for (int c = 0; c < 4; c++)
-                for (int r = 0; r < 4; r++)
-                    worst1 = fmaxf(worst1, fabsf(blended.joint_model[j][c][r] - single.joint_model[j][c][r]));
+        worst1 = fmaxf(worst1, joints_difference(&blended, &single));
     }
     printf("demo cross-fade: weight 0 vs Idle %.3g, weight ~1 vs Walk %.3g (max matrix element difference)\n", worst0,
            worst1);
@@ -260,10 +257,7 @@ static void test_animator_blend(void)
     animator_evaluate(&blended, walk, 0.7f);
     animator_evaluate(&fresh, walk, 0.7f);
     float after = 0.0f;
-    for (int j = 0; j < joints; j++)
-        for (int c = 0; c < 4; c++)
-            for (int r = 0; r < 4; r++)
-                after = fmaxf(after, fabsf(blended.joint_model[j][c][r] - fresh.joint_model[j][c][r]));
+    after = fmaxf(after, joints_difference(&blended, &fresh));
     CHECK(after < 1e-6f, "after a fade the clip evaluates as in a fresh animator (%g)", after);
     animator_free(&fresh);
     animator_free(&blended);
@@ -275,15 +269,8 @@ static void test_animator_blend(void)
  * poses like a clip; weight 0 / 1 give the two sides. */
 static void test_static_pose_fades(void)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/assets/demo.fbx", SKINVIEW_SOURCE_DIR);
     Model model;
-    char error[512];
-    ImportOptions options = {0};
-    if (!import_model(path, &options, &model, error, sizeof error)) {
-        CHECK(false, "%s: %s", path, error);
-        return;
-    }
+    if (!test_import(SKINVIEW_SOURCE_DIR "/assets/demo.fbx", NULL, &model)) return;
     int wave = model_find_clip(&model, "Wave");
     Animator blended, single;
     animator_init(&blended, &model);

@@ -4,7 +4,7 @@
 #include "app/bounds.h"
 #include "view/camera.h"
 #include "io/import.h"
-#include "testutil.h"
+#include "testio.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -154,12 +154,7 @@ static void test_unnamed_walker(void)
         return;
     }
     Model model = {0};
-    char error[512];
-    ImportOptions options = {0};
-    if (!import_model(path, &options, &model, error, sizeof error)) {
-        CHECK(false, "%s: %s", path, error);
-        return;
-    }
+    if (!test_import(path, NULL, &model)) return;
     Animator animator;
     if (!animator_init(&animator, &model)) {
         CHECK(false, "animator_init");

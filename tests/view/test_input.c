@@ -138,6 +138,22 @@ static void test_speed(void)
     CHECK(near(p.speed, 1.0f), "speed 0 falls back to 1: %g", p.speed);
 }
 
+/* A key and the playback time it must leave. */
+typedef struct KeyTime {
+    int         key;
+    float       time;
+    const char *what;
+} KeyTime;
+
+/* Presses each key in turn; after each the time must be the one given. */
+static void press_expecting(Playback *p, const float *durations, const KeyTime *steps, int count)
+{
+    for (int i = 0; i < count; i++) {
+        press(p, steps[i].key, durations);
+        CHECK(near(p->time, steps[i].time), "%s: %g", steps[i].what, p->time);
+    }
+}
+
 static void test_pause_and_step(void)
 {
     const float durations[2] = {1.0f, 0.05f};
@@ -146,10 +162,9 @@ static void test_pause_and_step(void)
     playback_init(&p, 2, durations, 0, 0.5f, 1.0f);
     CHECK(near(p.time, 0.5f), "--time: %g", p.time);
 
-    press(&p, GLFW_KEY_PERIOD, durations);
-    CHECK(near(p.time, 0.5f), "no step while playing: %g", p.time);
-    press(&p, GLFW_KEY_COMMA, durations);
-    CHECK(near(p.time, 0.5f), "no step back while playing: %g", p.time);
+    const KeyTime playing[] = {{GLFW_KEY_PERIOD, 0.5f, "no step while playing"},
+                               {GLFW_KEY_COMMA, 0.5f, "no step back while playing"}};
+    press_expecting(&p, durations, playing, 2);
 
     press(&p, GLFW_KEY_SPACE, durations);
     CHECK(p.paused, "space pauses");
@@ -163,12 +178,10 @@ static void test_pause_and_step(void)
 
     /* the clip end: the last key is a stop, then wrap to 0; back from 0 goes to the end */
     p.time = 1.0f - 0.5f * step;
-    press(&p, GLFW_KEY_PERIOD, durations);
-    CHECK(near(p.time, 1.0f), "step onto the last key: %g", p.time);
-    press(&p, GLFW_KEY_PERIOD, durations);
-    CHECK(near(p.time, 0.0f), "step past the end wraps to 0: %g", p.time);
-    press(&p, GLFW_KEY_COMMA, durations);
-    CHECK(near(p.time, 1.0f), "step back from 0 goes to the end: %g", p.time);
+    const KeyTime at_end[] = {{GLFW_KEY_PERIOD, 1.0f, "step onto the last key"},
+                              {GLFW_KEY_PERIOD, 0.0f, "step past the end wraps to 0"},
+                              {GLFW_KEY_COMMA, 1.0f, "step back from 0 goes to the end"}};
+    press_expecting(&p, durations, at_end, 3);
 
     press(&p, GLFW_KEY_0, durations);
     CHECK(near(p.time, 0.0f) && p.paused, "0 restarts and keeps the pause: %g", p.time);

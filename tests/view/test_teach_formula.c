@@ -19,7 +19,7 @@
 #include "testgl.h"
 #include "testutil.h"
 
-#include "stb_image.h"   /* the implementation is in skinview_io (import_material.c) */
+#include "testimage.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -217,46 +217,14 @@ static void test_sliders(void)
 
 static char folder[] = "/tmp/skinview-test-formula-XXXXXX";
 
-typedef struct Image {
-    int width, height;
-    unsigned char *rgba;
-} Image;
-
-static Image shot(const char *name, const char *model, const char *arguments)
+static TestImage shot(const char *name, const char *model, const char *arguments)
 {
-    Image image = {0, 0, NULL};
-    char path[512], command[4096], output[4096];
+    char path[512], all[2048];
     snprintf(path, sizeof path, "%s/%s.png", folder, name);
-    snprintf(command, sizeof command, "'%s' '%s' --size 320x240 --no-grid %s --screenshot '%s' 2>&1", SKINVIEW_BINARY,
-             model, arguments, path);
-    int code = test_run_capture(command, output, sizeof output);
-    CHECK(code == 0, "%s: exit %d: %s", arguments, code, output);
-    if (code != 0) return image;
-    int channels;
-    image.rgba = stbi_load(path, &image.width, &image.height, &channels, 4);
-    CHECK(image.rgba != NULL, "%s decodes", path);
-    return image;
+    snprintf(all, sizeof all, "--size 320x240 --no-grid %s", arguments);
+    return test_screenshot(model, all, path);
 }
 
-typedef bool (*PixelTest)(const unsigned char *p);
-static int count(const Image *image, PixelTest test)
-{
-    int n = 0;
-    for (int i = 0; image->rgba && i < image->width * image->height; i++) n += test(image->rgba + 4 * i);
-    return n;
-}
-static int differing(const Image *a, const Image *b)
-{
-    if (!a->rgba || !b->rgba) return -1;
-    int n = 0;
-    for (int i = 0; i < a->width * a->height; i++)
-        for (int c = 0; c < 3; c++)
-            if (abs((int)a->rgba[4 * i + c] - (int)b->rgba[4 * i + c]) > 24) {
-                n++;
-                break;
-            }
-    return n;
-}
 static bool is_viridis_dark(const unsigned char *p) { return p[0] > 30 && p[0] < 90 && p[1] < 40 && p[2] > 45 && p[2] < 110; }
 static bool is_viridis_bright(const unsigned char *p) { return p[1] > 120 && p[0] < 200 && p[2] < 170 && p[1] > p[0] + 20; }
 static bool is_text_white(const unsigned char *p) { return p[0] > 225 && p[1] > 225 && p[2] > 225; }
@@ -275,33 +243,33 @@ static void test_flags(void)
 {
     if (!mkdtemp(folder)) return;
     const char *demo = SKINVIEW_SOURCE_DIR "/assets/demo.fbx";
-    Image plain = shot("plain", demo, "--clip Twist --time 0.75");
-    Image compare = shot("compare", demo, "--clip Twist --time 0.75 --compare lbs,dq");
-    expect_more("--compare lbs,dq (0: dark viridis)", count(&compare, is_viridis_dark), count(&plain, is_viridis_dark), 2000);
-    Image rigid = shot("rigid", demo, "--clip Twist --time 0.75 --skinning rigid");
-    int rigid_diff = differing(&rigid, &plain);
+    TestImage plain = shot("plain", demo, "--clip Twist --time 0.75");
+    TestImage compare = shot("compare", demo, "--clip Twist --time 0.75 --compare lbs,dq");
+    expect_more("--compare lbs,dq (0: dark viridis)", test_image_count(&compare, is_viridis_dark), test_image_count(&plain, is_viridis_dark), 2000);
+    TestImage rigid = shot("rigid", demo, "--clip Twist --time 0.75 --skinning rigid");
+    int rigid_diff = test_image_differing(&rigid, &plain);
     CHECK(rigid_diff > 30, "--skinning rigid changes %d pixels (the joints crack)", rigid_diff);
     printf("%-40s %6d pixels differ from LBS\n", "--skinning rigid", rigid_diff);
 
-    Image walk = shot("walk", demo, "--clip Walk --time 0.3");
-    Image walk_large = shot("walk-large", demo, "--clip Walk --time 0.3 --size 640x480");
+    TestImage walk = shot("walk", demo, "--clip Walk --time 0.3");
+    TestImage walk_large = shot("walk-large", demo, "--clip Walk --time 0.3 --size 640x480");
     /* 640x480: at 320x240 the panel shrinks to its brief form to keep clear of the vertex (view_teach_panels) */
-    Image inspect = shot("inspect", demo, "--clip Walk --time 0.3 --inspect-vertex body:5000 --size 640x480");
-    expect_more("--inspect-vertex body:5000 (panel)", count(&inspect, is_text_white), count(&walk_large, is_text_white), 300);
-    Image space = shot("space", demo, "--clip Walk --time 0.3 --joint forearm.L --show-bone-space --size 640x480");
-    expect_more("--show-bone-space (points by weight)", count(&space, is_viridis_bright), count(&walk_large, is_viridis_bright), 40);
+    TestImage inspect = shot("inspect", demo, "--clip Walk --time 0.3 --inspect-vertex body:5000 --size 640x480");
+    expect_more("--inspect-vertex body:5000 (panel)", test_image_count(&inspect, is_text_white), test_image_count(&walk_large, is_text_white), 300);
+    TestImage space = shot("space", demo, "--clip Walk --time 0.3 --joint forearm.L --show-bone-space --size 640x480");
+    expect_more("--show-bone-space (points by weight)", test_image_count(&space, is_viridis_bright), test_image_count(&walk_large, is_viridis_bright), 40);
 
-    Image skeleton = shot("skeleton", demo, "--clip Walk --time 0.3 --show-skeleton --joint upper_arm.L");
-    Image isolate = shot("isolate", demo, "--clip Walk --time 0.3 --show-skeleton --joint upper_arm.L --isolate-joint");
-    Image hide = shot("hide", demo, "--clip Walk --time 0.3 --show-skeleton --hide-joints upper_arm.L,thigh.R");
-    int bones = count(&skeleton, is_bone_green), isolated = count(&isolate, is_bone_green), hidden = count(&hide, is_bone_green);
+    TestImage skeleton = shot("skeleton", demo, "--clip Walk --time 0.3 --show-skeleton --joint upper_arm.L");
+    TestImage isolate = shot("isolate", demo, "--clip Walk --time 0.3 --show-skeleton --joint upper_arm.L --isolate-joint");
+    TestImage hide = shot("hide", demo, "--clip Walk --time 0.3 --show-skeleton --hide-joints upper_arm.L,thigh.R");
+    int bones = test_image_count(&skeleton, is_bone_green), isolated = test_image_count(&isolate, is_bone_green), hidden = test_image_count(&hide, is_bone_green);
     CHECK(isolated < bones * 3 / 4 && isolated > 0, "--isolate-joint: %d skeleton pixels of %d", isolated, bones);
     CHECK(hidden < bones * 3 / 4 && hidden > 0, "--hide-joints: %d skeleton pixels of %d", hidden, bones);
     printf("%-40s %6d / %d skeleton pixels (isolate / hide of %d)\n", "--isolate-joint, --hide-joints", isolated, hidden,
            bones);
-    Image influences = shot("influences", demo, "--clip Walk --time 0.3 --show-influences");
-    Image only = shot("influences-only", demo, "--clip Walk --time 0.3 --show-influences --joint upper_arm.L --isolate-joint");
-    int all_blue = count(&influences, is_count_blue), only_blue = count(&only, is_count_blue);
+    TestImage influences = shot("influences", demo, "--clip Walk --time 0.3 --show-influences");
+    TestImage only = shot("influences-only", demo, "--clip Walk --time 0.3 --show-influences --joint upper_arm.L --isolate-joint");
+    int all_blue = test_image_count(&influences, is_count_blue), only_blue = test_image_count(&only, is_count_blue);
     CHECK(only_blue < all_blue / 2 && only_blue > 20, "influence view of one joint: %d blue pixels of %d", only_blue, all_blue);
 
     char output[4096], command[2048];
@@ -322,21 +290,19 @@ static void test_flags(void)
 
     const char *cube = SKINVIEW_SHARED_MODELS_DIR "/khronos-animatedmorphcube/AnimatedMorphCube.glb";
     if (test_file_exists(cube)) {
-        Image rest = shot("cube", cube, "--clip 0 --time 0 --morph 0=0,1=0");
-        Image morphed = shot("cube-morph", cube, "--clip 0 --time 0 --morph 0=1,1=0");
-        int diff = differing(&rest, &morphed);
+        TestImage rest = shot("cube", cube, "--clip 0 --time 0 --morph 0=0,1=0");
+        TestImage morphed = shot("cube-morph", cube, "--clip 0 --time 0 --morph 0=1,1=0");
+        int diff = test_image_differing(&rest, &morphed);
         CHECK(diff > 200, "--morph 0=1 changes the cube (%d pixels)", diff);
-        Image sliders = shot("cube-sliders", cube, "--clip 0 --time 0 --morph 0=1 --show-morphs");
-        expect_more("--show-morphs (slider bars)", count(&sliders, is_slider), count(&morphed, is_slider), 100);
-        stbi_image_free(rest.rgba);
-        stbi_image_free(morphed.rgba);
-        stbi_image_free(sliders.rgba);
+        TestImage sliders = shot("cube-sliders", cube, "--clip 0 --time 0 --morph 0=1 --show-morphs");
+        expect_more("--show-morphs (slider bars)", test_image_count(&sliders, is_slider), test_image_count(&morphed, is_slider), 100);
+        test_image_free(&rest);
+        test_image_free(&morphed);
+        test_image_free(&sliders);
     }
-    Image *all[] = {&plain, &compare, &rigid, &walk, &walk_large, &inspect, &space, &skeleton, &isolate, &hide, &influences, &only};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) stbi_image_free(all[i]->rgba);
-    char clean[600];
-    snprintf(clean, sizeof clean, "rm -rf '%s'", folder);
-    if (system(clean) != 0) printf("could not remove %s\n", folder);
+    TestImage *all[] = {&plain, &compare, &rigid, &walk, &walk_large, &inspect, &space, &skeleton, &isolate, &hide, &influences, &only};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) test_image_free(all[i]);
+    test_remove_folder(folder);
 }
 
 /* --inspect-vertex ... --json through the binary against vertex_inspect in this process. */

@@ -310,8 +310,6 @@ int main(void)
     test_help_fit(demo, 1280, 720, true);
     test_help_fit(demo, 800, 600, false);
     test_many_clips();
-    char command[600];
-    snprintf(command, sizeof command, "rm -rf '%s'", folder);
-    if (test_failed == 0 && system(command) != 0) fprintf(stderr, "could not remove %s\n", folder);
+    if (test_failed == 0) test_remove_folder(folder);
     return test_finish();
 }

@@ -38,18 +38,6 @@
 
 static char folder[] = "/tmp/skinview_viewer_live_XXXXXX";
 
-static bool copy_file(const char *from, const char *to)
-{
-    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
-    bool ok = in && out;
-    char buffer[65536];
-    size_t n;
-    while (ok && (n = fread(buffer, 1, sizeof buffer, in)) > 0) ok = fwrite(buffer, 1, n, out) == n;
-    if (in) fclose(in);
-    if (out && fclose(out) != 0) ok = false;
-    return ok;
-}
-
 /* Sets the file's modification time `seconds` into the future: --watch compares whole seconds. */
 static void bump_mtime(const char *path, int seconds)
 {
@@ -359,7 +347,7 @@ int main(void)
     snprintf(out, sizeof out, "%s/stdout.txt", folder);
     snprintf(err, sizeof err, "%s/stderr.txt", folder);
     snprintf(huesitos, sizeof huesitos, "%s/FBX/huesitos.fbx", SKINVIEW_TESTMODELS_DIR);
-    CHECK(copy_file(SKINVIEW_SOURCE_DIR "/assets/demo.fbx", model), "copy the demo");
+    CHECK(test_copy_file(SKINVIEW_SOURCE_DIR "/assets/demo.fbx", model), "copy the demo");
 
     pid_t pid = fork();
     if (pid == 0) {
@@ -385,7 +373,7 @@ int main(void)
 #endif
 
         /* --watch: another model written over the file */
-        CHECK(copy_file(huesitos, model), "replace the model");
+        CHECK(test_copy_file(huesitos, model), "replace the model");
         bump_mtime(model, 10);
         CHECK(wait_for(out, "skinview: reloaded model.fbx", 1, 15.0), "--watch: no reload after the file changed");
 
@@ -403,7 +391,7 @@ int main(void)
               "the damaged file: one line on stderr naming it (%d lines)", count_lines(err));
 
         /* Ctrl+R: the file (good again, but with the same time stamp) reloaded on request */
-        CHECK(copy_file(huesitos, model), "restore the model");
+        CHECK(test_copy_file(huesitos, model), "restore the model");
         bump_mtime(model, 20);
         snprintf(arguments, sizeof arguments, "mousemove --window %s 40 40", window);
         run_xdotool(arguments, NULL, 0);
@@ -498,7 +486,7 @@ int main(void)
         snprintf(spider_source, sizeof spider_source, "%s/OBJ/spider.obj", SKINVIEW_TESTMODELS_DIR);
         snprintf(mtl, sizeof mtl, "%s/spider.mtl", folder);
         snprintf(mtl_source, sizeof mtl_source, "%s/OBJ/spider.mtl", SKINVIEW_TESTMODELS_DIR);
-        CHECK(copy_file(spider_source, spider) && copy_file(mtl_source, mtl), "copy the spider");
+        CHECK(test_copy_file(spider_source, spider) && test_copy_file(mtl_source, mtl), "copy the spider");
         CHECK(xdnd_drop(window, spider), "drop the spider");
         CHECK(wait_for(out, "skinview: opened spider.obj", 1, 15.0), "the spider was not opened");
         snprintf(shot_a, sizeof shot_a, "skinview: saved %s/spider-shot-001.png", folder);
@@ -561,8 +549,6 @@ int main(void)
         waitpid(pid, &status, 0);
     }
     CHECK(ended && WIFEXITED(status) && WEXITSTATUS(status) == 0, "Q: the viewer quits with status 0 (0x%x)", status);
-    char command[700];
-    snprintf(command, sizeof command, "rm -rf '%s'", folder);
-    if (test_failed == 0 && system(command) != 0) fprintf(stderr, "could not remove %s\n", folder);
+    if (test_failed == 0) test_remove_folder(folder);
     return test_finish();
 }
