@@ -271,14 +271,21 @@ static void test_sampling_matches_reference(const Clip *clip, const Skeleton *sk
     free(times);
 }
 
-/* The slerp weights: rotation of the packed result vs double-precision slerp, arcs 0.01° .. 179°. */
-static void test_slerp_error_bound(void)
+/* One root joint at rest (identity), allocated (skeleton_free it). */
+static Skeleton one_joint_skeleton(void)
 {
     Skeleton skeleton = {0};
     if (!skeleton_alloc(&skeleton, 1)) exit(1);
     skeleton.parent[0] = -1;
     glm_quat_identity(skeleton.rest_trs[0].rotation);
     glm_vec3_fill(skeleton.rest_trs[0].scale, 1.0f);
+    return skeleton;
+}
+
+/* The slerp weights: rotation of the packed result vs double-precision slerp, arcs 0.01° .. 179°. */
+static void test_slerp_error_bound(void)
+{
+    Skeleton skeleton = one_joint_skeleton();
     float times[2] = {0.0f, 1.0f};
     versor keys[2];
     JointTrack track = {.joint = 0, .rotation_count = 2, .rotation_times = times, .rotation_values = keys};
@@ -399,11 +406,7 @@ static void test_pose_matches_reference(Clip *clip, Skeleton *skeleton, bool aff
  * t = times[0] Inf * 0 = NaN. The packed sampler must hold the key instead. */
 static void test_denormal_key_span(void)
 {
-    Skeleton skeleton = {0};
-    if (!skeleton_alloc(&skeleton, 1)) exit(1);
-    skeleton.parent[0] = -1;
-    glm_quat_identity(skeleton.rest_trs[0].rotation);
-    glm_vec3_fill(skeleton.rest_trs[0].scale, 1.0f);
+    Skeleton skeleton = one_joint_skeleton();
     float times[2] = {0.0f, 2.52234e-44f};
     vec3 translations[2] = {{1.0f, 2.0f, 3.0f}, {0.0f, 0.0f, 3.0f}};
     JointTrack track = {.joint = 0, .translation_count = 2, .translation_times = times,

@@ -427,11 +427,14 @@ bool test_write_clips_gltf_with(const char *path, const TestClipsGltf *o)
     const float moves[6] = {0, 1, 0, 0, o->knee_key != 0.0f ? o->knee_key : 1.5f, 0};
     PUT(moves);                                       /* 240: 24 bytes -> 264 */
 #undef PUT
-    char encoded[1024], buffer_json[1200], json[8192];
+    char encoded[1024], buffer_json[1200];
+    size_t json_size = 8192 + 200 * (size_t)(o->clip_count > 0 ? o->clip_count : 0);   /* ~150 bytes a clip */
+    char *json = malloc(json_size);
+    if (!json) return false;
     test_base64(buffer, at, encoded);
     if (o->glb) snprintf(buffer_json, sizeof buffer_json, "{\"byteLength\":%zu}", at);
     else snprintf(buffer_json, sizeof buffer_json, "{\"byteLength\":%zu,\"uri\":\"data:application/octet-stream;base64,%s\"}", at, encoded);
-    size_t n = (size_t)snprintf(json, sizeof json,
+    size_t n = (size_t)snprintf(json, json_size,
         "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
         "\"nodes\":[{\"name\":\"root\",\"children\":[1,2]},{\"name\":\"body\",\"mesh\":0,\"skin\":0},"
         "{\"name\":\"hip\",\"children\":[3]},{\"name\":\"knee\",\"translation\":[0,1,0]}],"
@@ -440,16 +443,16 @@ bool test_write_clips_gltf_with(const char *path, const TestClipsGltf *o)
         "\"indices\":1%s}]}],",
         o->no_inverse_binds ? "" : ",\"inverseBindMatrices\":4", o->texture ? ",\"material\":0" : "");
     if (o->texture)
-        n += (size_t)snprintf(json + n, sizeof json - n,
+        n += (size_t)snprintf(json + n, json_size - n,
                               "\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":0}}}],"
                               "\"textures\":[{\"source\":0}],\"images\":[{\"uri\":\"%s\"}],", o->texture);
-    n += (size_t)snprintf(json + n, sizeof json - n, "\"animations\":[");
-    for (int c = 0; c < o->clip_count && n < sizeof json; c++)
-        n += (size_t)snprintf(json + n, sizeof json - n,
+    n += (size_t)snprintf(json + n, json_size - n, "\"animations\":[");
+    for (int c = 0; c < o->clip_count && n < json_size; c++)
+        n += (size_t)snprintf(json + n, json_size - n,
                               "%s{\"name\":\"clip_%02d\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":3,"
                               "\"path\":\"translation\"}}],\"samplers\":[{\"input\":5,\"output\":6}]}", c ? "," : "", c);
-    if (n < sizeof json)
-        n += (size_t)snprintf(json + n, sizeof json - n,
+    if (n < json_size)
+        n += (size_t)snprintf(json + n, json_size - n,
             "],\"buffers\":[%s],"
             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,"
             "\"byteLength\":6},{\"buffer\":0,\"byteOffset\":44,\"byteLength\":12},{\"buffer\":0,\"byteOffset\":56,"
@@ -463,12 +466,16 @@ bool test_write_clips_gltf_with(const char *path, const TestClipsGltf *o)
             "{\"bufferView\":5,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"min\":[0],\"max\":[1]},"
             "{\"bufferView\":6,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}]}\n",
             buffer_json);
-    if (n >= sizeof json) return false;
-    if (!o->glb) return test_write_text(path, json);
-    unsigned char *glb = NULL;
-    size_t glb_size = test_glb_bytes(json, n, buffer, at, &glb);
-    bool ok = glb_size > 0 && test_write_file(path, glb, glb_size);
-    free(glb);
+    bool ok = n < json_size;
+    if (ok && !o->glb) {
+        ok = test_write_text(path, json);
+    } else if (ok) {
+        unsigned char *glb = NULL;
+        size_t glb_size = test_glb_bytes(json, n, buffer, at, &glb);
+        ok = glb_size > 0 && test_write_file(path, glb, glb_size);
+        free(glb);
+    }
+    free(json);
     return ok;
 }
 
