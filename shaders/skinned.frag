@@ -96,7 +96,7 @@ const float PI = 3.14159265358979;
 // RENDER_WEIGHTS, RENDER_INFLUENCES: colour * ((1 - HEAT_SHADING) + HEAT_SHADING * lightLevel), lightLevel = the
 // luminance of the light that reaches the surface (ambient + diffuse), at most 1. A scalar on
 // the linear colour: the hue stays, only the brightness follows the shape (under an ambient-only
-// light of 1 the map's exact colours show: tests/test_teach_aids.c reads them back that way).
+// light of 1 the map's exact colours show: tests/gfx/test_teach_aids.c reads them back that way).
 const float HEAT_SHADING = 0.6;
 vec3 heatShade(vec3 heat, float diffuse, vec3 ambient, vec3 key)
 {

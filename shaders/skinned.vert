@@ -2,7 +2,7 @@
 // skinned.vert — linear blend skinning on the GPU. `skinview --verify` compares it, through
 // transform feedback, with animator_skin_mesh (src/anim/animator.c: the morph pass, then the fast
 // job skin_job_run of src/anim/skin_fast.c, held to the reference skin_vertices_lbs of
-// src/anim/skin.c by tests/test_skin.c). The normal leaves here unnormalised: skinned.frag
+// src/anim/skin.c by tests/anim/test_skin.c). The normal leaves here unnormalised: skinned.frag
 // normalises it (--verify compares normals by their angle).
 // The loader inserts "#define MAX_BONES N" after the #version line, N from
 // GL_MAX_VERTEX_UNIFORM_COMPONENTS (src/gfx/renderer_shader.c).

@@ -7,32 +7,29 @@
 #   io_export_gltf_validator  the Khronos glTF-Validator (npm, tools/web) on the exports: 0 errors, 0 warnings
 #                             (skipped without node or the validator)
 #   io_export_gltf_errors     bad use: one line, non-zero exit, nothing left behind
-skinview_test(io_export_gltf_dcc test_export_gltf_dcc.c LINK PkgConfig::CJSON BINARY LABELS io SKIP TIMEOUT 900)
-target_sources(test_export_gltf_dcc PRIVATE dcc_common.c export_glb.c)
+skinview_test(io_export_gltf_dcc io/test_export_gltf_dcc.c SOURCES util/dcc_common.c util/export_glb.c LINK PkgConfig::CJSON BINARY LABELS io SKIP TIMEOUT 900)
 #   io_export_gltf_three      the same GLBs posed by three.js's GLTFLoader (the oracle's pose.mjs), a second reader, by
 #                             the same rule (skipped without node, ../shared or an installed copy of the oracle)
-skinview_test(io_export_gltf_three test_export_gltf_three.c LINK PkgConfig::CJSON BINARY LABELS io SKIP TIMEOUT 1200)
-target_sources(test_export_gltf_three PRIVATE dcc_common.c export_glb.c)
-skinview_test(io_export_gltf_roundtrip test_export_gltf_roundtrip.c LINK skinview_io BINARY LABELS io SKIP TIMEOUT 600)
-skinview_test(io_export_gltf_validator test_export_gltf_validator.c LINK PkgConfig::CJSON BINARY LABELS io SKIP TIMEOUT 600)
-skinview_test(io_export_gltf_errors test_export_gltf_errors.c BINARY LABELS io TIMEOUT 120)
+skinview_test(io_export_gltf_three io/test_export_gltf_three.c SOURCES util/dcc_common.c util/export_glb.c LINK PkgConfig::CJSON BINARY LABELS io SKIP TIMEOUT 1200)
+skinview_test(io_export_gltf_roundtrip io/test_export_gltf_roundtrip.c LINK skinview_io BINARY LABELS io SKIP TIMEOUT 600)
+skinview_test(io_export_gltf_validator io/test_export_gltf_validator.c LINK PkgConfig::CJSON BINARY LABELS io SKIP TIMEOUT 600)
+skinview_test(io_export_gltf_errors io/test_export_gltf_errors.c BINARY LABELS io TIMEOUT 120)
 #   io_export_gltf_screenshot the same --screenshot from MODEL and from its GLB (<= 0.5 % of the pixels differ;
 #                             needs GL: xvfb-run or EGL)
-skinview_test(io_export_gltf_screenshot test_export_gltf_screenshot.c LINK skinview_io STB BINARY LABELS io gl SKIP TIMEOUT 300)
+skinview_test(io_export_gltf_screenshot io/test_export_gltf_screenshot.c LINK skinview_io STB BINARY LABELS io gl SKIP TIMEOUT 300)
 #   io_export_gltf_influences --max-influences 8: the 5th..8th influences kept at import only when asked (the first four
 #                             unchanged), written as JOINTS_1 / WEIGHTS_1, read back equal (1e-6); --check-export holds
-skinview_test(io_export_gltf_influences test_export_gltf_influences.c LINK skinview_io BINARY LABELS io TIMEOUT 300)
+skinview_test(io_export_gltf_influences io/test_export_gltf_influences.c LINK skinview_io BINARY LABELS io TIMEOUT 300)
 #   io_export_gltf_textures   images: the file's PNG / JPEG bytes copied byte for byte (GLB, .gltf beside, FBX-embedded
 #                             extracted from the FBX's bytes), another format (TGA) re-encoded as lossless PNG
-skinview_test(io_export_gltf_textures test_export_gltf_textures.c LINK skinview_io LABELS io TIMEOUT 300)
+skinview_test(io_export_gltf_textures io/test_export_gltf_textures.c LINK skinview_io LABELS io TIMEOUT 300)
 #   view_export_gltf_window   Ctrl+E in the running viewer (xdotool): NAME-export-001.glb next to the model, read back,
 #                             the worst distance per clip on stdout and in the message line (skipped without a display)
 find_package(X11)
 if(X11_FOUND)   # the message line grabbed with Xlib
-  skinview_test(view_export_gltf_window test_export_gltf_window.c LINK ${X11_LIBRARIES} BINARY LABELS gl window SKIP TIMEOUT 300)
-  target_compile_definitions(test_export_gltf_window PRIVATE SKINVIEW_TEST_X11=1)
-  target_include_directories(test_export_gltf_window PRIVATE ${X11_INCLUDE_DIR})
+  skinview_test(view_export_gltf_window view/test_export_gltf_window.c LINK ${X11_LIBRARIES} DEFINES SKINVIEW_TEST_X11=1
+                INCLUDES ${X11_INCLUDE_DIR} BINARY LABELS gl window SKIP TIMEOUT 300 PROPERTIES RUN_SERIAL TRUE)
 else()
-  skinview_test(view_export_gltf_window test_export_gltf_window.c BINARY LABELS gl window SKIP TIMEOUT 300)
+  skinview_test(view_export_gltf_window view/test_export_gltf_window.c BINARY LABELS gl window SKIP TIMEOUT 300
+                PROPERTIES RUN_SERIAL TRUE)
 endif()
-set_tests_properties(view_export_gltf_window PROPERTIES RUN_SERIAL TRUE)

@@ -1,38 +1,22 @@
 # Stage view (src/view/ and the window): the player layer, input, camera, HUD, the teaching aids in
 # the window. CTest names start with view_.
 
-# The key -> action table / playback state machine and the orbit camera.
-# Both are pure (no window, no GL): their sources are compiled straight into the test
-# programs, so these tests do not depend on the rest of the app being built.
-add_executable(test_input test_input.c ${CMAKE_SOURCE_DIR}/src/view/playback.c ${CMAKE_SOURCE_DIR}/src/view/keys.c ${CMAKE_SOURCE_DIR}/src/teach/aids.c)
-target_include_directories(test_input PRIVATE ${CMAKE_SOURCE_DIR}/src/app)
-# GLFW for the key constants only (no glfw calls are linked).
-target_compile_options(test_input PRIVATE ${GLFW_CFLAGS_OTHER})
-target_include_directories(test_input PRIVATE ${GLFW_INCLUDE_DIRS})
-target_link_libraries(test_input PRIVATE skinview_testutil ${MATH_LIBRARY})
-add_test(NAME view_input COMMAND test_input)
+# The key -> action table / playback state machine and the orbit camera; the clip browser and the
+# timeline (issue 11). All pure (no window, no GL): the tests link skinview_view_core, the part of
+# src/view that has no GL (view_input also the aids' switches, src/teach/aids.c, through skinview_teach).
+skinview_test(view_input view/test_input.c LINK skinview_view_core skinview_teach)
+skinview_test(view_camera view/test_camera.c LINK skinview_view_core)
+skinview_test(view_browser_timeline view/test_browser.c LINK skinview_view_core)
 
-add_executable(test_camera test_camera.c ${CMAKE_SOURCE_DIR}/src/view/camera.c)
-target_include_directories(test_camera PRIVATE ${CMAKE_SOURCE_DIR}/src/app)
-target_link_libraries(test_camera PRIVATE skinview_testutil ${MATH_LIBRARY})
-add_test(NAME view_camera COMMAND test_camera)
+skinview_test(view_blend_root_motion view/test_blend.c LINK skinview_app skinview_testio)
 
-# Viewer UX (issue 11): clip browser, timeline, playback modes, cross-fade, framing, HUD.
-# Pure logic is compiled straight into the test programs (no window, no GL).
-add_executable(test_browser test_browser.c ${CMAKE_SOURCE_DIR}/src/view/browser.c ${CMAKE_SOURCE_DIR}/src/view/timeline.c)
-target_include_directories(test_browser PRIVATE ${CMAKE_SOURCE_DIR}/src/app)
-target_link_libraries(test_browser PRIVATE skinview_testutil ${MATH_LIBRARY})
-add_test(NAME view_browser_timeline COMMAND test_browser)
-
-skinview_test(view_blend_root_motion test_blend.c LINK skinview_app)
-
-skinview_test(view_facing test_facing.c LINK skinview_app)
+skinview_test(view_facing view/test_facing.c LINK skinview_app skinview_testio)
 
 # W / --show-weights start on the joint with the most weighted vertices (issue 29), not the root.
-skinview_test(view_weights_start test_weights_start.c LINK skinview_app)
+skinview_test(view_weights_start view/test_weights_start.c LINK skinview_app)
 
 # Screenshots of the first frame (framing) and of the HUD (browser, timeline, status line).
-skinview_test(view_screens test_ux_screens.c STB BINARY LABELS gfx TIMEOUT 900)   # 520 s at load 29
+skinview_test(view_screens view/test_ux_screens.c STB BINARY LABELS gfx TIMEOUT 900)   # 520 s at load 29
 
 # The window path end to end under a virtual X server: the viewer must still be running
 # (drawing frames) when `timeout` stops it, i.e. exit code 124. The viewer's own exit code
@@ -49,48 +33,43 @@ rc=$(cat "$rc_file" 2>/dev/null || echo none)
 [ "$rc" = 124 ] || { echo "$name: the window exited with $rc before the timeout (124 expected)"; exit 1; }
 echo "$name: the window ran until the timeout"]=])
   set(WINDOW_ENV "XVFB_RUN=${XVFB_RUN_EXECUTABLE};TIMEOUT=${TIMEOUT_EXECUTABLE}")
-  add_test(NAME view_window_xvfb COMMAND sh -c "${WINDOW_RUN}" sh view_window_xvfb $<TARGET_FILE:skinview>
-           ${SKINVIEW_TESTMODELS_DIR}/glTF2/simple_skin/simple_skin.gltf --size 640x480)
-  set_tests_properties(view_window_xvfb PROPERTIES TIMEOUT 60 LABELS "gl;window" ENVIRONMENT "${WINDOW_ENV}")
+  skinview_test(view_window_xvfb COMMAND sh -c "${WINDOW_RUN}" sh view_window_xvfb $<TARGET_FILE:skinview>
+                ${SKINVIEW_TESTMODELS_DIR}/glTF2/simple_skin/simple_skin.gltf --size 640x480
+                TIMEOUT 60 LABELS gl window ENVIRONMENT ${WINDOW_ENV})
 
   # The --vat window (a crowd of 16, the HUD on) the same way, on a bake of the demo.
-  add_test(NAME view_vat_window_bake
-    COMMAND sh -c "rm -rf '${CMAKE_CURRENT_BINARY_DIR}/vat_window' && '$<TARGET_FILE:skinview>' '${CMAKE_SOURCE_DIR}/assets/demo.fbx' --bake-vat '${CMAKE_CURRENT_BINARY_DIR}/vat_window' --fps 2 --quiet")
-  set_tests_properties(view_vat_window_bake PROPERTIES FIXTURES_SETUP vat_window_dir TIMEOUT 60 LABELS "gl")
-  add_test(NAME view_vat_window_xvfb COMMAND sh -c "${WINDOW_RUN}" sh view_vat_window_xvfb $<TARGET_FILE:skinview>
-           --vat ${CMAKE_CURRENT_BINARY_DIR}/vat_window --instances 16 --size 640x480)
-  set_tests_properties(view_vat_window_xvfb PROPERTIES FIXTURES_REQUIRED vat_window_dir TIMEOUT 60 LABELS "gl;window"
-                       ENVIRONMENT "${WINDOW_ENV}")
+  skinview_test(view_vat_window_bake
+    COMMAND sh -c "rm -rf '${CMAKE_CURRENT_BINARY_DIR}/vat_window' && '$<TARGET_FILE:skinview>' '${CMAKE_SOURCE_DIR}/assets/demo.fbx' --bake-vat '${CMAKE_CURRENT_BINARY_DIR}/vat_window' --fps 2 --quiet"
+    TIMEOUT 60 LABELS gl PROPERTIES FIXTURES_SETUP vat_window_dir)
+  skinview_test(view_vat_window_xvfb COMMAND sh -c "${WINDOW_RUN}" sh view_vat_window_xvfb $<TARGET_FILE:skinview>
+                --vat ${CMAKE_CURRENT_BINARY_DIR}/vat_window --instances 16 --size 640x480
+                TIMEOUT 60 LABELS gl window ENVIRONMENT ${WINDOW_ENV} PROPERTIES FIXTURES_REQUIRED vat_window_dir)
 endif()
 
 # The running viewer driven with xdotool: --watch reloads (and survives a damaged file), Ctrl+R,
 # F11 fullscreen, Q quits (skipped without a display or xdotool).
-add_executable(test_viewer_live test_viewer_live.c video_decode.c)
-target_link_libraries(test_viewer_live PRIVATE skinview_testutil skinview_io PkgConfig::FFMPEG)
-target_include_directories(test_viewer_live SYSTEM PRIVATE /usr/include/stb)
+set(VIEWER_LIVE_LINK skinview_io PkgConfig::FFMPEG)
 find_package(X11)
 if(X11_FOUND)   # the drag-and-drop part speaks XDND with Xlib
-  target_compile_definitions(test_viewer_live PRIVATE SKINVIEW_TEST_X11=1)
-  target_include_directories(test_viewer_live PRIVATE ${X11_INCLUDE_DIR})
-  target_link_libraries(test_viewer_live PRIVATE ${X11_LIBRARIES})
+  list(APPEND VIEWER_LIVE_LINK ${X11_LIBRARIES})
+  set(VIEWER_LIVE_X11 DEFINES SKINVIEW_TEST_X11=1 INCLUDES ${X11_INCLUDE_DIR})
 endif()
-add_dependencies(test_viewer_live skinview)
-add_test(NAME view_live COMMAND test_viewer_live)
-set_tests_properties(view_live PROPERTIES LABELS "gl;window" SKIP_RETURN_CODE 77 TIMEOUT 240 RUN_SERIAL TRUE)
+skinview_test(view_live view/test_viewer_live.c SOURCES util/video_decode.c LINK ${VIEWER_LIVE_LINK} STB BINARY
+              ${VIEWER_LIVE_X11} LABELS gl window SKIP TIMEOUT 240 PROPERTIES RUN_SERIAL TRUE)
 
 
 # Click-to-select a joint dot (scene_click_joint, the viewer's mouse callback) against the test's
 # own projection of the joints: the demo and Xbot, a clip and the bind pose, a HiDPI window.
-skinview_test(view_teach_joint_click test_joint_click.c LINK skinview_testgl LABELS gl SKIP TIMEOUT 300)
+skinview_test(view_teach_joint_click view/test_joint_click.c LINK skinview_testgl LABELS gl SKIP TIMEOUT 300)
 
 # Joint names (J) never overlap: scene_place_names on the demo and two dense rigs, four window
 # sizes, bind pose and mid-clip, with and without a selected joint.
-skinview_test(view_teach_name_labels test_name_labels.c LINK skinview_testgl LABELS gl SKIP TIMEOUT 300)
+skinview_test(view_teach_name_labels view/test_name_labels.c LINK skinview_testgl LABELS gl SKIP TIMEOUT 300)
 
 # Issue 19 in the window layer and the binary: each aid from its key and its flag (D E Y Z /
 # Backspace; --compare, --skinning rigid, --inspect-vertex, --show-bone-space, --show-morphs,
 # --morph, --isolate-joint, --hide-joints), a click inspecting the vertex under it, the morph sliders.
-skinview_test(view_teach_formula test_teach_formula.c LINK skinview_testgl STB BINARY LABELS gl TIMEOUT 300)
+skinview_test(view_teach_formula view/test_teach_formula.c LINK skinview_testgl BINARY LABELS gl TIMEOUT 300)
 
 # The player layer (src/view/) under a virtual X server.
 # view_monkey: a seeded stream of random keys, characters, clicks, drags, wheel turns, resizes,
@@ -119,7 +98,7 @@ if(XVFB_RUN_EXECUTABLE)
     set(MONKEY_SKINNED 3000)
     set(MONKEY_VAT 2000)
   endif()
-  add_test(NAME view_monkey
+  skinview_test(view_monkey
     COMMAND sh -c [=[
 set -e
 bin=$1; xvfb=$2; shared=$3; mb=$4; skinned=$5; vat=$6
@@ -147,14 +126,14 @@ run() {   # run LOG ARGS...: the window under xvfb; the viewer's exit code throu
 SKINVIEW_MONKEY="$seed:$skinned" SKINVIEW_MONKEY_DROPS="$drops" run "$dir/skinned.log" "$bin" "$dir/demo.glb" --gl-debug --size 640x480
 SKINVIEW_MONKEY="$((seed + 1)):$vat" run "$dir/vat.log" "$bin" --vat "$dir/vat" --instances 4 --gl-debug --size 640x480
 echo "view_monkey: $((skinned + vat)) events on 2 subjects, seed $seed"]=]
-            sh $<TARGET_FILE:skinview> ${XVFB_RUN_EXECUTABLE} ${SKINVIEW_SHARED_MODELS_DIR} ${MONKEY_MB} ${MONKEY_SKINNED} ${MONKEY_VAT})
-  set_tests_properties(view_monkey PROPERTIES TIMEOUT 600 LABELS "gl;window"
-                       FAIL_REGULAR_EXPRESSION "ERROR: AddressSanitizer|runtime error:|skinview: GL error")
+            sh $<TARGET_FILE:skinview> ${XVFB_RUN_EXECUTABLE} ${SKINVIEW_SHARED_MODELS_DIR} ${MONKEY_MB} ${MONKEY_SKINNED} ${MONKEY_VAT}
+    TIMEOUT 600 LABELS gl window
+    PROPERTIES FAIL_REGULAR_EXPRESSION "ERROR: AddressSanitizer|runtime error:|skinview: GL error")
   # The same on the viewer with --against (src/app/against.c): demo.fbx against demo.glb under a seeded
   # stream (clip changes and their cross-fades pose OTHER with against_pose_blend, D, reloads), with
   # drops of files that pair again (demo.glb, demo.fbx), one with another skeleton (anim_test.x: the
   # old model stays, paired as before) and a missing one.
-  add_test(NAME view_monkey_against
+  skinview_test(view_monkey_against
     COMMAND sh -c [=[
 set -e
 bin=$1; xvfb=$2; models=$3; mb=$4
@@ -169,12 +148,12 @@ cat "$dir/log"
 [ "$(cat "$dir/log.rc" 2>/dev/null)" = 0 ] || { echo "exit code $(cat "$dir/log.rc" 2>/dev/null) (seed $seed)"; exit 1; }
 grep -q " 0 failed checks" "$dir/log" || { echo "monkey checks failed (seed $seed)"; exit 1; }
 grep -q "vertices paired by order (7414)" "$dir/log" || { echo "no pairing line"; exit 1; }]=]
-            sh $<TARGET_FILE:skinview> ${XVFB_RUN_EXECUTABLE} ${SKINVIEW_TESTMODELS_DIR} ${MONKEY_MB})
-  set_tests_properties(view_monkey_against PROPERTIES TIMEOUT 300 LABELS "gl;window"
-                       FAIL_REGULAR_EXPRESSION "ERROR: AddressSanitizer|runtime error:|skinview: GL error")
+            sh $<TARGET_FILE:skinview> ${XVFB_RUN_EXECUTABLE} ${SKINVIEW_TESTMODELS_DIR} ${MONKEY_MB}
+    TIMEOUT 300 LABELS gl window
+    PROPERTIES FAIL_REGULAR_EXPRESSION "ERROR: AddressSanitizer|runtime error:|skinview: GL error")
 endif()
 
 # The HUD's method line names the pose's path (Shift+R, --reference) and times both; the vertex
 # inspector's panel keeps clear of the inspected vertex and its joint lines (src/teach/panels.c
 # place_inspector): at 1280x720, 600x450 and 600x338 the pixels there are the same with and without it.
-skinview_test(view_teach_panels test_teach_panels.c LINK skinview_testgl LABELS gl SKIP TIMEOUT 300)
+skinview_test(view_teach_panels view/test_teach_panels.c LINK skinview_testgl LABELS gl SKIP TIMEOUT 300)

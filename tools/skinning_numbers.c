@@ -14,7 +14,7 @@
  * demo is taken from `skinview --inspect-vertex ... --json` (and checked against the same jobs).
  *
  * In the doc a block is the text between the lines "<!-- numbers: NAME -->" and
- * "<!-- /numbers -->"; tests/test_doc_numbers.c regenerates every block (and the SVG) and fails
+ * "<!-- /numbers -->"; tests/docs/test_doc_numbers.c regenerates every block (and the SVG) and fails
  * when the committed text differs. */
 #include "anim/anim.h"
 #include "anim/animator.h"

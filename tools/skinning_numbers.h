@@ -1,5 +1,5 @@
 /* skinning_numbers.h — the worked examples of docs/skinning.md (a two-bone arm, one demo vertex) as
- * text, computed by src/anim and `skinview --inspect-vertex --json` (tools/skinning_numbers.c). Shared by the tool and tests/test_doc_numbers.c. */
+ * text, computed by src/anim and `skinview --inspect-vertex --json` (tools/skinning_numbers.c). Shared by the tool and tests/docs/test_doc_numbers.c. */
 #ifndef SKINVIEW_SKINNING_NUMBERS_H
 #define SKINVIEW_SKINNING_NUMBERS_H
 
