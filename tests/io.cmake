@@ -245,3 +245,7 @@ endif()
 # the VAT player draws a transformed texture, lines and points as the skinned viewer does
 # (gfx_vat_texture_lines, the same program, in tests/gfx.cmake).
 skinview_test(io_vat_mesh_roundtrip test_vat_texture.c LINK skinview_app PkgConfig::CJSON STB BINARY LABELS io TIMEOUT 60)
+
+# Each model file read from disk once by an import (src/io/import.c: every stage on the same bytes),
+# counted with strace (skipped without it); an OBJ's .mtl still found next to it.
+skinview_test(io_one_read test_one_read.c BINARY LABELS io SKIP TIMEOUT 120)

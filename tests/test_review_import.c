@@ -153,7 +153,7 @@ static void test_duplicate_names(void)
     CHECK(write_two_characters(path), "cannot write %s", path);
     Model model;
     char error[512];
-    if (!import_model(path, NULL, &model, error, sizeof error)) {
+    if (!import_model(path, &(ImportOptions){0}, &model, error, sizeof error)) {
         CHECK(false, "%s: %s", path, error);
         return;
     }
@@ -233,7 +233,7 @@ static void test_names_utf8(void)
 
     Model model;
     char error[512];
-    if (!import_model(path, NULL, &model, error, sizeof error)) {
+    if (!import_model(path, &(ImportOptions){0}, &model, error, sizeof error)) {
         CHECK(false, "%s: %s", path, error);
         return;
     }
@@ -304,7 +304,7 @@ static void test_percent_encoded_uris(void)
 
     Model model;
     char error[512];
-    if (!import_model(path, NULL, &model, error, sizeof error)) {
+    if (!import_model(path, &(ImportOptions){0}, &model, error, sizeof error)) {
         CHECK(false, "uri: %s: %s", path, error);
         return;
     }
@@ -343,7 +343,7 @@ static void test_md5_guard(void)
         free(edited);
         Model model;
         char error[512] = "";
-        bool ok = import_model(path, NULL, &model, error, sizeof error);   /* crashed here before */
+        bool ok = import_model(path, &(ImportOptions){0}, &model, error, sizeof error);   /* crashed here before */
         CHECK(!ok && strstr(error, "MD5") != NULL, "md5 edit %zu: imported=%d error='%s'", e, ok, error);
         if (ok) model_free(&model);
     }
@@ -357,14 +357,14 @@ static void test_md5_guard(void)
         CHECK(write_text(path, text), "cannot write %s", path);
         Model model;
         char error[512] = "";
-        bool ok = import_model(path, NULL, &model, error, sizeof error);
+        bool ok = import_model(path, &(ImportOptions){0}, &model, error, sizeof error);
         CHECK(!ok && strstr(error, "MD5") != NULL, "md5 truncated: imported=%d error='%s'", ok, error);
         if (ok) model_free(&model);
     }
     free(text);
     Model model;
     char error[512];
-    bool ok = import_model(source, NULL, &model, error, sizeof error);
+    bool ok = import_model(source, &(ImportOptions){0}, &model, error, sizeof error);
     CHECK(ok, "md5: the intact %s no longer imports: %s", source, error);
     if (ok) model_free(&model);
 }
