@@ -170,7 +170,8 @@ static uint8_t *read_model_file(const char *path, size_t *size, char *error, siz
     else if (!S_ISREG(st.st_mode)) snprintf(error, error_size, "is not a regular file");
     else if (st.st_size == 0) snprintf(error, error_size, "the file is empty");
     else bytes = whole_file_read(path, (size_t)-1 / 2, size, &error_number);
-    if (!bytes && error_number) snprintf(error, error_size, "cannot open: %s", strerror(error_number));
+    if (!bytes && (error_number || !error[0]))
+        snprintf(error, error_size, "cannot open: %s", strerror(error_number ? error_number : EIO));
     return bytes;
 }
 
