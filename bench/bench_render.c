@@ -87,7 +87,7 @@ int main(int argc, char **argv)
     }
     int max_bones = glcontext_bones_per_mesh(0);
     Model model = {0};
-    if (!app_load_model(model_path, max_bones, &model)) return 1;
+    if (!app_load_model(model_path, &(ImportOptions){.max_bones_per_mesh = max_bones}, &model)) return 1;
     if (clip >= model.clip_count) clip = model.clip_count > 0 ? 0 : ANIMATOR_REST_POSE;
     if (model.clip_count == 0) clip = ANIMATOR_REST_POSE;
     Renderer renderer;

@@ -172,7 +172,7 @@ int main(int argc, char **argv)
     double raw_bytes = (double)vertex_count * (double)baked_frames * (8.0 + 4.0);
 
     Model model = {0};
-    if (!app_load_model(model_path, 0, &model)) return 1;
+    if (!app_load_model(model_path, &(ImportOptions){0}, &model)) return 1;
     int skinned_frames = 0;
     double skinning = skin_seconds(&model, fps, &skinned_frames);
     model_free(&model);
@@ -198,7 +198,7 @@ int main(int argc, char **argv)
     }
     int max_bones = glcontext_bones_per_mesh(0);
     Model skinned_model = {0};
-    if (!app_load_model(model_path, max_bones, &skinned_model)) return 1;
+    if (!app_load_model(model_path, &(ImportOptions){.max_bones_per_mesh = max_bones}, &skinned_model)) return 1;
     Renderer renderer;
     VatRenderer vat;
     Animator animator;

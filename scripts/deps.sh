@@ -9,7 +9,8 @@ packages=(build-essential cmake pkg-config python3-glad go-md2man libglfw3-dev l
 if [ "${1:-}" = "--test" ]; then
   packages+=(xvfb xauth assimp-testmodels desktop-file-utils shared-mime-info xdg-utils libxml2-utils
             libglib2.0-bin clang libclang-rt-14-dev   # clang + its libFuzzer runtime: scripts/fuzz.sh
-            xdotool libx11-dev)                       # view_live: keys and a dropped file
+            xdotool libx11-dev                        # view_live: keys and a dropped file
+            strace)                                   # io_one_read: opens of a model file counted
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -190,3 +190,7 @@ endif()
 # (gfx_vat_texture_lines, the same program, in tests/gfx.cmake).
 skinview_test(io_vat_mesh_roundtrip io/test_vat_texture.c LINK skinview_app PkgConfig::CJSON STB BINARY LABELS io TIMEOUT 60)
 skinview_test(gfx_vat_texture_lines io/test_vat_texture.c ARGS gfx LABELS gfx gl SKIP TIMEOUT 120)
+
+# Each model file read from disk once by an import (src/io/import.c: every stage on the same bytes),
+# counted with strace (skipped without it); an OBJ's .mtl still found next to it.
+skinview_test(io_one_read io/test_one_read.c BINARY LABELS io SKIP TIMEOUT 120)

@@ -73,12 +73,18 @@ skinview_test(view_teach_formula view/test_teach_formula.c LINK skinview_testgl 
 
 # The player layer (src/view/) under a virtual X server.
 # view_monkey: a seeded stream of random keys, characters, clicks, drags, wheel turns, resizes,
-# drops and reloads (src/view/monkey.c, SKINVIEW_MONKEY) through both subjects' windows — the
+# drops and reloads (tests/view/skinview_monkey.c: skinview whose windows a seeded stream drives through the
+# player's public calls, SKINVIEW_MONKEY) through both subjects' windows — the
 # skinned viewer on the demo (drops: the demo as FBX and the ../shared GLB models when present)
 # and the VAT player on a bake of the demo — with --gl-debug: no crash, no sanitizer report, no GL
 # error, finite camera and clock after every frame, a non-blank last frame, bounded memory.
 # The seed is printed (SKINVIEW_MONKEY_SEED=N replays a run); default: the time.
 find_program(XVFB_RUN_EXECUTABLE xvfb-run)
+# next to skinview: the program finds shaders/ and assets/ beside itself (app_find_data)
+add_executable(skinview_monkey view/skinview_monkey.c)
+target_link_libraries(skinview_monkey PRIVATE skinview_app)
+set_target_properties(skinview_monkey PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
+add_dependencies(skinview_monkey skinview_data)
 if(XVFB_RUN_EXECUTABLE)
   # The memory bound: growth of the resident set from after the warm-up (every dropped model
   # opened once) to the end. It is not zero without a leak (LeakSanitizer reports none): each
@@ -101,7 +107,7 @@ if(XVFB_RUN_EXECUTABLE)
   skinview_test(view_monkey
     COMMAND sh -c [=[
 set -e
-bin=$1; xvfb=$2; shared=$3; mb=$4; skinned=$5; vat=$6
+bin=$1; xvfb=$2; shared=$3; mb=$4; skinned=$5; vat=$6; monkey=$7
 dir=$(mktemp -d /tmp/skinview-monkey-XXXXXX); trap 'rm -rf "$dir"' EXIT
 cp "$(dirname "$bin")/assets/demo.glb" "$(dirname "$bin")/assets/demo.fbx" "$dir/"
 drops="$dir/demo.fbx:$dir/demo.glb:$dir/missing.glb"
@@ -123,10 +129,11 @@ run() {   # run LOG ARGS...: the window under xvfb; the viewer's exit code throu
   [ "$(cat "$log.rc" 2>/dev/null)" = 0 ] || { echo "exit code $(cat "$log.rc" 2>/dev/null) (seed $seed)"; exit 1; }
   grep -q " 0 failed checks" "$log" || { echo "monkey checks failed (seed $seed)"; exit 1; }
 }
-SKINVIEW_MONKEY="$seed:$skinned" SKINVIEW_MONKEY_DROPS="$drops" run "$dir/skinned.log" "$bin" "$dir/demo.glb" --gl-debug --size 640x480
-SKINVIEW_MONKEY="$((seed + 1)):$vat" run "$dir/vat.log" "$bin" --vat "$dir/vat" --instances 4 --gl-debug --size 640x480
+SKINVIEW_MONKEY="$seed:$skinned" SKINVIEW_MONKEY_DROPS="$drops" run "$dir/skinned.log" "$monkey" "$dir/demo.glb" --gl-debug --size 640x480
+SKINVIEW_MONKEY="$((seed + 1)):$vat" run "$dir/vat.log" "$monkey" --vat "$dir/vat" --instances 4 --gl-debug --size 640x480
 echo "view_monkey: $((skinned + vat)) events on 2 subjects, seed $seed"]=]
             sh $<TARGET_FILE:skinview> ${XVFB_RUN_EXECUTABLE} ${SKINVIEW_SHARED_MODELS_DIR} ${MONKEY_MB} ${MONKEY_SKINNED} ${MONKEY_VAT}
+               $<TARGET_FILE:skinview_monkey>
     TIMEOUT 600 LABELS gl window
     PROPERTIES FAIL_REGULAR_EXPRESSION "ERROR: AddressSanitizer|runtime error:|skinview: GL error")
   # The same on the viewer with --against (src/app/against.c): demo.fbx against demo.glb under a seeded
@@ -136,19 +143,20 @@ echo "view_monkey: $((skinned + vat)) events on 2 subjects, seed $seed"]=]
   skinview_test(view_monkey_against
     COMMAND sh -c [=[
 set -e
-bin=$1; xvfb=$2; models=$3; mb=$4
+bin=$1; xvfb=$2; models=$3; mb=$4; monkey=$5
 dir=$(mktemp -d /tmp/skinview-monkey-against-XXXXXX); trap 'rm -rf "$dir"' EXIT
 cp "$(dirname "$bin")/assets/demo.glb" "$(dirname "$bin")/assets/demo.fbx" "$models/X/anim_test.x" "$dir/"
 seed=${SKINVIEW_MONKEY_SEED:-1796124808}
 export MALLOC_ARENA_MAX=1 SKINVIEW_MONKEY_MB=$mb SKINVIEW_MONKEY="$seed:1500"
 export SKINVIEW_MONKEY_DROPS="$dir/demo.glb:$dir/anim_test.x:$dir/demo.fbx:$dir/missing.glb"
-"$xvfb" -a -s "-screen 0 1024x768x24" sh -c '"$@" > "$0" 2>&1; echo $? > "$0.rc"' "$dir/log" "$bin" "$dir/demo.fbx" \
+"$xvfb" -a -s "-screen 0 1024x768x24" sh -c '"$@" > "$0" 2>&1; echo $? > "$0.rc"' "$dir/log" "$monkey" "$dir/demo.fbx" \
     --against "$dir/demo.glb" --gl-debug --size 640x480 || true
 cat "$dir/log"
 [ "$(cat "$dir/log.rc" 2>/dev/null)" = 0 ] || { echo "exit code $(cat "$dir/log.rc" 2>/dev/null) (seed $seed)"; exit 1; }
 grep -q " 0 failed checks" "$dir/log" || { echo "monkey checks failed (seed $seed)"; exit 1; }
 grep -q "vertices paired by order (7414)" "$dir/log" || { echo "no pairing line"; exit 1; }]=]
             sh $<TARGET_FILE:skinview> ${XVFB_RUN_EXECUTABLE} ${SKINVIEW_TESTMODELS_DIR} ${MONKEY_MB}
+               $<TARGET_FILE:skinview_monkey>
     TIMEOUT 300 LABELS gl window
     PROPERTIES FAIL_REGULAR_EXPRESSION "ERROR: AddressSanitizer|runtime error:|skinview: GL error")
 endif()

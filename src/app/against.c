@@ -360,11 +360,12 @@ bool against_follow(Against *a, const Model *model, char *error, size_t error_si
     return against_bind(a, model, error, error_size);
 }
 
-bool against_open(Against *a, const Model *model, const char *other_path, char *error, size_t error_size)
+bool against_open(Against *a, const Model *model, const char *other_path, const ImportOptions *import,
+                  char *error, size_t error_size)
 {
     memset(a, 0, sizeof *a);
     snprintf(a->other_path, sizeof a->other_path, "%s", other_path);
-    if (!app_load_model(other_path, 0, &a->other)) {   /* it printed its one line on stderr */
+    if (!app_load_model(other_path, import, &a->other)) {   /* it printed its one line on stderr */
         error[0] = '\0';
         return false;
     }
@@ -443,12 +444,12 @@ static ClipResult measure_clip(Against *a, Animator *animator, SkinDqPose *dq, S
     return r;
 }
 
-int command_against_report(const Model *model, const char *other_path, SkinningMethod method, float tolerance,
-                           int only_clip)
+int command_against_report(const Model *model, const char *other_path, const ImportOptions *import,
+                           SkinningMethod method, float tolerance, int only_clip)
 {
     Against a;
     char error[512];
-    if (!against_open(&a, model, other_path, error, sizeof error)) {
+    if (!against_open(&a, model, other_path, import, error, sizeof error)) {
         if (error[0]) fprintf(stderr, "skinview: %s: %s\n", other_path, error);
         return 1;
     }

@@ -27,14 +27,16 @@
 #define SKINVIEW_AGAINST_H
 
 #include "teach/against.h"   /* Against, the per-frame pose and distances */
+#include "io/import.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Imports OTHER (other_path) and pairs it with `model` (against_bind). False with one line in `error`
- * (without the "skinview: OTHER: " prefix; "" when the import printed its own line already) when
- * OTHER cannot be used against MODEL; nothing to free then. */
-bool against_open(Against *against, const Model *model, const char *other_path, char *error, size_t error_size);
+/* Imports OTHER (other_path, with `import`) and pairs it with `model` (against_bind). False with one
+ * line in `error` (without the "skinview: OTHER: " prefix; "" when the import printed its own line
+ * already) when OTHER cannot be used against MODEL; nothing to free then. */
+bool against_open(Against *against, const Model *model, const char *other_path, const ImportOptions *import,
+                  char *error, size_t error_size);
 /* Pairs OTHER's clips and vertices with `model` afresh: a model re-imported (split by the GL's bone
  * limit), moved (the struct copied) or replaced (a reload, a drop in the window). False with one line
  * in `error` when they cannot be paired; bind again (to the previous model) before using it then. */
@@ -50,7 +52,7 @@ void against_free(Against *against);   /* safe on a zeroed one */
  * line per clip (worst and mean distance, absolute and of MODEL's diagonal, where and when the worst
  * is) on stdout; exit 0 when every clip is within `tolerance` x MODEL's diagonal, else 1. MODEL is
  * skinned by `method` (skin_mesh_by_method). */
-int command_against_report(const Model *model, const char *other_path, SkinningMethod method, float tolerance,
-                           int only_clip);
+int command_against_report(const Model *model, const char *other_path, const ImportOptions *import,
+                           SkinningMethod method, float tolerance, int only_clip);
 
 #endif

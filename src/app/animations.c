@@ -40,11 +40,11 @@ bool app_animations_wanted(const char *path)
     return settings.list && strcmp(path, settings.character) == 0;
 }
 
-bool app_add_configured_animations(Model *character)
+bool app_add_configured_animations(Model *character, const ImportOptions *import)
 {
     char error[1400];
-    if (app_add_animations(character, settings.list, settings.bone_map, settings.retarget_off, settings.print_table, error,
-                           sizeof error))
+    if (app_add_animations(character, settings.list, settings.bone_map, settings.retarget_off, settings.print_table,
+                           import, error, sizeof error))
         return true;
     if (error[0]) fprintf(stderr, "skinview: %s\n", error);   /* "" when the import said why itself */
     return false;
@@ -170,11 +170,11 @@ static void print_table(const char *file, const Model *anim, const Model *charac
 
 /* One file's clips onto the character. */
 static bool add_file(Model *character, const char *path, const BoneMapPair *pairs, int pair_count, bool retarget_off,
-                     bool table, bool from_folder, char *error, size_t error_size)
+                     bool table, bool from_folder, const ImportOptions *import, char *error, size_t error_size)
 {
     Model anim;
     memset(&anim, 0, sizeof anim);
-    if (!app_load_animation_file(path, &anim)) {   /* it printed its own line: error stays "" */
+    if (!app_load_animation_file(path, import, &anim)) {   /* it printed its own line: error stays "" */
         if (error_size > 0) error[0] = '\0';
         return false;
     }
@@ -269,7 +269,7 @@ static bool add_file(Model *character, const char *path, const BoneMapPair *pair
 }
 
 bool app_add_animations(Model *character, const char *list, const char *bone_map_path, bool retarget_off,
-                        bool print_match_table, char *error, size_t error_size)
+                        bool print_match_table, const ImportOptions *import, char *error, size_t error_size)
 {
     BoneMapPair *pairs = NULL;
     int pair_count = 0;
@@ -287,7 +287,8 @@ bool app_add_animations(Model *character, const char *list, const char *bone_map
             break;
         }
         if (!S_ISDIR(st.st_mode)) {
-            ok = add_file(character, item, pairs, pair_count, retarget_off, print_match_table, false, error, error_size);
+            ok = add_file(character, item, pairs, pair_count, retarget_off, print_match_table, false, import, error,
+                          error_size);
             any = true;
             continue;
         }
@@ -316,7 +317,8 @@ bool app_add_animations(Model *character, const char *list, const char *bone_map
             char path[4096];
             snprintf(path, sizeof path, "%s/%s", item, names[i]);
             if (ok && strcmp(path, settings.character) != 0)
-                ok = add_file(character, path, pairs, pair_count, retarget_off, print_match_table, true, error, error_size);
+                ok = add_file(character, path, pairs, pair_count, retarget_off, print_match_table, true, import, error,
+                              error_size);
             free(names[i]);
         }
         free(names);

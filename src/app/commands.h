@@ -7,17 +7,28 @@
 #include "anim/model.h"
 #include "anim/skin_dq.h"
 #include "cli.h"
+#include "io/import.h"
 #include "view/playback.h"
+#include "view/player.h"
 
 #include <stddef.h>
 
-/* Imports `path` (bones-per-mesh limit max_bones, 0 = none). On failure prints
- * "skinview: PATH: cause" on stderr and returns false. */
-bool app_load_model(const char *path, int max_bones, Model *model);
+/* The import options the command line asks for: --max-bones (0 = none), --optimize-keys (its error
+ * measured for --info), --no-extrapolation. Every import of a command starts from these. */
+ImportOptions app_import_options(const Options *options);
+
+/* skinview's program (app_main.c): the command line parsed, one command run; its exit code.
+ * `driver` runs the windows (view/player.h; NULL: the user, as main.c passes). */
+int app_main(int argc, char **argv, const PlayerDriver *driver);
+
+/* Imports `path` with `import` (guarded: io/import_guard.h), then adds the --animations clips when
+ * `path` is the character. On failure prints "skinview: PATH: cause" on stderr and returns false. */
+bool app_load_model(const char *path, const ImportOptions *import, Model *model);
 
 /* A file whose clips go onto a character: imported as app_load_model does (guarded, one line on
- * failure) but quietly (its materials' warnings do not matter) and without --animations. */
-bool app_load_animation_file(const char *path, Model *model);
+ * failure) with `import`'s key options, but with no bone limit, quietly (its materials' warnings do
+ * not matter) and without --animations. */
+bool app_load_animation_file(const char *path, const ImportOptions *import, Model *model);
 
 /* --animations (animations.c): the clips of every file of `list` (files or folders, one a line;
  * a folder: every model file in it, sorted) appended to `character`, joints matched and clips
@@ -26,7 +37,7 @@ bool app_load_animation_file(const char *path, Model *model);
  * line "FILE: cause" in error, or "" when a file did not import (app_load_model printed why); clips
  * added before the failure stay: the caller frees the model. */
 bool app_add_animations(Model *character, const char *list, const char *bone_map_path, bool retarget_off,
-                        bool print_match_table, char *error, size_t error_size);
+                        bool print_match_table, const ImportOptions *import, char *error, size_t error_size);
 /* Set once by main: every later app_load_model of `character_path` adds these (start-up, re-imports,
  * reloads, --bake-vat). */
 void app_set_animations(const char *character_path, const char *list, const char *bone_map, bool retarget_off,
@@ -34,26 +45,7 @@ void app_set_animations(const char *character_path, const char *list, const char
 /* Whether app_load_model(path) adds the --animations clips; and the adding, after one line on stderr
  * when it fails. */
 bool app_animations_wanted(const char *path);
-bool app_add_configured_animations(Model *character);
-
-/* The key-frame optimiser for every later app_load_model (--optimize-keys): relative tolerance
- * (0 = off) and whether to measure its worst pose change (--info does). */
-void app_set_key_optimizer(float tolerance, bool measure);
-
-/* --no-extrapolation for every later app_load_model: FBX curves hold their end keys. */
-void app_set_hold_end_keys(bool hold);
-
-/* --max-influences 8 for every later app_load_model: the 5th..8th largest influences kept too
- * (Mesh.joint_indices_more; --export-gltf writes them as JOINTS_1 / WEIGHTS_1). */
-void app_set_max_influences(int influences);
-
-/* --export-gltf for every later app_load_model: textures keep the file's PNG / JPEG bytes (Texture.encoded), which
- * the export copies byte for byte. */
-void app_set_keep_image_bytes(bool keep);
-
-/* The file descriptor of the real stderr, for signal handlers: while app_load_model() imports,
- * fd 2 is a temporary capture (so a crash inside Assimp stays one line). Async-signal-safe. */
-int app_error_fd(void);
+bool app_add_configured_animations(Model *character, const ImportOptions *import);
 
 /* Errors first: imports `path` with the --max-bones limit only (no GL context is needed)
  * and resolves --clip against it, before any window or context exists. Returns 0, or the
@@ -61,9 +53,9 @@ int app_error_fd(void);
 int app_load_checked(const Options *options, const char *path, Model *model, int *clip);
 
 /* Once a GL context says how many bones a mesh may have (`limit`): if some mesh of `model`
- * has more, imports the file again with that limit (meshes split). Returns false after
- * printing why when that fails. */
-bool app_fit_bone_limit(const char *path, int limit, Model *model);
+ * has more, imports the file again with `import` and that limit (meshes split). Returns false
+ * after printing why when that fails. */
+bool app_fit_bone_limit(const char *path, const ImportOptions *import, int limit, Model *model);
 
 /* Resolves --clip text (a name, an index from 0, "bind" or "rest") to an
  * Animator clip index. NULL text = clip 0 if any, else the rest pose.
@@ -124,7 +116,9 @@ int command_export_pose(const Model *model, int clip, float time, SkinningMethod
 /* `against`: --against OTHER opened on `model` (app/against.h), bound again to the command's own copy of
  * the model; NULL: none. */
 struct Against;
-int command_view(const Options *options, const char *model_path, Model *model, int clip, struct Against *against);
+/* `driver`: what runs the window (view/player.h; NULL: the user, player_run). */
+int command_view(const Options *options, const char *model_path, Model *model, int clip, struct Against *against,
+                 const PlayerDriver *driver);
 int command_screenshot(const Options *options, const char *model_path, Model *model, int clip, struct Against *against);
 /* --record OUT (record.c): --clip from --time for --duration (default one loop) at --fps, off-screen
  * like --screenshot, into MP4 / WebM / GIF (io/video.h) or numbered PNG frames. */
@@ -160,6 +154,6 @@ int command_bake_vat(const Options *options, const char *model_path);
 
 /* --vat OUTDIR (vat_play.c): play a bake back; with --screenshot, --export-pose or --verify
  * that one thing instead of the window. */
-int command_vat(const Options *options);
+int command_vat(const Options *options, const PlayerDriver *driver);
 
 #endif

@@ -243,7 +243,9 @@ int command_export_gltf(const Options *options, const char *model_path)
         return 2;
     }
     Model model = {0};
-    if (!app_load_model(model_path, 0, &model)) return 1;
+    ImportOptions import = app_import_options(options);
+    import.max_bones_per_mesh = 0;
+    if (!app_load_model(model_path, &import, &model)) return 1;
     int status = 0;
     bool *selected = calloc((size_t)model.clip_count + 1, sizeof(bool));
     int *list = malloc(sizeof(int) * ((size_t)model.clip_count + 1));

@@ -28,8 +28,10 @@ int session_begin(GlSession *session, const Options *options, const char *model_
         glcontext_destroy(&session->context);
         return 1;
     }
-    bool loaded = model ? app_fit_bone_limit(model_path, session->max_bones, &session->model)
-                        : app_load_model(model_path, session->max_bones, &session->model);
+    ImportOptions import = app_import_options(options);
+    import.max_bones_per_mesh = session->max_bones;
+    bool loaded = model ? app_fit_bone_limit(model_path, &import, session->max_bones, &session->model)
+                        : app_load_model(model_path, &import, &session->model);
     if (!loaded) {
         glcontext_destroy(&session->context);
         return 1;

@@ -26,6 +26,7 @@
 #include "gfx/gl_debug.h"
 #include "gfx/renderer.h"
 #include "io/atomic_file.h"
+#include "io/import_guard.h"
 
 #include <errno.h>
 #include <math.h>
@@ -59,7 +60,7 @@ static void deadline_handler(int signal_number)
 {
     (void)signal_number;
     if (atomic_exchange(&deadline_state, DEADLINE_EXPIRED) != DEADLINE_ARMED) return;
-    ssize_t ignored = write(app_error_fd(), deadline_message, deadline_message_length);   /* fd 2 may be captured */
+    ssize_t ignored = write(import_guard_error_fd(), deadline_message, deadline_message_length);   /* fd 2 may be captured */
     (void)ignored;
     _exit(1);
 }

@@ -282,7 +282,9 @@ int command_bake_vat(const Options *options, const char *model_path)
     char error[1024];
     const char *dir = options->bake_vat_dir;
     Model model = {0};
-    if (!app_load_model(model_path, 0, &model)) return 1;
+    ImportOptions import = app_import_options(options);
+    import.max_bones_per_mesh = 0;
+    if (!app_load_model(model_path, &import, &model)) return 1;
 
     Bake bake = {0};
     int status = 1;

@@ -257,7 +257,7 @@ done:
     return app_vat_session_end(&renderer, &context, status, dir);
 }
 
-int command_vat(const Options *options)
+int command_vat(const Options *options, const PlayerDriver *driver)
 {
     LoadedBake bake;
     if (!app_vat_load(options->vat_dir, &bake)) return 1;
@@ -272,7 +272,7 @@ int command_vat(const Options *options)
     if (options->screenshot_path) status = vat_screenshot(options, &bake, clip);
     else if (options->export_pose_path) status = vat_export_pose(options, &bake, clip);
     else if (options->verify) status = vat_verify(options, &bake);
-    else status = app_vat_view(options, &bake, clip);
+    else status = app_vat_view(options, &bake, clip, driver);
     app_vat_unload(&bake);
     return status;
 }

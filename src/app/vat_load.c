@@ -105,7 +105,8 @@ bool app_vat_load(const char *dir, LoadedBake *bake)
     }
     char mesh_path[1200];
     vat_path(dir, VAT_MESH_NAME, mesh_path, sizeof mesh_path);
-    if (!app_load_model(mesh_path, 0, &bake->mesh_model)) {
+    ImportOptions import = import_options_default();   /* the bake's mesh: whole, as written */
+    if (!app_load_model(mesh_path, &import, &bake->mesh_model)) {
         app_vat_unload(bake);
         return false;
     }

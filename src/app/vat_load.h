@@ -10,6 +10,7 @@
 #include "glcontext.h"
 #include "teach/teaching_aids.h"          /* GroundGrid */
 #include "view/camera.h"
+#include "view/player.h"
 
 /* A bake in memory: manifest, textures (pages stacked, each padded to page_height rows),
  * mesh.glb and, per baked vertex id, where it lives in the mesh model. */
@@ -76,6 +77,6 @@ int app_vat_draw_scene(VatRenderer *renderer, VatGround *ground, bool grid, bool
                        const mat4 projection, const RenderLight *light, int width, int height);
 
 /* The window (vat_play.c): the bake as a player subject. Returns the exit code. */
-int app_vat_view(const Options *options, const LoadedBake *bake, int clip);
+int app_vat_view(const Options *options, const LoadedBake *bake, int clip, const PlayerDriver *driver);
 
 #endif

@@ -131,7 +131,7 @@ static bool vat_clip_model(const VatManifest *manifest, Model *model, float **du
     return true;
 }
 
-int app_vat_view(const Options *options, const LoadedBake *bake, int clip)
+int app_vat_view(const Options *options, const LoadedBake *bake, int clip, const PlayerDriver *driver)
 {
     const char *dir = options->vat_dir;
     char error[1024], title[1200];
@@ -179,7 +179,7 @@ int app_vat_view(const Options *options, const LoadedBake *bake, int clip)
         goto done;
     player_ready = true;
     player.playback.loop_mode = (PlaybackLoopMode)options->loop_mode;
-    status = player_run_or_monkey(&player) > 0 ? 1 : 0;
+    status = player_drive(&player, driver) > 0 ? 1 : 0;
 done:
     if (player_ready) player_free(&player);
     app_vat_ground_free(&ground);

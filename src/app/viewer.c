@@ -62,6 +62,7 @@ typedef struct Viewer {
     char           model_path[4096];
     char           title[512];
     int            max_bones;
+    ImportOptions  import;             /* every import of the window: the command line's, max_bones as the limit */
     Loaded        *loaded;             /* on the heap: the renderer and animator point into it */
     Against       *against;            /* --against OTHER (against.h), paired with loaded->model; NULL: none */
     Text           aids_text;         /* the teaching aids' text at their size (the HUD's is the player's) */
@@ -151,18 +152,9 @@ static void skinned_evaluate(void *self, const Playback *p)
     loaded->animator.root.in_place = p->root_motion == ROOT_MOTION_IN_PLACE;
     loaded->animator.reference = loaded->teaching.shown.reference;   /* Shift+R, --reference */
     loaded->renderer.cull_back_faces = p->cull_back_faces;
-    if (p->fading) {   /* the cross-fade, then the skinning method's CPU work (scene_evaluate does both otherwise) */
-        animator_evaluate_blend(&loaded->animator, p->fade_clip, p->fade_time, p->clip, p->time, playback_fade_weight(p));
-        Against *against = ((Viewer *)self)->against;
-        if (against) against_pose_blend(against, p->fade_clip, p->fade_time, p->clip, p->time, playback_fade_weight(p));
-        loaded->teaching.pose_clip = p->clip;
-        morph_override_apply(&loaded->teaching.morph_override, &loaded->animator);
-        loaded->renderer.method = scene_drawn_method(&loaded->teaching);
-        renderer_prepare(&loaded->renderer, &loaded->animator);
-        scene_teach_evaluate(&loaded->teaching, &loaded->animator);
-    } else {
-        scene_evaluate(&loaded->teaching, &loaded->animator, p->clip, p->time);
-    }
+    /* the pose (a cross-fade while one runs), then the skinning method's CPU work, both timed for the HUD */
+    SceneFade fade = {p->fade_clip, p->fade_time, playback_fade_weight(p)};
+    scene_evaluate_fade(&loaded->teaching, &loaded->animator, p->clip, p->time, p->fading ? &fade : NULL);
 }
 
 static void skinned_draw(void *self, const mat4 view, const mat4 projection, int width, int height, bool overlays)
@@ -417,7 +409,7 @@ static void skinned_open(void *self, Player *player, const char *path, bool keep
     }
     Model model;
     /* import errors are printed on stderr by app_load_model; the screen gets a short notice */
-    if (!add && !app_load_model(path, viewer->max_bones, &model)) {
+    if (!add && !app_load_model(path, &viewer->import, &model)) {
         char text[1200];
         snprintf(text, sizeof text, "cannot open %.400s (see the terminal); still showing %.400s", file_name(path),
                  file_name(viewer->model_path));
@@ -435,7 +427,7 @@ static void skinned_open(void *self, Player *player, const char *path, bool keep
     char list[sizeof viewer->added + 4200];
     snprintf(list, sizeof list, "%s%s%s", viewer->added, viewer->added[0] ? "\n" : "", add ? path : "");   /* a line each */
     if (add) {   /* the character afresh (with --animations), then every file added so far and this one */
-        if (!app_load_model(viewer->model_path, viewer->max_bones, &model)) {
+        if (!app_load_model(viewer->model_path, &viewer->import, &model)) {
             player_message(player, "cannot add clips: the model itself no longer imports (see the terminal)");
             return;
         }
@@ -443,7 +435,7 @@ static void skinned_open(void *self, Player *player, const char *path, bool keep
         extra = list;
     }
     if (extra[0] && !app_add_animations(&model, extra, viewer->options->bone_map, viewer->options->retarget_off, false,
-                                        error, sizeof error)) {
+                                        &viewer->import, error, sizeof error)) {
         if (error[0]) fprintf(stderr, "skinview: %s\n", error);
         model_free(&model);
         char text[1600];
@@ -575,7 +567,8 @@ static void skinned_tick(void *self, Player *player, double now)
 
 /* ---- the command ------------------------------------------------------------------------------ */
 
-int command_view(const Options *options, const char *model_path, Model *loaded, int clip, Against *against)
+int command_view(const Options *options, const char *model_path, Model *loaded, int clip, Against *against,
+                 const PlayerDriver *driver)
 {
     static Viewer viewer;   /* large (paths); one per process */
     static Player player;
@@ -593,9 +586,11 @@ int command_view(const Options *options, const char *model_path, Model *loaded, 
         return 1;
     }
     viewer.max_bones = glcontext_bones_per_mesh(options->max_bones);
+    viewer.import = app_import_options(options);
+    viewer.import.max_bones_per_mesh = viewer.max_bones;
     int status = 1;
     bool text_ready = false, player_ready = false;
-    if (!app_fit_bone_limit(model_path, viewer.max_bones, loaded)) goto done;
+    if (!app_fit_bone_limit(model_path, &viewer.import, viewer.max_bones, loaded)) goto done;
     viewer.loaded = malloc(sizeof *viewer.loaded);
     if (!viewer.loaded || !loaded_open(viewer.loaded, loaded, viewer.max_bones, &options->aids, error, sizeof error)) {
         fprintf(stderr, "skinview: %s: %s\n", model_path, viewer.loaded ? error : "out of memory");
@@ -644,7 +639,7 @@ int command_view(const Options *options, const char *model_path, Model *loaded, 
     player.playback.loop_mode = (PlaybackLoopMode)options->loop_mode;
     player.playback.blend_seconds = options->blend_seconds;
     viewer.watched_mtime = file_mtime(model_path);
-    status = player_run_or_monkey(&player) > 0 ? 1 : 0;
+    status = player_drive(&player, driver) > 0 ? 1 : 0;
 
 done:
     record_stop(&viewer);   /* closed while recording: the half-written file is removed */

@@ -2,7 +2,7 @@
 #ifndef SKINVIEW_EXPORT_H
 #define SKINVIEW_EXPORT_H
 
-#include "../anim/model.h"
+#include "anim/model.h"
 
 #include <stddef.h>
 

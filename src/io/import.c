@@ -1,24 +1,34 @@
-/* import.c — Assimp scene -> skinview Model, once per file: the pipeline.
+/* import.c — a model file -> skinview Model, once per file: the pipeline.
  *
  * The import runs in stages, one file each (the list and the conventions are in
- * import_internal.h): guard + Assimp call, skeleton and name binding, meshes and skins,
- * morph targets, materials, clips. This file runs them in order; the conversions every stage
- * shares (matrices, quaternions, names) are import_common.c's.
+ * import_internal.h): the file read once, the Assimp call, skeleton and name binding, meshes and
+ * skins, morph targets, materials, clips, then Collada's and FBX's own readings of the same bytes.
+ * This file runs them in order, inside the crash guard (import_guard.c); the conversions every
+ * stage shares (matrices, quaternions, names) are import_common.c's.
  */
 #include "import_internal.h"
+#include "import_guard.h"
 #include "fbx/fbx_apply.h"
 #include "validate.h"
 #include "anim/anim.h"
 #include "anim/key_reduce.h"
+#include "base/whole_file.h"
 #include "gltf/gltf_import.h"
 
 #include <assimp/cimport.h>
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+
+ImportOptions import_options_default(void)
+{
+    return (ImportOptions){0};
+}
 
 /* ---- the common tail: after validation, for every reader ------------------------ */
 
@@ -26,7 +36,7 @@
  * count, triangles re-indexed; the runs before and after are counted in the stats. */
 static bool import_finish_layout(Model *model, const ImportOptions *options, char *error, size_t error_size)
 {
-    bool keep_order = options && options->keep_vertex_order;
+    bool keep_order = options->keep_vertex_order;
     for (int m = 0; m < model->mesh_count; m++) {
         Mesh *mesh = &model->meshes[m];
         model->stats.influence_runs_in_file += mesh_influence_runs(mesh);
@@ -83,7 +93,7 @@ static bool import_finish_keys(Model *model, const ImportOptions *options, char 
 {
     model->stats.keys_in_file = model_key_count(model);
     model->stats.keys = model->stats.keys_in_file;
-    if (!options || !(options->optimize_keys > 0.0f)) return true;
+    if (!(options->optimize_keys > 0.0f)) return true;
     Clip *originals = NULL;
     if (options->measure_key_error && model->clip_count > 0) {
         originals = calloc((size_t)model->clip_count, sizeof(Clip));
@@ -126,27 +136,16 @@ static bool import_finish_keys(Model *model, const ImportOptions *options, char 
 
 /* ---- the pipeline ------------------------------------------------------------ */
 
-/* Stage 9 for an FBX file (by its extension, or the hint of an import from memory): the file's
- * own transforms, clips and skins (fbx/fbx_apply.c). */
+/* Stage 8 for an FBX file (by its extension, or the hint of an import from memory): the file's
+ * own transforms, clips and skins (fbx/fbx_apply.c), from the same bytes Assimp read. */
 static bool import_fbx_stage(Importer *im, const char *path, const void *data, size_t size, const char *hint)
 {
-    const char *dot = path ? strrchr(path, '.') : NULL;
-    bool fbx = path ? dot && strcasecmp(dot, ".fbx") == 0 : hint && strcasecmp(hint, "fbx") == 0;
-    if (!fbx) return true;
-    if (!path) return import_fbx_apply(im, data, size);
-    FILE *file = fopen(path, "rb");
-    if (!file) return true;   /* Assimp read it a moment ago: keep what it made */
-    uint8_t *bytes = NULL;
-    long length = fseek(file, 0, SEEK_END) == 0 ? ftell(file) : -1;
-    if (length > 0 && fseek(file, 0, SEEK_SET) == 0) bytes = malloc((size_t)length);
-    bool read = bytes && fread(bytes, 1, (size_t)length, file) == (size_t)length;
-    fclose(file);
-    bool ok = read ? import_fbx_apply(im, bytes, (size_t)length) : true;
-    free(bytes);
-    return ok;
+    if (!import_is_fbx_name(path, hint)) return true;
+    return import_fbx_apply(im, data, size);
 }
 
-/* One import: a file (path) or bytes in memory (data, size, hint), run by import_run(). */
+/* One import: a file (path; its bytes read once into data, size) or bytes in memory (data, size,
+ * hint), run by import_run(). */
 typedef struct ImportJob {
     const char          *path;
     const void          *data;
@@ -159,6 +158,23 @@ typedef struct ImportJob {
     bool                 ok;
 } ImportJob;
 
+/* Stage 0, for a file: what it is (a regular file, not empty) and its bytes, read whole once;
+ * NULL with a one-line cause. Every stage after works on these bytes. */
+static uint8_t *read_model_file(const char *path, size_t *size, char *error, size_t error_size)
+{
+    struct stat st;
+    int error_number = 0;
+    uint8_t *bytes = NULL;
+    if (stat(path, &st) != 0) error_number = errno;
+    else if (S_ISDIR(st.st_mode)) snprintf(error, error_size, "is a directory, not a model file");
+    else if (!S_ISREG(st.st_mode)) snprintf(error, error_size, "is not a regular file");
+    else if (st.st_size == 0) snprintf(error, error_size, "the file is empty");
+    else bytes = whole_file_read(path, (size_t)-1 / 2, size, &error_number);
+    if (!bytes && (error_number || !error[0]))
+        snprintf(error, error_size, "cannot open: %s", strerror(error_number ? error_number : EIO));
+    return bytes;
+}
+
 /* Assimp's part of an import (every format but glTF): the scene, then the stages in order. */
 static bool import_with_assimp(ImportJob *job, int max_bones, FILE *warnings)
 {
@@ -166,11 +182,9 @@ static bool import_with_assimp(ImportJob *job, int max_bones, FILE *warnings)
     char *error = job->error;
     size_t error_size = job->error_size;
     InfluenceCuts cuts = {0, NULL};
-    int max_influences = job->options ? job->options->max_influences : 0;
-    const struct aiScene *scene =
-        job->path ? import_read_scene(job->path, max_bones, max_influences, &model->stats, &cuts, error, error_size)
-                  : import_read_scene_from_memory(job->data, job->size, job->hint, max_bones, max_influences, &model->stats, &cuts,
-                                                  error, error_size);
+    int max_influences = job->options->max_influences;
+    const struct aiScene *scene = import_read_scene(job->path, job->data, job->size, job->hint, max_bones, max_influences,
+                                                    &model->stats, &cuts, error, error_size);
     if (!scene) return false;
 
     char source[1024];
@@ -179,9 +193,9 @@ static bool import_with_assimp(ImportJob *job, int max_bones, FILE *warnings)
     const char *path = source;
     Importer im = {.scene = scene, .path = path, .model = model, .error = error, .error_size = error_size,
                    .warnings = warnings, .influence_cuts = cuts,
-                   .hold_end_keys = job->options && job->options->hold_end_keys,
+                   .hold_end_keys = job->options->hold_end_keys,
                    .keep_more_influences = max_influences == SV_MAX_INFLUENCES_KEPT,
-                   .keep_image_bytes = job->options && job->options->keep_image_bytes};
+                   .keep_image_bytes = job->options->keep_image_bytes};
     snprintf(model->source_path, sizeof model->source_path, "%s", path);
     const char *slash = strrchr(path, '/');
     if (job->path && slash && (size_t)(slash - path + 1) < sizeof im.directory) {
@@ -212,28 +226,40 @@ static void import_run(void *argument)
     Model *model = job->model;
     char *error = job->error;
     size_t error_size = job->error_size;
-    int max_bones = job->options ? job->options->max_bones_per_mesh : 0;
-    FILE *warnings = job->options && job->options->quiet ? NULL : stderr;
+    int max_bones = job->options->max_bones_per_mesh;
+    FILE *warnings = job->options->quiet ? NULL : stderr;
 
-    /* glTF: skinview's own reader (src/io/gltf/); every other format: Assimp */
+    /* glTF: skinview's own reader (src/io/gltf/, which reads a file once itself); every other
+     * format: the file read once here, then the stages on its bytes */
     bool gltf = job->path ? gltf_is_gltf_name(job->path) : gltf_is_gltf_name(job->hint);
     bool version_1 = false;
+    uint8_t *file_bytes = NULL;
+    bool ok = true;
+    if (!gltf && job->path) {
+        file_bytes = read_model_file(job->path, &job->size, error, error_size);
+        job->data = file_bytes;
+        ok = file_bytes != NULL;
+    }
     /* FBX older than 7.1, which Assimp refuses ("FBX-DOM unsupported"): skinview's FBX reader */
-    bool legacy_fbx = !gltf && import_fbx_is_legacy(job->path, job->data, job->size, job->hint);
-    int max_influences = job->options ? job->options->max_influences : 0;
-    bool keep_image_bytes = job->options && job->options->keep_image_bytes;
-    bool ok = gltf         ? gltf_import(job->path, job->data, job->size, max_bones, max_influences, keep_image_bytes,
-                                         warnings, model, &version_1, error, error_size)
-              : legacy_fbx ? import_fbx_legacy(job->path, job->data, job->size, max_bones,
-                                               job->options && job->options->hold_end_keys, model, warnings, error,
-                                               error_size)
-                           : import_with_assimp(job, max_bones, warnings);
-    if (version_1) {   /* glTF 1.0: Assimp's own glTF 1 reader */
+    bool legacy_fbx = ok && !gltf && import_is_fbx_name(job->path, job->hint) && import_fbx_is_legacy(job->data, job->size);
+    int max_influences = job->options->max_influences;
+    bool keep_image_bytes = job->options->keep_image_bytes;
+    if (ok)
+        ok = gltf         ? gltf_import(job->path, job->data, job->size, max_bones, max_influences, keep_image_bytes,
+                                        warnings, model, &version_1, error, error_size)
+             : legacy_fbx ? import_fbx_legacy(job->path, job->data, job->size, max_bones, job->options->hold_end_keys,
+                                              model, warnings, error, error_size)
+                          : import_with_assimp(job, max_bones, warnings);
+    if (version_1) {   /* glTF 1.0: Assimp's own glTF 1 reader (the file read again: glTF 1 only) */
         model_free(model);
         memset(model, 0, sizeof *model);
         gltf = false;
         error[0] = '\0';
-        ok = import_with_assimp(job, max_bones, warnings);
+        if (job->path) {
+            file_bytes = read_model_file(job->path, &job->size, error, error_size);
+            job->data = file_bytes;
+        }
+        ok = job->data && import_with_assimp(job, max_bones, warnings);
         const char *name = job->path ? job->path : job->hint ? job->hint : "";
         size_t length = strlen(name);
         bool binary = length >= 3 && strcasecmp(name + length - 3, "glb") == 0;
@@ -269,7 +295,28 @@ static void import_run(void *argument)
         model_free(model);
         memset(model, 0, sizeof *model);
     }
+    free(file_bytes);
     job->ok = ok;
+}
+
+/* The import on the big stack, inside the signal guard when the options ask for it. */
+static void import_guarded(ImportJob *job)
+{
+    if (!job->options) {
+        snprintf(job->error, job->error_size, "no import options given (import_options_default())");
+        return;
+    }
+    if (job->options->guard) {
+        struct stat st;
+        char name[1024];
+        if (job->path) snprintf(name, sizeof name, "%s", job->path);
+        else snprintf(name, sizeof name, "(memory).%s", job->hint ? job->hint : "");
+        unsigned long long file_size = job->path ? (stat(job->path, &st) == 0 && st.st_size > 0 ? (unsigned long long)st.st_size : 0)
+                                                 : job->size;
+        import_guard_begin(name, file_size);
+    }
+    import_run_on_big_stack(import_run, job);
+    if (job->options->guard) import_guard_end();
 }
 
 bool import_model(const char *path, const ImportOptions *options, Model *model, char *error, size_t error_size)
@@ -277,7 +324,7 @@ bool import_model(const char *path, const ImportOptions *options, Model *model, 
     memset(model, 0, sizeof *model);
     if (error_size > 0) error[0] = '\0';
     ImportJob job = {.path = path, .options = options, .model = model, .error = error, .error_size = error_size};
-    import_run_on_big_stack(import_run, &job);
+    import_guarded(&job);
     return job.ok;
 }
 
@@ -288,6 +335,6 @@ bool import_model_from_memory(const void *data, size_t size, const char *hint, c
     if (error_size > 0) error[0] = '\0';
     ImportJob job = {.data = data, .size = size, .hint = hint, .options = options, .model = model, .error = error,
                      .error_size = error_size};
-    import_run_on_big_stack(import_run, &job);
+    import_guarded(&job);
     return job.ok;
 }

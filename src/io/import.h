@@ -2,7 +2,7 @@
 #ifndef SKINVIEW_IMPORT_H
 #define SKINVIEW_IMPORT_H
 
-#include "../anim/model.h"
+#include "anim/model.h"
 
 #include <stddef.h>
 
@@ -22,11 +22,21 @@ typedef struct ImportOptions {
                                  else (0, 4) the renderer's four only */
     bool keep_image_bytes;    /* textures keep the file's PNG / JPEG bytes too (Texture.encoded), for
                                  --export-gltf to copy them byte for byte */
+    bool guard;               /* the crash guard for a program (import_guard.h): a fatal signal or the
+                                 watchdog during the import prints one line naming the file and exits 1;
+                                 what the importer prints on stderr meanwhile is dropped */
 } ImportOptions;
 
+/* Every field off: no bone limit, warnings on stderr, keys as in the file, vertices sorted, no
+ * guard. Callers start from these (or a designated initialiser) and set what they need. */
+ImportOptions import_options_default(void);
+
 /* Reads any file Assimp can read into `model`, then checks it (validate.h): what can be repaired
- * is, with one warning line each on stderr; what cannot makes the import fail. Runs on a thread
- * with a large stack (Assimp recurses once per level of the node tree).
+ * is, with one warning line each on stderr; what cannot makes the import fail. `options` is
+ * required (import_options_default()). The file is read from disk once; every stage (the FBX
+ * version probe, Assimp, skinview's FBX and Collada readers) works on those bytes, while files
+ * the model refers to (textures, an OBJ's .mtl) are found next to `path` as before. Runs on a
+ * thread with a large stack (Assimp recurses once per level of the node tree).
  * On failure returns false, leaves `model` zeroed and writes a one-line cause
  * (without the file name) into error[error_size]. */
 bool import_model(const char *path, const ImportOptions *options, Model *model,

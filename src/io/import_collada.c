@@ -1,4 +1,4 @@
-/* import_collada.c — stage 8: where a Collada skin was bound, read from the file itself.
+/* import_collada.c — stage 7: where a Collada skin was bound, read from the file itself.
  *
  * Rules of this stage (Collada files only: a path ending in .dae, or bytes with the hint "dae";
  * only when the model has a skinned mesh):
@@ -167,8 +167,8 @@ bool import_collada_bind_shape(Importer *im, const char *path, const void *data,
 
     int options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING;
     ColladaFile file = {0};
-    file.doc = path ? xmlReadFile(path, NULL, options)
-                    : (size <= (size_t)0x7fffffff ? xmlReadMemory(data, (int)size, "model.dae", NULL, options) : NULL);
+    /* the bytes import.c read (the file is not read again); `path` is the document's URL */
+    file.doc = size <= (size_t)0x7fffffff ? xmlReadMemory(data, (int)size, path ? path : "model.dae", NULL, options) : NULL;
     const xmlNode *root = file.doc ? xmlDocGetRootElement(file.doc) : NULL;
     if (!root || !is_element(root, "COLLADA")) {
         import_warn(im, "the XML reader cannot read this Collada file: skinned meshes are placed by their node "

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <strings.h>
 
 /* Names are stored as valid UTF-8 (they reach JSON, the overlay and OBJ group names):
  * bytes that are not UTF-8 become U+FFFD and a long name is cut between characters.
@@ -46,6 +47,12 @@ void import_quat_from_assimp(const struct aiQuaternion *q, versor out)
     out[1] = q->y / len;
     out[2] = q->z / len;
     out[3] = q->w / len;
+}
+
+bool import_is_fbx_name(const char *path, const char *hint)
+{
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    return path ? dot && strcasecmp(dot, ".fbx") == 0 : hint && strcasecmp(hint, "fbx") == 0;
 }
 
 void import_one_line(char *text, size_t size)

@@ -77,5 +77,7 @@ void import_quat_from_assimp(const struct aiQuaternion *q, versor out);
 /* quote_message() (base/quote.h) on an error in text[size]: control characters and invalid UTF-8
  * escaped, trailing white space cut: every error is one line. */
 void import_one_line(char *text, size_t size);
+/* Whether `path` (or, path NULL, the format `hint`) names an FBX file ("x.fbx", "fbx"; any case). */
+bool import_is_fbx_name(const char *path, const char *hint);
 
 #endif

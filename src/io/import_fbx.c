@@ -21,7 +21,6 @@
  *     reader refuses is handed to Assimp unchanged.
  */
 #include "import_internal.h"
-#include "base/whole_file.h"
 
 #include "fbx/fbx_apply.h"
 #include "fbx/fbx_doc.h"
@@ -146,27 +145,10 @@ uint8_t *import_fbx_widen_takes(const void *data, size_t size, int *widened)
 
 /* ---- FBX older than 7.1: read without Assimp --------------------------------------------- */
 
-static bool is_fbx_name(const char *path, const char *hint)
+bool import_fbx_is_legacy(const void *data, size_t size)
 {
-    const char *dot = path ? strrchr(path, '.') : NULL;
-    return path ? dot && strcasecmp(dot, ".fbx") == 0 : hint && strcasecmp(hint, "fbx") == 0;
-}
-
-bool import_fbx_is_legacy(const char *path, const void *data, size_t size, const char *hint)
-{
-    if (!is_fbx_name(path, hint)) return false;
-    if (!path) {
-        int version = fbx_document_version(data, size);
-        return version > 0 && version < 7100;
-    }
-    FILE *file = fopen(path, "rb");
-    if (!file) return false;   /* Assimp says why */
-    static const size_t probe = 64 << 10;
-    char *head = malloc(probe);
-    size_t n = head ? fread(head, 1, probe, file) : 0;
-    fclose(file);
-    int version = head ? fbx_document_version(head, n) : 0;
-    free(head);
+    static const size_t probe = 64 << 10;   /* the header: FBXHeaderExtension comes first */
+    int version = fbx_document_version(data, size < probe ? size : probe);
     return version > 0 && version < 7100;
 }
 
@@ -176,16 +158,10 @@ bool import_fbx_legacy(const char *path, const void *data, size_t size, int max_
     char source[1024];
     if (path) snprintf(source, sizeof source, "%s", path);
     else snprintf(source, sizeof source, "(memory).fbx");
-    int error_number = 0;
-    uint8_t *bytes = path ? whole_file_read(path, (size_t)-1 / 2, &size, &error_number) : NULL;
-    if (path && !bytes) {
-        snprintf(error, error_size, "cannot read the file: %s", strerror(error_number));
-        return false;
-    }
     FbxScene scene;
     FbxModelMap map = {0};
     char cause[512] = "";
-    const void *file = path ? bytes : data;
+    const void *file = data;
     bool ok = fbx_scene_read(&scene, file, size, cause, sizeof cause);
     if (ok) {
         ok = fbx_build_model(&scene, model, &map, cause, sizeof cause);
@@ -210,7 +186,6 @@ bool import_fbx_legacy(const char *path, const void *data, size_t size, int max_
         fbx_model_map_free(&map);
         fbx_scene_free(&scene);
     }
-    free(bytes);
     if (!ok) {
         snprintf(error, error_size, "%s", cause);
         import_one_line(error, error_size);

@@ -1,369 +1,29 @@
-/* import_guard.c — stage 1: the guarded Assimp call.
+/* import_guard.c — the crash guard: one bad file must never crash or hang the program importing it
+ * (import_guard.h lists what it does; docs/robustness.md the layers around it).
  *
- * Rules of this stage:
- *   - Files that would take Assimp 5.2 out of bounds or into an endless loop are refused
- *     here, before Assimp sees them (checks below; found with assimp-testmodels and
- *     bit-flipped copies). What can still kill the process is caught one level up by
- *     src/app/load.c (signal handler + watchdog).
- *   - Assimp reads with skinview's flags: triangulate, weld, smooth normals where missing,
- *     keep points and lines (not in FBX), validate; FBX pivot helpers off (trap 3 in docs/skinning.md).
- *   - Weights beyond SV_MAX_INFLUENCES are counted, the vertices that have them listed (stage 3
- *     marks them in Mesh.influences_in_file), then cut by LimitBoneWeights (trap 5).
- *   - With a bone limit, meshes are split by SplitByBoneCount (one slot kept for the
- *     unweighted-vertices bone), unless a triangle needs more bones than the limit: Assimp
- *     would loop forever, so that is an error.
- *   - glTF files never come here (src/io/gltf/ reads them), but for the fuzzer's probe.
- *   - Binary FBX files: a take's first or last key that lies a float rounding outside the take's
- *     LocalStart..LocalStop, which Assimp would drop, is kept (import_fbx.c).
- *   - Every import runs on a thread with a 1 GiB stack (reserved, not committed) and an
- *     alternate signal stack (import_run_on_big_stack, at the end): deep node trees make
- *     Assimp recurse once per level.
- *   - Every error is one line, without the file name.
+ * Assimp is a large C++ library reading untrusted files. The files known to take it out of bounds
+ * are refused before it runs (stage 1, import_assimp.c); for the rest, three guards here:
+ *   1. a memory budget while it reads (a corrupt count must not reach the OOM killer);
+ *   2. a big stack for the whole import (deep node trees make it recurse once per level);
+ *   3. for programs (ImportOptions.guard): a few corrupt files still make it abort (a debug
+ *      assertion in its FBX converter, on a damaged cluster index) or loop forever (a Collada index
+ *      list with a stray byte). So while one is imported, fatal signals and a watchdog alarm print
+ *      one line naming the file and exit 1. Only async-signal-safe calls in the handler: the
+ *      messages are formatted before the import starts. The alternate signal stack of (2) lets even
+ *      a stack overflow inside Assimp reach the handler.
  */
-/* MAP_NORESERVE, MAP_STACK, sigaltstack: Linux / XSI beyond POSIX.1-2008 base */
+/* MAP_NORESERVE, MAP_STACK, sigaltstack, SA_ONSTACK: Linux / XSI beyond POSIX.1-2008 base */
 #define _DEFAULT_SOURCE
-#include "import_internal.h"
-#include "base/whole_file.h"
+#include "import_guard.h"
 
-#include <assimp/cimport.h>
-#include <assimp/config.h>
-#include <assimp/postprocess.h>
-
-#include <errno.h>
-#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <unistd.h>
-
-/* Position and normal of vertex v, the key that finds it again after the split (InfluenceCut). */
-static void influence_key(const struct aiVector3D *position, const struct aiVector3D *normal, float key[6])
-{
-    key[0] = position->x, key[1] = position->y, key[2] = position->z;
-    key[3] = normal ? normal->x : 0.0f, key[4] = normal ? normal->y : 0.0f, key[5] = normal ? normal->z : 0.0f;
-}
-
-static int compare_influence_cut(const void *a, const void *b)
-{
-    return memcmp(((const InfluenceCut *)a)->key, ((const InfluenceCut *)b)->key, sizeof(float[6]));
-}
-
-/* Counts vertices with more than SV_MAX_INFLUENCES non-zero weights (before LimitBoneWeights)
- * and lists them in `cuts` (when not NULL) with their weight count. */
-static int collect_influence_cuts(const struct aiScene *scene, InfluenceCuts *cuts)
-{
-    int over = 0, listed = 0, capacity = 0;
-    InfluenceCut *list = NULL;
-    for (unsigned m = 0; m < scene->mNumMeshes; m++) {
-        const struct aiMesh *mesh = scene->mMeshes[m];
-        if (!mesh || mesh->mNumBones == 0 || mesh->mNumVertices == 0 || !mesh->mBones || !mesh->mVertices) continue;
-        unsigned char *counts = calloc(mesh->mNumVertices, 1);
-        if (!counts) continue;
-        for (unsigned b = 0; b < mesh->mNumBones; b++) {
-            const struct aiBone *bone = mesh->mBones[b];
-            if (!bone || !bone->mWeights) continue;
-            for (unsigned w = 0; w < bone->mNumWeights; w++) {
-                unsigned v = bone->mWeights[w].mVertexId;
-                if (v < mesh->mNumVertices && bone->mWeights[w].mWeight > 0.0f && counts[v] < 255) counts[v]++;
-            }
-        }
-        for (unsigned v = 0; v < mesh->mNumVertices; v++) {
-            if (counts[v] <= SV_MAX_INFLUENCES) continue;
-            over++;
-            if (!cuts) continue;
-            if (listed == capacity) {
-                int grown = capacity ? 2 * capacity : 64;
-                InfluenceCut *bigger = realloc(list, sizeof *list * (size_t)grown);
-                if (!bigger) continue;   /* out of memory: the vertex is counted, not marked */
-                list = bigger, capacity = grown;
-            }
-            influence_key(&mesh->mVertices[v], mesh->mNormals ? &mesh->mNormals[v] : NULL, list[listed].key);
-            list[listed++].influences = counts[v];
-        }
-        free(counts);
-    }
-    if (cuts) {
-        if (listed > 1) qsort(list, (size_t)listed, sizeof *list, compare_influence_cut);
-        cuts->cuts = list;
-        cuts->count = listed;
-    }
-    return over;
-}
-
-void import_influence_cuts_free(InfluenceCuts *cuts)
-{
-    free(cuts->cuts);
-    cuts->cuts = NULL;
-    cuts->count = 0;
-}
-
-int import_influences_before_cut(const InfluenceCuts *cuts, const struct aiVector3D *position,
-                                 const struct aiVector3D *normal)
-{
-    if (!cuts || cuts->count == 0) return 0;
-    InfluenceCut probe;
-    influence_key(position, normal, probe.key);
-    /* the first entry with this key (several vertices may share one: keep the largest count) */
-    int low = 0, high = cuts->count;
-    while (low < high) {
-        int middle = low + (high - low) / 2;
-        if (compare_influence_cut(&cuts->cuts[middle], &probe) < 0) low = middle + 1;
-        else high = middle;
-    }
-    int influences = 0;
-    for (int i = low; i < cuts->count && compare_influence_cut(&cuts->cuts[i], &probe) == 0; i++)
-        if (cuts->cuts[i].influences > influences) influences = cuts->cuts[i].influences;
-    return influences;
-}
-
-/* Before SplitByBoneCount (trap 5 in docs/skinning.md): the split cannot put a triangle whose
- * vertices use more distinct bones than the limit into any sub-mesh, and Assimp 5.2
- * then loops forever. So: the largest number of distinct bones one face uses
- * (counting every weight Assimp stores for it). */
-static int max_bones_per_face(const struct aiScene *scene)
-{
-    int max_face_bones = 0;
-    for (unsigned m = 0; m < scene->mNumMeshes; m++) {
-        const struct aiMesh *mesh = scene->mMeshes[m];
-        if (!mesh || mesh->mNumBones == 0 || mesh->mNumVertices == 0 || !mesh->mBones) continue;
-        /* after LimitBoneWeights a vertex has at most 4 weights; keep up to 8 to be safe */
-        enum { SLOTS = 8 };
-        unsigned (*bones)[SLOTS] = calloc(mesh->mNumVertices, sizeof *bones);
-        unsigned char *counts = calloc(mesh->mNumVertices, 1);
-        if (!bones || !counts) {
-            free(bones);
-            free(counts);
-            continue;
-        }
-        for (unsigned b = 0; b < mesh->mNumBones; b++) {
-            const struct aiBone *bone = mesh->mBones[b];
-            if (!bone || !bone->mWeights) continue;
-            for (unsigned w = 0; w < bone->mNumWeights; w++) {
-                unsigned v = bone->mWeights[w].mVertexId;
-                if (v < mesh->mNumVertices && counts[v] < SLOTS) bones[v][counts[v]++] = b;
-            }
-        }
-        for (unsigned f = 0; f < mesh->mNumFaces; f++) {
-            const struct aiFace *face = &mesh->mFaces[f];
-            unsigned distinct[3 * SLOTS];
-            int n = 0;
-            for (unsigned i = 0; i < face->mNumIndices && i < 3; i++) {
-                unsigned v = face->mIndices[i];
-                if (v >= mesh->mNumVertices) continue;
-                for (int k = 0; k < counts[v]; k++) {
-                    int seen = 0;
-                    for (int j = 0; j < n && !seen; j++) seen = distinct[j] == bones[v][k];
-                    if (!seen) distinct[n++] = bones[v][k];
-                }
-            }
-            if (n > max_face_bones) max_face_bones = n;
-        }
-        free(bones);
-        free(counts);
-    }
-    return max_face_bones;
-}
-
-/* Assimp's OFF reader trusts the header's element counts: a file that declares billions
- * of vertices makes it reserve gigabytes and loop for minutes (assimp-testmodels
- * invalid/OutOfMemory.off). Every OFF vertex or face takes at least 4 bytes of text,
- * so counts beyond size/4 cannot be real. Returns false with a cause for such a header. */
-static bool off_header_is_plausible(FILE *f, long long size, char *error, size_t error_size)
-{
-    char head[4096];
-    size_t n = fread(head, 1, sizeof head - 1, f);
-    head[n] = '\0';
-    const char *c = head;
-    while (*c == ' ' || *c == '\t' || *c == '\r' || *c == '\n') c++;
-    const char *token = c;
-    while (*c && *c != ' ' && *c != '\t' && *c != '\r' && *c != '\n') c++;
-    size_t length = (size_t)(c - token);
-    if (length < 3 || length > 8 || strncmp(c - 3, "OFF", 3) != 0) return true;   /* not an OFF file */
-    unsigned long long counts[2] = {0, 0};
-    for (int i = 0; i < 2; i++) {
-        for (;;) {   /* skip blanks and # comment lines */
-            while (*c == ' ' || *c == '\t' || *c == '\r' || *c == '\n') c++;
-            if (*c != '#') break;
-            while (*c && *c != '\n') c++;
-        }
-        char *end;
-        counts[i] = strtoull(c, &end, 10);
-        if (end == c) return true;   /* let Assimp report it */
-        c = end;
-    }
-    unsigned long long limit = (unsigned long long)(size / 4) + 1;
-    if (counts[0] > limit || counts[1] > limit) {
-        snprintf(error, error_size, "the OFF header declares %llu vertices and %llu faces, more than a %lld-byte file can hold",
-                 counts[0], counts[1], size);
-        return false;
-    }
-    return true;
-}
-
-/* Assimp 5.2's MD5 loader trusts every index in a .md5mesh: a vertex number past
- * numverts, a weight range past numweights, a weight's joint past numJoints or a
- * triangle corner past numverts corrupts its heap (abort or SIGSEGV inside
- * aiImportFile; found by bit-flipping assimp-testmodels MD5/SimpleCube.md5mesh).
- * The format is plain text, so the indices are checked here first. Returns false with
- * a cause for a file that would take Assimp out of bounds; other files pass. */
-typedef struct Md5MeshBlock {
-    long verts, tris, weights;              /* declared counts (-1 until seen) */
-    long max_vert, max_weight_end, max_tri, max_tri_corner, max_weight, max_weight_joint;
-} Md5MeshBlock;
-
-static bool md5_block_is_safe(const Md5MeshBlock *b, long joints, char *error, size_t error_size)
-{
-    const char *what = NULL;
-    long value = 0, limit = 0;
-    /* a maximum of -1 means no such line was seen */
-    if (b->max_vert >= 0 && b->max_vert >= b->verts) what = "vertex", value = b->max_vert, limit = b->verts;
-    else if (b->max_tri >= 0 && b->max_tri >= b->tris) what = "triangle", value = b->max_tri, limit = b->tris;
-    else if (b->max_tri_corner >= 0 && b->max_tri_corner >= b->verts)
-        what = "triangle corner vertex", value = b->max_tri_corner, limit = b->verts;
-    else if (b->max_weight >= 0 && b->max_weight >= b->weights) what = "weight", value = b->max_weight, limit = b->weights;
-    else if (b->max_weight_end > 0 && b->max_weight_end > b->weights)
-        what = "weight", value = b->max_weight_end - 1, limit = b->weights;
-    else if (b->max_weight_joint >= 0 && b->max_weight_joint >= joints)
-        what = "weight joint", value = b->max_weight_joint, limit = joints;
-    if (!what) return true;
-    snprintf(error, error_size, "corrupt MD5 mesh: %s index %ld out of range (%ld declared)", what, value,
-             limit < 0 ? 0 : limit);
-    return false;
-}
-
-static bool md5mesh_is_safe(FILE *f, char *error, size_t error_size)
-{
-    char line[4096];
-    if (!fgets(line, sizeof line, f)) return true;
-    const char *c = line;
-    while (*c == ' ' || *c == '\t') c++;
-    if (strncmp(c, "MD5Version", 10) != 0) return true;   /* not an MD5 file */
-    rewind(f);
-
-    long joints = -1;
-    bool in_joints = false, in_mesh = false;
-    Md5MeshBlock b = {-1, -1, -1, -1, -1, -1, -1, -1, -1};
-    while (fgets(line, sizeof line, f)) {
-        c = line;
-        while (*c == ' ' || *c == '\t') c++;
-        char *end;
-        if (strncmp(c, "numJoints", 9) == 0) {
-            joints = strtol(c + 9, &end, 10);
-        } else if (strncmp(c, "joints", 6) == 0 && strchr(c, '{')) {
-            in_joints = true;
-        } else if (strncmp(c, "mesh", 4) == 0 && strchr(c, '{')) {
-            in_mesh = true;
-            b = (Md5MeshBlock){-1, -1, -1, -1, -1, -1, -1, -1, -1};
-        } else if (*c == '}') {
-            if (in_mesh && !md5_block_is_safe(&b, joints, error, error_size)) return false;
-            in_joints = in_mesh = false;
-        } else if (in_joints && *c == '"') {   /* "name" parent ( x y z ) ( qx qy qz ) */
-            const char *quote = strchr(c + 1, '"');
-            if (!quote) continue;
-            long parent = strtol(quote + 1, &end, 10);
-            if (end != quote + 1 && (parent < -1 || parent >= joints)) {
-                snprintf(error, error_size, "corrupt MD5 mesh: joint parent %ld out of range (%ld joints)", parent,
-                         joints < 0 ? 0 : joints);
-                return false;
-            }
-        } else if (in_mesh) {
-            long v[4] = {0, 0, 0, 0};
-            int n = 0;
-            const char *p = c;
-            if (strncmp(c, "numverts", 8) == 0) b.verts = strtol(c + 8, &end, 10);
-            else if (strncmp(c, "numtris", 7) == 0) b.tris = strtol(c + 7, &end, 10);
-            else if (strncmp(c, "numweights", 10) == 0) b.weights = strtol(c + 10, &end, 10);
-            else if (strncmp(c, "vert", 4) == 0 || strncmp(c, "tri", 3) == 0 || strncmp(c, "weight", 6) == 0) {
-                char kind = c[0] == 'v' ? 'v' : (c[0] == 't' ? 't' : 'w');
-                p = c + (kind == 'v' ? 4 : (kind == 't' ? 3 : 6));
-                /* vert i ( u v ) start count | tri i a b c | weight i joint bias ( x y z ) */
-                for (; n < 4 && *p && *p != '\n'; p++) {
-                    if (*p == '(') {   /* skip the parenthesised floats */
-                        const char *close = strchr(p, ')');
-                        if (!close) break;
-                        p = close;
-                        continue;
-                    }
-                    if (*p == '-' || (*p >= '0' && *p <= '9')) {
-                        long number = strtol(p, &end, 10);
-                        if (end == p) continue;   /* a lone '-' */
-                        v[n++] = number;
-                        p = end - 1;
-                        if (*end == '.') break;   /* a float (the weight bias): the indices are done */
-                    }
-                }
-                if (kind == 'v' && n >= 3) {
-                    if (v[0] < 0 || v[1] < 0 || v[2] < 0) v[0] = LONG_MAX;
-                    if (v[0] > b.max_vert) b.max_vert = v[0];
-                    if (v[1] + v[2] > b.max_weight_end) b.max_weight_end = v[1] + v[2];
-                } else if (kind == 't' && n >= 4) {
-                    for (int k = 1; k < 4; k++) {
-                        if (v[k] < 0) v[k] = LONG_MAX;
-                        if (v[k] > b.max_tri_corner) b.max_tri_corner = v[k];
-                    }
-                    if (v[0] < 0) v[0] = LONG_MAX;
-                    if (v[0] > b.max_tri) b.max_tri = v[0];
-                } else if (kind == 'w' && n >= 2) {
-                    if (v[0] < 0) v[0] = LONG_MAX;
-                    if (v[1] < 0) v[1] = LONG_MAX;
-                    if (v[0] > b.max_weight) b.max_weight = v[0];
-                    if (v[1] > b.max_weight_joint) b.max_weight_joint = v[1];
-                }
-            }
-        }
-    }
-    if (in_mesh) {   /* a file cut inside a mesh block: Assimp reads past what it got */
-        snprintf(error, error_size, "corrupt MD5 mesh: the file ends inside a mesh block (truncated?)");
-        return false;
-    }
-    return true;
-}
-
-/* The pre-Assimp checks on the bytes (OFF header, MD5 mesh blocks); f at its start. */
-static bool bytes_are_plausible(FILE *f, long long size, char *error, size_t error_size)
-{
-    bool plausible = off_header_is_plausible(f, size, error, error_size);
-    if (plausible) {
-        rewind(f);
-        plausible = md5mesh_is_safe(f, error, error_size);
-    }
-    return plausible;
-}
-
-static bool check_file(const char *path, char *error, size_t error_size)
-{
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        snprintf(error, error_size, "cannot open: %s", strerror(errno));
-        return false;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        snprintf(error, error_size, "is a directory, not a model file");
-        return false;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        snprintf(error, error_size, "is not a regular file");
-        return false;
-    }
-    if (st.st_size == 0) {
-        snprintf(error, error_size, "the file is empty");
-        return false;
-    }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(error, error_size, "cannot open: %s", strerror(errno));
-        return false;
-    }
-    bool plausible = bytes_are_plausible(f, (long long)st.st_size, error, error_size);
-    fclose(f);
-    return plausible;
-}
 
 /* ---- a memory budget for Assimp -------------------------------------------------------
  * A few bytes can make Assimp allocate gigabytes: a 9 KiB bzip-compressed X file from the fuzzer
@@ -417,201 +77,26 @@ static unsigned long long address_space_in_use(void)
     return page_size > 0 ? pages * (unsigned long long)page_size : 0;
 }
 
-typedef struct MemoryLimit {
-    bool                set;
-    struct rlimit       previous;
-    unsigned long long  budget;
-} MemoryLimit;
-
-static MemoryLimit memory_limit_begin(unsigned long long file_size)
+ImportMemoryLimit import_memory_limit_begin(unsigned long long file_size)
 {
-    MemoryLimit limit = {0};
+    ImportMemoryLimit limit = {0};
     limit.budget = IMPORT_BUDGET_USABLE ? import_memory_budget(file_size) : 0;
     unsigned long long in_use = address_space_in_use();
-    if (limit.budget == 0 || in_use == 0 || getrlimit(RLIMIT_AS, &limit.previous) != 0) return limit;
+    struct rlimit previous;
+    if (limit.budget == 0 || in_use == 0 || getrlimit(RLIMIT_AS, &previous) != 0) return limit;
+    limit.previous_soft = previous.rlim_cur, limit.previous_hard = previous.rlim_max;
     rlim_t wanted = (rlim_t)(in_use + limit.budget);
-    if (limit.previous.rlim_cur != RLIM_INFINITY && limit.previous.rlim_cur <= wanted) return limit;   /* stricter already */
-    if (limit.previous.rlim_max != RLIM_INFINITY && wanted > limit.previous.rlim_max) wanted = limit.previous.rlim_max;
-    struct rlimit bounded = {wanted, limit.previous.rlim_max};
+    if (previous.rlim_cur != RLIM_INFINITY && previous.rlim_cur <= wanted) return limit;   /* stricter already */
+    if (previous.rlim_max != RLIM_INFINITY && wanted > previous.rlim_max) wanted = previous.rlim_max;
+    struct rlimit bounded = {wanted, previous.rlim_max};
     limit.set = setrlimit(RLIMIT_AS, &bounded) == 0;
     return limit;
 }
 
-static void memory_limit_end(const MemoryLimit *limit)
+void import_memory_limit_end(const ImportMemoryLimit *limit)
 {
-    if (limit->set) setrlimit(RLIMIT_AS, &limit->previous);
-}
-
-/* Reads `path`, or `size` bytes at `data` with the format hint `hint`, then post-processes. */
-static const struct aiScene *read_scene_unbounded(const char *path, const void *data, size_t size, const char *hint,
-                                                  int max_bones, int max_influences, ImportStats *stats, InfluenceCuts *cuts, char *error,
-                                                  size_t error_size)
-{
-    struct aiPropertyStore *props = aiCreatePropertyStore();
-    aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, 0);
-    aiSetImportPropertyInteger(props, AI_CONFIG_PP_LBW_MAX_WEIGHTS,
-                               max_influences == SV_MAX_INFLUENCES_KEPT ? SV_MAX_INFLUENCES_KEPT : SV_MAX_INFLUENCES);
-    /* aiApplyPostProcessing() takes no property store, but the Importer that
-     * aiImportFileExWithProperties() creates keeps a copy of these properties and
-     * the later post-processing call runs on that same Importer: so the bone limit
-     * set here is what SplitByBoneCount reads below (checked by test_import_split).
-     * One slot is kept free: a split mesh with unweighted vertices gets one extra
-     * bone (its node, see model.h), and it must still fit the limit. */
-    int split_limit = max_bones > 1 ? max_bones - 1 : 1;
-    if (max_bones > 0) aiSetImportPropertyInteger(props, AI_CONFIG_PP_SBBC_MAX_BONES, split_limit);
-    const char *extension = path ? strrchr(path, '.') : NULL;
-    unsigned flags = aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_GenSmoothNormals |
-                     aiProcess_SortByPType | aiProcess_ValidateDataStructure;
-    /* binary FBX: a take's edge keys that Assimp would drop are brought inside its window (import_fbx.c);
-     * Assimp then reads that copy of the bytes */
-    bool fbx = path ? extension && strcasecmp(extension, ".fbx") == 0 : hint && strcasecmp(hint, "fbx") == 0;
-    /* SortByPType gives every mesh one primitive kind. Points and lines are kept (an OBJ's `l` and
-     * `p` elements, a point cloud: drawn as Mesh.primitive lines / points), except in FBX, where
-     * they are NURBS curves and rig controls, not the model. */
-    aiSetImportPropertyInteger(props, AI_CONFIG_PP_SBP_REMOVE, fbx ? aiPrimitiveType_POINT | aiPrimitiveType_LINE : 0);
-    size_t fbx_size = 0;
-    uint8_t *fbx_file = fbx && path ? whole_file_read(path, (size_t)-1 / 2, &fbx_size, NULL) : NULL;
-    int takes_widened = 0;
-    uint8_t *fbx_widened = !fbx ? NULL
-                           : path ? (fbx_file ? import_fbx_widen_takes(fbx_file, fbx_size, &takes_widened) : NULL)
-                                  : import_fbx_widen_takes(data, size, &takes_widened);
-    if (!path) fbx_size = size;
-    free(fbx_file);
-    const struct aiScene *scene =
-        fbx_widened && fbx_size <= UINT_MAX
-            ? aiImportFileFromMemoryWithProperties((const char *)fbx_widened, (unsigned)fbx_size, flags, "fbx", props)
-        : path ? aiImportFileExWithProperties(path, flags, NULL, props)
-               : aiImportFileFromMemoryWithProperties(data, (unsigned)size, flags, hint ? hint : "", props);
-    free(fbx_widened);
-    aiReleasePropertyStore(props);
-    if (!scene) {
-        const char *why = aiGetErrorString();
-        char named[64];   /* a file in memory: its hint stands for the extension */
-        snprintf(named, sizeof named, "memory.%.40s", hint ? hint : "");
-        import_explain_error(path ? path : named, why, error, error_size);
-        import_one_line(error, error_size);
-        return NULL;
-    }
-
-    /* influences are counted (and the vertices listed) before LimitBoneWeights throws the extra ones away */
-    stats->vertices_influences_cut = collect_influence_cuts(scene, cuts);
-    scene = aiApplyPostProcessing(scene, aiProcess_LimitBoneWeights);   /* on failure it releases the scene */
-    if (scene && max_bones > 0) {
-        int max_face_bones = max_bones_per_face(scene);
-        if (max_face_bones > split_limit) {
-            snprintf(error, error_size,
-                     "a triangle uses %d bones, more than the bones-per-mesh limit of %d (one slot kept for "
-                     "unweighted vertices) allows: the mesh cannot be split (raise --max-bones)",
-                     max_face_bones, max_bones);
-            aiReleaseImport(scene);
-            return NULL;
-        }
-        unsigned before = scene->mNumMeshes;
-        /* Assimp 5.2.5's split does not copy aiMesh::mAnimMeshes: a split mesh loses its morph
-         * targets. Said, not hidden (a larger --max-bones keeps the mesh whole). */
-        for (unsigned m = 0; m < scene->mNumMeshes; m++) {
-            const struct aiMesh *mesh = scene->mMeshes[m];
-            if (mesh && mesh->mNumAnimMeshes > 0 && mesh->mNumBones > (unsigned)split_limit)
-                io_warning_line(stderr, path,
-                                "mesh '%s' has %u bones, more than %d: it is split and its %u morph targets are lost "
-                                "(Assimp's SplitByBoneCount drops them)",
-                                QUOTED(mesh->mName.data), mesh->mNumBones, split_limit, mesh->mNumAnimMeshes);
-        }
-        scene = aiApplyPostProcessing(scene, aiProcess_SplitByBoneCount);
-        /* the split copies every corner of every triangle: weld identical vertices again */
-        if (scene) scene = aiApplyPostProcessing(scene, aiProcess_JoinIdenticalVertices);
-        if (scene) stats->meshes_split_by_bones = (int)(scene->mNumMeshes - before);
-    }
-    if (!scene) {
-        const char *why = aiGetErrorString();
-        char quoted[QUOTE_SENTENCE_LIMIT + 1];
-        quote_bytes(quoted, sizeof quoted, why ? why : "", why ? strlen(why) : 0, QUOTE_SENTENCE_LIMIT);
-        snprintf(error, error_size, "Assimp post-processing failed: %s", quoted[0] ? quoted : "unknown error");
-        import_one_line(error, error_size);
-        return NULL;
-    }
-    return scene;
-}
-
-/* read_scene_unbounded() within the memory budget (see above). */
-static const struct aiScene *read_scene(const char *path, const void *data, size_t size, const char *hint,
-                                        int max_bones, int max_influences, ImportStats *stats, InfluenceCuts *cuts, char *error,
-                                        size_t error_size)
-{
-    unsigned long long file_size = size;
-    struct stat st;
-    if (path && stat(path, &st) == 0 && st.st_size > 0) file_size = (unsigned long long)st.st_size;
-    MemoryLimit limit = memory_limit_begin(file_size);
-    const struct aiScene *scene = read_scene_unbounded(path, data, size, hint, max_bones, max_influences, stats, cuts, error,
-                                                               error_size);
-    memory_limit_end(&limit);
-    if (!scene && cuts) import_influence_cuts_free(cuts);
-    if (!scene && limit.set && strstr(error, "bad_alloc"))
-        snprintf(error, error_size,
-                 "reading it needs more than the import's memory budget of %llu MiB (a corrupt count in the file? "
-                 "SKINVIEW_IMPORT_MEMORY_MB raises the budget, 0 lifts it)", limit.budget >> 20);
-    return scene;
-}
-
-const struct aiScene *import_read_scene(const char *path, int max_bones, int max_influences, ImportStats *stats,
-                                        InfluenceCuts *cuts, char *error, size_t error_size)
-{
-    if (!check_file(path, error, error_size)) return NULL;
-    return read_scene(path, NULL, 0, NULL, max_bones, max_influences, stats, cuts, error, error_size);
-}
-
-typedef struct Probe {
-    const void *data;
-    size_t      size;
-    const char *hint;
-    bool        read;
-} Probe;
-
-static void probe_run(void *argument)
-{
-    Probe *probe = argument;
-    ImportStats stats = {0};
-    char error[256];
-    FILE *f = fmemopen((void *)probe->data, probe->size, "rb");
-    if (!f) return;
-    bool plausible = bytes_are_plausible(f, (long long)probe->size, error, sizeof error);
-    fclose(f);
-    if (!plausible) return;
-    const struct aiScene *scene = read_scene(NULL, probe->data, probe->size, probe->hint, 0, 0, &stats, NULL, error,
-                                                  sizeof error);
-    if (scene) aiReleaseImport(scene);
-    probe->read = scene != NULL;
-}
-
-bool import_probe_assimp_from_memory(const void *data, size_t size, const char *hint)
-{
-    if (size == 0 || size > 0x7fffffffu) return false;
-    Probe probe = {data, size, hint, false};
-    import_run_on_big_stack(probe_run, &probe);   /* the same stack an import gets */
-    return probe.read;
-}
-
-const struct aiScene *import_read_scene_from_memory(const void *data, size_t size, const char *hint, int max_bones,
-                                                    int max_influences, ImportStats *stats, InfluenceCuts *cuts, char *error,
-                                                    size_t error_size)
-{
-    if (size == 0) {
-        snprintf(error, error_size, "the file is empty");
-        return NULL;
-    }
-    if (size > 0x7fffffffu) {   /* aiImportFileFromMemory takes an unsigned length */
-        snprintf(error, error_size, "the file is larger than 2 GiB");
-        return NULL;
-    }
-    FILE *f = fmemopen((void *)data, size, "rb");
-    if (!f) {
-        snprintf(error, error_size, "out of memory");
-        return NULL;
-    }
-    bool plausible = bytes_are_plausible(f, (long long)size, error, error_size);
-    fclose(f);
-    if (!plausible) return NULL;
-    return read_scene(NULL, data, size, hint, max_bones, max_influences, stats, cuts, error, error_size);
+    struct rlimit previous = {(rlim_t)limit->previous_soft, (rlim_t)limit->previous_hard};
+    if (limit->set) setrlimit(RLIMIT_AS, &previous);
 }
 
 /* ---- a big stack for Assimp -------------------------------------------------------
@@ -622,7 +107,7 @@ const struct aiScene *import_read_scene_from_memory(const void *data, size_t siz
  * IMPORT_STACK_BYTES of address space, reserved but not committed (MAP_NORESERVE: pages cost
  * memory only once touched), with a PROT_NONE guard at its far end. If even that runs out (an
  * endless recursion), the SIGSEGV is taken on an alternate signal stack installed on that thread,
- * so src/app/load.c's handler (SA_ONSTACK) can still print its one line and exit 1. */
+ * so the guard's handler (SA_ONSTACK, below) can still print its one line and exit 1. */
 #define IMPORT_STACK_BYTES ((size_t)1 << 30)          /* 1 GiB */
 #define IMPORT_STACK_GUARD_BYTES ((size_t)1 << 16)
 #define IMPORT_SIGNAL_STACK_BYTES ((size_t)1 << 18)   /* 256 KiB: room for a sanitizer's report too */
@@ -682,4 +167,88 @@ void import_run_on_big_stack(void (*run)(void *), void *argument)
     if (started) pthread_join(thread, NULL);
     else run_with_signal_stack(&job);
     if (stack != MAP_FAILED) munmap(stack, size);
+}
+
+/* ---- the signal guard and the watchdog ------------------------------------------------------ */
+
+/* watchdog: 20 s + 1 s per MiB of file (a 100 MiB FBX gets 2 minutes) */
+#define IMPORT_TIMEOUT_BASE_SECONDS 20
+static char import_crash_message[1400], import_timeout_message[1400];
+static size_t import_crash_length, import_timeout_length;
+/* Where the handler writes: the real stderr. During the import fd 2 points at a temporary file,
+ * because what dies inside Assimp may print first (glibc's "free(): double free detected",
+ * Assimp's own chatter): a failure must stay ONE line. Afterwards skinview's own lines (warnings)
+ * are copied to the real stderr and the rest is dropped. */
+static volatile sig_atomic_t import_stderr = STDERR_FILENO;
+
+static const int guarded_signals[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGALRM};
+enum { GUARDED_COUNT = sizeof guarded_signals / sizeof guarded_signals[0] };
+static struct sigaction previous_actions[GUARDED_COUNT];
+static int real_stderr = -1;
+static FILE *capture;
+
+int import_guard_error_fd(void) { return import_stderr; }
+
+static void import_guard_handler(int signal_number)
+{
+    if (signal_number == SIGALRM) {
+        ssize_t ignored = write(import_stderr, import_timeout_message, import_timeout_length);
+        (void)ignored;
+    } else {
+        ssize_t ignored = write(import_stderr, import_crash_message, import_crash_length);
+        (void)ignored;
+    }
+    _exit(1);
+}
+
+static unsigned import_timeout_seconds(unsigned long long file_size)
+{
+    unsigned by_size = IMPORT_TIMEOUT_BASE_SECONDS + (unsigned)(file_size >> 20);
+    const char *text = getenv("SKINVIEW_IMPORT_TIMEOUT");   /* seconds; 0 = no watchdog */
+    if (!text || !*text) return by_size;
+    char *end = NULL;
+    long seconds = strtol(text, &end, 10);
+    return (end != text && *end == '\0' && seconds >= 0 && seconds < 86400) ? (unsigned)seconds : by_size;
+}
+
+void import_guard_begin(const char *name, unsigned long long file_size)
+{
+    unsigned timeout = import_timeout_seconds(file_size);
+    import_crash_length = (size_t)snprintf(import_crash_message, sizeof import_crash_message,
+                                           "skinview: %.1200s: the importer crashed on it (corrupt file?)\n", name);
+    import_timeout_length = (size_t)snprintf(import_timeout_message, sizeof import_timeout_message,
+                                             "skinview: %.1200s: import did not finish in %u s (corrupt file? "
+                                             "SKINVIEW_IMPORT_TIMEOUT=0 disables this limit)\n", name, timeout);
+    if (import_crash_length >= sizeof import_crash_message) import_crash_length = sizeof import_crash_message - 1;
+    if (import_timeout_length >= sizeof import_timeout_message) import_timeout_length = sizeof import_timeout_message - 1;
+
+    struct sigaction guard = {0};
+    guard.sa_handler = import_guard_handler;
+    guard.sa_flags = SA_ONSTACK;   /* the import thread has an alternate signal stack: a stack overflow still reports */
+    sigemptyset(&guard.sa_mask);
+    for (int i = 0; i < GUARDED_COUNT; i++) sigaction(guarded_signals[i], &guard, &previous_actions[i]);
+    fflush(stderr);
+    real_stderr = dup(STDERR_FILENO);
+    capture = real_stderr >= 0 ? tmpfile() : NULL;
+    if (capture && dup2(fileno(capture), STDERR_FILENO) >= 0) import_stderr = real_stderr;
+    alarm(timeout);
+}
+
+void import_guard_end(void)
+{
+    alarm(0);
+    fflush(stderr);
+    if (import_stderr != STDERR_FILENO) {   /* back to the real stderr, with skinview's own lines */
+        dup2(real_stderr, STDERR_FILENO);
+        import_stderr = STDERR_FILENO;
+        rewind(capture);
+        char line[2048];
+        while (fgets(line, sizeof line, capture))
+            if (strncmp(line, "skinview: ", 10) == 0) fputs(line, stderr);
+    }
+    if (capture) fclose(capture);
+    capture = NULL;
+    if (real_stderr >= 0) close(real_stderr);
+    real_stderr = -1;
+    for (int i = 0; i < GUARDED_COUNT; i++) sigaction(guarded_signals[i], &previous_actions[i], NULL);
 }

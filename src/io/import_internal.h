@@ -3,8 +3,10 @@
  * glTF files do not come here: skinview reads them itself (src/io/gltf/, gltf_internal.h).
  * For every other format import_model() (import.c) runs the stages in this order, each in its own file
  * (the state they pass along and what they share: import_common.h):
- *   1. import_guard.c     the guarded Assimp call: refuse files that would crash or hang
- *                         Assimp, read the scene with skinview's flags, post-process.
+ *   0. import.c           the file read once: every stage below works on those bytes.
+ *   1. import_assimp.c    the Assimp call: refuse files that would crash or hang Assimp, read
+ *                         the scene with skinview's flags, post-process (within the crash
+ *                         guard of import_guard.c: memory budget, big stack, signals, watchdog).
  *      import_fbx.c       (before it) binary FBX: a take's edge keys Assimp would drop are kept.
  *   2. import_skeleton.c  the whole node tree as joints (parents first) and the name
  *                         binding rules: which joint a bone or a channel names.
@@ -15,6 +17,8 @@
  *   6. import_clip.c      clips: channels -> joint tracks, ticks -> seconds.
  *   7. import_collada.c   what Assimp folds away from a Collada skin, read from its XML: the
  *                         <bind_shape_matrix>, which says where the mesh was bound (its N).
+ *   8. fbx/fbx_apply*.c   an FBX file's own transforms, clips and skins, read by skinview's FBX
+ *                         reader from the same bytes (fbx/fbx_apply.h).
  * Conventions applied on the way in (import_common.c):
  *   - Assimp matrices are row-major (a1..a4 is the first row, a4/b4/c4 the translation);
  *     cglm's mat4 is column-major (m[column][row]): every matrix is transposed,
@@ -40,16 +44,15 @@
 
 /* ---- stages (each returns false with im->error set) ---- */
 
-/* 1. import_guard.c: checks the file, reads it with Assimp and post-processes it
- *    (limit 4 weights, or max_influences when that is 8; split by bone count when max_bones > 0). Fills the stats the
- *    scene alone can tell and `cuts` (the vertices LimitBoneWeights cut; free with
- *    import_influence_cuts_free). Returns NULL with a one-line cause in error[]. */
-const struct aiScene *import_read_scene(const char *path, int max_bones, int max_influences, ImportStats *stats,
-                                        InfluenceCuts *cuts, char *error, size_t error_size);
-/* The same for `size` bytes in memory; `hint` is the format's file extension ("glb", "fbx"). */
-const struct aiScene *import_read_scene_from_memory(const void *data, size_t size, const char *hint, int max_bones,
-                                                    int max_influences, ImportStats *stats, InfluenceCuts *cuts, char *error,
-                                                    size_t error_size);
+/* 1. import_assimp.c: checks the `size` bytes at `data` (the file at `path`; or, path NULL, bytes
+ *    whose format `hint` names by its extension: "glb", "fbx"), reads them with Assimp and
+ *    post-processes them (limit 4 weights, or max_influences when that is 8; split by bone count
+ *    when max_bones > 0). Fills the stats the scene alone can tell and `cuts` (the vertices
+ *    LimitBoneWeights cut; free with import_influence_cuts_free). Returns NULL with a one-line cause
+ *    in error[]. */
+const struct aiScene *import_read_scene(const char *path, const void *data, size_t size, const char *hint,
+                                        int max_bones, int max_influences, ImportStats *stats, InfluenceCuts *cuts,
+                                        char *error, size_t error_size);
 void import_influence_cuts_free(InfluenceCuts *cuts);
 /* How many weights the file gave the vertex at this position and normal if LimitBoneWeights
  * cut some (> SV_MAX_INFLUENCES), else 0. */
@@ -60,15 +63,14 @@ int  import_influences_before_cut(const InfluenceCuts *cuts, const struct aiVect
  * outside Assimp's window; NULL when nothing needs it (or not a binary FBX). *widened counts them. */
 uint8_t *import_fbx_widen_takes(const void *data, size_t size, int *widened);
 
-/* Whether `path` (or `data` with hint "fbx") is an FBX older than 7.1, which Assimp 5.2.5 refuses. */
-bool import_fbx_is_legacy(const char *path, const void *data, size_t size, const char *hint);
-/* Such a file, read by skinview's FBX reader instead of Assimp (fbx/fbx_legacy.c builds the Model),
- * its textures loaded, then validated as every import is. False with a one-line error. */
-bool import_fbx_legacy(const char *path, const void *data, size_t size, int max_bones, bool hold_end_keys, Model *model, FILE *warnings,
-                       char *error, size_t error_size);
-/* Calls run(argument) on a thread with a 1 GiB stack (reserved, not committed) and an
- * alternate signal stack; returns when it is done. Falls back to the calling thread. */
-void import_run_on_big_stack(void (*run)(void *), void *argument);
+/* Whether the `size` bytes at `data` of an FBX file are an FBX older than 7.1, which Assimp 5.2.5 refuses
+ * (its version, in the first 64 KiB). */
+bool import_fbx_is_legacy(const void *data, size_t size);
+/* Such a file (its bytes; `path` names it and finds its textures, NULL: from memory), read by
+ * skinview's FBX reader instead of Assimp (fbx/fbx_legacy.c builds the Model), its textures loaded,
+ * then validated as every import is. False with a one-line error. */
+bool import_fbx_legacy(const char *path, const void *data, size_t size, int max_bones, bool hold_end_keys, Model *model,
+                       FILE *warnings, char *error, size_t error_size);
 /* 2. import_skeleton.c */
 bool import_skeleton(Importer *im);
 int  import_find_bone_joint(const Importer *im, const char *name, int mesh_joint);
@@ -89,8 +91,8 @@ bool import_materials(Importer *im);
 int import_load_texture(Importer *im, const char *source);
 /* 6. import_clip.c */
 bool import_clips(Importer *im);
-/* 7. import_collada.c: a Collada file (path ending in .dae, or data/size with hint "dae"): each
- *    skinned mesh's bind_matrix N = R * bind_shape_matrix (R: the rest matrix of the root). */
+/* 7. import_collada.c: a Collada file (path ending in .dae, or with hint "dae"; its bytes at
+ *    data/size): each skinned mesh's bind_matrix N = R * bind_shape_matrix (R: the rest matrix of the root). */
 bool import_collada_bind_shape(Importer *im, const char *path, const void *data, size_t size, const char *hint);
 
 #endif

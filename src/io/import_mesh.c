@@ -13,7 +13,7 @@
  *     Vertices without any weight follow one extra bone: the mesh's own node.
  *   - A mesh whose every bone was dropped is static after all.
  *   - A skinned mesh's bind_matrix N is its node's rest scene matrix (Collada:
- *     set again by stage 8 from the skin's bind_shape_matrix, import_collada.c): the bind pose
+ *     set again by stage 7 from the skin's bind_shape_matrix, import_collada.c): the bind pose
  *     draws the stored vertices placed by N (trap 11 in docs/skinning.md).
  */
 #include "import_internal.h"

@@ -13,7 +13,7 @@
 #ifndef SKINVIEW_IO_REPORT_H
 #define SKINVIEW_IO_REPORT_H
 
-#include "../anim/model.h"
+#include "anim/model.h"
 #include "base/quote.h"
 
 #include <stdarg.h>

@@ -14,7 +14,7 @@
 #ifndef SKINVIEW_VALIDATE_H
 #define SKINVIEW_VALIDATE_H
 
-#include "../anim/model.h"
+#include "anim/model.h"
 
 #include <stdio.h>
 

@@ -11,8 +11,8 @@
 #ifndef SKINVIEW_VAT_IO_H
 #define SKINVIEW_VAT_IO_H
 
-#include "../anim/model.h"
-#include "../anim/vat.h"
+#include "anim/model.h"
+#include "anim/vat.h"
 
 #include <stddef.h>
 #include <stdint.h>

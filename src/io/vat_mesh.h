@@ -12,7 +12,7 @@
 #ifndef SKINVIEW_VAT_MESH_H
 #define SKINVIEW_VAT_MESH_H
 
-#include "../anim/model.h"
+#include "anim/model.h"
 #include "vat_mesh_gltf.h"   /* the GLB's extras: written after the export, read back */
 
 #include <stddef.h>

@@ -4,7 +4,7 @@
 #ifndef SKINVIEW_VAT_MESH_GLTF_H
 #define SKINVIEW_VAT_MESH_GLTF_H
 
-#include "../anim/model.h"
+#include "anim/model.h"
 
 #include <stdbool.h>
 #include <stddef.h>

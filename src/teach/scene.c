@@ -277,14 +277,15 @@ static double now_us(void)
 
 /* With the HUD shown, the same pose the other way (reference <-> fast path), timed: the HUD
  * shows both times. Its own Animator, so the drawn one's cursors are untouched. */
-static void time_other_path(TeachingAids *scene, const Animator *animator, int clip, float time)
+static void time_other_path(TeachingAids *scene, const Animator *animator, int clip, float time, const SceneFade *fade)
 {
     scene->other_anim_us = -1.0;
     if (!scene->hud || !scene->other_path_ready || clip < 0) return;
     scene->other_path.reference = !animator->reference;
     scene->other_path.root.in_place = animator->root.in_place;
     double start = now_us();
-    animator_evaluate(&scene->other_path, clip, time);
+    if (fade) animator_evaluate_blend(&scene->other_path, fade->from, fade->from_time, clip, time, fade->weight);
+    else animator_evaluate(&scene->other_path, clip, time);
     scene->other_anim_us = now_us() - start;
 }
 
@@ -296,12 +297,21 @@ void scene_set_against(TeachingAids *scene, struct Against *against)
 
 void scene_evaluate(TeachingAids *scene, Animator *animator, int clip, float time)
 {
+    scene_evaluate_fade(scene, animator, clip, time, NULL);
+}
+
+void scene_evaluate_fade(TeachingAids *scene, Animator *animator, int clip, float time, const SceneFade *fade)
+{
     animator->reference = scene->shown.reference;
-    time_other_path(scene, animator, clip, time);
+    time_other_path(scene, animator, clip, time, fade);
     double start = now_us();
-    animator_evaluate(animator, clip, time);
+    if (fade) animator_evaluate_blend(animator, fade->from, fade->from_time, clip, time, fade->weight);
+    else animator_evaluate(animator, clip, time);
     scene->pose_clip = clip;
-    if (scene->against) against_pose(scene->against, clip, time);
+    if (scene->against && fade)
+        against_pose_blend(scene->against, fade->from, fade->from_time, clip, time, fade->weight);
+    else if (scene->against)
+        against_pose(scene->against, clip, time);
     morph_override_apply(&scene->morph_override, animator);
     double evaluated = now_us();
     scene->renderer->method = scene_drawn_method(scene);

@@ -236,12 +236,23 @@ void scene_toggle_hide_joint(TeachingAids *scene);
  * 2 released (the target goes back to the clip's weight); framebuffer pixels. */
 bool scene_slider_grab(TeachingAids *scene, int phase, float x, float y);
 
-/* --against: the difference view measures MODEL against `against` (posed by scene_evaluate, or by the
- * caller with against_pose_blend during a cross-fade) and is turned on; NULL: back to two methods. */
+/* --against: the difference view measures MODEL against `against` (posed by scene_evaluate, during a
+ * cross-fade too) and is turned on; NULL: back to two methods. */
 void scene_set_against(TeachingAids *scene, struct Against *against);
 
-/* animator_evaluate(clip, time) (+ the hand-set morph weights) and renderer_prepare(), each timed
- * into anim_us / skin_us; with --against, OTHER posed at the same clip and time (against_pose). */
+/* A cross-fade (view/playback.h): from clip `from` at `from_time` towards the evaluated clip,
+ * `weight` of the way there (0..1). */
+typedef struct SceneFade {
+    int   from;
+    float from_time;
+    float weight;
+} SceneFade;
+
+/* The one evaluation of a frame: animator_evaluate(clip, time), or with `fade` (NULL: none)
+ * animator_evaluate_blend from the fade's clip, (+ the hand-set morph weights) and
+ * renderer_prepare(), each timed into anim_us / skin_us; with --against, OTHER posed the same way
+ * (against_pose / against_pose_blend). scene_evaluate: no fade. */
+void scene_evaluate_fade(TeachingAids *scene, Animator *animator, int clip, float time, const SceneFade *fade);
 void scene_evaluate(TeachingAids *scene, Animator *animator, int clip, float time);
 
 /* Draws the model and every aid that is on into the bound framebuffer (fb_width x fb_height),

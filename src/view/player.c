@@ -540,6 +540,11 @@ bool player_frame(Player *player, float dt)
     return true;
 }
 
+int player_drive(Player *player, const PlayerDriver *driver)
+{
+    return driver ? driver->run(player, driver->context) : player_run(player);
+}
+
 int player_run(Player *player)
 {
     const PlayerSubject *s = player->subject;

@@ -116,12 +116,19 @@ bool player_clips_changed(Player *player, const Model *model, bool *mesh_visible
 /* Runs the window until it closes; returns the number of GL errors reported (--gl-debug). */
 int player_run(Player *player);
 
-/* player_run, or with SKINVIEW_MONKEY set the monkey test in its place (player_monkey, below:
- * its failed checks plus the GL errors reported). What both windows call (monkey.c). */
-int player_run_or_monkey(Player *player);
+/* What runs a window once it is set up: a user (player_run) unless a program passes its own driver
+ * (the monkey test, tests/skinview_monkey.c, drives the player through the calls below). run()
+ * returns, as player_run does, the number of problems found (GL errors, failed checks). */
+typedef struct PlayerDriver {
+    int  (*run)(Player *player, void *context);
+    void *context;
+} PlayerDriver;
+
+/* driver->run(player, driver->context), or player_run(player) when driver is NULL. */
+int player_drive(Player *player, const PlayerDriver *driver);
 
 /* One turn of the loop after the events (tick, reload / drop, playback by dt, the frame);
- * false when minimised (nothing drawn). player_run calls it; so does the monkey test. */
+ * false when minimised (nothing drawn). player_run calls it; so does a driver. */
 bool player_frame(Player *player, float dt);
 
 /* Draws one frame into the window's back buffer (framing requests, the subject posed and drawn,
@@ -129,23 +136,13 @@ bool player_frame(Player *player, float dt);
 void player_draw(Player *player, int fb_width, int fb_height);
 
 /* The window's input handlers (GLFW callbacks), public so that input can be synthesised
- * (monkey.c). */
+ * (a driver: tests/skinview_monkey.c). */
 void player_on_key(GLFWwindow *window, int key, int scancode, int action, int mods);
 void player_on_char(GLFWwindow *window, unsigned int codepoint);
 void player_on_mouse_button(GLFWwindow *window, int button, int action, int mods);
 void player_on_cursor(GLFWwindow *window, double x, double y);
 void player_on_scroll(GLFWwindow *window, double xoffset, double yoffset);
 void player_on_drop(GLFWwindow *window, int count, const char **paths);
-
-/* The monkey test (tests/view.cmake view_monkey): with SKINVIEW_MONKEY=SEED:EVENTS in the
- * environment, player_run_or_monkey plays EVENTS seeded random keys, characters, clicks, drags, wheel
- * turns, resizes, drops (the files of SKINVIEW_MONKEY_DROPS, ':'-separated) and reloads through
- * the handlers above, drawing a frame after every few, instead of waiting for a user. After each
- * frame it checks that the camera, the projection and the clock are finite and no GL error was
- * reported; at the end that the frame read back is not blank and the resident memory (now, not the
- * peak) grew by less than SKINVIEW_MONKEY_MB (default 64) after the first third. Prints the seed (to replay
- * a failure) and the counts; returns the number of failed checks. */
-int player_monkey(Player *player, const char *spec);
 
 /* A short notice on screen (and nothing else). */
 void player_message(Player *player, const char *text);

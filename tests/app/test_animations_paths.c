@@ -72,10 +72,10 @@ int main(void)
     Model model;
     memset(&model, 0, sizeof model);
     char error[1400] = "";
-    CHECK(app_load_model(XBOT, 0, &model), "Xbot imports");
+    CHECK(app_load_model(XBOT, &(ImportOptions){0}, &model), "Xbot imports");
     int own = model.clip_count;
     snprintf(expected, sizeof expected, "%s\n%s", take, other);
-    bool ok = app_add_animations(&model, expected, NULL, false, false, error, sizeof error);
+    bool ok = app_add_animations(&model, expected, NULL, false, false, &(ImportOptions){0}, error, sizeof error);
     CHECK(ok, "two dropped files with commas: %s", error);
     CHECK(model.clip_count == own + 2, "two clips added (%d)", model.clip_count - own);
     if (ok && model.clip_count == own + 2) {
@@ -87,14 +87,14 @@ int main(void)
     }
     model_free(&model);
     memset(&model, 0, sizeof model);
-    CHECK(app_load_model(XBOT, 0, &model), "Xbot imports");
-    ok = app_add_animations(&model, sub, NULL, false, false, error, sizeof error);
+    CHECK(app_load_model(XBOT, &(ImportOptions){0}, &model), "Xbot imports");
+    ok = app_add_animations(&model, sub, NULL, false, false, &(ImportOptions){0}, error, sizeof error);
     CHECK(ok, "a folder with a comma: %s", error);
     model_free(&model);
     memset(&model, 0, sizeof model);
-    CHECK(app_load_model(XBOT, 0, &model), "Xbot imports");
+    CHECK(app_load_model(XBOT, &(ImportOptions){0}, &model), "Xbot imports");
     snprintf(expected, sizeof expected, "%s/no,such.bvh", folder);
-    ok = app_add_animations(&model, expected, NULL, false, false, error, sizeof error);
+    ok = app_add_animations(&model, expected, NULL, false, false, &(ImportOptions){0}, error, sizeof error);
     printf("a missing file: %s\n", error);
     CHECK(!ok && strstr(error, "no,such.bvh: no such file or folder") && strstr(error, "\\,") && !strchr(error, '\n'),
           "a missing file with a comma: one line naming it whole and the escape: %s", error);

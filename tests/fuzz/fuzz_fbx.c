@@ -2,7 +2,7 @@
  *
  * Each input is one FBX file in memory (binary or ASCII, any version). It goes through every
  * layer of the reader:
- *   fbx_scene_read()          the record tree (fbx_doc.c) and the object graph (fbx_scene.c):
+ *   fbx_scene_read()          the record tree (fbx_doc_read.c) and the object graph (fbx_scene_read.c):
  *                             templates, connections, FBX 6 / 5 objects and takes, curve keys
  *   the graph's accessors     every object's properties and references, every connection
  *   fbx_build_model()         the legacy Model builder (fbx_legacy.c), on any version
@@ -11,7 +11,7 @@
  * and checks the graph's promises: connection indices in range, curve key times strictly
  * increasing, every mesh vertex's control point inside its geometry, every error one line with no
  * control character (base/quote.h: quote_is_clean). A broken promise aborts (a
- * crash for libFuzzer). Memory stays bounded by the reader's limits (fbx_doc.c) and libFuzzer's
+ * crash for libFuzzer). Memory stays bounded by the reader's limits (fbx_doc_arena.h) and libFuzzer's
  * -rss_limit_mb.
  *
  * Built only with clang (cmake -DSKINVIEW_FUZZ=ON; scripts/fuzz.sh builds and runs it).

@@ -34,7 +34,7 @@
 
 /* Assimp 5.2.5 itself crashes on some inputs (a double free in its FBX reader was the first the
  * fuzzer found) and loops forever on others. skinview survives those through its guard (a
- * fatal-signal handler and a watchdog around the import, src/app/load.c): one line, exit 1.
+ * fatal-signal handler and a watchdog around the import, src/io/import_guard.c): one line, exit 1.
  * Assimp is not ours to fix, so before the real run each input goes through Assimp alone in a
  * child process (import_probe_assimp_from_memory); if that child dies, hangs or outgrows
  * PROBE_MEMORY_BYTES, the input is recorded in $SKINVIEW_FUZZ_ASSIMP_CRASHES (a folder; scripts/fuzz.sh then checks that skinview's

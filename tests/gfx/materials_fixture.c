@@ -135,7 +135,7 @@ bool scene_load(Scene *s, const char *name, Model *model)
     test_gltf_free(&s->gltf);
     CHECK(ok, "write %s", path);
     memset(model, 0, sizeof *model);
-    ok = ok && app_load_model(path, 0, model);
+    ok = ok && app_load_model(path, &(ImportOptions){0}, model);
     CHECK(ok, "import %s", path);
     return ok;
 }

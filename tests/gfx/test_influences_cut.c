@@ -1,5 +1,5 @@
 /* test_influences_cut.c — the influence view marks vertices that lost influences at import
- * (Mesh.influences_in_file, src/io/import_guard.c + import_mesh.c, shaders/skinned.frag).
+ * (Mesh.influences_in_file, src/io/import_assimp.c + import_mesh.c, shaders/skinned.frag).
  *
  * The test writes a glTF (JOINTS_0/1 + WEIGHTS_0/1: up to 8 influences a vertex): a flat grid
  * of COLUMNS x ROWS vertices facing +Z, nine bones, row r's vertices weighted to
@@ -211,7 +211,7 @@ static void test_render(const char *path)
     static TeachingAids scene;
     static Framebuffer framebuffer;
     int max_bones = glcontext_bones_per_mesh(0);
-    if (!app_load_model(path, max_bones, &model) ||
+    if (!app_load_model(path, &(ImportOptions){.max_bones_per_mesh = max_bones}, &model) ||
         !renderer_init(&renderer, &model, SKINVIEW_SOURCE_DIR "/shaders/skinned.vert",
                        SKINVIEW_SOURCE_DIR "/shaders/skinned.frag", max_bones, error, sizeof error) ||
         !animator_init(&animator, &model) || !framebuffer_create(&framebuffer, W, H, 0, error, sizeof error)) {

@@ -174,7 +174,7 @@ void test_opacity_and_bump(void)
     }
     Model model;
     memset(&model, 0, sizeof model);
-    if (!app_load_model(path, 0, &model)) {
+    if (!app_load_model(path, &(ImportOptions){0}, &model)) {
         CHECK(false, "import %s", path);
         return;
     }
@@ -222,7 +222,7 @@ void test_vat_materials(void)
     const Mesh *mesh = &model.meshes[0];
     CHECK(vat_export_mesh(path, &model, mesh->positions, mesh->normals, error, sizeof error), "vat_export_mesh: %s", error);
     memset(&baked, 0, sizeof baked);
-    if (!app_load_model(path, 0, &baked) || baked.mesh_count < 1) {
+    if (!app_load_model(path, &(ImportOptions){0}, &baked) || baked.mesh_count < 1) {
         CHECK(false, "import %s", path);
         model_free(&model);
         return;

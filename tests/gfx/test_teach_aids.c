@@ -405,7 +405,7 @@ int main(void)
         return TEST_SKIP_CODE;
     }
     int max_bones = glcontext_bones_per_mesh(0);
-    if (!app_load_model(SKINVIEW_SOURCE_DIR "/assets/demo.fbx", max_bones, &s.model) ||
+    if (!app_load_model(SKINVIEW_SOURCE_DIR "/assets/demo.fbx", &(ImportOptions){.max_bones_per_mesh = max_bones}, &s.model) ||
         !renderer_init(&s.renderer, &s.model, SKINVIEW_SOURCE_DIR "/shaders/skinned.vert",
                        SKINVIEW_SOURCE_DIR "/shaders/skinned.frag", max_bones, error, sizeof error) || !animator_init(&s.animator, &s.model) ||
         !framebuffer_create(&s.framebuffer, W, H, 0, error, sizeof error)) {

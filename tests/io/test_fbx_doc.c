@@ -1,4 +1,4 @@
-/* test_fbx_doc — the FBX document reader (src/io/fbx/fbx_doc.c) and object graph (fbx_scene.c).
+/* test_fbx_doc — the FBX document reader (src/io/fbx/fbx_doc_read.c) and object graph (fbx_scene_read.c).
  *
  *   test_fbx_doc tokens   small files written here: binary 7400 (32-bit record headers) and 7500
  *                         (64-bit), zlib and plain arrays; ASCII 7.x (`*N { a: }` arrays, key data

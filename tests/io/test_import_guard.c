@@ -1,5 +1,5 @@
 /* test_import_guard — corrupt files that make Assimp 5.2 itself abort or loop forever
- * still end skinview with exit 1 and one line naming the file (src/app/load.c guard).
+ * still end skinview with exit 1 and one line naming the file (the crash guard, src/io/import_guard.c).
  * The files are made here from assimp-testmodels by changing one byte:
  *   - FBX/huesitos.fbx, byte 50916 (0-based) 0x00 -> 0x40: a cluster index out of range
  *     trips an assertion in Assimp's FBX converter (abort);

@@ -206,7 +206,7 @@ static void test_gltf(void)
 
 static void test_fbx(void)
 {
-    /* the first KiB must be text (fbx_doc.c's probe): the names with ESC come after it */
+    /* the first KiB must be text (fbx_doc_read.c's probe): the names with ESC come after it */
     char padding[1100];
     memset(padding, ' ', sizeof padding);
     padding[0] = ';';

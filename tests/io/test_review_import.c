@@ -317,7 +317,7 @@ static void test_md5_guard(void)
         free(edited);
         Model model;
         char error[512] = "";
-        bool ok = import_model(path, NULL, &model, error, sizeof error);   /* crashed here before */
+        bool ok = import_model(path, &(ImportOptions){0}, &model, error, sizeof error);   /* crashed here before */
         CHECK(!ok && strstr(error, "MD5") != NULL, "md5 edit %zu: imported=%d error='%s'", e, ok, error);
         if (ok) model_free(&model);
     }
@@ -331,14 +331,14 @@ static void test_md5_guard(void)
         CHECK(test_write_text(path, text), "cannot write %s", path);
         Model model;
         char error[512] = "";
-        bool ok = import_model(path, NULL, &model, error, sizeof error);
+        bool ok = import_model(path, &(ImportOptions){0}, &model, error, sizeof error);
         CHECK(!ok && strstr(error, "MD5") != NULL, "md5 truncated: imported=%d error='%s'", ok, error);
         if (ok) model_free(&model);
     }
     free(text);
     Model model;
     char error[512];
-    bool ok = import_model(source, NULL, &model, error, sizeof error);
+    bool ok = import_model(source, &(ImportOptions){0}, &model, error, sizeof error);
     CHECK(ok, "md5: the intact %s no longer imports: %s", source, error);
     if (ok) model_free(&model);
 }

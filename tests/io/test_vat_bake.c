@@ -83,7 +83,7 @@ static void check_against_reference(const char *dir, const char *model_path, con
         return;
     }
     Model model = {0};
-    if (!import_model(model_path, NULL, &model, error, sizeof error)) {
+    if (!import_model(model_path, &(ImportOptions){0}, &model, error, sizeof error)) {
         CHECK(false, "%s: %s", label, error);
         vat_manifest_free(&manifest);
         return;

@@ -20,7 +20,7 @@ bool test_scene_open(TestScene *t, const char *path, const AidOptions *aids, con
 {
     char error[1024] = "";
     int max_bones = glcontext_bones_per_mesh(0);
-    if (!app_load_model(path, max_bones, &t->model)) {
+    if (!app_load_model(path, &(ImportOptions){.max_bones_per_mesh = max_bones}, &t->model)) {
         CHECK(false, "%s: cannot load", path);
         return false;
     }

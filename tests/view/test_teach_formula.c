@@ -318,7 +318,7 @@ static void test_json(void)
     CHECK(root != NULL, "--inspect-vertex --json prints one JSON object");
     Model model;
     Animator animator;
-    if (!root || !app_load_model(demo, 0, &model)) return;
+    if (!root || !app_load_model(demo, &(ImportOptions){0}, &model)) return;
     animator_init(&animator, &model);
     animator_evaluate(&animator, model_find_clip(&model, "Walk"), 0.5f);
     VertexInspection info;

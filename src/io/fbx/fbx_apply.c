@@ -1,7 +1,8 @@
-/* fbx_apply.c — stage 9: the FBX file's own transforms, clips and skins put into the Model.
+/* fbx_apply.c — stage 8: the FBX file's own transforms, clips and skins put into the Model.
  *
- * This file: the FBX Models as nodes (parents first), matching Assimp's joints to them, the small
- * readers every step uses, and the stage itself (import_fbx_apply), which runs the steps in order:
+ * This file: the FBX Models as nodes (parents first), matching Assimp's joints to them, and the
+ * stage itself (import_fbx_apply), which runs the steps in order (the small readers every step
+ * uses are fbx_apply_common.c's):
  * rest pose and scale helpers (fbx_apply_rest.c), dropped skins and DQ shares (fbx_apply_skin.c),
  * blend shapes (fbx_apply_blend.c), geometric transforms, bind matrices, --info's list of what is
  * not applied (fbx_apply_unhandled.c), clips (fbx_apply_clip.c).
@@ -15,58 +16,14 @@
  *   - Nodes: every Model, parents before children (sorted by depth, then object order), with its
  *     static transform properties, its geometric transform and the node whose scale it inherits.
  */
-#include "fbx_apply_internal.h"
-
-/* ---- small helpers ---------------------------------------------------------------- */
-
-bool fbx_is_kind(const FbxScene *scene, int object, const char *kind)
-{
-    return object >= 0 && object < scene->object_count && scene->objects[object].kind &&
-           strcmp(scene->objects[object].kind, kind) == 0;
-}
-
-bool fbx_is_subclass(const FbxScene *scene, int object, const char *subclass)
-{
-    return object >= 0 && object < scene->object_count && scene->objects[object].subclass &&
-           strcmp(scene->objects[object].subclass, subclass) == 0;
-}
+#include "fbx_apply.h"
+#include "fbx_apply_common.h"
 
 static void read_vec3(const FbxScene *scene, int object, const char *name, double out[3])
 {
     double v[3];
     if (fbx_object_property_numbers(scene, object, name, v, 3) == 3 && isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]))
         memcpy(out, v, sizeof v);
-}
-
-double fbx_read_number(const FbxScene *scene, int object, const char *name, double fallback)
-{
-    double v;
-    return fbx_object_property_numbers(scene, object, name, &v, 1) >= 1 && isfinite(v) ? v : fallback;
-}
-
-void fbx_to_mat4(const double m[16], mat4 out)
-{
-    for (int c = 0; c < 4; c++)
-        for (int r = 0; r < 4; r++) out[c][r] = (float)m[4 * c + r];
-}
-
-void fbx_from_mat4(mat4 m, double out[16])
-{
-    for (int c = 0; c < 4; c++)
-        for (int r = 0; r < 4; r++) out[4 * c + r] = m[c][r];
-}
-
-/* The 16 numbers of a child record (Cluster Transform / TransformLink, PoseNode Matrix). */
-bool fbx_record_matrix(const FbxScene *scene, const FbxRecord *record, const char *name, double out[16])
-{
-    const FbxRecord *child = record ? fbx_record_child(record, name) : NULL;
-    size_t count = 0;
-    const double *values = child ? fbx_record_reals((FbxDocument *)&scene->doc, child, &count) : NULL;
-    if (!values || count != 16) return false;
-    for (int i = 0; i < 16; i++)
-        if (!isfinite(values[i])) return false;
-    memcpy(out, values, sizeof(double) * 16);
-    return true;
 }
 
 /* ---- the FBX Models ---------------------------------------------------------------- */
@@ -90,19 +47,6 @@ static int model_parent_object(const FbxScene *scene, int object)
         if (connection->dst != object && fbx_is_kind(scene, connection->dst, "Model")) return connection->dst;
     }
 }
-
-/* The vector properties of a Model and where they live in FbxNodeProperties: the first
- * FBX_ANIMATED_PROPERTY_COUNT are the ones a curve node can drive (fbx_apply_clip.c). */
-const FbxVec3Property fbx_node_vec3_properties[FBX_NODE_VEC3_PROPERTY_COUNT] = {
-#define P(name, field) {name, offsetof(FbxNodeProperties, field)}
-    P("Lcl Translation", translation),   P("Lcl Rotation", rotation),     P("Lcl Scaling", scaling),
-    P("PreRotation", pre_rotation),      P("PostRotation", post_rotation),
-    P("RotationOffset", rotation_offset), P("RotationPivot", rotation_pivot),
-    P("ScalingOffset", scaling_offset),  P("ScalingPivot", scaling_pivot),
-    P("GeometricTranslation", geometric_translation), P("GeometricRotation", geometric_rotation),
-    P("GeometricScaling", geometric_scaling),
-#undef P
-};
 
 static void read_node_properties(const FbxScene *scene, int object, FbxNodeProperties *p)
 {
@@ -166,15 +110,6 @@ static bool collect_nodes(Apply *a)
                                               parent >= 0 ? a->nodes[parent].scale_source : -1);
     }
     return true;
-}
-
-/* The node (index into a->nodes) of the Model that holds mesh, or -1: the mesh hangs under no
- * matched Model. */
-int fbx_mesh_node(const Apply *a, const Mesh *mesh)
-{
-    const Skeleton *sk = &a->im->model->skeleton;
-    if (mesh->node_joint < 0 || mesh->node_joint >= sk->joint_count) return -1;
-    return a->joint_node[mesh->node_joint];
 }
 
 /* ---- matching Assimp's joints to the Models ---------------------------------------- */

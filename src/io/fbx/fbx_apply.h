@@ -1,4 +1,4 @@
-/* fbx_apply.h — what the FBX file says, put into a Model already built (stage 9 of the import).
+/* fbx_apply.h — what the FBX file says, put into a Model already built (stage 8 of the import).
  *
  * After Assimp (or the legacy builder) has made the Model of an FBX file, this stage reads the
  * file's own object graph (fbx_scene.h) and overwrites what Assimp 5.2.5 gets wrong:
@@ -15,25 +15,7 @@
 #define SKINVIEW_FBX_APPLY_H
 
 #include "fbx_scene.h"
-#include "../import_internal.h"
-
-/* Which FBX Model each joint is (from matching Assimp's nodes to the scene's Models). */
-typedef struct FbxJointMap {
-    int  joint_count;
-    int *joint_object;   /* [joint]: the Model's object index; FBX_JOINT_ROOT for the scene root node
-                            Assimp adds ("RootNode"); FBX_JOINT_NONE when no Model matches */
-} FbxJointMap;
-
-#define FBX_JOINT_ROOT (-1)
-#define FBX_JOINT_NONE (-2)
-
-/* Matches every joint of im's skeleton (Assimp's nodes, named after the Models, parents first)
- * to the FBX Models: a joint is the Model of its name among the children of its parent joint's
- * Model (the root's children for the top level); names repeat (trap 10), the parent chain tells
- * them apart; a Model is matched once. Returns the number of joints without a Model, -1 when out
- * of memory. */
-int fbx_match_joints(const FbxScene *scene, const Importer *im, FbxJointMap *map);
-void fbx_joint_map_free(FbxJointMap *map);
+#include "io/import_internal.h"
 
 /* The whole stage. `bytes` / `size`: the FBX file. A file the FBX reader cannot read leaves the
  * Model as Assimp made it (one warning). False only when out of memory (error set). */

@@ -1,9 +1,9 @@
-/* fbx_apply_blend.c — stage 9, the blend shape step: the file's morph targets and their weights.
+/* fbx_apply_blend.c — stage 8, the blend shape step: the file's morph targets and their weights.
  *
  * Rules of this step: as the section below says (a mesh whose geometry has a BlendShape deformer
  * gets its morph targets from the file, fbx_blend.c, and every clip the targets' weight tracks).
  */
-#include "fbx_apply_internal.h"
+#include "fbx_apply_common.h"
 
 /* ---- blend shapes ---------------------------------------------------------------------------
  * Assimp 5.2.5 turns a channel's in-between targets into separate full targets driven by the

@@ -1,4 +1,4 @@
-/* fbx_apply_clip.c — stage 9, the clip step: one clip per AnimationStack.
+/* fbx_apply_clip.c — stage 8, the clip step: one clip per AnimationStack.
  *
  * Rules of this step:
  *   - Clips: one per AnimationStack, in file order, named like it, covering LocalStart ..
@@ -9,7 +9,7 @@
  *     times the pose is the FBX pose exactly, between them the TRS is interpolated (why, and the
  *     error: docs/accuracy.md). Morph tracks Assimp made for a clip of the same name are kept.
  */
-#include "fbx_apply_internal.h"
+#include "fbx_apply_common.h"
 
 #define MAX_SAMPLES_PER_CLIP 200000      /* frames + key times of one stack */
 #define MAX_SAMPLE_VALUES (16u << 20)    /* samples x animated joints of one stack (x 10 floats) */
@@ -209,20 +209,6 @@ static bool alloc_channel(int count, float **times, void **values, size_t value_
     *times = malloc(sizeof(float) * (size_t)count);
     *values = malloc(value_size * (size_t)count);
     return *times && *values;
-}
-
-/* Every node's properties at time t of a stack: the static values, the stack's curves on top. */
-void fbx_stack_properties(const Apply *a, const Stack *stack, double t, FbxNodeProperties *props)
-{
-    for (int i = 0; i < a->node_count; i++) props[i] = a->nodes[i].props;
-    for (int c = 0; c < stack->channel_count; c++) {
-        const Channel *channel = &stack->channels[c];
-        double *field = (double *)((char *)&props[channel->node] + channel->offset);
-        for (int i = 0; i < 3; i++) {
-            double v = channel->curves[i] ? fbx_curve_evaluate(channel->curves[i], t) : channel->defaults[i];
-            if (isfinite(v)) field[i] = v;
-        }
-    }
 }
 
 /* Builds one clip from a stack: samples every joint below an animated Model. */

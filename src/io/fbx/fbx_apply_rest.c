@@ -1,4 +1,4 @@
-/* fbx_apply_rest.c — stage 9, the transform steps: poses, the rest pose, geometric transforms,
+/* fbx_apply_rest.c — stage 8, the transform steps: poses, the rest pose, geometric transforms,
  * scale helper joints and --info's source features.
  *
  * Rules of this step:
@@ -15,7 +15,7 @@
  *     Rrs children (the rule where it is built, below).
  *   - --info: each joint's Skeleton.source_features say what its node uses beyond a plain TRS.
  */
-#include "fbx_apply_internal.h"
+#include "fbx_apply_common.h"
 
 /* ---- poses: every node's world, then every joint's local ----------------------------- */
 

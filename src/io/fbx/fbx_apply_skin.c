@@ -1,4 +1,4 @@
-/* fbx_apply_skin.c — stage 9, the skin steps: skins Assimp dropped, bind matrices, SkinningType.
+/* fbx_apply_skin.c — stage 8, the skin steps: skins Assimp dropped, bind matrices, SkinningType.
  *
  * Rules of this step:
  *   - Skins: a bone's inverse bind = the cluster's Transform (the mesh node's space -> the
@@ -10,7 +10,7 @@
  *   - The Skin's SkinningType (linear, dual quaternion, blend) is kept per mesh; Blend's per-vertex
  *     BlendWeights become Mesh.dq_weight.
  */
-#include "fbx_apply_internal.h"
+#include "fbx_apply_common.h"
 
 /* ---- skins Assimp dropped ----------------------------------------------------------------
  * Assimp 5.2.5 drops a cluster without Transform / TransformLink, and a mesh whose clusters all

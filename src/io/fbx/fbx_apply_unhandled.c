@@ -1,4 +1,4 @@
-/* fbx_apply_unhandled.c — stage 9, the --info step: what the file sets that changes a pose, a skin
+/* fbx_apply_unhandled.c — stage 8, the --info step: what the file sets that changes a pose, a skin
  * or a shape and that skinview does not apply (Model.source_unhandled, one line each).
  *
  * Rules of this step (docs/skinning.md "FBX properties" has the whole table: every property name
@@ -11,7 +11,7 @@
  *   - One line per feature: what it is, the FBX names, how many objects use it and the first few
  *     of their names, and what skinview does instead.
  */
-#include "fbx_apply_internal.h"
+#include "fbx_apply_common.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,120 +1,13 @@
-/* fbx_doc.c — reads an FBX file (binary or ASCII, any version) into the record tree of fbx_doc.h.
- *
- * This file: the arena the document lives in, the reader's errors and limits, and the public
- * functions (fbx_document_read picks the binary or ASCII reader; records read as reals / integers).
+/* fbx_doc.c — the record tree of fbx_doc.h once read: records' children, numbers read as reals /
+ * integers, the document's memory (its arena, fbx_doc_arena.c) and its release. Reading a file is
+ * fbx_doc_read.c's (fbx_document_read picks the binary or ASCII reader).
  *
  * Limits: nesting depth FBX_MAX_DEPTH; every length is checked against the bytes; a zlib array may
  * claim at most FBX_MAX_INFLATE_RATIO times its stored bytes (deflate cannot do better) and all
  * arrays together at most FBX_MAX_ARRAY_BYTES; the document's memory at most FBX_MAX_ARENA_BYTES.
  */
-#include "fbx_doc_internal.h"
-
-/* ---------------------------------------------------------------- arena */
-
-void *fbx_doc_arena_alloc(Arena *arena, size_t bytes)
-{
-    bytes = (bytes + 15) & ~(size_t)15;
-    if (bytes == 0) bytes = 16;
-    ArenaBlock *b = arena->blocks;
-    if (!b || b->size - b->used < bytes) {
-        size_t size = bytes > ((size_t)1 << 20) ? bytes : ((size_t)1 << 20);
-        if (arena->total + size > FBX_MAX_ARENA_BYTES) return NULL;
-        b = malloc(sizeof *b + size);
-        if (!b) return NULL;
-        b->size = size;
-        b->used = 0;
-        arena->total += size;
-        if (arena->blocks && size != ((size_t)1 << 20)) {   /* a big one-off: keep the current block current */
-            b->next = arena->blocks->next;
-            arena->blocks->next = b;
-        } else {
-            b->next = arena->blocks;
-            arena->blocks = b;
-        }
-    }
-    void *p = (char *)b->data + b->used;
-    b->used += bytes;
-    return p;
-}
-
-static void arena_free(Arena *arena)
-{
-    for (ArenaBlock *b = arena->blocks; b;) {
-        ArenaBlock *next = b->next;
-        free(b);
-        b = next;
-    }
-    free(arena);
-}
-
-char *fbx_doc_arena_string(Arena *arena, const char *s, size_t length)
-{
-    char *copy = fbx_doc_arena_alloc(arena, length + 1);
-    if (!copy) return NULL;
-    memcpy(copy, s, length);
-    copy[length] = '\0';
-    return copy;
-}
-
-/* ---------------------------------------------------------------- shared state */
-
-bool fbx_doc_fail(Reader *r, const char *format, ...)
-{
-    if (r->failed) return false;
-    r->failed = true;
-    if (r->error && r->error_size) {
-        va_list args;
-        va_start(args, format);
-        io_failv(r->error, r->error_size, format, args);   /* report.h: one line */
-        va_end(args);
-    }
-    return false;
-}
-
-bool fbx_doc_out_of_memory(Reader *r)
-{
-    return fbx_doc_fail(r, "FBX: out of memory (or past the reader's %llu MiB limit)",
-                (unsigned long long)(FBX_MAX_ARENA_BYTES >> 20));
-}
-
-/* Counts decoded array bytes against the limit. */
-bool fbx_doc_take_array_bytes(Reader *r, uint64_t bytes)
-{
-    if (bytes > FBX_MAX_ARRAY_BYTES - r->array_bytes)
-        return fbx_doc_fail(r, "FBX: arrays larger than the reader's %llu MiB limit", (unsigned long long)(FBX_MAX_ARRAY_BYTES >> 20));
-    r->array_bytes += bytes;
-    return true;
-}
-
-/* A new item at the end of v, zeroed; NULL when out of memory (error set). */
-void *fbx_doc_vec_push(Reader *r, Vec *v)
-{
-    if (v->count == v->capacity) {
-        size_t capacity = v->capacity ? v->capacity * 2 : 8;
-        void *items = realloc(v->items, capacity * v->item_size);
-        if (!items) {
-            fbx_doc_out_of_memory(r);
-            return NULL;
-        }
-        v->items = items;
-        v->capacity = capacity;
-    }
-    void *item = (char *)v->items + v->item_size * v->count++;
-    memset(item, 0, v->item_size);
-    return item;
-}
-
-void *fbx_doc_vec_to_arena(Reader *r, const Vec *v)
-{
-    if (v->count == 0) return NULL;
-    void *copy = fbx_doc_arena_alloc(r->arena, v->count * v->item_size);
-    if (!copy) {
-        fbx_doc_out_of_memory(r);
-        return NULL;
-    }
-    memcpy(copy, v->items, v->count * v->item_size);
-    return copy;
-}
+#include "fbx_doc.h"
+#include "fbx_doc_arena.h"
 
 int64_t fbx_real_to_integer(double d)
 {
@@ -130,68 +23,9 @@ int fbx_real_to_int(double d)
 
 /* ---------------------------------------------------------------- public */
 
-bool fbx_document_read(FbxDocument *doc, const void *bytes, size_t size, char *error, size_t error_size)
-{
-    static const char magic[] = "Kaydara FBX Binary  ";
-    memset(doc, 0, sizeof *doc);
-    if (error && error_size) error[0] = '\0';
-    Reader r = {.bytes = bytes, .size = size, .error = error, .error_size = error_size};
-    r.arena = calloc(1, sizeof *r.arena);
-    if (!r.arena) return fbx_doc_out_of_memory(&r);
-    doc->arena = r.arena;
-    bool ok;
-    if (size >= sizeof magic - 1 && memcmp(bytes, magic, sizeof magic - 1) == 0) {
-        ok = fbx_doc_read_binary(&r, doc);
-    } else {
-        /* ASCII: text only (a NUL or other control byte in the first KiB means it is not FBX text) */
-        size_t probe = size < 1024 ? size : 1024;
-        ok = size > 0;
-        for (size_t i = 0; i < probe && ok; i++) {
-            uint8_t c = r.bytes[i];
-            if (c < 32 && c != '\n' && c != '\r' && c != '\t') ok = fbx_doc_fail(&r, "FBX: not an FBX file (neither the binary magic nor text)");
-        }
-        if (size == 0) fbx_doc_fail(&r, "FBX: empty file");
-        if (ok) ok = fbx_doc_read_ascii(&r, doc);
-    }
-    if (!ok) {
-        fbx_document_free(doc);
-        if (error && error_size && !error[0]) snprintf(error, error_size, "FBX: damaged file");
-        return false;
-    }
-    return true;
-}
-
-int fbx_document_version(const void *bytes, size_t size)
-{
-    static const char magic[] = "Kaydara FBX Binary  ";
-    const char *text = bytes;
-    if (size >= 27 && memcmp(bytes, magic, sizeof magic - 1) == 0) return (int)fbx_doc_le_u32((const uint8_t *)bytes + 23);
-    static const char key[] = "FBXVersion:";
-    size_t n = sizeof key - 1;
-    for (size_t i = 0; i + n < size; i++) {
-        if (text[i] != 'F' || memcmp(text + i, key, n) != 0) continue;
-        size_t at = i + n;
-        while (at < size && (text[at] == ' ' || text[at] == '\t')) at++;
-        int version = 0, digits = 0;
-        while (at < size && text[at] >= '0' && text[at] <= '9' && digits < 6) version = version * 10 + (text[at++] - '0'), digits++;
-        if (digits > 0) return version;
-    }
-    char banner[201];
-    size_t b = size < 200 ? size : 200;
-    memcpy(banner, text, b);
-    banner[b] = '\0';
-    for (size_t i = 0; i < b; i++)
-        if (banner[i] == '\0') banner[i] = ' ';
-    const char *at = strstr(banner, "; FBX ");
-    int major = 0, minor = 0, patch = 0;
-    if (at && sscanf(at, "; FBX %d.%d.%d", &major, &minor, &patch) >= 2 && major > 0 && major < 20)
-        return major * 1000 + minor * 100 + patch * 10;
-    return 0;
-}
-
 void fbx_document_free(FbxDocument *doc)
 {
-    if (doc->arena) arena_free(doc->arena);
+    if (doc->arena) fbx_doc_arena_free(doc->arena);
     memset(doc, 0, sizeof *doc);
 }
 

@@ -9,7 +9,7 @@
  *   both forms).
  *   Nesting at most FBX_MAX_DEPTH; a line number in every error.
  */
-#include "fbx_doc_internal.h"
+#include "fbx_doc_ascii.h"
 
 /* ---------------------------------------------------------------- ASCII */
 

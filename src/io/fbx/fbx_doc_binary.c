@@ -12,7 +12,7 @@
  *   limits       every length is checked against the bytes; a zlib array may claim at most
  *                FBX_MAX_INFLATE_RATIO times its stored bytes; nesting at most FBX_MAX_DEPTH.
  */
-#include "fbx_doc_internal.h"
+#include "fbx_doc_binary.h"
 
 #include <zlib.h>
 

@@ -11,21 +11,8 @@
  *     file from RelativeFilename, else FileName / Filename, else its Video's (left in the map for
  *     the import to load).
  */
-#include "fbx_legacy_internal.h"
-
-bool fbx_legacy_fail(Legacy *l, const char *format, const char *detail)
-{
-    if (l->error && l->error_size) {
-        snprintf(l->error, l->error_size, format, detail ? detail : "");
-        quote_message(l->error, l->error_size);   /* one line, whatever a name holds (base/quote.h) */
-    }
-    return false;
-}
-
-bool fbx_legacy_is_kind(const FbxScene *s, int o, const char *kind)
-{
-    return o >= 0 && o < s->object_count && strcmp(s->objects[o].kind, kind) == 0;
-}
+#include "fbx_legacy_common.h"
+#include "fbx_legacy_mesh.h"
 
 /* ---------------------------------------------------------------- the map */
 

@@ -21,7 +21,7 @@
  *     mesh's N is its node's rest scene matrix, as for every file (model.h).
  *     Vertices no cluster weights follow the mesh's node (an extra bone, identity inverse bind).
  */
-#include "fbx_legacy_internal.h"
+#include "fbx_legacy_mesh.h"
 
 /* ---------------------------------------------------------------- layer elements */
 
@@ -36,11 +36,6 @@ typedef struct Element {
     const int64_t *index;         /* IndexToDirect: item per mapped slot; NULL: Direct */
     size_t         index_count;
 } Element;
-
-const char *fbx_legacy_record_string(const FbxRecord *r)
-{
-    return r && r->value_count > 0 && r->values[0].type == FBX_VALUE_STRING ? r->values[0].string : "";
-}
 
 static Mapping mapping_of(const char *name)
 {

@@ -19,7 +19,7 @@
  *   Pre- / post-extrapolation: the Type letter R, M, K, A (repetition, mirror, keep slope, relative
  *   repetition), anything else constant; Repetition the count (-1: none given).
  */
-#include "fbx_scene_internal.h"
+#include "fbx_scene_builder.h"
 
 /* ---------------------------------------------------------------- curves */
 

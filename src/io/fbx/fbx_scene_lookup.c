@@ -11,7 +11,7 @@
  *     object's own list, else in its kind's Definitions template; its values start after the
  *     name, type, label and flags (Properties70: value 4; Properties60, without a label: 3).
  */
-#include "fbx_scene_internal.h"
+#include "fbx_scene_builder.h"
 
 /* ---------------------------------------------------------------- lookups */
 

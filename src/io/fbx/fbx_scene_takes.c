@@ -18,7 +18,7 @@
  *                made Properties70), one layer, a curve node per channel (d|X d|Y d|Z from the
  *                Defaults) connected to the Model's Lcl property, a curve per keyed axis.
  */
-#include "fbx_scene_internal.h"
+#include "fbx_scene_builder.h"
 
 /* ---------------------------------------------------------------- FBX 6 / 5 takes */
 

@@ -23,7 +23,7 @@
  *     glTF times are seconds, the file states no tick rate.
  */
 #include "gltf_internal.h"
-#include "../key_order.h"
+#include "io/key_order.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
 #ifndef SKINVIEW_GLTF_IMPORT_H
 #define SKINVIEW_GLTF_IMPORT_H
 
-#include "../import.h"
+#include "io/import.h"
 
 #include <stdbool.h>
 #include <stddef.h>

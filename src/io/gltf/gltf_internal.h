@@ -21,8 +21,8 @@
 #ifndef SKINVIEW_GLTF_INTERNAL_H
 #define SKINVIEW_GLTF_INTERNAL_H
 
-#include "../import.h"
-#include "../report.h"
+#include "io/import.h"
+#include "io/report.h"
 
 #include <cjson/cJSON.h>
 

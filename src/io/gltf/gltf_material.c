@@ -19,7 +19,7 @@
  */
 #include "gltf_internal.h"
 #include "gltf_webp.h"
-#include "../validate.h"
+#include "io/validate.h"
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-function"

@@ -43,7 +43,7 @@
  */
 #include "gltf_internal.h"
 #include "gltf_draco.h"
-#include "../validate.h"
+#include "io/validate.h"
 
 #include <stdlib.h>
 #include <string.h>

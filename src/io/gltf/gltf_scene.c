@@ -16,7 +16,7 @@
  *     valid UTF-8.
  */
 #include "gltf_internal.h"
-#include "../validate.h"
+#include "io/validate.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,10 +1,12 @@
-/* fbx_legacy_internal.h — what the legacy FBX builder's files (fbx_legacy*.c) share.
+/* fbx_legacy_common.h — what the legacy FBX builder's files (fbx_legacy*.c) share: the builder's
+ * state and the small helpers both steps call (fbx_legacy_common.c, a leaf: it calls neither step).
  *
- *   fbx_legacy.c        the map, joints, materials and the builder itself (fbx_build_model)
- *   fbx_legacy_mesh.c   layer elements (normals, UVs, materials per polygon), skins, meshes
+ *   fbx_legacy.c          the map, joints, materials and the builder itself (fbx_build_model)
+ *   fbx_legacy_mesh.c     layer elements (normals, UVs, materials per polygon), skins, meshes
+ *   fbx_legacy_common.c   one-line errors, an object's kind, a record's string
  */
-#ifndef SKINVIEW_FBX_LEGACY_INTERNAL_H
-#define SKINVIEW_FBX_LEGACY_INTERNAL_H
+#ifndef SKINVIEW_FBX_LEGACY_COMMON_H
+#define SKINVIEW_FBX_LEGACY_COMMON_H
 
 #include "fbx_import.h"
 #include "io/report.h"
@@ -27,12 +29,11 @@ typedef struct Legacy {
     size_t          error_size;
 } Legacy;
 
-/* fbx_legacy.c */
+/* False, with `format` (one %s: `detail`) as the one-line error. */
 bool fbx_legacy_fail(Legacy *l, const char *format, const char *detail);
+/* Whether object `o` of the scene is of `kind` ("Model", "Geometry", ...). */
 bool fbx_legacy_is_kind(const FbxScene *s, int o, const char *kind);
-
-/* fbx_legacy_mesh.c */
+/* The record's first value as a string; "" when it has none. */
 const char *fbx_legacy_record_string(const FbxRecord *r);
-bool fbx_legacy_build_meshes(Legacy *l);
 
 #endif

@@ -1,8 +1,19 @@
-/* monkey.c — the monkey test's input stream (player.h player_monkey): seeded random events
- * through the player's own handlers, with checks after every frame. */
-#include "view/player.h"
+/* skinview_monkey — the monkey test's program (tests/view.cmake view_monkey, view_monkey_against):
+ * skinview itself (app_main), whose windows are run not by a user but by a seeded random stream of
+ * keys, characters, clicks, drags, wheel turns, resizes, drops (the files of SKINVIEW_MONKEY_DROPS,
+ * ':'-separated) and reloads, sent through the player's public input handlers (view/player.h), with a
+ * frame drawn after every few. SKINVIEW_MONKEY=SEED:EVENTS sets the stream (without it the program
+ * is plain skinview). After each frame it checks that the camera, the projection and the clock are
+ * finite and no GL error was reported; at the end that the frame read back is not blank and the
+ * resident memory (now, not the peak) grew by less than SKINVIEW_MONKEY_MB (default 64) after the
+ * warm-up. Prints the seed (to replay a failure) and the counts; a failed check makes the exit code 1. */
+#include "app/commands.h"
 #include "gfx/gl_debug.h"
 #include "gfx/window_target.h"
+#include "view/keys.h"
+#include "view/player.h"
+
+#include <GLFW/glfw3.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -63,8 +74,11 @@ static int pick_key(unsigned *state)
     return row->bindings[below(state, bound)].key;
 }
 
-int player_monkey(Player *player, const char *spec)
+/* The driver (view/player.h PlayerDriver): the stream of SKINVIEW_MONKEY=SEED:EVENTS (`spec`) instead of
+ * a user; its failed checks plus the GL errors reported. */
+static int monkey_run(Player *player, void *context)
 {
+    const char *spec = context;
     GLFWwindow *window = player->window;
     unsigned seed = 1;
     int events = 1000;
@@ -190,12 +204,12 @@ int player_monkey(Player *player, const char *spec)
            events, counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], counts[6], frames, warm_mib, end_mib,
            gl_debug_error_count(), failures);
     fflush(stdout);
-    return failures;
+    return failures + gl_debug_error_count();
 }
 
-int player_run_or_monkey(Player *player)
+int main(int argc, char **argv)
 {
-    const char *monkey = getenv("SKINVIEW_MONKEY");
-    if (monkey && monkey[0]) return player_monkey(player, monkey) + gl_debug_error_count();
-    return player_run(player);
+    const char *spec = getenv("SKINVIEW_MONKEY");
+    PlayerDriver monkey = {monkey_run, (void *)spec};
+    return app_main(argc, argv, spec && spec[0] ? &monkey : NULL);
 }

@@ -1,8 +1,10 @@
-/* fbx_apply_internal.h — what the files of stage 9 (fbx_apply*.c) share: the FBX Models as
- * nodes, the stage's state, the animation stacks, and each step's entry point.
+/* fbx_apply_common.h — what the files of stage 8 (fbx_apply*.c) share: the FBX Models as
+ * nodes, the stage's state, the animation stacks, the small readers (fbx_apply_common.c) and each
+ * step's entry point.
  *
  * The stage, one file per step (each file's top says its rules):
  *   fbx_apply.c        the FBX Models as nodes, matching Assimp's joints to them, the stage itself
+ *   fbx_apply_common.c the small readers every step uses (a leaf: it calls no step)
  *   fbx_apply_rest.c   poses (every node's world, every joint's local), the rest pose, geometric
  *                      transforms, scale helper joints, --info's per-joint source features
  *   fbx_apply_skin.c   skins Assimp dropped, rebuilt; bind matrices; SkinningType Blend shares
@@ -10,16 +12,27 @@
  *   fbx_apply_clip.c   clips: one per AnimationStack, curves evaluated and resampled
  *   fbx_apply_unhandled.c  --info: what the file uses that changes a pose, skin or shape and is not applied
  */
-#ifndef SKINVIEW_FBX_APPLY_INTERNAL_H
-#define SKINVIEW_FBX_APPLY_INTERNAL_H
+#ifndef SKINVIEW_FBX_APPLY_COMMON_H
+#define SKINVIEW_FBX_APPLY_COMMON_H
 
-#include "fbx_apply.h"
 #include "fbx_blend.h"
 #include "fbx_curve.h"
+#include "fbx_scene.h"
 #include "fbx_transform.h"
+#include "io/import_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* Which FBX Model each joint is (from matching Assimp's nodes to the scene's Models). */
+typedef struct FbxJointMap {
+    int  joint_count;
+    int *joint_object;   /* [joint]: the Model's object index; FBX_JOINT_ROOT for the scene root node
+                            Assimp adds ("RootNode"); FBX_JOINT_NONE when no Model matches */
+} FbxJointMap;
+
+#define FBX_JOINT_ROOT (-1)
+#define FBX_JOINT_NONE (-2)
 
 typedef struct Node {
     int               object;
@@ -83,6 +96,15 @@ typedef struct Stack {
 } Stack;
 
 /* fbx_apply.c */
+/* Matches every joint of im's skeleton (Assimp's nodes, named after the Models, parents first)
+ * to the FBX Models: a joint is the Model of its name among the children of its parent joint's
+ * Model (the root's children for the top level); names repeat (trap 10), the parent chain tells
+ * them apart; a Model is matched once. Returns the number of joints without a Model, -1 when out
+ * of memory. */
+int fbx_match_joints(const FbxScene *scene, const Importer *im, FbxJointMap *map);
+void fbx_joint_map_free(FbxJointMap *map);
+
+/* fbx_apply_common.c */
 bool fbx_is_kind(const FbxScene *scene, int object, const char *kind);
 bool fbx_is_subclass(const FbxScene *scene, int object, const char *subclass);
 double fbx_read_number(const FbxScene *scene, int object, const char *name, double fallback);
@@ -90,6 +112,8 @@ void fbx_to_mat4(const double m[16], mat4 out);
 void fbx_from_mat4(mat4 m, double out[16]);
 int fbx_mesh_node(const Apply *a, const Mesh *mesh);
 bool fbx_record_matrix(const FbxScene *scene, const FbxRecord *record, const char *name, double out[16]);
+/* Every node's properties at time t of a stack: the static values, the stack's curves on top. */
+void fbx_stack_properties(const Apply *a, const Stack *stack, double t, FbxNodeProperties *props);
 
 /* fbx_apply_rest.c */
 void fbx_nodes_world(const Apply *a, const FbxNodeProperties *props, FbxNodeWorld *world);
@@ -120,7 +144,6 @@ bool fbx_build_morph_tracks(Apply *a, const Stack *stack, Clip *clip);
 void fbx_report_unhandled(Apply *a, const Stack *stacks, int stack_count);
 
 /* fbx_apply_clip.c */
-void fbx_stack_properties(const Apply *a, const Stack *stack, double t, FbxNodeProperties *props);
 void fbx_free_stacks(Stack *stacks, int count);
 int fbx_collect_stacks(const Apply *a, Stack **out);
 bool fbx_apply_clips(Apply *a, Stack *stacks, int stack_count, double *scene_world);

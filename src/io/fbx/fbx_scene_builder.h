@@ -1,13 +1,14 @@
-/* fbx_scene_internal.h — what the FBX object graph's files (fbx_scene*.c) share: the builder's
+/* fbx_scene_builder.h — what the FBX object graph's files (fbx_scene*.c) share: the builder's
  * state, the scene's lookup index, name spans.
  *
- *   fbx_scene.c          the graph built: made records, objects, global settings, fbx_scene_read
+ *   fbx_scene_read.c     the graph built: objects, global settings, the legacy forms, fbx_scene_read
+ *   fbx_scene_builder.c  made records and values, objects and connections added, spans (a leaf)
  *   fbx_scene_lookup.c   the index: objects by id and by (class, name), connections, properties
  *   fbx_scene_curve.c    animation curves decoded: 7.x KeyAttr arrays, FBX 6 / 5 key lists
  *   fbx_scene_takes.c    FBX 6 / 5 forms made into 7.x objects: takes, blend shapes, transforms
  */
-#ifndef SKINVIEW_FBX_SCENE_INTERNAL_H
-#define SKINVIEW_FBX_SCENE_INTERNAL_H
+#ifndef SKINVIEW_FBX_SCENE_BUILDER_H
+#define SKINVIEW_FBX_SCENE_BUILDER_H
 
 #include "fbx_scene.h"
 #include "io/report.h"
@@ -43,7 +44,7 @@ typedef struct Span {
     size_t      n;
 } Span;
 
-/* fbx_scene.c */
+/* fbx_scene_builder.c */
 bool fbx_scene_build_fail(Builder *b, const char *message);
 FbxRecord *fbx_scene_make_records(Builder *b, int count);
 bool fbx_scene_make_property(Builder *b, FbxRecord *p, const char *name, const char *type, const double *numbers, int n,
@@ -52,6 +53,8 @@ int fbx_scene_add_object(Builder *b, const FbxObject *o, const char *class_name)
 void fbx_scene_add_connection(Builder *b, int src, int dst, const char *property);
 void fbx_scene_split_span(const FbxValue *v, const char *fallback_class, Span *class_name, Span *name);
 int fbx_scene_span_compare(Span a, const char *z);
+/* The span as a NUL-terminated string in the document's memory; "" (the build failed) when out of memory. */
+const char *fbx_scene_span_copy(Builder *b, Span span);
 
 /* fbx_scene_lookup.c */
 void fbx_scene_free_index(SceneIndex *index);

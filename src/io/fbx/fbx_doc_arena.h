@@ -1,15 +1,19 @@
-/* fbx_doc_internal.h — what the FBX document reader's files (fbx_doc*.c) share: the arena the
+/* fbx_doc_arena.h — what the FBX document reader's files (fbx_doc*.c) share: the arena the
  * document lives in, the reader's state, a growable scratch array, and the limits.
  *
- *   fbx_doc.c          the arena, errors and limits, the public functions (read, version, records)
+ *   fbx_doc_read.c     the reader's entry: picks the binary or the ASCII form (read, version)
  *   fbx_doc_binary.c   the binary form: headers, records, values, zlib arrays
  *   fbx_doc_ascii.c    the ASCII form: records, values, arrays, comments
+ *   fbx_doc_arena.c    the arena, errors and limits, scratch arrays (a leaf)
+ *   fbx_doc.c          the records once read (children, numbers) and the document's release
  */
-#ifndef SKINVIEW_FBX_DOC_INTERNAL_H
-#define SKINVIEW_FBX_DOC_INTERNAL_H
-
-#include "fbx_doc.h"
+#ifndef SKINVIEW_FBX_DOC_ARENA_H
+#define SKINVIEW_FBX_DOC_ARENA_H
 #include "io/report.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include <ctype.h>
 #include <errno.h>
@@ -57,20 +61,14 @@ typedef struct Vec {
     size_t count, capacity, item_size;
 } Vec;
 
-/* fbx_doc.c */
+/* fbx_doc_arena.c */
 void *fbx_doc_arena_alloc(Arena *arena, size_t bytes);
+void fbx_doc_arena_free(Arena *arena);   /* the arena itself too */
 char *fbx_doc_arena_string(Arena *arena, const char *s, size_t length);
 bool fbx_doc_fail(Reader *r, const char *format, ...);
 bool fbx_doc_out_of_memory(Reader *r);
 bool fbx_doc_take_array_bytes(Reader *r, uint64_t bytes);
 void *fbx_doc_vec_push(Reader *r, Vec *v);
 void *fbx_doc_vec_to_arena(Reader *r, const Vec *v);
-
-/* fbx_doc_binary.c */
-uint32_t fbx_doc_le_u32(const uint8_t *p);
-bool fbx_doc_read_binary(Reader *r, FbxDocument *doc);
-
-/* fbx_doc_ascii.c */
-bool fbx_doc_read_ascii(Reader *r, FbxDocument *doc);
 
 #endif
