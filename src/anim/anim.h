@@ -18,7 +18,7 @@
  *   skin_vertices_dq()    dual quaternions      -> posed vertices by dual quaternion skinning
  *
  * Those are the readable references. The Animator runs faster jobs that compute the same
- * results (tests/test_pose_fast.c, tests/test_skin_fast_models.c):
+ * results (tests/anim/test_pose_fast.c, tests/anim/test_skin_fast_models.c):
  *
  *   pose_evaluate_packed() packed clip at t     -> local, model-space joints and palettes (pose_fast.c)
  *   skin_job_run()        palette + source mesh -> posed positions and normals, SSE2 (skin_fast.c)
@@ -116,7 +116,7 @@ void morph_vertices(const Mesh *mesh, const int *active_targets, const float *ac
 
 /* ---- fast pose (pose_fast.c): packed clips, sampling ------------------------
  * The same keys as a Clip, packed once for the per-frame loop; the same results as
- * clip_sample (tests/test_pose_fast.c), several times faster. */
+ * clip_sample (tests/anim/test_pose_fast.c), several times faster. */
 
 /* Key times shared by every channel keyed at exactly those times (exporters usually key
  * all channels of a clip at the same frames): the key search runs once per timeline. */
@@ -343,7 +343,7 @@ void skin_vertices_rigid(const Mesh *mesh, const mat4 *palette, const mat4 node_
 /* ---- fast skinning (skin_fast.c) and its threads (skin_threads.c) ------------
  * The same formula as skin_vertices_lbs, at SIMD speed: the four matrices are blended first,
  * then one position and one normal transform per vertex (SSE2 on x86-64, plain C elsewhere).
- * Agrees with the reference within float rounding (tests/test_skin.c: 1e-6 relative). */
+ * Agrees with the reference within float rounding (tests/anim/test_skin.c: 1e-6 relative). */
 
 /* A run of consecutive vertices [first, first + count) whose non-zero weights all lie in the
  * first `influences` slots (1..4): the fast path uses a loop specialised for that count. */
@@ -390,7 +390,7 @@ void skin_job_run(const SkinJob *job, int first, int end);
  * on x86-64 with GCC or Clang (CMake defines SKINVIEW_AVX2_KERNELS), an AVX2 + FMA kernel used
  * when the CPU has both. The environment
  * variable SKINVIEW_SIMD=sse2 forces the baseline (read once). Results agree within float
- * rounding (tests/test_skin.c, tests/test_pose_fast.c run both). */
+ * rounding (tests/anim/test_skin.c, tests/anim/test_pose_fast.c run both). */
 #if defined(SKINVIEW_AVX2_KERNELS) && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && \
     defined(__SSE2__) && !defined(SKINVIEW_NO_SIMD)
 #define ANIM_HAVE_AVX2_KERNELS 1

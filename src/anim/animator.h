@@ -97,7 +97,7 @@ void animator_free(Animator *animator);
  * the mesh as stored). A clip takes the fast path (pose_evaluate_packed: packed keys, SIMD
  * lanes, pose_fast.c) unless animator->reference is set: then the reference functions
  * clip_sample -> pose_local_to_model -> skin_palette run, the same result within float rounding
- * (tests/test_reference_mode.c). */
+ * (tests/anim/test_reference_mode.c). */
 void animator_evaluate(Animator *animator, int clip, float time);
 
 /* Cross-fade: clip `from` at from_time and clip `to` at to_time, local poses blended with

@@ -20,7 +20,7 @@
  * timelines' binary search. Held tracks are written only then; tracks with a CUBICSPLINE channel,
  * and tracks keyed so densely that their intervals would be rewritten most frames (PackedClip's
  * lane rule), are sampled one by one (track_sample).
- * tests/test_pose_fast.c checks the result against clip_sample for every kernel. */
+ * tests/anim/test_pose_fast.c checks the result against clip_sample for every kernel. */
 #include "pose_kernel.h"
 
 #include "alloc.h"

@@ -1,7 +1,7 @@
 /* pose_tracks.c — sampling a packed clip track by track: every timeline's key and factor at a
  * time (packed_clip_find_keys), then local = T * R * S of each animated joint (packed_clip_sample:
  * clip_sample on a packed clip, pose_kernel.h's track_sample). What a seek, a cursor made for
- * smaller clips and the tracks off the lanes take (pose_lanes.c); tests/test_pose_fast.c holds it to
+ * smaller clips and the tracks off the lanes take (pose_lanes.c); tests/anim/test_pose_fast.c holds it to
  * clip_sample. A leaf of the pose path: the lanes (pose_lanes.c) call it, it calls back into neither
  * pose_lanes.c nor pose_fast.c. Compiled twice like them (pose_tracks_avx2.c). */
 #include "pose_kernel.h"

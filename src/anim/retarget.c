@@ -2,7 +2,7 @@
  * docs/retargeting.md section 3). Matching: retarget_match.c; the pair's set-up (A, k, C_j):
  * retarget_setup.c; morph tracks: retarget_morph.c. Rotations are composed in double precision
  * (retarget_dquat.h): a clip retargeted onto its own skeleton comes back within float rounding
- * (tests/test_retarget.c). */
+ * (tests/anim/test_retarget.c). */
 #include "retarget.h"
 #include "retarget_dquat.h"
 #include "alloc.h"

@@ -1,6 +1,6 @@
 /* retarget.h — clips of one skeleton played on another: joint matching and retargeting.
  *
- * Plain C + cglm, no Assimp, no GL (tests/test_retarget.c runs it without a window). The
+ * Plain C + cglm, no Assimp, no GL (tests/anim/test_retarget.c runs it without a window). The
  * application (src/app/animations.c) imports the other files; this module only sees Skeletons
  * and Clips. docs/retargeting.md tells the story:
  *

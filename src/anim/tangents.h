@@ -15,7 +15,7 @@
  * equality; here the mesh's own vertices are the groups (files split their vertices at UV seams,
  * so a mirrored seam already has two vertices). A degenerate triangle (zero UV area) adds nothing;
  * a vertex with no usable triangle gets any tangent perpendicular to its normal (w = 1).
- * Plain C, no allocation besides `out`, unit-tested (tests/test_tangents.c). */
+ * Plain C, no allocation besides `out`, unit-tested (tests/anim/test_tangents.c). */
 #ifndef SKINVIEW_TANGENTS_H
 #define SKINVIEW_TANGENTS_H
 

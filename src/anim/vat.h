@@ -26,7 +26,7 @@
  *   so |p' - p| <= (max - min) / 131070 per axis (half a step; float rounding adds ~1e-7).
  * Normals: octahedral map to [-1,1]^2, each stored as round((e + 1) / 2 * 65535).
  *
- * Plain C + cglm, no allocation; unit-tested in tests/test_vat.c.
+ * Plain C + cglm, no allocation; unit-tested in tests/anim/test_vat.c.
  */
 #ifndef SKINVIEW_VAT_H
 #define SKINVIEW_VAT_H
@@ -42,7 +42,7 @@
 #define VAT_QUANT_MAX 65535             /* 16-bit unsigned normalised */
 #define VAT_MAX_FRAMES_PER_CLIP 1000000
 /* Worst angle between a unit normal and its 16-bit octahedral round trip, degrees: measured
- * over 200 000 normals spread over the sphere by tests/test_vat.c (0.0073), with a margin. */
+ * over 200 000 normals spread over the sphere by tests/anim/test_vat.c (0.0073), with a margin. */
 #define VAT_NORMAL_MAX_ERROR_DEGREES 0.01
 
 /* Where one clip's frames are. */

@@ -7,7 +7,7 @@
  *   gltf_write_material.c  materials and textures
  *   gltf_write_anim.c      clips
  * The mapping is described in gltf_write.h and docs/export.md; the Khronos glTF-Validator checks the output
- * (tests/test_export_gltf_validator.c). */
+ * (tests/io/test_export_gltf_validator.c). */
 #include "gltf_write_internal.h"
 #include "atomic_file.h"
 

@@ -6,7 +6,7 @@
  * model.h (no Assimp, so a Model built in memory is checked the same way) and, rule by rule,
  * either REPAIRS the data and writes one warning line saying what it changed, or REJECTS the
  * model with one line saying why. docs/robustness.md lists every rule, what skinview does and
- * the test that proves it (tests/test_validate.c).
+ * the test that proves it (tests/io/test_validate.c, tests/io/test_validate_clips.c).
  *
  * Nothing here recurses: the joint hierarchy is checked with one forward loop (parents must be
  * stored before children, so a cycle or a self-parent is a parent index >= the joint's own).

@@ -1,6 +1,6 @@
 /* browser.h — the clip browser's logic (L / Tab): filter by typing, selection, scrolling,
  * hit-testing. Pure: no window, no GL; the rows are allocated once per model
- * (browser_init), nothing per frame. Drawn by hud.c; unit-tested in tests/test_browser.c.
+ * (browser_init), nothing per frame. Drawn by hud.c; unit-tested in tests/view/test_browser.c.
  *
  * Rows are the clips whose name contains the typed text (ASCII case-insensitive) or
  * whose index, written in decimal, starts with it ("4" finds clip 4 and 40..49), in clip

@@ -1,6 +1,6 @@
 /* keys.h — the one key table: every key of the player windows as data (key, modifiers, action,
  * help text, the subjects it applies to). The input dispatch (keys_action), the help panel
- * (hud.c draw_help) and the documentation check (tests/test_docs.c: README.md and
+ * (hud.c draw_help) and the documentation check (tests/docs/test_docs.c: README.md and
  * docs/skinview.1.md name exactly the keys listed here) are all made from it.
  *
  * Keys are GLFW key codes, i.e. positions on a US layout. Pure: no window, no GL.

@@ -3,7 +3,7 @@
  * Pure: no window, no GL, no allocation. A player turns a GLFW key event into
  * an Action with keys_action() (keys.h), hands clip/playback actions to
  * playback_apply(), handles the rest itself (quit, re-frame, browser, ...), and once per
- * frame calls playback_advance(). Unit-tested in tests/test_input.c. The time rules
+ * frame calls playback_advance(). Unit-tested in tests/view/test_input.c. The time rules
  * (loop / once / ping-pong, reverse) are one pure function, playback_step_time(), that
  * other players (VAT playback) reuse.
  *

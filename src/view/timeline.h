@@ -1,6 +1,6 @@
 /* timeline.h — the timeline's logic: key times of a clip, next / previous key, the
  * clip's frame rate, and the bar's pixel <-> time mapping for scrubbing. Pure (no window,
- * no GL); drawn by hud.c, unit-tested in tests/test_timeline.c.
+ * no GL); drawn by hud.c, unit-tested in tests/view/test_browser.c.
  */
 #ifndef SKINVIEW_TIMELINE_H
 #define SKINVIEW_TIMELINE_H

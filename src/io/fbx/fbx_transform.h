@@ -3,7 +3,7 @@
  * One FBX Model's properties -> its local transform (fbx_node_local), its geometric transform
  * (fbx_node_geometric), and the node-to-world matrix with its InheritType (fbx_node_world).
  * Pure functions of plain numbers: no document, no Assimp. docs/skinning.md ("The FBX node
- * transform") tells the story; tests/test_fbx_transform.c checks every term.
+ * transform") tells the story; tests/io/test_fbx_transform.c checks every term.
  *
  * Conventions: column vectors (p' = M p), matrices column-major double[16] (m[4*column + row]),
  * quaternions (x, y, z, w), angles in degrees as the file stores them.
