@@ -15,6 +15,23 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+/* A file whose clips go onto the character: imported as app_load_model does, guarded (a crash or
+ * hang inside the importer ends with one line: io/import_guard.h), but quietly (its materials'
+ * warnings do not matter), with no bone limit and without --animations (commands.h). */
+bool app_load_animation_file(const char *path, const ImportOptions *import, Model *model)
+{
+    ImportOptions quiet = *import;
+    quiet.max_bones_per_mesh = 0;
+    quiet.quiet = true;
+    quiet.guard = true;
+    char error[512];
+    if (!import_model(path, &quiet, model, error, sizeof error)) {
+        fprintf(stderr, "skinview: %s: %s\n", path, error);
+        return false;
+    }
+    return true;
+}
+
 /* --animations as main set it: added by app_load_model to the character each time it is imported
  * (start-up, a re-import for the bone limit, a reload, --bake-vat). */
 static struct {

@@ -46,14 +46,6 @@ bool app_load_model(const char *path, const ImportOptions *import, Model *model)
     return true;
 }
 
-bool app_load_animation_file(const char *path, const ImportOptions *import, Model *model)
-{
-    ImportOptions quiet = *import;
-    quiet.max_bones_per_mesh = 0;
-    quiet.quiet = true;
-    return import_guarded(path, &quiet, model);
-}
-
 bool app_resolve_clip(const Model *model, const char *text, int *clip, char *error, size_t error_size)
 {
     if (!text) {

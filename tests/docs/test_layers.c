@@ -45,16 +45,6 @@ static const struct { const char *prefix, *what, *rooms[4]; } third_party[] = {
     {"GLFW/", "GLFW", {"platform", "view", "app"}},
 };
 
-/* circles not broken yet, each its files sorted, joined by spaces (issue 31 breaks them one by one). */
-static const char *const circles_not_broken_yet[] = {
-    /* arrived with the merge of --animations (issue 28): a file that runs a pipeline also holding
-     * what its stages call back (the glTF writer's, gltf_write.c <-> gltf_write_anim.c, is broken:
-     * gltf_export.c runs the steps, which share the leaf gltf_write_buffer.c) */
-    "app/animations.c app/load.c",
-};
-
-static int compare_strings(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
 static int rank_of(const char *room)
 {
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
@@ -389,23 +379,8 @@ typedef struct Tarjan {
     const Graph *g;
     int *index, *low, *stack;
     bool *on_stack;
-    int next, top, circles, tolerated;
+    int next, top, circles;
 } Tarjan;
-
-static bool tolerated(const Tree *tree, const int *members, int n)
-{
-    const char *names[512];
-    char joined[8192] = "";
-    for (int m = 0; m < n; m++) names[m] = tree->files[members[m]].path;
-    qsort(names, (size_t)n, sizeof names[0], compare_strings);
-    for (int m = 0; m < n; m++) {
-        strncat(joined, names[m], sizeof joined - strlen(joined) - 1);
-        if (m + 1 < n) strncat(joined, " ", sizeof joined - strlen(joined) - 1);
-    }
-    for (size_t c = 0; c < sizeof circles_not_broken_yet / sizeof circles_not_broken_yet[0]; c++)
-        if (strcmp(joined, circles_not_broken_yet[c]) == 0) return true;
-    return false;
-}
 
 static void strong_connect(Tarjan *t, int v)
 {
@@ -430,11 +405,8 @@ static void strong_connect(Tarjan *t, int v)
         if (n < 512) members[n++] = w;
     } while (w != v);
     if (n < 2) return;
-    bool ok = tolerated(t->tree, members, n);
-    if (ok) t->tolerated++;
-    else t->circles++;
-    fprintf(stderr, "layers: %s: a circle of %d files:", ok ? "tolerated (not broken yet)" : "circle",
-            n);
+    t->circles++;   /* every circle fails: none is tolerated any more (issue 31) */
+    fprintf(stderr, "layers: circle: a circle of %d files:", n);
     for (int m = n - 1; m >= 0; m--) fprintf(stderr, " src/%s", t->tree->files[members[m]].path);
     fputc('\n', stderr);
     for (int a = n - 1; a >= 0; a--)   /* what ties it: each arrow inside the circle */
@@ -444,7 +416,7 @@ static void strong_connect(Tarjan *t, int v)
                         t->tree->files[members[b]].path, t->g->why[(size_t)members[a] * (size_t)t->g->count + (size_t)members[b]]);
 }
 
-static int check_circles(const Tree *tree, int *tolerated_count)
+static int check_circles(const Tree *tree)
 {
     Graph g = {0};
     build_graph(tree, &g);
@@ -462,14 +434,13 @@ static int check_circles(const Tree *tree, int *tolerated_count)
     free(t.on_stack);
     free(g.edge);
     free(g.why);
-    *tolerated_count = t.tolerated;
     return t.circles;
 }
 
 /* ---- the self-check and the real tree ------------------------------------------------------ */
 
 typedef struct Findings {
-    int order, third_party, gl_calls, circles, tolerated;   /* findings of each rule */
+    int order, third_party, gl_calls, circles;   /* findings of each rule */
 } Findings;
 
 static Findings check_tree(Tree *tree)
@@ -479,7 +450,7 @@ static Findings check_tree(Tree *tree)
     found.order = check_order(tree);
     found.third_party = check_third_party(tree);
     found.gl_calls = check_gl_calls(tree);
-    found.circles = check_circles(tree, &found.tolerated);
+    found.circles = check_circles(tree);
     return found;
 }
 
@@ -507,7 +478,6 @@ int main(void)
     CHECK(self.third_party == 3, "GL reached from view/player.c and view/player.h, Assimp from gfx/mesh.c: %d", self.third_party);
     CHECK(self.gl_calls == 1, "a GL call in src/view is found (src/gfx's is allowed): %d", self.gl_calls);
     CHECK(self.circles == 2, "the circles import.c <-> import_mesh.c and io/fbx/a.c <-> b.c are found: %d", self.circles);
-    CHECK(self.tolerated == 0, "no circle of the made-up tree is tolerated (src/io/fbx neither): %d", self.tolerated);
     tree_free(&made_up);
     fprintf(stderr, "self-check done; the tree:\n");
 
@@ -531,8 +501,8 @@ int main(void)
     CHECK(found.gl_calls == 0, "%d file(s) outside src/gfx and src/platform call GL (listed above)", found.gl_calls);
     CHECK(found.circles == 0, "%d circle(s) inside a folder (listed above)", found.circles);
     printf("layers: %d files of src/: %d includes up the order, %d library reaches, %d files calling GL outside gfx, "
-           "%d circles (+%d tolerated)\n",
-           files, found.order, found.third_party, found.gl_calls, found.circles, found.tolerated);
+           "%d circles\n",
+           files, found.order, found.third_party, found.gl_calls, found.circles);
     tree_free(&tree);
     return test_finish();
 }
