@@ -27,7 +27,7 @@ skinview_test(io_export_gltf_textures io/test_export_gltf_textures.c LINK skinvi
 #                             the worst distance per clip on stdout and in the message line (skipped without a display)
 find_package(X11)
 if(X11_FOUND)   # the message line grabbed with Xlib
-  skinview_test(view_export_gltf_window view/test_export_gltf_window.c LINK ${X11_LIBRARIES} DEFINES SKINVIEW_TEST_X11=1
+  skinview_test(view_export_gltf_window view/test_export_gltf_window.c SOURCES util/testx11.c LINK ${X11_LIBRARIES} DEFINES SKINVIEW_TEST_X11=1
                 INCLUDES ${X11_INCLUDE_DIR} BINARY LABELS gl window SKIP TIMEOUT 300 PROPERTIES RUN_SERIAL TRUE)
 else()
   skinview_test(view_export_gltf_window view/test_export_gltf_window.c BINARY LABELS gl window SKIP TIMEOUT 300

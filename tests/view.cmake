@@ -53,8 +53,9 @@ find_package(X11)
 if(X11_FOUND)   # the drag-and-drop part speaks XDND with Xlib
   list(APPEND VIEWER_LIVE_LINK ${X11_LIBRARIES})
   set(VIEWER_LIVE_X11 DEFINES SKINVIEW_TEST_X11=1 INCLUDES ${X11_INCLUDE_DIR})
+  set(VIEWER_LIVE_X11_SOURCES util/testx11.c)   # the window grab
 endif()
-skinview_test(view_live view/test_viewer_live.c SOURCES util/video_decode.c LINK ${VIEWER_LIVE_LINK} STB BINARY
+skinview_test(view_live view/test_viewer_live.c SOURCES util/video_decode.c ${VIEWER_LIVE_X11_SOURCES} LINK ${VIEWER_LIVE_LINK} STB BINARY
               ${VIEWER_LIVE_X11} LABELS gl window SKIP TIMEOUT 240 PROPERTIES RUN_SERIAL TRUE)
 
 

@@ -26,7 +26,7 @@
 #define FLOAT 5126
 #define UNSIGNED_SHORT 5123
 
-static char folder[] = "/tmp/skinview-test-many-skins-XXXXXX";
+static char folder[512];   /* /tmp/skinview-test-many-skins-XXXXXX (test_make_folder) */
 
 /* Child c's rest rotation: +-35 degrees about Z (odd children left, even right), then a quarter-turn
  * about Y (each level in another plane). Written as a quaternion (x y z w). */
@@ -132,10 +132,7 @@ static bool write_scene(const char *path)
 
 int main(void)
 {
-    if (!mkdtemp(folder)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    if (!test_make_folder(folder, sizeof folder, "skinview-test-many-skins")) return 1;
     char scene[600], png[600], command[2048], output[8192];
     snprintf(scene, sizeof scene, "%s/many_skins.glb", folder);
     snprintf(png, sizeof png, "%s/first.png", folder);
@@ -173,7 +170,6 @@ int main(void)
               bottom, left, right);
         stbi_image_free(rgba);
     }
-    snprintf(command, sizeof command, "rm -rf '%s'", folder);
-    if (!getenv("SKINVIEW_TEST_KEEP") && system(command) != 0) fprintf(stderr, "could not remove %s\n", folder);
+    test_remove_folder(folder);
     return test_finish();
 }

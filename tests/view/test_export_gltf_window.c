@@ -17,6 +17,7 @@
 #ifdef SKINVIEW_TEST_X11
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
+#include "testx11.h"
 #endif
 
 static char folder[] = "/tmp/skinview_export_window_XXXXXX";
@@ -46,36 +47,6 @@ static bool wait_for_line(const char *path, const char *needle, char *line, size
 }
 
 #ifdef SKINVIEW_TEST_X11
-/* share of the window's pixels in its bottom-left band (the message line) that differ by more than 30 in r+g+b
- * between now and `before` (RGB, as grabbed); grabs into *now */
-static unsigned char *grab_window(const char *window_id, int *width, int *height)
-{
-    Display *display = XOpenDisplay(NULL);
-    if (!display) return NULL;
-    Window target = (Window)strtoul(window_id, NULL, 10);
-    XWindowAttributes attributes;
-    unsigned char *rgb = NULL;
-    if (XGetWindowAttributes(display, target, &attributes)) {
-        XImage *image = XGetImage(display, target, 0, 0, (unsigned)attributes.width, (unsigned)attributes.height, AllPlanes,
-                                  ZPixmap);
-        if (image) {
-            *width = attributes.width, *height = attributes.height;
-            rgb = malloc((size_t)attributes.width * (size_t)attributes.height * 3);
-            for (int y = 0; rgb && y < attributes.height; y++)
-                for (int x = 0; x < attributes.width; x++) {
-                    unsigned long pixel = XGetPixel(image, x, y);
-                    unsigned char *p = rgb + 3 * ((size_t)y * (size_t)attributes.width + (size_t)x);
-                    p[0] = (unsigned char)((pixel & image->red_mask) >> 16);
-                    p[1] = (unsigned char)((pixel & image->green_mask) >> 8);
-                    p[2] = (unsigned char)(pixel & image->blue_mask);
-                }
-            XDestroyImage(image);
-        }
-    }
-    XCloseDisplay(display);
-    return rgb;
-}
-
 /* the grab as a binary PPM (SKINVIEW_KEEP_TEST_FILES: to look at) */
 static void write_ppm(const char *path, const unsigned char *rgb, int width, int height)
 {
@@ -137,7 +108,7 @@ int main(void)
         usleep(700000);
 #ifdef SKINVIEW_TEST_X11
         int w = 0, h = 0;
-        unsigned char *before = grab_window(window, &w, &h);
+        unsigned char *before = test_grab_window(window, &w, &h);
 #endif
         run_xdotool("key ctrl+e", NULL, 0);
         char line[4096] = "", expected[800];
@@ -169,7 +140,7 @@ int main(void)
         }
 #ifdef SKINVIEW_TEST_X11
         usleep(700000);
-        unsigned char *after = grab_window(window, &w, &h);
+        unsigned char *after = test_grab_window(window, &w, &h);
         long changed = changed_pixels(before, after, w, h);
         printf("the message line: %ld of %d pixels changed (%dx%d)\n", changed, w * h, w, h);
         CHECK(before && after && changed > 200, "Ctrl+E: the window shows no message (%ld pixels changed)", changed);

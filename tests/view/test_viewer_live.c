@@ -34,6 +34,7 @@
 #include <X11/Xatom.h>
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
+#include "testx11.h"
 #endif
 
 static char folder[] = "/tmp/skinview_viewer_live_XXXXXX";
@@ -206,36 +207,6 @@ static bool xdnd_drop(const char *window_id, const char *path)
     return accepted && asked;
 }
 
-/* The window's pixels as the X server has them (the HUD included: an S screenshot has none), RGB. */
-static unsigned char *grab_window(const char *window_id, int *width, int *height)
-{
-    Display *display = XOpenDisplay(NULL);
-    if (!display) return NULL;
-    Window target = (Window)strtoul(window_id, NULL, 10);
-    XWindowAttributes attributes;
-    unsigned char *rgb = NULL;
-    if (XGetWindowAttributes(display, target, &attributes)) {
-        XImage *image = XGetImage(display, target, 0, 0, (unsigned)attributes.width, (unsigned)attributes.height, AllPlanes,
-                                  ZPixmap);
-        if (image) {
-            *width = attributes.width;
-            *height = attributes.height;
-            rgb = malloc((size_t)attributes.width * (size_t)attributes.height * 3);
-            for (int y = 0; rgb && y < attributes.height; y++)
-                for (int x = 0; x < attributes.width; x++) {
-                    unsigned long pixel = XGetPixel(image, x, y);
-                    unsigned char *p = rgb + 3 * ((size_t)y * (size_t)attributes.width + (size_t)x);
-                    p[0] = (unsigned char)((pixel & image->red_mask) >> 16);
-                    p[1] = (unsigned char)((pixel & image->green_mask) >> 8);
-                    p[2] = (unsigned char)(pixel & image->blue_mask);
-                }
-            XDestroyImage(image);
-        }
-    }
-    XCloseDisplay(display);
-    return rgb;
-}
-
 /* Share of pixels that differ (by more than 30 in r + g + b) between two grabs, inside the
  * panels' band: x in [3 %, 40 %] of the width, y in [25 %, 75 %] of the height (below the status
  * line, whose frame rate changes, above the timeline). -1 when a grab failed. */
@@ -272,17 +243,17 @@ static void check_panels_and_recording(const char *window, const char *out)
     run_xdotool(arguments, NULL, 0);
     press_and_wait("space");   /* paused: only the panels change */
     int w = 0, h = 0;
-    unsigned char *plain = grab_window(window, &w, &h);
+    unsigned char *plain = test_grab_window(window, &w, &h);
     press_and_wait("l");
-    unsigned char *browser = grab_window(window, &w, &h);
+    unsigned char *browser = test_grab_window(window, &w, &h);
     press_and_wait("Escape");
-    unsigned char *closed = grab_window(window, &w, &h);
+    unsigned char *closed = test_grab_window(window, &w, &h);
     press_and_wait("h");
-    unsigned char *help = grab_window(window, &w, &h);
+    unsigned char *help = test_grab_window(window, &w, &h);
     press_and_wait("l");
-    unsigned char *browser_after_help = grab_window(window, &w, &h);
+    unsigned char *browser_after_help = test_grab_window(window, &w, &h);
     press_and_wait("Escape");
-    unsigned char *closed_again = grab_window(window, &w, &h);
+    unsigned char *closed_again = test_grab_window(window, &w, &h);
     double opened = panel_change(plain, browser, w, h), after_esc = panel_change(plain, closed, w, h);
     double help_shown = panel_change(plain, help, w, h), help_gone = panel_change(browser, browser_after_help, w, h);
     double end = panel_change(plain, closed_again, w, h);
