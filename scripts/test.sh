@@ -18,12 +18,14 @@ if command -v npm >/dev/null 2>&1; then
   fi
 fi
 # GL tests use the X server that xvfb-run starts (Mesa llvmpipe); --screenshot/--verify
-# tests also run once with DISPLAY unset (EGL surfaceless).
+# tests also run once with DISPLAY unset (EGL surfaceless). -noreset: without it Xvfb resets
+# whenever its last client leaves, and a test connecting just then loses its connection (a
+# --verify run ended by SIGPIPE, exit 141, once in a CI run of 143 tests).
 run_suite() {
   local dir="$1"; shift
   cmake -S "$root" -B "$root/$dir" "$@" >/dev/null
   cmake --build "$root/$dir" -j"$jobs"
-  (cd "$root/$dir" && xvfb-run -a -s "-screen 0 1280x1024x24" ctest --output-on-failure -j"$jobs")
+  (cd "$root/$dir" && xvfb-run -a -s "-screen 0 1280x1024x24 -noreset" ctest --output-on-failure -j"$jobs")
 }
 echo "== skinview: release build and tests (build/)"
 run_suite build -DCMAKE_BUILD_TYPE=RelWithDebInfo
