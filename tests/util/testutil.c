@@ -1,3 +1,4 @@
+#define _DEFAULT_SOURCE   /* usleep: POSIX/XSI beyond C11 (test_find_window) */
 #include "testutil.h"
 #include "base/whole_file.h"
 
@@ -8,6 +9,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 int test_passed, test_failed;
 long test_allocations;
@@ -374,6 +376,32 @@ int test_run_capture(const char *command, char *out, size_t out_size)
 {
     int status = test_run_status(command, out, out_size);
     return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+bool test_xdotool(const char *arguments, char *out, size_t out_size)
+{
+    char command[512], scratch[256];
+    snprintf(command, sizeof command, "xdotool %s 2>/dev/null", arguments);
+    if (!out) out = scratch, out_size = sizeof scratch;
+    return test_run_capture(command, out, out_size) == 0;
+}
+
+bool test_have_xdotool(char *geometry, size_t geometry_size)
+{
+    return getenv("DISPLAY") && test_run_capture("command -v xdotool >/dev/null 2>&1", geometry, geometry_size) == 0 &&
+           test_xdotool("getdisplaygeometry", geometry, geometry_size);
+}
+
+bool test_find_window(int pid, char *window, size_t window_size, double seconds)
+{
+    char arguments[64];
+    snprintf(arguments, sizeof arguments, "search --pid %d", pid);
+    window[0] = '\0';
+    for (double waited = 0.0; waited < seconds && !window[0]; waited += 0.1) {
+        if (test_xdotool(arguments, window, window_size)) window[strcspn(window, "\n")] = '\0';
+        if (!window[0]) usleep(100000);
+    }
+    return window[0] != '\0';
 }
 
 size_t test_blob_add(TestBlob *blob, const void *data, size_t size)

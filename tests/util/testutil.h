@@ -115,6 +115,16 @@ int test_present_skinned_models(TestModel *models, int capacity);
  * test_run_capture returns the exit code (-1 if it could not be started or did not exit). */
 int test_run_status(const char *command, char *out, size_t out_size);
 int test_run_capture(const char *command, char *out, size_t out_size);
+
+/* xdotool ARGUMENTS (its stderr dropped), its output into out (may be NULL); true when it exits 0. */
+bool test_xdotool(const char *arguments, char *out, size_t out_size);
+
+/* A display ($DISPLAY) and xdotool on it: true with the display's "WIDTH HEIGHT" in geometry[]. */
+bool test_have_xdotool(char *geometry, size_t geometry_size);
+
+/* The X window of process `pid` (GLFW sets _NET_WM_PID) as xdotool's decimal id into window[],
+ * waiting up to `seconds` for it to appear; false ("" in window) when it did not. */
+bool test_find_window(int pid, char *window, size_t window_size, double seconds);
 /* The real skinview with `args` (already quoted), stdout dropped: its stderr into err (as test_run_status);
  * the raw wait status. test_skinview_code: its exit code (-1 if it did not exit). */
 int test_skinview_status(const char *args, char *err, size_t err_size);

@@ -22,14 +22,6 @@
 
 static char folder[] = "/tmp/skinview_export_window_XXXXXX";
 
-static bool run_xdotool(const char *arguments, char *out, size_t out_size)
-{
-    char command[512], scratch[256];
-    snprintf(command, sizeof command, "xdotool %s 2>/dev/null", arguments);
-    if (!out) out = scratch, out_size = sizeof scratch;
-    return test_run_capture(command, out, out_size) == 0;
-}
-
 /* the first line of `path` holding `needle` into line[], waiting up to `seconds` */
 static bool wait_for_line(const char *path, const char *needle, char *line, size_t line_size, double seconds)
 {
@@ -70,8 +62,7 @@ static long changed_pixels(const unsigned char *a, const unsigned char *b, int w
 int main(void)
 {
     char probe[256];
-    if (!getenv("DISPLAY") || test_run_capture("command -v xdotool >/dev/null 2>&1", probe, sizeof probe) != 0 ||
-        !run_xdotool("getdisplaygeometry", probe, sizeof probe)) {
+    if (!test_have_xdotool(probe, sizeof probe)) {
         printf("skipped: needs a display and xdotool\n");
         return TEST_SKIP_CODE;
     }
@@ -94,23 +85,19 @@ int main(void)
     CHECK(pid > 0, "fork: %s", strerror(errno));
     if (pid <= 0) return test_finish();
     char window[64] = "", arguments[256];
-    snprintf(arguments, sizeof arguments, "search --pid %d", (int)pid);
-    for (int i = 0; i < 300 && !window[0]; i++) {
-        if (run_xdotool(arguments, window, sizeof window)) window[strcspn(window, "\n")] = '\0';
-        if (!window[0]) usleep(100000);
-    }
+    test_find_window((int)pid, window, sizeof window, 30.0);
     CHECK(window[0] != '\0', "the viewer's window did not appear within 30 s");
     if (window[0]) {
         usleep(1500000);
         snprintf(arguments, sizeof arguments, "mousemove --window %s 40 40", window);
-        run_xdotool(arguments, NULL, 0);
-        run_xdotool("key space", NULL, 0);   /* paused: only the message line changes */
+        test_xdotool(arguments, NULL, 0);
+        test_xdotool("key space", NULL, 0);   /* paused: only the message line changes */
         usleep(700000);
 #ifdef SKINVIEW_TEST_X11
         int w = 0, h = 0;
         unsigned char *before = test_grab_window(window, &w, &h);
 #endif
-        run_xdotool("key ctrl+e", NULL, 0);
+        test_xdotool("key ctrl+e", NULL, 0);
         char line[4096] = "", expected[800];
         snprintf(expected, sizeof expected, "skinview: exported %s/model-export-001.glb: ", folder);
         bool exported = wait_for_line(out, expected, line, sizeof line, 120.0);
@@ -152,10 +139,10 @@ int main(void)
         }
         free(before), free(after);
 #endif
-        run_xdotool("key ctrl+e", NULL, 0);   /* the next name */
+        test_xdotool("key ctrl+e", NULL, 0);   /* the next name */
         snprintf(expected, sizeof expected, "skinview: exported %s/model-export-002.glb: ", folder);
         CHECK(wait_for_line(out, expected, line, sizeof line, 120.0), "a second Ctrl+E: no \"%s\"", expected);
-        run_xdotool("key q", NULL, 0);
+        test_xdotool("key q", NULL, 0);
     }
     int status = 0;
     for (int i = 0; i < 100 && waitpid(pid, &status, WNOHANG) == 0; i++) usleep(100000);

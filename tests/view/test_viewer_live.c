@@ -122,18 +122,6 @@ static bool wait_for(const char *path, const char *needle, int count, double sec
     return false;
 }
 
-static bool run_xdotool(const char *arguments, char *out, size_t out_size)
-{
-    char command[512];
-    snprintf(command, sizeof command, "xdotool %s 2>/dev/null", arguments);
-    char scratch[256];
-    if (!out) {
-        out = scratch;
-        out_size = sizeof scratch;
-    }
-    return test_run_capture(command, out, out_size) == 0;
-}
-
 #ifdef SKINVIEW_TEST_X11
 /* Drops `path` on window `target` as an XDND (version 5) source: Enter, Position, wait for the
  * Status that accepts, Drop, answer the target's selection request with a text/uri-list, wait
@@ -228,7 +216,7 @@ static void press_and_wait(const char *key)
 {
     char arguments[128];
     snprintf(arguments, sizeof arguments, "key %s", key);
-    run_xdotool(arguments, NULL, 0);
+    test_xdotool(arguments, NULL, 0);
     usleep(700000);
 }
 
@@ -240,7 +228,7 @@ static void check_panels_and_recording(const char *window, const char *out)
 {
     char arguments[256];
     snprintf(arguments, sizeof arguments, "mousemove --window %s 40 40", window);
-    run_xdotool(arguments, NULL, 0);
+    test_xdotool(arguments, NULL, 0);
     press_and_wait("space");   /* paused: only the panels change */
     int w = 0, h = 0;
     unsigned char *plain = test_grab_window(window, &w, &h);
@@ -302,8 +290,7 @@ static void check_panels_and_recording(const char *window, const char *out)
 int main(void)
 {
     char probe[256];
-    if (!getenv("DISPLAY") || test_run_capture("command -v xdotool >/dev/null 2>&1", probe, sizeof probe) != 0 ||
-        !run_xdotool("getdisplaygeometry", probe, sizeof probe)) {
+    if (!test_have_xdotool(probe, sizeof probe)) {
         printf("skipped: needs a display and xdotool\n");
         return TEST_SKIP_CODE;
     }
@@ -331,11 +318,7 @@ int main(void)
 
     /* the window, found by the viewer's process id (GLFW sets _NET_WM_PID) */
     char window[64] = "", arguments[256];
-    snprintf(arguments, sizeof arguments, "search --pid %d", (int)pid);
-    for (int i = 0; i < 300 && !window[0]; i++) {
-        if (run_xdotool(arguments, window, sizeof window)) window[strcspn(window, "\n")] = '\0';
-        if (!window[0]) usleep(100000);
-    }
+    test_find_window((int)pid, window, sizeof window, 30.0);
     CHECK(window[0] != '\0', "the viewer's window did not appear within 30 s");
     if (window[0]) {
         usleep(1500000);   /* a few frames drawn */
@@ -365,19 +348,19 @@ int main(void)
         CHECK(test_copy_file(huesitos, model), "restore the model");
         bump_mtime(model, 20);
         snprintf(arguments, sizeof arguments, "mousemove --window %s 40 40", window);
-        run_xdotool(arguments, NULL, 0);
+        test_xdotool(arguments, NULL, 0);
         usleep(300000);
-        run_xdotool("key ctrl+r", NULL, 0);
+        test_xdotool("key ctrl+r", NULL, 0);
         CHECK(wait_for(out, "skinview: reloaded model.fbx", 2, 10.0), "Ctrl+R: no reload");
 
         /* idle while paused: CPU time over 2 s, paused (once the reload notice, shown 4 s, is gone)
          * and then playing */
-        run_xdotool("key space", NULL, 0);
+        test_xdotool("key space", NULL, 0);
         usleep(4500000);
         double before = cpu_seconds(pid);
         usleep(2000000);
         double paused = cpu_seconds(pid) - before;
-        run_xdotool("key space", NULL, 0);
+        test_xdotool("key space", NULL, 0);
         usleep(500000);
         double resumed = cpu_seconds(pid);
         usleep(2000000);
@@ -387,7 +370,7 @@ int main(void)
               "paused, the viewer should idle: %.2f s of CPU in 2 s (playing: %.2f s)", paused, playing);
 
         /* S: a numbered screenshot next to the model */
-        run_xdotool("key s", NULL, 0);
+        test_xdotool("key s", NULL, 0);
         char shot[700];
         snprintf(shot, sizeof shot, "skinview: saved %s/model-shot-001.png", folder);
         CHECK(wait_for(out, shot, 1, 10.0), "S: no \"%s\" on stdout", shot);
@@ -403,10 +386,10 @@ int main(void)
         char unshadowed[700], shadowed[700];
         snprintf(unshadowed, sizeof unshadowed, "skinview: saved %s/model-shot-002.png", folder);
         snprintf(shadowed, sizeof shadowed, "skinview: saved %s/model-shot-003.png", folder);
-        run_xdotool("key space", NULL, 0);
-        run_xdotool("key f", NULL, 0);
+        test_xdotool("key space", NULL, 0);
+        test_xdotool("key f", NULL, 0);
         usleep(1000000);
-        run_xdotool("key s", NULL, 0);
+        test_xdotool("key s", NULL, 0);
         CHECK(wait_for(out, unshadowed, 1, 10.0), "S before Shift+G");
         /* --watch put another model in the file: it was framed afresh (camera_bounds_changed), so
          * shot 001 (before F) shows about as much as shot 002 (after F) */
@@ -415,12 +398,12 @@ int main(void)
         printf("after --watch brought another model: %ld foreground pixels, after F %ld\n", reloaded_view, framed_view);
         CHECK(framed_view > 0 && reloaded_view * 10 > framed_view * 7,
               "--watch with another model: framed afresh (%ld foreground pixels, F gives %ld)", reloaded_view, framed_view);
-        run_xdotool("key shift+g", NULL, 0);
+        test_xdotool("key shift+g", NULL, 0);
         usleep(500000);
-        run_xdotool("key s", NULL, 0);
+        test_xdotool("key s", NULL, 0);
         CHECK(wait_for(out, shadowed, 1, 10.0), "S after Shift+G");
-        run_xdotool("key shift+g", NULL, 0);
-        run_xdotool("key space", NULL, 0);
+        test_xdotool("key shift+g", NULL, 0);
+        test_xdotool("key space", NULL, 0);
         long darker = 0, brighter = 0;
         darker_pixels(unshadowed + strlen("skinview: saved "), shadowed + strlen("skinview: saved "), &darker, &brighter);
         printf("Shift+G: %ld pixels darker, %ld brighter\n", darker, brighter);
@@ -428,19 +411,19 @@ int main(void)
               darker, brighter);
 
         /* F11: fullscreen, the window as large as the screen */
-        run_xdotool("key F11", NULL, 0);
+        test_xdotool("key F11", NULL, 0);
         usleep(1500000);
         char geometry[512] = "";
         snprintf(arguments, sizeof arguments, "getwindowgeometry %s", window);
-        run_xdotool(arguments, geometry, sizeof geometry);
+        test_xdotool(arguments, geometry, sizeof geometry);
         const char *size = strstr(geometry, "Geometry: ");
         int width = 0, height = 0;
         if (size) sscanf(size, "Geometry: %dx%d", &width, &height);
         CHECK(width == screen_width && height == screen_height, "F11: window %dx%d, screen %dx%d", width, height,
               screen_width, screen_height);
-        run_xdotool("key F11", NULL, 0);
+        test_xdotool("key F11", NULL, 0);
         usleep(1000000);
-        run_xdotool(arguments, geometry, sizeof geometry);
+        test_xdotool(arguments, geometry, sizeof geometry);
         size = strstr(geometry, "Geometry: ");
         if (size) sscanf(size, "Geometry: %dx%d", &width, &height);
         CHECK(width == 320 && height == 240, "F11 again: back to 320x240 (%dx%d)", width, height);
@@ -463,15 +446,15 @@ int main(void)
         snprintf(shot_a, sizeof shot_a, "skinview: saved %s/spider-shot-001.png", folder);
         snprintf(shot_b, sizeof shot_b, "skinview: saved %s/spider-shot-002.png", folder);
         usleep(500000);
-        run_xdotool("key s", NULL, 0);
+        test_xdotool("key s", NULL, 0);
         CHECK(wait_for(out, shot_a, 1, 10.0), "S on the spider");
-        run_xdotool("key u", NULL, 0);
+        test_xdotool("key u", NULL, 0);
         usleep(300000);
-        run_xdotool("key Return", NULL, 0);   /* the list opens on mesh 0: Enter hides it */
+        test_xdotool("key Return", NULL, 0);   /* the list opens on mesh 0: Enter hides it */
         usleep(500000);
-        run_xdotool("key s", NULL, 0);
+        test_xdotool("key s", NULL, 0);
         CHECK(wait_for(out, shot_b, 1, 10.0), "S on the spider with a mesh hidden");
-        run_xdotool("key u", NULL, 0);
+        test_xdotool("key u", NULL, 0);
         long all = foreground_pixels(shot_a + strlen("skinview: saved "));
         long fewer = foreground_pixels(shot_b + strlen("skinview: saved "));
         printf("spider: %ld figure pixels, %ld with its first mesh hidden\n", all, fewer);
@@ -482,8 +465,8 @@ int main(void)
         CHECK(xdnd_drop(window, SKINVIEW_SOURCE_DIR "/assets/demo.fbx"), "drop the demo");
         CHECK(wait_for(out, "skinview: opened demo.fbx", 1, 15.0), "the demo was not opened");
         snprintf(arguments, sizeof arguments, "mousemove --window %s 40 40", window);
-        run_xdotool(arguments, NULL, 0);
-        run_xdotool("keydown shift", NULL, 0);
+        test_xdotool(arguments, NULL, 0);
+        test_xdotool("keydown shift", NULL, 0);
         usleep(300000);
         CHECK(xdnd_drop(window, SKINVIEW_SOURCE_DIR "/assets/demo.glb"), "Shift-drop the demo as glTF");
         bool added = wait_for(out, "skinview: added the clips of demo.glb to demo.fbx", 1, 15.0);
@@ -492,7 +475,7 @@ int main(void)
         CHECK(xdnd_drop(window, spider), "Shift-drop the spider");   /* no clips: refused, the demo stays */
         CHECK(wait_for(err, "spider.obj: no clips to add", 1, 30.0), "the Shift-drop of spider.obj was not refused");
         usleep(1000000);   /* nothing more comes */
-        run_xdotool("keyup shift", NULL, 0);
+        test_xdotool("keyup shift", NULL, 0);
         CHECK(kill(pid, 0) == 0, "the viewer survives a refused Shift-drop");
         CHECK(count_in_file(out, "opened spider.obj") == 1 && count_in_file(out, "added the clips of spider") == 0,
               "a Shift-drop of a file without clips replaced the model or was reported added");
@@ -506,8 +489,8 @@ int main(void)
 
         /* Q: quit */
         snprintf(arguments, sizeof arguments, "mousemove --window %s 40 40", window);
-        run_xdotool(arguments, NULL, 0);
-        run_xdotool("key q", NULL, 0);
+        test_xdotool(arguments, NULL, 0);
+        test_xdotool("key q", NULL, 0);
     }
     int status = 0;
     bool ended = false;
