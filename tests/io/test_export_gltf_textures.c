@@ -22,14 +22,16 @@
 static const ImportOptions keep = {.quiet = true, .keep_image_bytes = true};
 
 /* the whole file, or NULL */
+/* The file's bytes, and a '\0' after them (so text can be walked as a string) */
 static unsigned char *read_all(const char *path, size_t *size)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
     unsigned char *bytes = NULL;
     long length = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    if (length > 0 && fseek(f, 0, SEEK_SET) == 0) bytes = malloc((size_t)length);
+    if (length > 0 && fseek(f, 0, SEEK_SET) == 0) bytes = malloc((size_t)length + 1);
     if (bytes && fread(bytes, 1, (size_t)length, f) != (size_t)length) free(bytes), bytes = NULL;
+    if (bytes) bytes[length] = '\0';
     fclose(f);
     *size = bytes ? (size_t)length : 0;
     return bytes;
