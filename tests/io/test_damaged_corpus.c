@@ -13,8 +13,8 @@
  * warning lines) and rejected, per mode.
  *
  *   test_damaged_corpus [--every N [--offset K]]   only damaged copies n with n % N == K (the
- *       release build runs N=2 K=0, the sanitizer build N=8 K=1: together they see 5/8 of the
- *       2080 copies, none twice, in about half the time of all of them; scripts/fuzz.sh goes deeper)
+ *       release build runs N=2 K=0, the sanitizer build N=4 K=0: the even half of the 2080 copies
+ *       in about half the time of all of them; scripts/fuzz.sh goes deeper)
  *   test_damaged_corpus --write S N PATH   write damaged copy N of source S to PATH (to debug one)
  */
 #include "testutil.h"
