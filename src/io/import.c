@@ -247,7 +247,7 @@ static void import_run(void *argument)
     if (ok)
         ok = gltf         ? gltf_import(job->path, job->data, job->size, max_bones, max_influences, keep_image_bytes,
                                         warnings, model, &version_1, error, error_size)
-             : legacy_fbx ? import_fbx_legacy(job->path, job->data, job->size, max_bones, job->options->hold_end_keys,
+             : legacy_fbx ? import_fbx_legacy(job->path, job->data, job->size, max_bones, max_influences, job->options->hold_end_keys,
                                               model, warnings, error, error_size)
                           : import_with_assimp(job, max_bones, warnings);
     if (version_1) {   /* glTF 1.0: Assimp's own glTF 1 reader (the file read again: glTF 1 only) */

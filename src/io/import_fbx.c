@@ -152,8 +152,8 @@ bool import_fbx_is_legacy(const void *data, size_t size)
     return version > 0 && version < 7100;
 }
 
-bool import_fbx_legacy(const char *path, const void *data, size_t size, int max_bones, bool hold_end_keys, Model *model, FILE *warnings,
-                       char *error, size_t error_size)
+bool import_fbx_legacy(const char *path, const void *data, size_t size, int max_bones, int max_influences, bool hold_end_keys,
+                       Model *model, FILE *warnings, char *error, size_t error_size)
 {
     char source[1024];
     if (path) snprintf(source, sizeof source, "%s", path);
@@ -164,7 +164,7 @@ bool import_fbx_legacy(const char *path, const void *data, size_t size, int max_
     const void *file = data;
     bool ok = fbx_scene_read(&scene, file, size, cause, sizeof cause);
     if (ok) {
-        ok = fbx_build_model(&scene, model, &map, cause, sizeof cause);
+        ok = fbx_build_model(&scene, model, &map, max_influences == SV_MAX_INFLUENCES_KEPT, cause, sizeof cause);
         if (ok) snprintf(model->source_path, sizeof model->source_path, "%s", source);
         /* textures: files next to the model, as import_material.c finds them */
         Importer im = {.path = source, .model = model, .error = cause, .error_size = sizeof cause, .warnings = warnings,

@@ -68,9 +68,10 @@ uint8_t *import_fbx_widen_takes(const void *data, size_t size, int *widened);
 bool import_fbx_is_legacy(const void *data, size_t size);
 /* Such a file (its bytes; `path` names it and finds its textures, NULL: from memory), read by
  * skinview's FBX reader instead of Assimp (fbx/fbx_legacy.c builds the Model), its textures loaded,
- * then validated as every import is. False with a one-line error. */
-bool import_fbx_legacy(const char *path, const void *data, size_t size, int max_bones, bool hold_end_keys, Model *model,
-                       FILE *warnings, char *error, size_t error_size);
+ * then validated as every import is; max_influences 8 keeps each vertex's 5th..8th influences too
+ * (ImportOptions.max_influences). False with a one-line error. */
+bool import_fbx_legacy(const char *path, const void *data, size_t size, int max_bones, int max_influences, bool hold_end_keys,
+                       Model *model, FILE *warnings, char *error, size_t error_size);
 /* 2. import_skeleton.c */
 bool import_skeleton(Importer *im);
 int  import_find_bone_joint(const Importer *im, const char *name, int mesh_joint);

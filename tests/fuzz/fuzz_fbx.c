@@ -67,7 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     walk_graph(&scene);
     Model model;
     FbxModelMap map;
-    if (fbx_build_model(&scene, &model, &map, error, sizeof error)) {
+    if (fbx_build_model(&scene, &model, &map, false, error, sizeof error)) {
         for (int m = 0; m < model.mesh_count; m++) {
             const int *cp = map.mesh_control_point[m];
             int geometry = map.mesh_geometry_object[m];

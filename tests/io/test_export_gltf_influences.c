@@ -9,7 +9,8 @@
  *     read back with max_influences 8, every vertex's eight (joint name, weight) pairs, each set's weights
  *     divided by their total, equal the source's to 1e-6;
  *   - read back with the default four: the same four slots as the source (the renderer draws what it drew);
- *   - the command line: skinview MODEL --export-gltf OUT --max-influences 8 --check-export exits 0. */
+ *   - the command line: skinview MODEL --export-gltf OUT --max-influences 8 --check-export exits 0.
+ * And an FBX 6.1 written here (skinview's own legacy reader, not Assimp): one vertex on six bones, one on two. */
 #include "testutil.h"
 
 #include "io/gltf_write.h"
@@ -20,6 +21,51 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* FBX 6.1 (Maya's ASCII layout), read by skinview's legacy reader: six bones along x, a quad whose vertex 0 is
+ * weighted to all six (0.3, 0.2, 0.15, 0.15, 0.1, 0.1), vertex 3 to two, 1 and 2 to one each; Bone5 rises in y. */
+#define LEGACY_BONE(n, x)                                                                                             \
+    "    Model: \"Model::Bone" #n "\", \"LimbNode\" {\n        Version: 232\n        Properties60:  {\n"               \
+    "            Property: \"Lcl Translation\", \"Lcl Translation\", \"A\"," #x ",0,0\n        }\n"                     \
+    "        TypeFlags: \"Skeleton\"\n    }\n"
+#define LEGACY_CLUSTER(n, x, indexes, weights)                                                                       \
+    "    Deformer: \"SubDeformer::Cluster Bone" #n "\", \"Cluster\" {\n        Version: 100\n"                           \
+    "        Indexes: " indexes "\n        Weights: " weights "\n"                                                       \
+    "        Transform: 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1\n"                                                              \
+    "        TransformLink: 1,0,0,0,0,1,0,0,0,0,1,0," #x ",0,0,1\n    }\n"
+#define LEGACY_LINKS(n)                                                                                               \
+    "    Connect: \"OO\", \"Model::Bone" #n "\", \"Model::Scene\"\n"                                                   \
+    "    Connect: \"OO\", \"SubDeformer::Cluster Bone" #n "\", \"Deformer::Skin Quad\"\n"                              \
+    "    Connect: \"OO\", \"Model::Bone" #n "\", \"SubDeformer::Cluster Bone" #n "\"\n"
+
+static const char legacy_six_bones_text[] =
+    "; FBX 6.1.0 project file\n"
+    "FBXHeaderExtension:  {\n    FBXHeaderVersion: 1003\n    FBXVersion: 6100\n}\n"
+    "Objects:  {\n"
+    "    Model: \"Model::Quad\", \"Mesh\" {\n        Version: 232\n"
+    "        Properties60:  {\n            Property: \"Lcl Translation\", \"Lcl Translation\", \"A+\",0,0,0\n        }\n"
+    "        Vertices: 0,0,0,1,0,0,1,1,0,0,1,0\n        PolygonVertexIndex: 0,1,-3,0,2,-4\n    }\n"
+    LEGACY_BONE(0, 0) LEGACY_BONE(1, 1) LEGACY_BONE(2, 2) LEGACY_BONE(3, 3) LEGACY_BONE(4, 4) LEGACY_BONE(5, 5)
+    "    Deformer: \"Deformer::Skin Quad\", \"Skin\" {\n        Version: 100\n    }\n"
+    LEGACY_CLUSTER(0, 0, "0", "0.3") LEGACY_CLUSTER(1, 1, "0,1", "0.2,1") LEGACY_CLUSTER(2, 2, "0,2", "0.15,1")
+    LEGACY_CLUSTER(3, 3, "0,3", "0.15,0.5") LEGACY_CLUSTER(4, 4, "0,3", "0.1,0.5") LEGACY_CLUSTER(5, 5, "0", "0.1")
+    "}\n"
+    "Connections:  {\n"
+    "    Connect: \"OO\", \"Model::Quad\", \"Model::Scene\"\n"
+    "    Connect: \"OO\", \"Deformer::Skin Quad\", \"Model::Quad\"\n"
+    LEGACY_LINKS(0) LEGACY_LINKS(1) LEGACY_LINKS(2) LEGACY_LINKS(3) LEGACY_LINKS(4) LEGACY_LINKS(5)
+    "}\n"
+    "Takes:  {\n    Current: \"Take 001\"\n    Take: \"Take 001\" {\n"
+    "        LocalTime: 0,46186158000\n        ReferenceTime: 0,46186158000\n"
+    "        Model: \"Model::Bone5\" {\n            Version: 1.1\n            Channel: \"Transform\" {\n"
+    "                Channel: \"T\" {\n"
+    "                    Channel: \"X\" {\n                        Default: 5\n                    }\n"
+    "                    Channel: \"Y\" {\n                        Default: 0\n                        KeyVer: 4005\n"
+    "                        KeyCount: 2\n                        Key: 0,0,L,46186158000,2,L\n                    }\n"
+    "                    Channel: \"Z\" {\n                        Default: 0\n                    }\n"
+    "                    LayerType: 1\n                }\n"
+    "            }\n        }\n"
+    "    }\n}\n";
 
 /* Vertex v of mesh m as up to 8 (joint, weight) pairs, weights over their total; returns the count. */
 static int influences_of(const Mesh *mesh, int v, int joint[8], double weight[8])
@@ -142,6 +188,11 @@ int main(void)
     char path[2048];
     snprintf(path, sizeof path, "%s/FBX/animation_with_skeleton.fbx", SKINVIEW_TESTMODELS_DIR);
     check_model(path);
+    snprintf(path, sizeof path, "/tmp/skinview_influences_legacy_%d.fbx", (int)getpid());
+    FILE *legacy = fopen(path, "wb");
+    CHECK(legacy && fputs(legacy_six_bones_text, legacy) >= 0, "%s: cannot write", path);
+    if (legacy && fclose(legacy) == 0) check_model(path);   /* before: the legacy reader kept four, always */
+    unlink(path);
     snprintf(path, sizeof path, "%s/quaternius-male-casual/Male_Casual.fbx", SKINVIEW_SHARED_MODELS_DIR);
     if (access(path, R_OK) == 0) check_model(path);
     else printf("  %s absent (../shared): skipped\n", path);

@@ -146,7 +146,7 @@ static void written_scene(void)
     bool ok;
     Model model;
     FbxModelMap map;
-    ok = fbx_build_model(&scene, &model, &map, error, sizeof error);
+    ok = fbx_build_model(&scene, &model, &map, false, error, sizeof error);
     CHECK(ok, "built (%s)", error);
     if (!ok) {
         fbx_scene_free(&scene);

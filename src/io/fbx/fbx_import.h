@@ -43,8 +43,10 @@ bool fbx_model_map_alloc(FbxModelMap *map, int joint_count, int mesh_count);
  * joint (parents before children, rest transforms left identity for the FBX transform stage to
  * set), one Mesh per (Model, Geometry, material) with triangles, normals, UVs, skin and the
  * control point of each vertex in `map`, materials with their diffuse colour and texture file.
- * Clips are not made here. False with a one-line cause in error[]; `model` and `map` are then
- * freed. */
-bool fbx_build_model(const FbxScene *scene, Model *model, FbxModelMap *map, char *error, size_t error_size);
+ * Clips are not made here. keep_more_influences (ImportOptions.max_influences 8): each vertex's
+ * 5th..8th largest influences kept too, in Mesh.joint_indices_more / weights_more. False with a
+ * one-line cause in error[]; `model` and `map` are then freed. */
+bool fbx_build_model(const FbxScene *scene, Model *model, FbxModelMap *map, bool keep_more_influences, char *error,
+                     size_t error_size);
 
 #endif

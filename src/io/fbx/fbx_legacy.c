@@ -225,12 +225,14 @@ static bool build_materials(Legacy *l)
     return true;
 }
 
-bool fbx_build_model(const FbxScene *scene, Model *model, FbxModelMap *map, char *error, size_t error_size)
+bool fbx_build_model(const FbxScene *scene, Model *model, FbxModelMap *map, bool keep_more_influences, char *error,
+                     size_t error_size)
 {
     memset(model, 0, sizeof *model);
     memset(map, 0, sizeof *map);
     if (error && error_size) error[0] = '\0';
-    Legacy l = {.scene = scene, .model = model, .map = map, .error = error, .error_size = error_size};
+    Legacy l = {.scene = scene, .model = model, .map = map, .keep_more_influences = keep_more_influences,
+                .error = error, .error_size = error_size};
     size_t objects = (size_t)(scene->object_count > 0 ? scene->object_count : 1);
     l.joint_of_object = malloc(objects * sizeof *l.joint_of_object);
     l.material_of_object = malloc(objects * sizeof *l.material_of_object);

@@ -25,6 +25,7 @@ typedef struct Legacy {
     FbxModelMap    *map;
     int            *joint_of_object;      /* [object] joint, -1 */
     int            *material_of_object;   /* [object] model material index, -1 */
+    bool            keep_more_influences; /* ImportOptions.max_influences 8: the 5th..8th kept (Mesh.weights_more) */
     char           *error;
     size_t          error_size;
 } Legacy;

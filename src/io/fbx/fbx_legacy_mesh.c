@@ -359,11 +359,17 @@ static bool build_mesh(Legacy *l, int model_object, int geometry, int slot_filte
     }
     glm_mat4_identity(mesh->bind_matrix);
 
-    if (skin->bone_count > 0) {   /* the four largest weights per vertex, renormalised */
+    if (skin->bone_count > 0) {   /* the four largest weights per vertex, renormalised (eight when asked) */
         int bones = skin->bone_count;
-        bool any_unweighted = false;
+        bool any_unweighted = false, any_fifth = false;
+        int slots = l->keep_more_influences ? SV_MAX_INFLUENCES_KEPT : SV_MAX_INFLUENCES;
         mesh->joint_indices = calloc(vertices, sizeof *mesh->joint_indices);
         mesh->weights = calloc(vertices, sizeof *mesh->weights);
+        if (l->keep_more_influences) {   /* the 5th..8th: for --export-gltf --max-influences 8 only */
+            mesh->joint_indices_more = calloc(vertices, sizeof *mesh->joint_indices_more);
+            mesh->weights_more = calloc(vertices, sizeof *mesh->weights_more);
+            if (!mesh->joint_indices_more || !mesh->weights_more) return fbx_legacy_fail(l, "out of memory%s", NULL);
+        }
         mesh->bone_joint = malloc((size_t)(bones + 1) * sizeof *mesh->bone_joint);
         mesh->inverse_bind = malloc((size_t)(bones + 1) * sizeof *mesh->inverse_bind);
         int *clusters = malloc((size_t)(bones + 1) * sizeof *clusters);
@@ -375,14 +381,14 @@ static bool build_mesh(Legacy *l, int model_object, int geometry, int slot_filte
         memcpy(clusters, skin->bone_cluster, (size_t)bones * sizeof *clusters);
         for (size_t k = 0; k < vertices; k++) {
             int cp = control_point[k];
-            Influence best[SV_MAX_INFLUENCES] = {{0, 0}};
+            Influence best[SV_MAX_INFLUENCES_KEPT] = {{0, 0}};
             int kept = 0, in_file = 0;
             for (int q = skin->first[cp]; q < skin->first[cp + 1]; q++) {
                 Influence in = skin->influences[q];
                 in_file++;
                 int at;
-                if (kept < SV_MAX_INFLUENCES) at = kept++;
-                else if (in.weight > best[SV_MAX_INFLUENCES - 1].weight) at = SV_MAX_INFLUENCES - 1;
+                if (kept < slots) at = kept++;
+                else if (in.weight > best[slots - 1].weight) at = slots - 1;
                 else continue;
                 best[at] = in;
                 for (int z = at; z > 0 && best[z - 1].weight < best[z].weight; z--) {   /* largest first */
@@ -391,8 +397,8 @@ static bool build_mesh(Legacy *l, int model_object, int geometry, int slot_filte
                     best[z - 1] = swap;
                 }
             }
-            float sum = 0;
-            for (int q = 0; q < kept; q++) sum += best[q].weight;
+            float sum = 0;   /* of the four the renderer draws; the 5th..8th share the divisor (model.h) */
+            for (int q = 0; q < kept && q < SV_MAX_INFLUENCES; q++) sum += best[q].weight;
             if (in_file > SV_MAX_INFLUENCES) model->stats.vertices_influences_cut++;
             if (!(sum > 0)) {
                 any_unweighted = true;
@@ -402,10 +408,19 @@ static bool build_mesh(Legacy *l, int model_object, int geometry, int slot_filte
                 continue;
             }
             if (fabsf(sum - 1.0f) > 1e-4f) model->stats.vertices_renormalized++;
-            for (int q = 0; q < kept; q++) {
+            for (int q = 0; q < kept && q < SV_MAX_INFLUENCES; q++) {
                 mesh->joint_indices[k][q] = (uint16_t)best[q].bone;
                 mesh->weights[k][q] = best[q].weight / sum;   /* w_i / sum of the kept */
             }
+            for (int q = SV_MAX_INFLUENCES; q < kept; q++) {
+                mesh->joint_indices_more[k][q - SV_MAX_INFLUENCES] = (uint16_t)best[q].bone;
+                mesh->weights_more[k][q - SV_MAX_INFLUENCES] = best[q].weight / sum;
+                any_fifth = true;
+            }
+        }
+        if (!any_fifth) {   /* as mesh_normalize_weights: the arrays only when some vertex has a 5th */
+            free(mesh->joint_indices_more), free(mesh->weights_more);
+            mesh->joint_indices_more = NULL, mesh->weights_more = NULL;
         }
         mesh->bone_count = bones;
         if (any_unweighted) {   /* the mesh's node, identity inverse bind (model.h) */
