@@ -256,6 +256,51 @@ float text_width(const Text *text, const char *utf8)
     return width;
 }
 
+int text_wrap(const Text *text, const char *utf8, float max_width, int max_lines, char *out, size_t out_size)
+{
+    size_t written = 0;
+    int lines = 0;
+    if (out_size == 0) return 0;
+    out[0] = '\0';
+    while (*utf8 == ' ') utf8++;
+    while (*utf8 && lines < max_lines && written + 1 < out_size) {
+        char *line = out + written;
+        size_t room = out_size - written;
+        if (lines > 0) {   /* the separator of the line before */
+            if (room < 3) break;
+            *line++ = '\n', room--, written++;
+        }
+        if (lines == max_lines - 1 || text_width(text, utf8) <= max_width) {   /* the last line: the rest, fitted */
+            text_fit(text, utf8, max_width, line, room);
+            lines++;
+            break;
+        }
+        /* the longest run of whole characters that fits, then back to its last space (if any) */
+        const char *p = utf8, *fits = utf8, *space = NULL;
+        float used = 0.0f;
+        while (*p) {
+            const char *at = p;
+            float w = advance_of(text, next_codepoint(&p));
+            if (used + w > max_width) break;
+            used += w;
+            if (*at == ' ') space = at;
+            fits = p;
+        }
+        const char *end = *fits == ' ' || !space ? fits : space;
+        if (end == utf8) end = p > utf8 ? p : utf8 + 1;   /* not even one character fits: one anyway */
+        size_t bytes = (size_t)(end - utf8);
+        if (bytes + 1 > room) bytes = room - 1;
+        memcpy(line, utf8, bytes);
+        line[bytes] = '\0';
+        while (bytes > 0 && line[bytes - 1] == ' ') line[--bytes] = '\0';
+        written = (size_t)(line - out) + bytes;
+        lines++;
+        utf8 = end;
+        while (*utf8 == ' ') utf8++;
+    }
+    return lines;
+}
+
 float text_fit(const Text *text, const char *utf8, float max_width, char *out, size_t out_size)
 {
     if (out_size == 0) return 0.0f;

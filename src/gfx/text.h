@@ -64,6 +64,11 @@ float text_width(const Text *text, const char *utf8);
  * pixels wide (as much of both ends as fits). Returns the width of what was written. */
 float text_fit(const Text *text, const char *utf8, float max_width, char *out, size_t out_size);
 
+/* Breaks utf8 into at most max_lines lines, each at most max_width pixels wide, at spaces where it can (a
+ * word wider than a line is cut between characters): out holds the lines separated by '\n', the last one
+ * shortened in the middle (text_fit) if the rest still does not fit. Returns the number of lines (0 for ""). */
+int text_wrap(const Text *text, const char *utf8, float max_width, int max_lines, char *out, size_t out_size);
+
 void text_begin(Text *text);
 
 /* Adds a solid rectangle. */

@@ -595,7 +595,11 @@ void scene_draw(TeachingAids *scene, const Animator *animator, const mat4 view, 
                  joint[0] ? "\n" : "", joint);
         float w, h, margin = 6.0f * scale + text_pad(text);
         text_measure(text, panel, &w, &h);
-        text_block(text, margin, (float)fb_height - h - margin, panel, (const unsigned char[4]){255, 255, 255, 255});
+        /* in the window (scene->hud) the player's timeline takes the bottom band: the panel stands on it */
+        float hud_top, hud_bottom = 0.0f;
+        if (scene->hud) hud_reserved_bands(fb_width, fb_height, scene->model->clip_count > 0, &hud_top, &hud_bottom);
+        text_block(text, margin, (float)fb_height * (1.0f - hud_bottom) - h - margin, panel,
+                   (const unsigned char[4]){255, 255, 255, 255});
     }
     text_flush(text, fb_width, fb_height);
     scene_teach_finish(scene, fb_width, fb_height);

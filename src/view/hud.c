@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#define HUD_MESSAGE_LINES 3   /* the most rows a message takes (draw_message) */
+
 static const unsigned char color_text[4] = {235, 238, 242, 255};
 static const unsigned char color_dim[4] = {160, 168, 178, 255};
 static const unsigned char color_key[4] = {255, 214, 120, 255};
@@ -374,6 +376,32 @@ static void draw_help(Text *text, const HudLayout *layout, float top, float bott
     }
 }
 
+/* The message line (player_message): word-wrapped to at most HUD_MESSAGE_LINES lines of the window's width, each
+ * centred, stacked up from just above the timeline on one panel; a message longer than that is shortened in the
+ * middle of its last line. */
+static void draw_message(Text *text, const char *message, const HudLayout *layout, int fb_width)
+{
+    char lines[1400], *row[HUD_MESSAGE_LINES];
+    const float pad = floorf(0.35f * layout->font_pixels);
+    int count = text_wrap(text, message, (float)fb_width - 2.0f * layout->margin - 2.0f * pad, HUD_MESSAGE_LINES, lines,
+                          sizeof lines);
+    float widest = 0.0f;
+    row[0] = lines;
+    for (int i = 0; i < count; i++) {   /* '\n' -> '\0': one string a row */
+        char *end = strchr(row[i], '\n');
+        if (end) *end = '\0';
+        if (i + 1 < count) row[i + 1] = end ? end + 1 : row[i] + strlen(row[i]);
+        widest = fmaxf(widest, text_width(text, row[i]));
+    }
+    float top = layout->timeline_top - (0.5f + (float)count) * layout->line_height;
+    if (count > 0)
+        text_rect(text, 0.5f * ((float)fb_width - widest) - pad, top, widest + 2.0f * pad,
+                  (float)count * layout->line_height, color_panel);
+    for (int i = 0; i < count; i++)
+        text_draw(text, 0.5f * ((float)fb_width - text_width(text, row[i])), top + (float)i * layout->line_height, row[i],
+                  color_key);
+}
+
 void hud_draw(Text *text, const HudInfo *info, const HudLayout *layout, int fb_width, int fb_height)
 {
     text_set_size(text, layout->font_pixels);
@@ -388,13 +416,6 @@ void hud_draw(Text *text, const HudInfo *info, const HudLayout *layout, int fb_w
     if (info->playback->show_help && !browser_open && !info->show_mesh_list)
         draw_help(text, layout, below_status + layout->margin, layout->timeline_top - 0.5f * layout->margin, fb_width,
                   info->key_mode ? info->key_mode : KEY_MODE_SKINNED);
-    if (info->message && info->message[0]) {
-        char fit[512];
-        const float pad = floorf(0.35f * layout->font_pixels);
-        float w = text_fit(text, info->message, (float)fb_width - 2.0f * layout->margin, fit, sizeof fit);
-        float x = 0.5f * ((float)fb_width - w), y = layout->timeline_top - 1.5f * layout->line_height;
-        text_rect(text, x - pad, y, w + 2.0f * pad, layout->line_height, color_panel);
-        text_draw(text, x, y, fit, color_key);
-    }
+    if (info->message && info->message[0]) draw_message(text, info->message, layout, fb_width);
     text_flush(text, fb_width, fb_height);
 }

@@ -50,11 +50,46 @@ static void write_ppm(const char *path, const unsigned char *rgb, int width, int
 }
 
 /* pixels that differ (> 30 in r+g+b) between two grabs */
-static long changed_pixels(const unsigned char *a, const unsigned char *b, int width, int height)
+/* The aids panel (K: method, CPU per frame; shown: ...) stands above the timeline: in the timeline's text row (just
+ * above the first row of the bar's progress colour), right of the timeline's own text (x > 60 % of the width), no
+ * white text. Before, the panel sat at the window's bottom and its first line ran through that row. Returns the
+ * white pixels found there, -1 when no bar was found. */
+static long white_in_timeline_row(const unsigned char *rgb, int width, int height)
+{
+    int bar = -1;
+    for (int y = height / 2; y < height && bar < 0; y++) {
+        int blue = 0;
+        for (int x = 0; x < width; x++) {
+            const unsigned char *p = rgb + 3 * ((size_t)y * (size_t)width + (size_t)x);
+            blue += abs(p[0] - 90) + abs(p[1] - 160) + abs(p[2] - 240) < 40;
+        }
+        if (blue > 20) bar = y;
+    }
+    if (bar < 0) return -1;
+    long white = 0;
+    for (int y = bar - 18 > 0 ? bar - 18 : 0; y < bar - 1; y++)
+        for (int x = width * 6 / 10; x < width; x++) {
+            const unsigned char *p = rgb + 3 * ((size_t)y * (size_t)width + (size_t)x);
+            white += p[0] > 200 && p[1] > 200 && p[2] > 200;
+        }
+    return white;
+}
+
+/* How many pixels differ between two grabs, and the rows the first and last of them in the window's lower three
+ * quarters are on (the status line at the top changes with the frame rate it shows). */
+static long changed_pixels(const unsigned char *a, const unsigned char *b, int width, int height, int *first_row,
+                           int *last_row)
 {
     long changed = 0;
+    *first_row = height, *last_row = -1;
     for (long i = 0; a && b && i < (long)width * height; i++)
-        changed += abs(a[3 * i] - b[3 * i]) + abs(a[3 * i + 1] - b[3 * i + 1]) + abs(a[3 * i + 2] - b[3 * i + 2]) > 30;
+        if (abs(a[3 * i] - b[3 * i]) + abs(a[3 * i + 1] - b[3 * i + 1]) + abs(a[3 * i + 2] - b[3 * i + 2]) > 30) {
+            changed++;
+            int row = (int)(i / width);
+            if (row < height / 4) continue;
+            if (row < *first_row) *first_row = row;
+            if (row > *last_row) *last_row = row;
+        }
     return changed;
 }
 #endif
@@ -96,6 +131,9 @@ int main(void)
 #ifdef SKINVIEW_TEST_X11
         int w = 0, h = 0;
         unsigned char *before = test_grab_window(window, &w, &h);
+        long white = before ? white_in_timeline_row(before, w, h) : -1;
+        printf("white pixels in the timeline's text row right of its text: %ld\n", white);
+        CHECK(white == 0, "the aids panel runs through the timeline's text row (%ld white pixels; -1: no bar found)", white);
 #endif
         test_xdotool("key ctrl+e", NULL, 0);
         char line[4096] = "", expected[800];
@@ -128,9 +166,14 @@ int main(void)
 #ifdef SKINVIEW_TEST_X11
         usleep(700000);
         unsigned char *after = test_grab_window(window, &w, &h);
-        long changed = changed_pixels(before, after, w, h);
-        printf("the message line: %ld of %d pixels changed (%dx%d)\n", changed, w * h, w, h);
+        int first_row = 0, last_row = 0;
+        long changed = changed_pixels(before, after, w, h, &first_row, &last_row);
+        printf("the message line: %ld of %d pixels changed (%dx%d), rows %d..%d\n", changed, w * h, w, h, first_row,
+               last_row);
         CHECK(before && after && changed > 200, "Ctrl+E: the window shows no message (%ld pixels changed)", changed);
+        /* the message (path, five numbers, verdict) is wider than 640 px: wrapped to two rows or more of the
+         * window's text (a 360-px window's HUD type is 13 px a row or more), not one row cut with "..." */
+        CHECK(last_row - first_row + 1 >= 2 * 13, "the message takes %d pixel rows: one line, cut", last_row - first_row + 1);
         if (getenv("SKINVIEW_KEEP_TEST_FILES") && after) {
             char ppm[700];
             snprintf(ppm, sizeof ppm, "%s/window-after-ctrl-e.ppm", folder);
