@@ -591,9 +591,14 @@ void scene_draw(TeachingAids *scene, const Animator *animator, const mat4 view, 
         scene_format_method(scene, method, sizeof method);
         scene_format_shown(scene, shown, sizeof shown);
         scene_format_joint(scene, animator, scene->shown.joint_values, joint, sizeof joint);
-        snprintf(panel, sizeof panel, "%s%s%s%s%s", scene->hud ? method : "", scene->hud ? "\n" : "", shown,
-                 joint[0] ? "\n" : "", joint);
         float w, h, margin = 6.0f * scale + text_pad(text);
+        /* the two long lines wrap at the window's width (a narrow window shows them whole) */
+        char method_rows[600], shown_rows[600];
+        float room = (float)fb_width - 2.0f * margin - 2.0f * text_pad(text);
+        text_wrap(text, method, room, 3, method_rows, sizeof method_rows);
+        text_wrap(text, shown, room, 3, shown_rows, sizeof shown_rows);
+        snprintf(panel, sizeof panel, "%s%s%s%s%s", scene->hud ? method_rows : "", scene->hud ? "\n" : "", shown_rows,
+                 joint[0] ? "\n" : "", joint);
         text_measure(text, panel, &w, &h);
         /* in the window (scene->hud) the player's timeline takes the bottom band: the panel stands on it */
         float hud_top, hud_bottom = 0.0f;
