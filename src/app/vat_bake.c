@@ -140,7 +140,7 @@ static bool check_outdir(const char *dir, bool *create, char *error, size_t erro
     return true;
 }
 
-/* Progress bar on stderr: frames done / total, rate, ETA. */
+/* Progress bar on stderr when it is a terminal (a log or a pipe gets only the summary): frames done / total, rate, ETA. */
 typedef struct Progress {
     bool   enabled;
     int    total;
@@ -385,7 +385,7 @@ int command_bake_vat(const Options *options, const char *model_path)
 
     /* 2. skin every frame (CPU skinning), encode normals, track the per-axis bounds */
     double bake_start = seconds_now();
-    Progress progress = {.enabled = !options->quiet, .total = total_frames, .start = bake_start};
+    Progress progress = {.enabled = !options->quiet && isatty(STDERR_FILENO), .total = total_frames, .start = bake_start};
     vec3 lo = {INFINITY, INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY, -INFINITY};
     int frame_index = 0;
     for (int c = 0; c < clip_count; c++) {

@@ -433,7 +433,19 @@ int main(void)
     snprintf(demo_dir, sizeof demo_dir, "%s/demo", temp_dir);
     snprintf(args, sizeof args, "'%s' --bake-vat '%s' --fps 4", demo, demo_dir);
     CHECK(run_skinview(args, out) == 0, "demo bake");
-    CHECK(file_contains(err_path, "frames/s") && file_contains(err_path, "ETA"), "progress bar on stderr");
+    CHECK(!file_contains(err_path, "frames/s") && !file_contains(err_path, "ETA"),
+          "stderr to a file: no progress bar in it (before: 30 redraws of it in a log)");
+    /* on a terminal (script(1) gives the bake one): the bar */
+    char terminal[8192], transcript[600];
+    snprintf(transcript, sizeof transcript, "%s/terminal.txt", temp_dir);
+    snprintf(terminal, sizeof terminal, "script -qec \"'%s' '%s' --bake-vat '%s/tty' --fps 4\" '%s' >/dev/null 2>&1",
+             SKINVIEW_BINARY, demo, temp_dir, transcript);
+    if (system("command -v script >/dev/null 2>&1") == 0) {
+        CHECK(system(terminal) == 0, "%s", terminal);
+        CHECK(file_contains(transcript, "frames/s") && file_contains(transcript, "ETA"), "progress bar on a terminal");
+    } else {
+        printf("script(1) absent: the terminal's progress bar not checked\n");
+    }
     CHECK(file_contains(out, "baked 4 clips"), "bake summary");
     check_against_reference(demo_dir, demo, "demo");
     snprintf(args, sizeof args, "--vat '%s' --verify", demo_dir);
