@@ -1,21 +1,23 @@
 /* retarget_contact.c — foot contacts kept across rigs of other proportions (retarget_contact.h;
  * docs/retargeting.md section 5).
  *
- * Rotation retargeting (retarget.c) carries angles: where the two rigs' feet, toes or shins differ
- * in length, a foot planted in the take ends up above or under the character's ground (a CMU
- * take on its toes puts Xbot's longer toes 3.8 % of its leg into the floor). So, once per clip:
+ * Rotation retargeting (retarget.c) carries angles: where the two rigs' legs, feet or toes differ
+ * in proportion, a foot the take plants on the floor lands above or under the character's (CMU's
+ * 01_03 at 27.4 s: the take's right leg almost straight, on its toes; Xbot's foot, turned the same,
+ * stays 3.8 % of its leg above the floor). So, once per clip, after the keys are baked:
  *
  *   1. foot_contacts_find: sample the source clip at the bake's key times; a foot is planted
  *      where its lowest point (the foot joint and every joint under it: toes, toe ends) is near
  *      the clip's ground (the lowest such point over the clip) and nearly still, with hysteresis
  *      (it must come lower and slower to plant than to stay planted), so the contact does not
  *      flicker; the correction's weight is 1 there and fades out over RETARGET_CONTACT_BLEND s.
- *   2. foot_contacts_bend, at every key: the character's lowest foot point should be k times the
- *      source's above the ground (k: the hip height ratio that already scales the hips); the
- *      ankle is moved along up by weight x the difference and the leg follows by analytic
- *      two-bone IK (hip - knee - ankle): the knee hinges in its current plane to make the
- *      hip -> ankle distance, then the whole leg swings about the hip onto the goal; the foot
- *      keeps its world rotation, so its toes move with the ankle.
+ *   2. foot_contacts_apply: at each planted key, the lift that puts the character's lowest foot
+ *      point k times the source's above the ground (k: the hip height ratio that already scales
+ *      the hips); bend_leg moves the ankle along up by it with analytic two-bone IK (hip - knee -
+ *      ankle): the knee hinges in its current plane to make the hip -> ankle distance, the whole
+ *      leg swings about the hip onto the goal, the foot keeps its world rotation (its toes move
+ *      with the ankle), and what a straight leg cannot reach the foot makes up by pointing its
+ *      toes. Keys around a contact take that contact's lift, `weight` of the way.
  *
  * Everything here runs at import, while the clip is baked; the keys it writes are ordinary
  * rotation keys, so the per-frame path is unchanged. */
@@ -147,6 +149,7 @@ bool foot_contacts_find(const RetargetSetup *setup, const Clip *clip, const floa
         foot_contacts_free(contacts);
         return false;
     }
+    for (int i = 0; i < key_count * 2; i++) contacts->anchor[i] = -1;
     bool any = setup->foot_contacts && (setup->legs[0].valid || setup->legs[1].valid) && setup->source_leg > 0.0;
     if (!any || key_count == 0) return true;   /* nothing to keep: every weight 0 */
 
