@@ -10,6 +10,11 @@ skinview_test(view_browser_timeline view/test_browser.c LINK skinview_view_core)
 
 skinview_test(view_blend_root_motion view/test_blend.c LINK skinview_app skinview_testio)
 
+# Issue 28: the source rig beside the character (Shift+B) follows a cross-fade (src/teach/source_rig.c):
+# one rig on both sides blended with the character's weight, else the incoming clip's rig, else the
+# outgoing one's until the fade ends; no window (the rig's Animators read back). BVH/01_01.bvh.
+skinview_test(view_source_rig_fade view/test_source_rig_fade.c LINK skinview_teach skinview_testio SKIP)
+
 skinview_test(view_facing view/test_facing.c LINK skinview_app skinview_testio)
 
 # W / --show-weights start on the joint with the most weighted vertices (issue 29), not the root.

@@ -4,6 +4,7 @@
  * (retarget_dquat.h): a clip retargeted onto its own skeleton comes back within float rounding
  * (tests/anim/test_retarget.c). */
 #include "retarget.h"
+#include "retarget_contact.h"
 #include "retarget_dquat.h"
 #include "alloc.h"
 #include "anim.h"
@@ -197,6 +198,9 @@ bool retarget_clip(const RetargetSetup *setup, const Clip *clip, RetargetMode mo
             track->scale_values = anim_zeroed((size_t)key_count, sizeof(vec3), &ok);
         }
     }
+    /* the source's foot contacts at these keys (weights 0 when setup->foot_contacts is off) */
+    FootContacts contacts = {0};
+    ok = ok && foot_contacts_find(setup, clip, times, key_count, &contacts);
     dquat align_inverse;
     dq_conjugate(setup->align, align_inverse);
     for (int k = 0; ok && k < key_count; k++) {
@@ -280,6 +284,9 @@ bool retarget_clip(const RetargetSetup *setup, const Clip *clip, RetargetMode mo
             else glm_mat4_copy(local_matrix, t_model[t]);
         }
     }
+    /* the legs bent where the source's feet are planted: new keys for thigh, shin and foot */
+    ok = ok && foot_contacts_apply(setup, &contacts, times, out);
+    foot_contacts_free(&contacts);
     free(times), free(s_local), free(cursors), free(s_world), free(t_world), free(s_mat), free(s_model), free(t_model);
     free(track_of_target), free(target_of_source);
     if (!ok) clip_free(out);

@@ -5,7 +5,8 @@
  * and Clips. docs/retargeting.md tells the story:
  *
  * Files: retarget_match.c (matching, the check), retarget_setup.c (A, k, C_j), retarget.c (a clip),
- * retarget_morph.c (morph tracks), retarget_dquat.h (double quaternions), retarget_roles.c (roles).
+ * retarget_contact.c (foot contacts kept: detection, leg IK), retarget_morph.c (morph tracks),
+ * retarget_dquat.h (double quaternions), retarget_roles.c (roles).
  *
  *   retarget_match()  source joints -> character joints: bone map pairs, exact names, names
  *                     without a namespace or pack prefix, then roles of the common humanoid
@@ -21,6 +22,7 @@
 
 #include "model.h"
 #include "retarget_roles.h"   /* joint roles: what a joint is in a humanoid */
+#include "retarget_types.h"   /* RetargetMap, RetargetSetup */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -45,17 +47,7 @@ typedef struct BoneMapPair {
     int  line;                    /* in the file, for messages */
 } BoneMapPair;
 
-/* Which source joint drives each joint of the character. */
-typedef struct RetargetMap {
-    int   target_joint_count;
-    int   source_joint_count;
-    int  *source_of_target;       /* [target joints]: the source joint, -1 when unmatched */
-    unsigned char *kind;          /* [target joints]: a RetargetMatchKind */
-    int  *target_roles;           /* [target joints] */
-    int  *source_roles;           /* [source joints] */
-    int   target_convention, source_convention;   /* joint_role_assign's results */
-    int   matched;                /* joints with a source */
-} RetargetMap;
+/* RetargetMap (which source joint drives each joint of the character): retarget_types.h. */
 
 /* Matches the joints of `source` to those of `target`, in this order: the bone map's pairs
  * (`pairs`, may be NULL), exact names, names without prefix (joint_name_key), then roles. A name
@@ -79,21 +71,7 @@ typedef enum RetargetMode {
     RETARGET_OFF,      /* --retarget off: the source's local keys copied as they are (same rig) */
 } RetargetMode;
 
-/* What is fixed for one pair of skeletons: the shared frame, the hip height ratio, the
- * per-joint rest alignment. Built once (retarget_setup), used for every clip of the source. */
-typedef struct RetargetSetup {
-    const Skeleton *source, *target;
-    const RetargetMap *map;
-    double  align[4];           /* quaternion (x y z w): source scene axes -> character scene axes */
-    double  hip_scale;          /* character hip height / source hip height, at rest */
-    int     source_hips, target_hips;   /* the joints whose translation is carried (-1: none) */
-    double (*source_rest_world)[4];   /* [source joints] world rotation at rest (quaternion) */
-    double (*target_rest_world)[4];   /* [target joints] */
-    double (*rest_alignment)[4];      /* [target joints] C_j: turns the character's rest bone onto the
-                                         source's rest bone direction (identity where not defined) */
-    bool   *copy_translation;   /* [target joints]: same offset as the source's joint (same rig):
-                                   its translation and scale keys are kept */
-} RetargetSetup;
+/* RetargetSetup (what is fixed for one pair of skeletons: A, k, C_j, the legs): retarget_types.h. */
 
 bool retarget_setup(RetargetSetup *setup, const Skeleton *source, const Skeleton *target, const RetargetMap *map);
 void retarget_setup_free(RetargetSetup *setup);
@@ -105,7 +83,9 @@ void retarget_setup_free(RetargetSetup *setup);
  *   Wt(t) = A D A^-1 * C_j * Wt_rest          the same turn in the character's frame (A: align)
  *   local_t(t) = Wt(parent, t)^-1 * Wt(t)     back to the character's local rotation
  * and the hips' translation: p_t = k A p_s(t) in scene space (k = hip_scale), taken into the parent's
- * frame. RETARGET_OFF copies the matched tracks' keys. *dropped_tracks = source tracks of unmatched
+ * frame. Then, where setup->foot_contacts and the source's foot is planted (retarget_contact.c), the
+ * character's leg is bent by two-bone IK so its lowest foot point is k times the source's above the
+ * ground, blended in and out over 0.1 s. RETARGET_OFF copies the matched tracks' keys. *dropped_tracks = source tracks of unmatched
  * joints. Morph tracks: retarget_morph_tracks. False when out of memory. */
 bool retarget_clip(const RetargetSetup *setup, const Clip *clip, RetargetMode mode, Clip *out, int *dropped_tracks);
 

@@ -1,6 +1,7 @@
 /* retarget_setup.c — what is fixed for one pair of skeletons (retarget.h: retarget_setup;
  * docs/retargeting.md section 3): the shared frame A, the hip height ratio k, the rest alignment C_j. */
 #include "retarget.h"
+#include "retarget_contact.h"
 #include "retarget_dquat.h"
 #include "alloc.h"
 #include "anim.h"
@@ -172,6 +173,7 @@ void retarget_setup_free(RetargetSetup *setup)
     free(setup->target_rest_world);
     free(setup->rest_alignment);
     free(setup->copy_translation);
+    retarget_legs_free(setup);
     memset(setup, 0, sizeof *setup);
 }
 
@@ -199,7 +201,7 @@ bool retarget_setup(RetargetSetup *setup, const Skeleton *source, const Skeleton
 
     /* A: the source's body frame onto the character's (both snapped to scene axes, so A is a
      * quarter-turn rotation or the identity: it only fixes Z-up against Y-up, facing -Z against +Z) */
-    double fs[3][3], ft[3][3], up_s[3] = {0, 1, 0}, up_t[3] = {0, 1, 0};
+    double fs[3][3], ft[3][3], up_s[3] = {0, 1, 0}, up_t[3] = {0, 1, 0}, forward_t[3] = {0, 0, 1};
     dq_identity(setup->align);
     if (body_frame(source, map->source_roles, s_model, fs) && body_frame(target, map->target_roles, t_model, ft)) {
         /* A = Bt Bs^T, columns of signed unit axes: exact integers, so equal frames give exactly I */
@@ -209,7 +211,11 @@ bool retarget_setup(RetargetSetup *setup, const Skeleton *source, const Skeleton
         dq_from_columns(a[0], a[1], a[2], setup->align);
         memcpy(up_s, fs[1], sizeof up_s);
         memcpy(up_t, ft[1], sizeof up_t);
+        memcpy(forward_t, ft[2], sizeof forward_t);
     }
+    memcpy(setup->up_source, up_s, sizeof up_s);
+    memcpy(setup->up_target, up_t, sizeof up_t);
+    memcpy(setup->forward_target, forward_t, sizeof forward_t);
     /* the hips: the joint with that role, else the character's first matched joint */
     setup->target_hips = find_role(map->target_roles, nt, ROLE_HIPS);
     if (setup->target_hips < 0 || map->source_of_target[setup->target_hips] < 0) {
@@ -268,6 +274,10 @@ bool retarget_setup(RetargetSetup *setup, const Skeleton *source, const Skeleton
         for (int i = 0; i < 3; i++) at[i] = ut[i] / nt3, as[i] /= ns3;
         dq_between(at, as, setup->rest_alignment[t]);
     }
+    /* the legs whose foot contacts retarget_clip keeps (retarget_contact.c) */
+    setup->foot_contacts = true;
+    ok = retarget_legs_setup(setup, s_model, t_model);
     free(s_local), free(s_model), free(t_local), free(t_model);
-    return true;
+    if (!ok) retarget_setup_free(setup);
+    return ok;
 }

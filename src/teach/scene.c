@@ -318,7 +318,9 @@ void scene_evaluate_fade(TeachingAids *scene, Animator *animator, int clip, floa
     renderer_prepare(scene->renderer, animator);
     double prepared = now_us();
     scene_teach_evaluate(scene, animator);
-    if (scene->shown.show_source_rig) source_rig_view_evaluate(&scene->source_rig, scene->model, clip, time);
+    if (scene->shown.show_source_rig)   /* the rig fades with the character (source_rig.h) */
+        source_rig_view_evaluate_fade(&scene->source_rig, scene->model, clip, time, fade ? fade->from : -1,
+                                      fade ? fade->from_time : 0.0f, fade ? fade->weight : 1.0f);
     scene->anim_us = evaluated - start;
     scene->skin_us = prepared - evaluated;
 }

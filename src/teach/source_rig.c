@@ -53,13 +53,29 @@ void source_rig_view_free(SourceRigView *view)
 
 void source_rig_view_evaluate(SourceRigView *view, const Model *character, int clip, float time)
 {
-    view->rig = -1;
-    if (clip < 0 || clip >= character->clip_count) return;
-    const Clip *c = &character->clips[clip];
-    int rig = c->source_rig - 1;
-    if (rig < 0 || rig >= view->rig_count) return;
-    animator_evaluate(&view->poses[rig], c->source_clip, time);
-    view->rig = rig;
+    source_rig_view_evaluate_fade(view, character, clip, time, -1, 0.0f, 1.0f);
+}
+
+/* The rig (0-based) clip `clip` of the character was retargeted from, -1: none (its own clip). */
+static int rig_of(const SourceRigView *view, const Model *character, int clip)
+{
+    if (clip < 0 || clip >= character->clip_count) return -1;
+    int rig = character->clips[clip].source_rig - 1;
+    return rig >= 0 && rig < view->rig_count ? rig : -1;
+}
+
+void source_rig_view_evaluate_fade(SourceRigView *view, const Model *character, int clip, float time, int from,
+                                   float from_time, float weight)
+{
+    int to_rig = rig_of(view, character, clip), from_rig = from >= 0 && weight < 1.0f ? rig_of(view, character, from) : -1;
+    view->rig = to_rig >= 0 ? to_rig : from_rig;
+    if (to_rig >= 0 && to_rig == from_rig)   /* one rig: its pose fades as the character's does */
+        animator_evaluate_blend(&view->poses[to_rig], character->clips[from].source_clip, from_time,
+                                character->clips[clip].source_clip, time, weight);
+    else if (to_rig >= 0)
+        animator_evaluate(&view->poses[to_rig], character->clips[clip].source_clip, time);
+    else if (from_rig >= 0)
+        animator_evaluate(&view->poses[from_rig], character->clips[from].source_clip, from_time);
 }
 
 void source_rig_place(const SourceRig *rig, const mat4 *source_pose, const mat4 *character_pose, const vec3 side, vec3 *out)

@@ -41,6 +41,15 @@ void source_rig_view_free(SourceRigView *view);
  * retargeted clips keep the source clip's timing); no rig for the character's own clips. */
 void source_rig_view_evaluate(SourceRigView *view, const Model *character, int clip, float time);
 
+/* The same during a cross-fade from clip `from` at `from_time` (weight: the incoming clip's share,
+ * as animator_evaluate_blend; from < 0: no fade), so that the rig follows what the character shows:
+ *   both clips from one rig     that rig, its two source clips blended with the character's weight
+ *   only the incoming has one   the incoming clip's rig
+ *   only the outgoing has one   the outgoing clip's rig at from_time, until the fade ends
+ * Nothing is allocated (each rig's Animator keeps the cursors of both clips). */
+void source_rig_view_evaluate_fade(SourceRigView *view, const Model *character, int clip, float time, int from,
+                                   float from_time, float weight);
+
 /* Writes where source joint j of `rig` stands next to the character (the formula above), for every
  * joint of the rig: out[joint_count]. `character_pose`: the character's joint matrices this frame;
  * `side`: the offset s (its up component is not used). */

@@ -1,5 +1,6 @@
 /* test_retarget_real.c — retargeting between real files (../shared, skipped when absent): mixamo.fbx
- * <-> Xbot.glb and the CMU BVH takes on Xbot (every limb, feet at contacts, travel), and renamed
+ * <-> Xbot.glb and the BVH takes on Xbot (every limb, feet at contacts with and without the foot-contact
+ * correction, travel), and renamed
  * copies of Xbot's rig (prefixes, Unreal, Rigify, a bone map). Part of the program test_retarget
  * (retarget_fixture.h). */
 #include "retarget_fixture.h"
@@ -20,14 +21,16 @@ static int role_joint(const RetargetMap *map, bool target, int role)
     return -1;
 }
 
-/* Lowest of a side's foot and toes (and their children) along +Y. */
-static float foot_height(const Skeleton *skeleton, const int *roles, const mat4 *model, int side)
+/* Lowest of a side's foot and toes (and their children) along the scene's up axis (the rig's body
+ * frame, retarget_setup: +Y for the shared models and the CMU takes, +Z for a Z-up file). */
+static float foot_height(const Skeleton *skeleton, const int *roles, const mat4 *model, int side, const double up[3])
 {
     float lowest = INFINITY;
     for (int j = 0; j < skeleton->joint_count; j++)
         for (int a = j; a >= 0; a = skeleton->parent[a])
             if (roles[a] == ROLE_SIDED(side, SIDED_FOOT) || roles[a] == ROLE_SIDED(side, SIDED_TOES)) {
-                if (model[j][3][1] < lowest) lowest = model[j][3][1];
+                float h = (float)(up[0] * model[j][3][0] + up[1] * model[j][3][1] + up[2] * model[j][3][2]);
+                if (h < lowest) lowest = h;
                 break;
             }
     return lowest;
@@ -50,6 +53,26 @@ typedef struct ContactStats {
     double travel;          /* the source hips' horizontal travel, first to last frame, times k, in target legs */
 } ContactStats;
 
+/* The angle at joint b between a and c (rad), in model space. */
+static double angle_at(const mat4 *model, int a, int b, int c)
+{
+    vec3 u, v;
+    glm_vec3_sub((float *)model[a][3], (float *)model[b][3], u);
+    glm_vec3_sub((float *)model[c][3], (float *)model[b][3], v);
+    double d = glm_vec3_dot(u, v) / (glm_vec3_norm(u) * glm_vec3_norm(v));
+    return acos(d > 1.0 ? 1.0 : d < -1.0 ? -1.0 : d);
+}
+
+/* The angle of the rotation between two model matrices' rotation parts (rad). */
+static double turn_between(const mat4 a, const mat4 b)
+{
+    double trace = 0.0;   /* trace(Ra^T Rb) = 1 + 2 cos(angle), the columns normalised */
+    for (int i = 0; i < 3; i++)
+        trace += glm_vec3_dot((float *)a[i], (float *)b[i]) / (glm_vec3_norm((float *)a[i]) * glm_vec3_norm((float *)b[i]));
+    double c = 0.5 * (trace - 1.0);
+    return acos(c > 1.0 ? 1.0 : c < -1.0 ? -1.0 : c);
+}
+
 /* Plays `clip` (source) and `out` (its retargeted copy on target) at 30 frames a second: at each
  * frame where a source foot is within 2 % of its leg above its clip's ground (the lowest foot height
  * over the clip), the target's foot height above the target's ground (k times the source's). */
@@ -68,7 +91,7 @@ static ContactStats contact_check(const Skeleton *source, const Clip *clip, cons
     for (int f = 0; f < frames; f++) {
         pose_at(source, clip, (float)f / 30.0f, sl, sm);
         for (int side = 0; side < 2; side++) {
-            float h = foot_height(source, map->source_roles, sm, side);
+            float h = foot_height(source, map->source_roles, sm, side, setup->up_source);
             if (h < ground_s) ground_s = h;
         }
     }
@@ -80,9 +103,11 @@ static ContactStats contact_check(const Skeleton *source, const Clip *clip, cons
         pose_at(target, out, time, tl, tm);
         if (f == 0) glm_vec3_copy(sm[setup->source_hips][3], s0);
         glm_vec3_copy(sm[setup->source_hips][3], s1);
-        /* where the take's hips go, the character's go: p_t = k p_s (here the frames share their axes) */
+        /* where the take's hips go, the character's go: p_t = k A p_s */
+        versor align = {(float)setup->align[0], (float)setup->align[1], (float)setup->align[2], (float)setup->align[3]};
         vec3 expected;
-        glm_vec3_scale(sm[setup->source_hips][3], (float)setup->hip_scale, expected);
+        glm_quat_rotatev(align, sm[setup->source_hips][3], expected);
+        glm_vec3_scale(expected, (float)setup->hip_scale, expected);
         double off = glm_vec3_distance(expected, tm[setup->target_hips][3]) / leg_t;
         if (off > stats.path_error) stats.path_error = off;
         /* a key that stretches the source's leg (Xbot's sneak_pose moves its knee 4.8 cm) is not
@@ -96,9 +121,9 @@ static ContactStats contact_check(const Skeleton *source, const Clip *clip, cons
             /* a contact: the source's foot within 2 % of its leg above the clip's ground (its lowest
              * foot); there the character's foot must be as high above its ground (k times the
              * source's), in its own leg lengths, within 2 % */
-            float hs = foot_height(source, map->source_roles, sm, side) - ground_s;
+            float hs = foot_height(source, map->source_roles, sm, side, setup->up_source) - ground_s;
             if (hs > 0.02f * leg_s) continue;
-            double ht = fabs((foot_height(target, map->target_roles, tm, side) - ground_t) / leg_t - hs / leg_s);
+            double ht = fabs((foot_height(target, map->target_roles, tm, side, setup->up_target) - ground_t) / leg_t - hs / leg_s);
             stats.contacts++;
             if (ht > stats.worst) stats.worst = ht;
         }
@@ -106,6 +131,39 @@ static ContactStats contact_check(const Skeleton *source, const Clip *clip, cons
     stats.travel = hypot(s1[0] - s0[0], s1[2] - s0[2]) * setup->hip_scale / leg_t;
     free(sl), free(sm), free(tl), free(tm);
     return stats;
+}
+
+/* Whether the foot-contact correction pops: `on` and `off` are one clip retargeted with and without
+ * it; at 30 frames a second, how much faster each character knee bends (its angle's change from the
+ * frame before) and each foot turns (the angle between its world rotations at the two frames) with
+ * the correction than without, at the same frame: the largest excess, in rad a frame. A correction
+ * switched on or off at once would show as a step of its own size. */
+static void correction_steps(const Skeleton *target, const Clip *on, const Clip *off, const RetargetSetup *setup,
+                             double *knee_step, double *foot_step)
+{
+    int nt = target->joint_count, frames = (int)(on->duration * 30.0f) + 1;
+    mat4 *local = malloc(sizeof(mat4) * (size_t)nt), *m[2], *before[2];
+    for (int i = 0; i < 2; i++) m[i] = malloc(sizeof(mat4) * (size_t)nt), before[i] = malloc(sizeof(mat4) * (size_t)nt);
+    *knee_step = *foot_step = 0.0;
+    for (int f = 0; f < frames; f++) {
+        pose_at(target, on, (float)f / 30.0f, local, m[0]);
+        pose_at(target, off, (float)f / 30.0f, local, m[1]);
+        for (int side = 0; f > 0 && side < 2; side++) {
+            const RetargetLeg *leg = &setup->legs[side];
+            if (!leg->valid) continue;
+            double knee[2], foot[2];
+            for (int i = 0; i < 2; i++) {
+                knee[i] = fabs(angle_at(m[i], leg->target_upper, leg->target_lower, leg->target_foot) -
+                               angle_at(before[i], leg->target_upper, leg->target_lower, leg->target_foot));
+                foot[i] = turn_between(m[i][leg->target_foot], before[i][leg->target_foot]);
+            }
+            if (knee[0] - knee[1] > *knee_step) *knee_step = knee[0] - knee[1];
+            if (foot[0] - foot[1] > *foot_step) *foot_step = foot[0] - foot[1];
+        }
+        for (int i = 0; i < 2; i++) memcpy(before[i], m[i], sizeof(mat4) * (size_t)nt);
+    }
+    free(local);
+    for (int i = 0; i < 2; i++) free(m[i]), free(before[i]);
 }
 
 void real_pair(const char *source_path, const char *target_path, bool all_joints, double contact_tolerance,
@@ -157,6 +215,24 @@ void real_pair(const char *source_path, const char *target_path, bool all_joints
               "%s clip %s: root motion joint %d, not the hips %d", label, source.clips[c].name,
               clip_root_motion_joint(&clips[c]), setup.target_hips);
         ContactStats stats = contact_check(&source.skeleton, &source.clips[c], &target.skeleton, &clips[c], &map, &setup);
+        /* rotation retargeting alone (foot contacts off, retarget_contact.c), for comparison: the
+         * correction must never leave a foot further from the ground at a contact than without */
+        Clip plain;
+        setup.foot_contacts = false;
+        bool plain_ok = retarget_clip(&setup, &source.clips[c], RETARGET_ON, &plain, NULL);
+        setup.foot_contacts = true;
+        CHECK(plain_ok, "%s: retarget without foot contacts failed", label);
+        if (plain_ok) {
+            ContactStats off = contact_check(&source.skeleton, &source.clips[c], &target.skeleton, &plain, &map, &setup);
+            double knee_step, foot_step;
+            correction_steps(&target.skeleton, &clips[c], &plain, &setup, &knee_step, &foot_step);
+            CHECK(stats.worst <= off.worst + 1e-5, "%s clip %s: foot contacts kept: worst %.3f %% of the leg, without %.3f %%",
+                  label, source.clips[c].name, 100.0 * stats.worst, 100.0 * off.worst);
+            printf("%s clip %s: without foot contacts: worst %.3f %% of the leg; with them, the knees bend up to %.3f rad "
+                   "and the feet turn up to %.3f rad a frame faster than without\n", label, source.clips[c].name,
+                   100.0 * off.worst, knee_step, foot_step);
+            clip_free(&plain);
+        }
         CHECK(stats.contacts > 0, "%s clip %s: no foot contact found", label, source.clips[c].name);
         CHECK(stats.worst <= contact_tolerance, "%s clip %s: a foot %.2f %% of the leg off the ground at a contact",
               label, source.clips[c].name, 100.0 * stats.worst);
