@@ -17,7 +17,11 @@
  *      ankle): the knee hinges in its current plane to make the hip -> ankle distance, the whole
  *      leg swings about the hip onto the goal, the foot keeps its world rotation (its toes move
  *      with the ankle), and what a straight leg cannot reach the foot makes up by pointing its
- *      toes. Keys around a contact take that contact's lift, `weight` of the way.
+ *      toes. Keys around a contact take that contact's lift, `weight` of the way. Three things
+ *      keep the knee from popping where the leg is near its full stretch (the reach flat in the
+ *      knee angle there): the lift filtered in time along the contact, a soft reach (the last
+ *      RETARGET_CONTACT_SOFT of the stretch eased in exponentially, the toes making up the rest),
+ *      and toe pointing that starts from zero (the first foot joint to come down stops on the goal).
  *
  * Everything here runs at import, while the clip is baked; the keys it writes are ordinary
  * rotation keys, so the per-frame path is unchanged. */
@@ -40,6 +44,8 @@
 #define CONTACT_EXIT_SPEED   2.0    /* ... or faster */
 #define RETARGET_CONTACT_SPEED_WINDOW 0.1   /* seconds: the speed is the mean over this span */
 #define RETARGET_CONTACT_BLEND 0.2  /* seconds over which the correction fades in before and out after */
+#define RETARGET_CONTACT_SOFT 0.04  /* of the leg: the soft zone below the full stretch (bend_leg) */
+#define RETARGET_CONTACT_SMOOTH 0.05   /* seconds: the half-width of the lift's filter (foot_contacts_apply) */
 
 static int find_role(const int *roles, int count, int role)
 {
@@ -293,6 +299,19 @@ static bool bend_leg(const RetargetSetup *setup, const RetargetLeg *leg, double 
     double reach_v[3] = {goal[0] - hip[0], goal[1] - hip[1], goal[2] - hip[2]};
     double l1 = norm3(thigh_v), l2 = norm3(shin_v), d = norm3(reach_v);
     if (l1 <= 0.0 || l2 <= 0.0 || d <= 0.0) return false;
+    /* soft reach: a straight knee is where the reach is flat in the knee angle (d = l1 + l2 -
+     * l1 l2 / (l1 + l2) (pi - theta)^2 / 2 near it), so a goal that crosses the full stretch would
+     * snap the knee straight and off again. In the leg's room y = l1 + l2 - d (how far it still
+     * extends), a goal room y_goal below a soft zone s is eased in as
+     *   y = s exp((y_goal - s) / s)          (y_goal < s; y = y_goal above it)
+     * which meets y_goal with the same slope at s and never reaches 0: the knee straightens
+     * smoothly and never snaps, and what it leaves unreached the toes make up (step 3). The
+     * zone is RETARGET_CONTACT_SOFT of the leg, or the pose's own room if that is less (a take's
+     * straight leg stays as straight as it is where the goal is where the foot already is). */
+    double full = l1 + l2, room = full - norm3((double[3]){ankle[0] - hip[0], ankle[1] - hip[1], ankle[2] - hip[2]});
+    double soft = RETARGET_CONTACT_SOFT * full, room_goal = full - d;
+    if (room < soft) soft = room > 0.0 ? room : 0.0;
+    if (room_goal < soft) d = full - (soft > 0.0 ? soft * exp((room_goal - soft) / soft) : 0.0);
     /* as far as the leg reaches: |l1 - l2| <= d <= l1 + l2 */
     double d_min = fabs(l1 - l2) * (1.0 + 1e-9), d_max = (l1 + l2) * (1.0 - 1e-9);
     d = d < d_min ? d_min : d > d_max ? d_max : d;
@@ -348,14 +367,29 @@ static bool bend_leg(const RetargetSetup *setup, const RetargetLeg *leg, double 
             for (int c = 0; c < 3; c++) p[c] -= ankle[c];
             if (norm3(p) > tip_length) tip_length = norm3(p), memcpy(tip, p, sizeof tip);
         }
-        double o_v = dot3(up, tip), across[3], axis[3];
-        perpendicular(tip, up, across);
-        double o_h = norm3(across);
+        double forward[3], axis[3];   /* the tip's direction across up; the turn's axis */
+        perpendicular(tip, up, forward);
         double c = low + lift - dot3(up, reached);   /* the lowest point's goal, above the ankle reached */
-        if (o_h > 1e-6 * tip_length && tip_length > 0.0) {
-            double ratio = c / tip_length;
-            ratio = ratio < -1.0 ? -1.0 : ratio > 1.0 ? 1.0 : ratio;
-            double phi = acos(ratio) - atan2(o_h, o_v);
+        if (norm3(forward) > 1e-6 * tip_length && tip_length > 0.0) {
+            normalize3(forward);
+            /* each foot joint i, turned in the plane of up and the tip's forward: its height
+             * o_v cos(phi) - o_h sin(phi) = r cos(phi + beta) meets c at phi_i = acos(c / r) - beta;
+             * the turn is the least of them, so whichever joint comes down first stops on the goal
+             * (the lowest point may be a toe base, not the tip: aiming the tip would jump) */
+            double phi = INFINITY;
+            for (int i = 0; i < leg->target_foot_joint_count; i++) {
+                double o[3];
+                position_of(t_model[leg->target_foot_joints[i]], o);
+                for (int k = 0; k < 3; k++) o[k] -= ankle[k];
+                double o_v = dot3(up, o), o_h = dot3(forward, o), r = sqrt(o_v * o_v + o_h * o_h);
+                if (r <= 1e-9 * tip_length || c < -r || c > r) continue;
+                double phi_i = acos(c / r) - atan2(o_h, o_v);
+                if (phi_i < phi) phi = phi_i;
+            }
+            if (!isfinite(phi)) {   /* no joint reaches that low: the tip as far down as it goes */
+                double o_v = dot3(up, tip), o_h = dot3(forward, tip);
+                phi = GLM_PI - atan2(o_h, o_v);
+            }
             /* axis up x o: a positive turn about it takes o down */
             axis[0] = up[1] * tip[2] - up[2] * tip[1], axis[1] = up[2] * tip[0] - up[0] * tip[2];
             axis[2] = up[0] * tip[1] - up[1] * tip[0];
@@ -458,6 +492,33 @@ bool foot_contacts_apply(const RetargetSetup *setup, const FootContacts *contact
                 lift[k * 2 + side] = setup->hip_scale * contacts->source_height[k * 2 + side] -
                                      target_foot_low(setup, &setup->legs[side], model);
     }
+    /* 1b. the lift filtered in time along each contact: a tent of half-width
+     * RETARGET_CONTACT_SMOOTH over the contact's own planted keys,
+     *   lift'(t) = sum w_j lift(t_j) / sum w_j,   w_j = 1 - |t_j - t| / RETARGET_CONTACT_SMOOTH
+     * The lift moves fastest where the foot rolls onto its toes to leave (h_s and h_t change at
+     * different rates); followed key by key, a leg near its full stretch bends and straightens as
+     * fast as it changes. Filtered, the correction cannot change faster than over that span, at
+     * the price of a foot that lags its goal where the lift changes: contacts kept to 0.4 % of
+     * the leg rather than 0.1 % on CMU 01_03 (docs/retargeting.md section 5) */
+    double *smooth = ok ? anim_zeroed((size_t)n * 2, sizeof(double), &ok) : NULL;
+    for (int side = 0; ok && side < 2; side++)
+        for (int k = 0; k < n; k++) {
+            if (contacts->anchor[k * 2 + side] != k) continue;
+            double sum = 0.0, total = 0.0;
+            for (int j = k; j >= 0 && contacts->anchor[j * 2 + side] == j &&
+                            (double)times[k] - (double)times[j] < RETARGET_CONTACT_SMOOTH; j--) {
+                double w = 1.0 - ((double)times[k] - (double)times[j]) / RETARGET_CONTACT_SMOOTH;
+                sum += w * lift[j * 2 + side], total += w;
+            }
+            for (int j = k + 1; j < n && contacts->anchor[j * 2 + side] == j &&
+                                (double)times[j] - (double)times[k] < RETARGET_CONTACT_SMOOTH; j++) {
+                double w = 1.0 - ((double)times[j] - (double)times[k]) / RETARGET_CONTACT_SMOOTH;
+                sum += w * lift[j * 2 + side], total += w;
+            }
+            smooth[k * 2 + side] = sum / total;   /* total >= 1: the key itself */
+        }
+    if (ok) memcpy(lift, smooth, sizeof(double) * (size_t)n * 2);
+    free(smooth);
     /* 2. every key with a weight: its anchor's lift (a key fading in or out keeps the offset of the
      * contact it leads to or comes from, rather than chasing a foot in the air), `weight` of the way */
     for (int k = 0; ok && k < n; k++) {
