@@ -146,8 +146,10 @@ static bool parse_view(const CliOption *option, int argc, char **argv, int *i, O
 
 static bool parse_skinning(const CliOption *option, int argc, char **argv, int *i, Options *o, char *error, size_t size)
 {
-    static const char *const methods[SKINNING_METHOD_COUNT + 1] = {"gpu", "cpu", "dq", "rigid", NULL};
+    /* "lbs": the same as gpu (linear blend skinning; the word --export-gltf users look for) */
+    static const char *const methods[SKINNING_METHOD_COUNT + 2] = {"gpu", "cpu", "dq", "rigid", "lbs", NULL};
     int found = take_choice(option, argc, argv, i, methods, error, size);
+    if (found == SKINNING_METHOD_COUNT) found = SKINNING_GPU_LBS;
     o->aids.skinning = found >= 0 ? (SkinningMethod)found : o->aids.skinning;
     o->skinning_given = true;
     return found >= 0;

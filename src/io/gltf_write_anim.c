@@ -82,8 +82,11 @@ static void keys_extend(SamplerKeys *keys, float end)
 {
     if (keys->count == 0 || !(end > keys->times[keys->count - 1])) return;
     int c = keys->components;
-    float zero[64] = {0}, last[64];
-    if (c > 64) return;
+    float *zero = calloc((size_t)c, sizeof(float)), *last = malloc(sizeof(float) * (size_t)c);
+    if (!zero || !last) {   /* the clip then ends at its last key; out of memory shows up in the next step */
+        free(zero), free(last);
+        return;
+    }
     if (keys->kind == INTERPOLATION_CUBICSPLINE) {
         float *prev = &keys->values[(size_t)(keys->count - 1) * 3 * (size_t)c];
         memcpy(last, prev + c, sizeof(float) * (size_t)c);
@@ -91,6 +94,7 @@ static void keys_extend(SamplerKeys *keys, float end)
     } else
         memcpy(last, &keys->values[(size_t)(keys->count - 1) * (size_t)c], sizeof(float) * (size_t)c);
     keys_push(keys, end, zero, last, zero);
+    free(zero), free(last);
 }
 
 static const char *interpolation_keyword(Interpolation kind)
@@ -167,7 +171,7 @@ static TrackChannel track_channel(const JointTrack *track, int which)
 }
 
 /* The --fps grid plus the channel's own key times, sorted, from 0 to the clip's duration. */
-static int resample_times(const Clip *clip, const float *key_times, int key_count, float fps, float *out, int capacity)
+int gltf_writer_resample_times(const Clip *clip, const float *key_times, int key_count, float fps, float *out, int capacity)
 {
     int frames = (int)floorf(clip->duration * fps + 1e-4f);
     int n = 0, k = 0;
@@ -200,7 +204,7 @@ static bool write_joint_channel(GltfWriter *w, const Clip *clip, const JointTrac
             free(times);
             return gltf_writer_fail(w, "out of memory");
         }
-        int n = resample_times(clip, ch.times, ch.count, fps, times, capacity);
+        int n = gltf_writer_resample_times(clip, ch.times, ch.count, fps, times, capacity);
         int cursor = 0;
         for (int i = 0; i < n; i++) {
             float value[4], file_time = clip->start + times[i];
@@ -257,14 +261,19 @@ static bool write_morph_channel(GltfWriter *w, const Clip *clip, int mesh_index,
                                 float *extend_to)
 {
     const Mesh *mesh = &w->model->meshes[mesh_index];
-    int targets = mesh->morph_target_count;
+    /* the mesh's own targets, then its corrections' (gltf_write_dq.c), with their LINEAR tracks */
+    int own = mesh->morph_target_count, targets = gltf_writer_target_count(w, mesh_index);
+    const GltfCorrectives *correctives = w->correctives;
+    int clip_index = (int)(clip - w->model->clips);
+    int corrective_tracks = correctives ? correctives->track_count[clip_index] : 0;
     const MorphTrack **by_target = calloc((size_t)targets, sizeof *by_target);
     if (!by_target) return gltf_writer_fail(w, "out of memory");
     int tracks = 0, key_total = 0;
     bool all_linear = true, all_step = true, all_cubic_same = true;
     const MorphTrack *first_cubic = NULL;
-    for (int i = 0; i < clip->morph_track_count; i++) {
-        const MorphTrack *track = &clip->morph_tracks[i];
+    for (int i = 0; i < clip->morph_track_count + corrective_tracks; i++) {
+        const MorphTrack *track = i < clip->morph_track_count ? &clip->morph_tracks[i]
+                                                               : &correctives->tracks[clip_index][i - clip->morph_track_count];
         if (track->mesh != mesh_index || track->target < 0 || track->target >= targets || track->key_count <= 0) continue;
         by_target[track->target] = track;
         tracks++;
@@ -290,7 +299,9 @@ static bool write_morph_channel(GltfWriter *w, const Clip *clip, int mesh_index,
         free(by_target);
         return gltf_writer_fail(w, "out of memory");
     }
-    for (int t = 0; t < targets; t++) defaults[t] = mesh->morph_default_weights ? mesh->morph_default_weights[t] : 0.0f;
+    for (int t = 0; t < targets; t++)
+        defaults[t] = t < own ? (mesh->morph_default_weights ? mesh->morph_default_weights[t] : 0.0f)
+                              : (t - own == correctives->meshes[mesh_index].rest ? 1.0f : 0.0f);
     bool ok = true;
     if (all_cubic_same && w->options->fps <= 0 && tracks > 0) {
         /* every track CUBICSPLINE on the same times: written with their tangents (untracked targets: constant) */
@@ -325,7 +336,7 @@ static bool write_morph_channel(GltfWriter *w, const Clip *clip, int mesh_index,
             float *merged = malloc(sizeof(float) * (size_t)(key_total + grid + 1));
             if (!merged) ok = gltf_writer_fail(w, "out of memory");
             else {
-                n = resample_times(clip, times, n, fps, merged, key_total + grid + 1);
+                n = gltf_writer_resample_times(clip, times, n, fps, merged, key_total + grid + 1);
                 free(times);
                 times = merged;
             }
@@ -412,7 +423,7 @@ bool gltf_write_animations(GltfWriter *w)
                 if (!write_joint_channel(w, clip, track, which, samplers, channels, &extend_to)) return false;
         }
         for (int m = 0; m < model->mesh_count && !w->failed; m++)
-            if (model->meshes[m].morph_target_count > 0 && w->mesh_node[m] >= 0)
+            if (gltf_writer_target_count(w, m) > 0 && w->mesh_node[m] >= 0)
                 if (!write_morph_channel(w, clip, m, samplers, channels, &extend_to)) return false;
         if (cJSON_GetArraySize(channels) == 0) {   /* glTF needs at least one channel */
             cJSON_Delete(animation);

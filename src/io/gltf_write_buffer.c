@@ -149,3 +149,75 @@ int gltf_writer_floats(GltfWriter *w, const float *data, int count, int componen
     int view = gltf_writer_view(w, data, (size_t)count, sizeof(float) * (size_t)components, kind, NULL);
     return gltf_writer_accessor(w, view, GW_FLOAT, count, type, components, data, with_bounds);
 }
+
+/* min / max of `count` elements of `components` floats into the accessor (zeros: one more element of zeros) */
+static void add_bounds(cJSON *accessor, const float *data, int count, int components, bool zeros)
+{
+    float lo[16], hi[16];
+    for (int k = 0; k < components; k++) lo[k] = hi[k] = count > 0 ? data[k] : 0.0f;
+    for (int i = 0; i < count; i++)
+        for (int k = 0; k < components; k++) {
+            float v = data[(size_t)i * (size_t)components + (size_t)k];
+            lo[k] = v < lo[k] ? v : lo[k];
+            hi[k] = v > hi[k] ? v : hi[k];
+        }
+    for (int k = 0; zeros && k < components; k++) lo[k] = lo[k] < 0 ? lo[k] : 0.0f, hi[k] = hi[k] > 0 ? hi[k] : 0.0f;
+    cJSON_AddItemToObject(accessor, "min", cJSON_CreateFloatArray(lo, components));
+    cJSON_AddItemToObject(accessor, "max", cJSON_CreateFloatArray(hi, components));
+}
+
+static const char *accessor_type(int components)
+{
+    static const char *const types[] = {NULL, "SCALAR", "VEC2", "VEC3", "VEC4"};
+    return components == 16 ? "MAT4" : types[components];
+}
+
+int gltf_writer_zero_floats(GltfWriter *w, int count, int components, bool with_bounds)
+{
+    if (w->failed) return -1;
+    cJSON *accessor = cJSON_CreateObject();
+    if (!accessor) return gltf_writer_fail(w, "out of memory"), -1;
+    cJSON_AddItemToArray(w->accessors, accessor);
+    cJSON_AddNumberToObject(accessor, "componentType", GW_FLOAT);
+    cJSON_AddNumberToObject(accessor, "count", count);
+    cJSON_AddStringToObject(accessor, "type", accessor_type(components));
+    if (with_bounds) add_bounds(accessor, NULL, 0, components, true);
+    return w->accessor_count++;
+}
+
+int gltf_writer_sparse_floats(GltfWriter *w, int count, int components, int nonzero, const uint32_t *indices,
+                              const float *values, bool with_bounds)
+{
+    if (w->failed) return -1;
+    if (nonzero <= 0) return gltf_writer_zero_floats(w, count, components, with_bounds);
+    /* 16-bit indices when they fit (EXT_meshopt_compression's attribute stream wants 4-byte elements: 32-bit then) */
+    bool shorts = count <= 65535 && !w->options->meshopt;
+    int index_view;
+    if (shorts) {
+        uint16_t *small = malloc(sizeof(uint16_t) * (size_t)nonzero);
+        if (!small) return gltf_writer_fail(w, "out of memory"), -1;
+        for (int i = 0; i < nonzero; i++) small[i] = (uint16_t)indices[i];
+        index_view = gltf_writer_view(w, small, (size_t)nonzero, 2, GW_VIEW_DATA, NULL);
+        free(small);
+    } else
+        index_view = gltf_writer_view(w, indices, (size_t)nonzero, 4, GW_VIEW_DATA, NULL);
+    int value_view = gltf_writer_view(w, values, (size_t)nonzero, sizeof(float) * (size_t)components, GW_VIEW_DATA, NULL);
+    if (w->failed || index_view < 0 || value_view < 0) return -1;
+    cJSON *accessor = cJSON_CreateObject(), *sparse = cJSON_CreateObject();
+    if (!accessor || !sparse) {
+        cJSON_Delete(accessor), cJSON_Delete(sparse);
+        return gltf_writer_fail(w, "out of memory"), -1;
+    }
+    cJSON_AddItemToArray(w->accessors, accessor);
+    cJSON_AddNumberToObject(accessor, "componentType", GW_FLOAT);
+    cJSON_AddNumberToObject(accessor, "count", count);
+    cJSON_AddStringToObject(accessor, "type", accessor_type(components));
+    if (with_bounds) add_bounds(accessor, values, nonzero, components, nonzero < count);
+    cJSON_AddItemToObject(accessor, "sparse", sparse);
+    cJSON_AddNumberToObject(sparse, "count", nonzero);
+    cJSON *index_info = cJSON_AddObjectToObject(sparse, "indices"), *value_info = cJSON_AddObjectToObject(sparse, "values");
+    cJSON_AddNumberToObject(index_info, "bufferView", index_view);
+    cJSON_AddNumberToObject(index_info, "componentType", shorts ? GW_UNSIGNED_SHORT : GW_UNSIGNED_INT);
+    cJSON_AddNumberToObject(value_info, "bufferView", value_view);
+    return w->accessor_count++;
+}
