@@ -22,8 +22,9 @@
 #include <unistd.h>
 
 #define EXPORT_CHECK_TOLERANCE 1e-4   /* of the bind-pose diagonal */
-#define EXPORT_CHECK_BETWEEN_TOLERANCE 1e-3   /* between keys, when a mesh carries corrective targets (gltf_write_dq.c): LBS plus
-                                                 the linear interpolation of the keys' corrections (io_fbx_dcc's rule) */
+#define EXPORT_CHECK_BETWEEN_TOLERANCE 1e-4   /* halfway between keys, when a mesh carries corrective targets: LBS plus the
+                                                 linear interpolation of the keys' corrections, refined by the export to
+                                                 5e-5 where GLTF_CORRECTIVE_DEPTH allows (gltf_write_dq.c) */
 
 static double seconds_now(void)
 {
@@ -54,11 +55,12 @@ static int compare_floats(const void *a, const void *b)
 }
 
 /* Playback times to check clip c at: every key (of every channel, from the start; with --fps N also its grid, which
- * the export writes as keys), 0 and the end first (*keys of them), then every midpoint between consecutive keys and
- * 1/3, 2/3 of the clip. */
-static int check_times(const Clip *clip, float fps, float **out, int *keys_out)
+ * the export writes as keys; the weight keys of the export's clip `back`), 0 and the end first (*keys of them), then
+ * every midpoint between consecutive keys and 1/3, 2/3 of the clip. */
+static int check_times(const Clip *clip, const Clip *back, float fps, float **out, int *keys_out)
 {
     int keys = 0;
+    for (int i = 0; i < back->morph_track_count; i++) keys += back->morph_tracks[i].key_count;
     for (int i = 0; i < clip->track_count; i++)
         keys += clip->tracks[i].translation_count + clip->tracks[i].rotation_count + clip->tracks[i].scale_count;
     for (int i = 0; i < clip->morph_track_count; i++) keys += clip->morph_tracks[i].key_count;
@@ -77,6 +79,9 @@ static int check_times(const Clip *clip, float fps, float **out, int *keys_out)
     }
     for (int i = 0; i < clip->morph_track_count; i++)
         for (int k = 0; k < clip->morph_tracks[i].key_count; k++) times[n++] = clip->morph_tracks[i].times[k] - clip->start;
+    /* the export's weight keys (read back): corrective keys added between the clip's own (gltf_write_dq.c) */
+    for (int i = 0; i < back->morph_track_count; i++)
+        for (int k = 0; k < back->morph_tracks[i].key_count; k++) times[n++] = back->morph_tracks[i].times[k] - back->start;
     qsort(times, (size_t)n, sizeof(float), compare_floats);
     int unique = 0;
     for (int i = 0; i < n; i++)
@@ -202,7 +207,7 @@ static int check_export(const Model *model, const char *path, const GltfExportRe
             break;
         }
         float *times = NULL;
-        int keys = 0, count = check_times(&model->clips[c], fps, &times, &keys);
+        int keys = 0, count = check_times(&model->clips[c], &back.clips[animation], fps, &times, &keys);
         if (count < 0) {
             fprintf(stderr, "skinview: %s: out of memory\n", path);
             status = 1;

@@ -22,6 +22,7 @@
  * gltf_write_anim.c adds the weight tracks to the mesh's weights channel. */
 #include "gltf_write_internal.h"
 #include "../anim/anim.h"
+#include "../anim/key_reduce.h"   /* model_bind_diagonal */
 
 #include <math.h>
 #include <stdio.h>
@@ -31,6 +32,9 @@
 #define CORRECTIVE_ZERO        1e-7   /* of the mesh's bind-space diagonal: a position delta this small is none */
 #define CORRECTIVE_NORMAL_ZERO 1e-5   /* a normal delta this small (unit normals) is none */
 #define CORRECTIVE_SINGULAR    1e-9   /* |det A| below this times the cube of A's size: A is taken as singular */
+#define CORRECTIVE_BETWEEN     5e-5   /* of the model's bind-pose diagonal: a key interval whose halfway pose is further
+                                         from skinview's gets a key in the middle (gltf_write.h: GLTF_CORRECTIVE_DEPTH) */
+#define SLOTS (GLTF_CORRECTIVE_DEPTH + 3)   /* dense deltas: the two ends of a key interval, a midpoint per level */
 
 int gltf_writer_target_count(const GltfWriter *w, int mesh)
 {
@@ -99,6 +103,8 @@ typedef struct MeshWork {
     int       previous;       /* target of the previous key of the clip, -1 */
     int     **key_target;     /* [clip_count][key]: the target of each key, -1: none */
     long      keys_corrected;
+    float    *delta[SLOTS];   /* [3 * vertex_count] each: dense position deltas of the keys being refined */
+    float    *normal_delta[SLOTS]; /* the same for normals (NULL without normals) */
 } MeshWork;
 
 /* Scratch shared by every mesh: sized for the largest. */
@@ -107,9 +113,11 @@ typedef struct Scratch {
     CorrectiveTarget candidate;            /* this key's delta, before it is kept or shared */
 } Scratch;
 
-/* The correction of mesh m at the animator's current pose into scratch->candidate (its vertices with a delta). */
-static void corrective_delta(const GltfWriter *w, const Animator *animator, const SkinDqPose *pose, int m, MeshWork *work,
-                             Scratch *scratch)
+/* The correction of mesh m at the animator's current pose, every vertex, into slot `slot` of the mesh's dense deltas.
+ * With ends a, b (slots, >= 0): returns how far glTF's pose here would be from skinview's if this key were not written
+ * (LBS plus the mean of the two ends' corrections: the halfway point of a LINEAR weight), scene units; else 0. */
+static double corrective_delta(const GltfWriter *w, const Animator *animator, const SkinDqPose *pose, int m, MeshWork *work,
+                               Scratch *scratch, int slot, int a_slot, int b_slot)
 {
     const Mesh *mesh = &w->model->meshes[m];
     SkinningMethod method = w->options->skinning;
@@ -121,8 +129,9 @@ static void corrective_delta(const GltfWriter *w, const Animator *animator, cons
         morphed_normals = animator->morph.meshes[m].normals;
     }
     const mat4 *palette = (const mat4 *)animator->palettes[m];
-    CorrectiveTarget *out = &scratch->candidate;
-    out->count = 0;
+    float *out = work->delta[slot], *out_normal = normals ? work->normal_delta[slot] : NULL;
+    const float *end_a = a_slot >= 0 ? work->delta[a_slot] : NULL, *end_b = b_slot >= 0 ? work->delta[b_slot] : NULL;
+    double worst = 0;
     for (int v = 0; v < mesh->vertex_count; v++) {
         double a[3][3] = {{0}}, b[3] = {0};   /* a[column][row] */
         for (int s = 0; s < work->slots; s++) {
@@ -149,6 +158,19 @@ static void corrective_delta(const GltfWriter *w, const Animator *animator, cons
         double det = a[0][0] * cross[0][0] + a[0][1] * cross[0][1] + a[0][2] * cross[0][2], size = 0;
         for (int c = 0; c < 3; c++) size = fmax(size, fabs(a[c][0]) + fabs(a[c][1]) + fabs(a[c][2]));
         double d[3] = {0, 0, 0}, dn[3] = {0, 0, 0};
+        if (end_a) {   /* |A (a + b) / 2 - (p_sv - p_lbs)| */
+            double mean[3], miss = 0;
+            for (int k = 0; k < 3; k++) mean[k] = 0.5 * ((double)end_a[3 * v + k] + end_b[3 * v + k]);
+            for (int r = 0; r < 3; r++) {
+                double e = a[0][r] * mean[0] + a[1][r] * mean[1] + a[2][r] * mean[2] - error[r];
+                miss += e * e;
+            }
+            worst = fmax(worst, sqrt(miss));
+        }
+        for (int k = 0; k < 3; k++) {
+            out[3 * v + k] = 0.0f;
+            if (out_normal) out_normal[3 * v + k] = 0.0f;
+        }
         if (!(fabs(det) > CORRECTIVE_SINGULAR * size * size * size) || !isfinite(det)) {
             /* collapsed scale (a joint scaled to zero): no bind-space delta reaches p_sv; the vertex stays LBS */
             bool differs = sqrt(error[0] * error[0] + error[1] * error[1] + error[2] * error[2]) > work->zero * fmax(size, 1e-30);
@@ -175,15 +197,28 @@ static void corrective_delta(const GltfWriter *w, const Animator *animator, cons
                     dn[r] = (cross[r][0] * target[0] + cross[r][1] * target[1] + cross[r][2] * target[2]) / det - n[r];
             }
         }
-        bool moved = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) > work->zero;
-        bool turned = sqrt(dn[0] * dn[0] + dn[1] * dn[1] + dn[2] * dn[2]) > CORRECTIVE_NORMAL_ZERO;
+        for (int k = 0; k < 3; k++) {
+            out[3 * v + k] = (float)d[k];
+            if (out_normal) out_normal[3 * v + k] = (float)dn[k];
+        }
+    }
+    return worst;
+}
+
+/* Slot `slot`'s dense deltas of mesh m as a sparse candidate: the vertices with a delta above the tolerances. */
+static void sparse_candidate(const Mesh *mesh, const MeshWork *work, int slot, CorrectiveTarget *out)
+{
+    const float *d = work->delta[slot], *dn = mesh->normals ? work->normal_delta[slot] : NULL;
+    out->count = 0;
+    for (int v = 0; v < mesh->vertex_count; v++) {
+        const float *p = &d[3 * v], *n = dn ? &dn[3 * v] : NULL;
+        bool moved = sqrtf(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]) > work->zero;
+        bool turned = n && sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]) > CORRECTIVE_NORMAL_ZERO;
         if (!moved && !turned) continue;
         int i = out->count++;
         out->vertices[i] = (uint32_t)v;
-        for (int k = 0; k < 3; k++) {
-            out->positions[3 * i + k] = (float)d[k];
-            if (out->normals) out->normals[3 * i + k] = (float)dn[k];
-        }
+        memcpy(&out->positions[3 * i], p, sizeof(float) * 3);
+        if (out->normals) memcpy(&out->normals[3 * i], n ? n : (const float[3]){0, 0, 0}, sizeof(float) * 3);
     }
 }
 
@@ -293,6 +328,70 @@ static bool build_tracks(GltfWriter *w, int c, int m, const MeshWork *work, cons
     return true;
 }
 
+/* ---- one clip's keys, refined where the halfway pose misses -------------------------------------------------- */
+
+typedef struct Pass {
+    GltfWriter *w;
+    Animator   *animator;
+    SkinDqPose *pose;
+    MeshWork   *work;
+    Scratch    *scratch;
+    float      *normal_deltas;   /* the candidate's normal buffer */
+    int         clip;            /* -1: the rest pose */
+    float      *times;           /* the keys written so far (from the clip's start) */
+    int         count;
+    double      between;         /* CORRECTIVE_BETWEEN of the model's diagonal, scene units */
+    bool        ok;
+} Pass;
+
+/* The pose at time t into slot `slot` of every corrected mesh; with ends a, b: the worst halfway miss (corrective_delta). */
+static double evaluate_key(Pass *p, float t, int slot, int a, int b)
+{
+    const Model *model = p->w->model;
+    animator_evaluate(p->animator, p->clip >= 0 ? p->clip : ANIMATOR_REST_POSE, t);
+    if (p->w->options->skinning == SKINNING_GPU_DQ) skin_dq_pose_update(p->pose, p->animator);
+    double worst = 0;
+    for (int m = 0; m < model->mesh_count; m++)
+        if (p->work[m].corrected)
+            worst = fmax(worst, corrective_delta(p->w, p->animator, p->pose, m, &p->work[m], p->scratch, slot, a, b));
+    return worst;
+}
+
+/* Key t written from slot `slot`: each corrected mesh's target for it (new, shared with the key before, or none). */
+static void push_key(Pass *p, float t, int slot)
+{
+    const Model *model = p->w->model;
+    int k = p->count++;
+    p->times[k] = t;
+    for (int m = 0; p->ok && m < model->mesh_count; m++) {
+        MeshWork *mw = &p->work[m];
+        if (!mw->corrected) continue;
+        CorrectiveTarget *candidate = &p->scratch->candidate;
+        candidate->normals = model->meshes[m].normals ? p->normal_deltas : NULL;
+        sparse_candidate(&model->meshes[m], mw, slot, candidate);
+        int j = keep_delta(p->w, m, mw, candidate, p->clip >= 0 ? model->clips[p->clip].name : "", k);
+        if (j == -2) p->ok = false;
+        mw->previous = j;
+        mw->keys_corrected += j >= 0;
+        if (p->clip < 0) p->w->correctives->meshes[m].rest = j;
+        else mw->key_target[p->clip][k] = j;
+    }
+}
+
+/* Keys between ta (slot a, written) and tb (slot b, written next): where the halfway pose misses skinview's by more
+ * than `between`, a key in the middle (its slot: 2 + depth), and the same on both halves, GLTF_CORRECTIVE_DEPTH deep. */
+static void refine(Pass *p, float ta, int a, float tb, int b, int depth)
+{
+    if (!p->ok || depth >= GLTF_CORRECTIVE_DEPTH) return;
+    float tm = 0.5f * (ta + tb);
+    if (!(tm > ta && tm < tb)) return;
+    int slot = 2 + depth;
+    if (evaluate_key(p, tm, slot, a, b) <= p->between) return;
+    refine(p, ta, a, tm, slot, depth + 1);
+    push_key(p, tm, slot);
+    refine(p, tm, slot, tb, b, depth + 1);
+}
+
 /* ---- the whole computation ------------------------------------------------------------------------------------ */
 
 static double mesh_diagonal(const Mesh *mesh)
@@ -392,6 +491,11 @@ bool gltf_writer_correctives(GltfWriter *w)
         mw->weights = malloc(sizeof(float) * (size_t)mw->slots * (size_t)mesh->vertex_count);
         mw->key_target = calloc(clips, sizeof *mw->key_target);
         ok = mw->joints && mw->weights && mw->key_target;
+        for (int slot = 0; ok && slot < SLOTS; slot++) {
+            mw->delta[slot] = malloc(sizeof(float) * 3 * (size_t)mesh->vertex_count);
+            mw->normal_delta[slot] = mesh->normals ? malloc(sizeof(float) * 3 * (size_t)mesh->vertex_count) : NULL;
+            ok = mw->delta[slot] && (!mesh->normals || mw->normal_delta[slot]);
+        }
         for (int v = 0; ok && v < mesh->vertex_count; v++) {   /* the influences exactly as gltf_write_mesh.c writes them */
             uint16_t joints_in[SV_MAX_INFLUENCES_KEPT];
             float weights_in[SV_MAX_INFLUENCES_KEPT];
@@ -405,41 +509,44 @@ bool gltf_writer_correctives(GltfWriter *w)
                                          &mw->weights[(size_t)v * (size_t)mw->slots]);
         }
     }
-    /* the rest pose, then every selected clip at every written key */
-    for (int c = -1; ok && c < model->clip_count; c++) {
+    /* the rest pose, then every selected clip at every written key (and the keys refinement adds) */
+    Pass pass = {.w = w, .animator = &animator, .pose = &pose, .work = work, .scratch = &scratch,
+                 .normal_deltas = normal_deltas, .ok = ok,
+                 .between = CORRECTIVE_BETWEEN * (ok ? model_bind_diagonal(model) : 0.0f)};
+    for (int c = -1; pass.ok && c < model->clip_count; c++) {
         if (c >= 0 && w->options->clip_selected && !w->options->clip_selected[c]) continue;
         int count = 1;
         float *times = NULL;
-        if (c >= 0) {
-            count = clip_key_times(w, &model->clips[c], &times);
-            if (count < 0) {
-                ok = false;
-                break;
-            }
-            key_times[c] = times;
-            key_counts[c] = count;
+        if (c >= 0 && (count = clip_key_times(w, &model->clips[c], &times)) < 0) {
+            pass.ok = false;
+            break;
         }
-        for (int m = 0; ok && m < model->mesh_count; m++) {
+        int capacity = c >= 0 ? (count - 1) * (1 << GLTF_CORRECTIVE_DEPTH) + 1 : 1;
+        pass.clip = c, pass.count = 0;
+        pass.times = malloc(sizeof(float) * (size_t)capacity);
+        pass.ok = pass.times != NULL;
+        for (int m = 0; pass.ok && m < model->mesh_count; m++) {
             work[m].previous = -1;
-            if (c >= 0 && work[m].corrected && !(work[m].key_target[c] = malloc(sizeof(int) * (size_t)(count + 1)))) ok = false;
+            if (c >= 0 && work[m].corrected && !(work[m].key_target[c] = malloc(sizeof(int) * (size_t)capacity))) pass.ok = false;
         }
-        for (int k = 0; ok && k < count; k++) {
-            animator_evaluate(&animator, c >= 0 ? c : ANIMATOR_REST_POSE, c >= 0 ? times[k] : 0.0f);
-            if (method == SKINNING_GPU_DQ) skin_dq_pose_update(&pose, &animator);
-            for (int m = 0; ok && m < model->mesh_count; m++) {
-                MeshWork *mw = &work[m];
-                if (!mw->corrected) continue;
-                scratch.candidate.normals = model->meshes[m].normals ? normal_deltas : NULL;
-                corrective_delta(w, &animator, &pose, m, mw, &scratch);
-                int j = keep_delta(w, m, mw, &scratch.candidate, c >= 0 ? model->clips[c].name : "", k);
-                if (j == -2) ok = false;
-                mw->previous = j;
-                mw->keys_corrected += j >= 0;
-                if (c < 0) gc->meshes[m].rest = j;
-                else mw->key_target[c][k] = j;
-            }
+        int left = 0, right = 1;
+        if (pass.ok) {
+            evaluate_key(&pass, c >= 0 ? times[0] : 0.0f, left, -1, -1);
+            push_key(&pass, c >= 0 ? times[0] : 0.0f, left);
         }
+        for (int k = 1; pass.ok && k < count; k++) {
+            evaluate_key(&pass, times[k], right, -1, -1);
+            refine(&pass, times[k - 1], left, times[k], right, 0);
+            push_key(&pass, times[k], right);
+            int swap = left;
+            left = right, right = swap;
+        }
+        free(times);
+        if (c >= 0) key_times[c] = pass.times, key_counts[c] = pass.count;
+        else free(pass.times);
+        pass.times = NULL;
     }
+    ok = pass.ok;
     if (!ok) gltf_writer_fail(w, "out of memory");
     /* the cap, then the weight tracks */
     int most_targets = 1;
@@ -475,6 +582,7 @@ bool gltf_writer_correctives(GltfWriter *w)
     }
     for (int m = 0; work && m < model->mesh_count; m++) {
         free(work[m].joints), free(work[m].weights);
+        for (int slot = 0; slot < SLOTS; slot++) free(work[m].delta[slot]), free(work[m].normal_delta[slot]);
         for (int c = 0; work[m].key_target && c < model->clip_count; c++) free(work[m].key_target[c]);
         free(work[m].key_target);
     }
