@@ -243,13 +243,18 @@ static int check_export(const Model *model, const char *path, const GltfExportRe
     return status;
 }
 
-bool app_export_gltf_checked(const Model *model, const char *path, SkinningMethod method, char *summary, size_t summary_size)
+bool app_export_gltf_checked(const Model *model, const char *path, const Options *options, SkinningMethod method,
+                             char *summary, size_t summary_size)
 {
     GltfExportReport report = {0};
     report.clip_animation = malloc(sizeof(int) * ((size_t)model->clip_count + 1));
     report.mesh_order = malloc(sizeof(int) * ((size_t)model->mesh_count + 1));
     char error[512];
-    GltfExportOptions export_options = {.skinning = method};
+    /* the command line's export options (the window's model was imported with its --max-influences and kept the
+     * images' bytes: app_import_options) */
+    GltfExportOptions export_options = {.skinning = method,
+                                        .max_influences = options ? options->max_influences : 0,
+                                        .meshopt = options && options->compress_meshopt};
     bool ok = report.clip_animation && report.mesh_order;
     if (!ok) snprintf(summary, summary_size, "out of memory");
     else if (!(ok = gltf_export(model, path, &export_options, &report, error, sizeof error)))

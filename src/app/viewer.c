@@ -308,8 +308,8 @@ static void export_gltf_checked(Viewer *viewer, Player *player)
         return;
     }
     /* the skinning method the window shows now (key K): DQ (rigid) gets corrective morph targets */
-    bool ok = app_export_gltf_checked(&viewer->loaded->model, path, viewer->loaded->teaching.shown.skinning, summary,
-                                      sizeof summary);
+    bool ok = app_export_gltf_checked(&viewer->loaded->model, path, viewer->options, viewer->loaded->teaching.shown.skinning,
+                                      summary, sizeof summary);
     if (ok) printf("skinview: exported %s: worst distance / size: %s\n", path, summary);
     else fprintf(stderr, "skinview: %s: export: %s\n", path, summary);
     fflush(stdout);

@@ -170,22 +170,6 @@ static TrackChannel track_channel(const JointTrack *track, int which)
                           (const float *)track->scale_tangents, track->scale_interpolation, 3, "scale"};
 }
 
-/* The --fps grid plus the channel's own key times, sorted, from 0 to the clip's duration. */
-int gltf_writer_resample_times(const Clip *clip, const float *key_times, int key_count, float fps, float *out, int capacity)
-{
-    int frames = (int)floorf(clip->duration * fps + 1e-4f);
-    int n = 0, k = 0;
-    for (int f = 0; f <= frames + 1 && n < capacity; f++) {
-        float t = f <= frames ? (float)f / fps : clip->duration;
-        if (t > clip->duration) t = clip->duration;
-        while (k < key_count && key_times[k] - clip->start < t && n < capacity) {
-            float key = key_times[k++] - clip->start;
-            if (key >= 0 && (n == 0 || key > out[n - 1])) out[n++] = key;
-        }
-        if (n < capacity && (n == 0 || t > out[n - 1])) out[n++] = t;
-    }
-    return n;
-}
 
 static bool write_joint_channel(GltfWriter *w, const Clip *clip, const JointTrack *track, int which, cJSON *samplers,
                                 cJSON *channels, float *extend_to)

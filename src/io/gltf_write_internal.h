@@ -83,14 +83,14 @@ void gltf_writer_name(cJSON *object, const char *name);
 void gltf_writer_align(GltfWriter *w);
 
 /* One vertex's `slots` (joint, weight) pairs (4, or 8 with --max-influences 8) as glTF wants them: duplicates
- * merged, zero slots on joint 0, the float sum 1 (gltf_write_mesh.c). */
+ * merged, zero slots on joint 0, the float sum 1 (gltf_write_buffer.c). */
 void gltf_writer_clean_influences(const uint16_t *joints_in, const float *weights_in, int slots, uint16_t *joints,
                                   float *weights);
 
 /* How many influence slots mesh `mesh` is written with: 8 with --max-influences 8 and a 5th influence kept, else 4. */
 int gltf_writer_influence_slots(const GltfWriter *w, const Mesh *mesh);
 
-/* The --fps grid plus `key_times` (file time, sorted), from 0 to the clip's duration, sorted (gltf_write_anim.c). */
+/* The --fps grid plus `key_times` (file time, sorted), from 0 to the clip's duration, sorted (gltf_write_buffer.c). */
 int gltf_writer_resample_times(const Clip *clip, const float *key_times, int key_count, float fps, float *out,
                                int capacity);
 
@@ -177,7 +177,7 @@ typedef struct GltfCorrectives {
 bool gltf_writer_correctives(GltfWriter *w);
 void gltf_writer_correctives_free(GltfWriter *w);
 
-/* The mesh's targets as written: its own morph targets, then its corrective targets. */
+/* The mesh's targets as written: its own morph targets, then its corrective targets (gltf_write_buffer.c). */
 int gltf_writer_target_count(const GltfWriter *w, int mesh);
 
 /* ---- gltf_write_anim.c ---- */

@@ -30,42 +30,7 @@ static void unit3(const float *in, float *out, const float *fallback)
     out[0] = (float)(x / length), out[1] = (float)(y / length), out[2] = (float)(z / length);
 }
 
-/* One vertex's `slots` (joint, weight) pairs (4, or 8 with --max-influences 8) as glTF wants them: duplicates
- * merged, zero slots on joint 0, the float sum 1 (w_k / sum_j w_j; the rounding left goes to the largest). */
-void gltf_writer_clean_influences(const uint16_t *joints_in, const float *weights_in, int slots, uint16_t *joints, float *weights)
-{
-    double w[SV_MAX_INFLUENCES_KEPT] = {0};
-    uint16_t j[SV_MAX_INFLUENCES_KEPT] = {0};
-    int n = 0;
-    for (int k = 0; k < slots; k++) {
-        if (!(weights_in[k] > 0)) continue;
-        int at = 0;
-        while (at < n && j[at] != joints_in[k]) at++;
-        if (at == n) j[n++] = joints_in[k];
-        w[at] += weights_in[k];
-    }
-    double sum = 0;
-    for (int k = 0; k < n; k++) sum += w[k];
-    if (!(sum > 0)) {   /* cannot happen after the import's rule; keep the vertex on its first slot */
-        n = 1, j[0] = joints_in[0], w[0] = 1, sum = 1;
-    }
-    int largest = 0;
-    float total = 0;
-    for (int k = 0; k < slots; k++) {
-        joints[k] = k < n ? j[k] : 0;
-        weights[k] = k < n ? (float)(w[k] / sum) : 0.0f;
-        if (weights[k] > weights[largest]) largest = k;
-    }
-    for (int k = 0; k < slots; k++) total += weights[k];
-    weights[largest] += 1.0f - total;
-}
 
-int gltf_writer_influence_slots(const GltfWriter *w, const Mesh *mesh)
-{
-    return w->options->max_influences == SV_MAX_INFLUENCES_KEPT && mesh->joint_indices_more && mesh->weights_more
-               ? SV_MAX_INFLUENCES_KEPT
-               : SV_MAX_INFLUENCES;
-}
 
 static int write_indices(GltfWriter *w, const Mesh *mesh)
 {
@@ -158,7 +123,7 @@ static bool write_mesh(GltfWriter *w, cJSON *meshes, int mesh_index)
             }
         }
         for (int set = 0; set < slots / 4; set++) {
-            char joints_name[16], weights_name[16];
+            char joints_name[24], weights_name[24];   /* room for any int: the compiler cannot see slots <= 8 */
             snprintf(joints_name, sizeof joints_name, "JOINTS_%d", set);
             snprintf(weights_name, sizeof weights_name, "WEIGHTS_%d", set);
             int view = gltf_writer_view(w, &joints[4 * (size_t)set * (size_t)n], (size_t)n, 8, GW_VIEW_VERTEX, NULL);
