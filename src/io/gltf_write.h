@@ -39,6 +39,7 @@ typedef struct GltfExportOptions {
     SkinningMethod skinning;     /* how skinview shows the skinned meshes: SKINNING_GPU_DQ (or SKINNING_RIGID) adds
                                     corrective morph targets so that glTF's LBS shows that pose at every written key
                                     (gltf_write_dq.c); SKINNING_GPU_LBS / SKINNING_CPU_LBS (0, the default): plain LBS */
+    size_t      corrective_max_bytes; /* a mesh's corrections may take at most this; 0: GLTF_CORRECTIVE_MAX_BYTES */
     /* called after each clip is written (may be NULL) */
     void      (*progress)(void *user, int done, int total);
     void       *progress_user;

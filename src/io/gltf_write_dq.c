@@ -11,8 +11,9 @@
  *   - Each key whose delta is not zero everywhere gets one target (a key with the same delta as the key before it,
  *     a held pose, shares that key's target); its weight is 1 at its key and falls linearly to 0 at the
  *     neighbouring keys (LINEAR), 0 elsewhere and in every other clip. Between keys glTF thus shows LBS plus the
- *     linear interpolation of the two neighbouring corrections: not skinview's pose exactly, and --check-export
- *     measures how far (halfway between keys; docs/export.md "Dual quaternion skins").
+ *     linear interpolation of the two neighbouring corrections: not skinview's pose exactly. Where that misses
+ *     skinview's pose halfway by more than CORRECTIVE_BETWEEN, a key is added in the middle (refine), and so on
+ *     GLTF_CORRECTIVE_DEPTH deep; --check-export measures the rest (docs/export.md "Dual quaternion skins").
  *   - The rest pose's correction is a target of its own with default weight 1 (mesh.weights), 0 in every clip.
  *   - Only vertices with a delta are written (sparse accessors): a vertex bound to one joint moves the same by
  *     every method, so most of a mesh is usually absent.
@@ -550,7 +551,8 @@ bool gltf_writer_correctives(GltfWriter *w)
         MeshCorrectives *mc = &gc->meshes[m];
         if (!work[m].corrected) continue;
         size_t bytes = mesh_bytes(w, m, key_counts);
-        if (bytes > GLTF_CORRECTIVE_MAX_BYTES) {   /* plain LBS for this mesh */
+        size_t cap = w->options->corrective_max_bytes ? w->options->corrective_max_bytes : GLTF_CORRECTIVE_MAX_BYTES;
+        if (bytes > cap) {   /* plain LBS for this mesh */
             for (int j = 0; j < mc->count; j++) target_free(&mc->targets[j]);
             mc->count = 0, mc->rest = -1;
             work[m].corrected = false;

@@ -6,11 +6,13 @@
  * "bulge" (the middle ring pushed out) goes 0 -> 1 -> 0. The file asks for dual quaternion skinning.
  *   - exported with the DQ corrections (GltfExportOptions.skinning = SKINNING_GPU_DQ) and read back by skinview's glTF
  *     reader, posed by LBS (glTF's only method): at every key it is skinview's DQ pose of the source (morph first)
- *     within 1e-6 of the diagonal, and its normals within 1e-4 (radians); between keys (halfway, and at each
- *     quarter) within the stated bound BETWEEN_BOUND, and far closer than plain LBS;
+ *     within 1e-6 of the diagonal, and its normals within 1e-4 (radians); between keys (at 1/3, 1/2, 2/3 and 0.9 of
+ *     each 0.1 s interval: 1/3, 2/3 and 0.9 are no key the refinement adds) within the stated bound BETWEEN_BOUND,
+ *     and far closer than plain LBS;
  *   - targetNames: the file's "bulge" first, then the corrections, "skinview_dq_Twist_K";
  *   - exported plain (skinning LBS): read back it differs from the DQ pose by exactly what LBS differs from DQS on
- *     the source (the candy wrapper's collapse, about 0.1 of the diagonal at 170 degrees), to 1e-6. */
+ *     the source (the candy wrapper's collapse, about 0.1 of the diagonal at 170 degrees), to 1e-6;
+ *   - with a cap below what the corrections take (GltfExportOptions.corrective_max_bytes): plain LBS, reported. */
 #include "testutil.h"
 
 #include "anim/key_reduce.h"   /* model_bind_diagonal */
@@ -28,7 +30,8 @@
 #define SIDES 16
 #define RADIUS 0.25f
 #define KEYS 18             /* 0, 0.1, ..., 1.7 s: 10 degrees a key */
-#define BETWEEN_BOUND 2e-3  /* of the diagonal: LBS + the linear interpolation of the keys' corrections, halfway */
+#define BETWEEN_BOUND 1e-4  /* of the diagonal, between keys: LBS + the linear interpolation of the
+                               corrections, the keys refined where the halfway pose misses by > 5e-5 */
 
 static float twist_degrees(int key) { return 10.0f * (float)key; }
 
@@ -166,12 +169,13 @@ static void compare(Poses *p, float t, double *distance, double *lbs_distance, d
 }
 
 /* Exports `model` with `method`, reads it back; false when either fails (checked). */
-static bool export_and_read(const Model *model, SkinningMethod method, const char *out, Model *back, GltfExportReport *report)
+static bool export_and_read(const Model *model, SkinningMethod method, size_t cap, const char *out, Model *back,
+                            GltfExportReport *report)
 {
     char error[512];
     report->clip_animation = calloc(2, sizeof(int));
     report->mesh_order = calloc(2, sizeof(int));
-    GltfExportOptions options = {.skinning = method};
+    GltfExportOptions options = {.skinning = method, .corrective_max_bytes = cap};
     bool ok = gltf_export(model, out, &options, report, error, sizeof error);
     CHECK(ok, "export (%s): %s", skinning_method_label(method), error);
     ImportOptions import = {.quiet = true, .keep_vertex_order = true};
@@ -213,7 +217,7 @@ int main(void)
     /* 1. with the corrections */
     Model back = {0};
     GltfExportReport report = {0};
-    if (export_and_read(&model, SKINNING_GPU_DQ, out, &back, &report)) {
+    if (export_and_read(&model, SKINNING_GPU_DQ, 0, out, &back, &report)) {
         CHECK(report.meshes_corrected == 1 && report.corrective_targets > 0 && report.meshes_lbs_for_dq == 0,
               "report: %d meshes corrected, %d targets, %d plain LBS", report.meshes_corrected, report.corrective_targets,
               report.meshes_lbs_for_dq);
@@ -232,8 +236,9 @@ int main(void)
             double d, lbs, angle, unused;
             compare(&p, 0.1f * (float)k, &d, &lbs, &angle, &unused);
             worst_key = fmax(worst_key, d), worst_key_normal = fmax(worst_key_normal, angle), worst_lbs = fmax(worst_lbs, lbs);
-            for (int q = 1; k + 1 < KEYS && q < 4; q++) {   /* quarter, half, three quarters */
-                compare(&p, 0.1f * ((float)k + 0.25f * (float)q), &d, &lbs, &angle, &unused);
+            static const float between[] = {1.0f / 3, 0.5f, 2.0f / 3, 0.9f};   /* 1/3, 2/3, 0.9: never a refined key */
+            for (int q = 0; k + 1 < KEYS && q < 4; q++) {
+                compare(&p, 0.1f * ((float)k + between[q]), &d, &lbs, &angle, &unused);
                 worst_between = fmax(worst_between, d);
                 worst_lbs = fmax(worst_lbs, lbs);
             }
@@ -257,7 +262,7 @@ int main(void)
     /* 2. plain LBS: off by the candy wrapper's known amount, exactly LBS's */
     Model plain = {0};
     GltfExportReport plain_report = {0};
-    if (export_and_read(&model, SKINNING_GPU_LBS, out, &plain, &plain_report)) {
+    if (export_and_read(&model, SKINNING_GPU_LBS, 0, out, &plain, &plain_report)) {
         CHECK(plain_report.meshes_corrected == 0 && plain_report.meshes_lbs_for_dq == 1 && plain.meshes[0].morph_target_count == 1,
               "plain LBS: %d corrected, %d counted as LBS, %d targets", plain_report.meshes_corrected,
               plain_report.meshes_lbs_for_dq, plain.meshes[0].morph_target_count);
@@ -278,6 +283,23 @@ int main(void)
         if (ok) poses_free(&p);
     }
     model_free(&plain);
+    unlink(out);
+
+    /* 3. over the cap (here 10 000 bytes; the corrections take about 700 000): plain LBS, reported */
+    Model capped = {0};
+    GltfExportReport capped_report = {0};
+    if (export_and_read(&model, SKINNING_GPU_DQ, 10000, out, &capped, &capped_report)) {
+        printf("over a 10 000-byte cap: %d mesh over the cap (%zu bytes of corrections), %d written as plain LBS, %d "
+               "targets read back\n", capped_report.meshes_over_cap, capped_report.over_cap_bytes,
+               capped_report.meshes_lbs_for_dq, capped.meshes[0].morph_target_count);
+        CHECK(capped_report.meshes_over_cap == 1 && capped_report.meshes_lbs_for_dq == 1 &&
+                  capped_report.meshes_corrected == 0 && capped_report.over_cap_bytes > 10000 &&
+                  capped.meshes[0].morph_target_count == 1,
+              "over the cap: %d over, %d plain, %d corrected, %zu bytes, %d targets", capped_report.meshes_over_cap,
+              capped_report.meshes_lbs_for_dq, capped_report.meshes_corrected, capped_report.over_cap_bytes,
+              capped.meshes[0].morph_target_count);
+    }
+    model_free(&capped);
     unlink(out);
     model_free(&model);
     return test_finish();
