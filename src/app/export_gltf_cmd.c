@@ -334,9 +334,9 @@ int command_export_gltf(const Options *options, const char *model_path)
                     out, report.meshes_lbs_for_dq, skinning == SKINNING_RIGID ? "rigid skinning" : "dual quaternions",
                     (double)report.over_cap_bytes / 1048576.0, GLTF_CORRECTIVE_MAX_BYTES >> 20);
         else if (report.meshes_lbs_for_dq)
-            fprintf(stderr, "skinview: %s: %d mesh(es) the file skins by dual quaternions: glTF has only linear blend "
-                            "skinning, written as LBS (--skinning %s)\n", out, report.meshes_lbs_for_dq,
-                    skinning == SKINNING_CPU_LBS ? "cpu" : "lbs");
+            fprintf(stderr, "skinview: %s: %d mesh(es) the file skins by dual quaternions written as LBS, as skinview "
+                            "shows them %s (--skinning dq: corrective morph targets)\n", out, report.meshes_lbs_for_dq,
+                    options->skinning_given ? "with --skinning lbs/gpu/cpu" : "(not every skinned mesh asks for DQ)");
         if (report.meshes_corrected)
             fprintf(stderr, "skinview: %s: %d mesh(es) skinned by %s: written as LBS + %d corrective morph target(s) "
                             "(%ld keys, %.1f KiB), exact at every key, interpolated between (docs/export.md)%s\n",
