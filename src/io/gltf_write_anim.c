@@ -102,7 +102,29 @@ static const char *interpolation_keyword(Interpolation kind)
     return kind == INTERPOLATION_STEP ? "STEP" : kind == INTERPOLATION_CUBICSPLINE ? "CUBICSPLINE" : "LINEAR";
 }
 
-/* One sampler + one channel targeting node.path (node: joint `joint`'s, or -1 for weights). */
+/* A weights sampler's output (count floats). A mesh with corrective targets (gltf_write_dq.c, `mesh` >= 0) has mostly
+ * zero weights (one-hot at each key): written as a sparse accessor when under a third are not zero, else plain. */
+static int weights_output(GltfWriter *w, int mesh, const float *values, int count)
+{
+    int nonzero = 0;
+    for (int i = 0; i < count; i++) nonzero += values[i] != 0.0f;
+    bool corrected = mesh >= 0 && w->correctives && w->correctives->meshes[mesh].count > 0;
+    if (!corrected || nonzero == 0 || nonzero * 3 >= count) return gltf_writer_floats(w, values, count, 1, GW_VIEW_DATA, false);
+    uint32_t *indices = malloc(sizeof(uint32_t) * (size_t)nonzero);
+    float *kept = malloc(sizeof(float) * (size_t)nonzero);
+    if (!indices || !kept) {
+        free(indices), free(kept);
+        return gltf_writer_fail(w, "out of memory"), -1;
+    }
+    int n = 0;
+    for (int i = 0; i < count; i++)
+        if (values[i] != 0.0f) indices[n] = (uint32_t)i, kept[n++] = values[i];
+    int accessor = gltf_writer_sparse_floats(w, count, 1, nonzero, indices, kept, false);
+    free(indices), free(kept);
+    return accessor;
+}
+
+/* One sampler + one channel targeting node.path (node: joint `joint`'s; for weights `joint` is the mesh). */
 static bool write_channel(GltfWriter *w, cJSON *samplers, cJSON *channels, int node, int joint, const char *path,
                           const SamplerKeys *keys)
 {
@@ -113,7 +135,7 @@ static bool write_channel(GltfWriter *w, cJSON *samplers, cJSON *channels, int n
     if (keys->components <= 4 && strcmp(path, "weights") != 0)
         output = gltf_writer_floats(w, keys->values, values, keys->components, GW_VIEW_DATA, false);
     else   /* weights: SCALAR, targets x keys */
-        output = gltf_writer_floats(w, keys->values, values * keys->components, 1, GW_VIEW_DATA, false);
+        output = weights_output(w, joint, keys->values, values * keys->components);
     if (w->failed) return false;
     cJSON *sampler = cJSON_CreateObject(), *channel = cJSON_CreateObject();
     if (!sampler || !channel) {
@@ -351,7 +373,7 @@ static bool write_morph_channel(GltfWriter *w, const Clip *clip, int mesh_index,
         keys_extend(&keys, *extend_to);
         *extend_to = 0;
     }
-    if (ok) ok = write_channel(w, samplers, channels, node, -1, "weights", &keys);
+    if (ok) ok = write_channel(w, samplers, channels, node, mesh_index, "weights", &keys);   /* joint: the mesh */
     keys_free(&keys);
     free(times);
     free(defaults);

@@ -402,20 +402,21 @@ static double mesh_diagonal(const Mesh *mesh)
     return glm_vec3_distance(lo, hi);
 }
 
-/* Bytes mesh m's corrections add: the sparse targets, and one weight per target at every key of every clip's weights
- * channel (its corrective keys and the mesh's own morph keys). */
+/* Bytes mesh m's corrections add: the sparse targets, and at every key of every clip's weights channel (its corrective
+ * keys and the mesh's own morph keys) the mesh's own weights plus about one corrective weight with its index (the
+ * channel's output is sparse: gltf_write_anim.c). */
 static size_t mesh_bytes(const GltfWriter *w, int m, const int *key_counts)
 {
     const MeshCorrectives *mc = &w->correctives->meshes[m];
     const Model *model = w->model;
     size_t bytes = 0;
     for (int j = 0; j < mc->count; j++) bytes += (size_t)mc->targets[j].count * (4 + 12 + (mc->targets[j].normals ? 12 : 0));
-    size_t targets = (size_t)(model->meshes[m].morph_target_count + mc->count);
+    size_t own = (size_t)model->meshes[m].morph_target_count;
     for (int c = 0; c < model->clip_count; c++) {
         size_t keys = (size_t)key_counts[c];
         for (int i = 0; i < model->clips[c].morph_track_count; i++)
             if (model->clips[c].morph_tracks[i].mesh == m) keys += (size_t)model->clips[c].morph_tracks[i].key_count;
-        bytes += keys * targets * 4;
+        bytes += keys * (own * 4 + 12);
     }
     return bytes;
 }
