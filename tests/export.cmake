@@ -14,6 +14,10 @@ skinview_test(io_export_gltf_three io/test_export_gltf_three.c SOURCES util/dcc_
 skinview_test(io_export_gltf_roundtrip io/test_export_gltf_roundtrip.c LINK skinview_io BINARY LABELS io SKIP TIMEOUT 600)
 skinview_test(io_export_gltf_validator io/test_export_gltf_validator.c LINK PkgConfig::CJSON BINARY LABELS io SKIP TIMEOUT 600)
 skinview_test(io_export_gltf_errors io/test_export_gltf_errors.c BINARY LABELS io TIMEOUT 120)
+#   io_export_gltf_dq         a candy-wrapper DQ skin built in memory: the export's corrective morph targets give
+#                             skinview's DQ pose at every key (1e-6 of the diagonal), a stated bound between keys;
+#                             a plain-LBS export is off by exactly LBS's collapse
+skinview_test(io_export_gltf_dq io/test_export_gltf_dq.c LINK skinview_io LABELS io TIMEOUT 120)
 #   io_export_gltf_screenshot the same --screenshot from MODEL and from its GLB (<= 0.5 % of the pixels differ;
 #                             needs GL: xvfb-run or EGL)
 skinview_test(io_export_gltf_screenshot io/test_export_gltf_screenshot.c LINK skinview_io STB BINARY LABELS io gl SKIP TIMEOUT 300)

@@ -146,8 +146,10 @@ static bool parse_view(const CliOption *option, int argc, char **argv, int *i, O
 
 static bool parse_skinning(const CliOption *option, int argc, char **argv, int *i, Options *o, char *error, size_t size)
 {
-    static const char *const methods[SKINNING_METHOD_COUNT + 1] = {"gpu", "cpu", "dq", "rigid", NULL};
+    /* "lbs": the same as gpu (linear blend skinning; the word --export-gltf users look for) */
+    static const char *const methods[SKINNING_METHOD_COUNT + 2] = {"gpu", "cpu", "dq", "rigid", "lbs", NULL};
     int found = take_choice(option, argc, argv, i, methods, error, size);
+    if (found == SKINNING_METHOD_COUNT) found = SKINNING_GPU_LBS;
     o->aids.skinning = found >= 0 ? (SkinningMethod)found : o->aids.skinning;
     o->skinning_given = true;
     return found >= 0;
@@ -391,12 +393,13 @@ static const CliOption options_table[] = {
          "OUT.bin and PNG images beside it): hierarchy, skins, every clip\n"
          "(--clips), morph targets, materials and textures, exit"),
     FLAG("--check-export", check_export, "with --export-gltf: read the file back, pose every clip at every key\n"
-                                         "and halfway between against MODEL, print the worst vertex distance\n"
-                                         "per clip over the model's size; exit 1 above 1e-4"),
+                                         "and halfway between against MODEL as skinview shows it (--skinning),\n"
+                                         "print the worst vertex distance per clip over the model's size\n"
+                                         "(at keys, halfway); exit 1 above 1e-4"),
     CUSTOM("--compress", "meshopt", parse_compress, "meshopt",
-           "with --export-gltf: EXT_meshopt_compression (meshoptimizer)"),
+           "with --export-gltf (or the window's Ctrl+E): EXT_meshopt_compression\n(meshoptimizer)"),
     CUSTOM("--max-influences", "4|8", parse_max_influences, "4 or 8",
-           "with --export-gltf: 8 writes JOINTS_1 / WEIGHTS_1 for vertices with\n"
+           "with --export-gltf (or the window's Ctrl+E): 8 writes JOINTS_1 /\nWEIGHTS_1 for vertices with\n"
            "more than four influences (the file's 8 largest; default 4: what\n"
            "the renderer draws)"),
     TEXT("--vat", "OUTDIR", vat_dir, "play a bake back with shaders/vat.vert (no skeleton)"),
@@ -413,11 +416,12 @@ static const CliOption options_table[] = {
     CUSTOM("--retarget", "on|off", parse_retarget, "on or off",
            "with --animations: on (default) retargets rotations and scales\n"
            "the hips' travel; off copies the local keys as they are (same rig)"),
-    CUSTOM("--skinning", "METHOD", parse_skinning, "gpu, cpu, dq or rigid",
-           "gpu: linear blend skinning in the shader (default); cpu: linear\n"
+    CUSTOM("--skinning", "METHOD", parse_skinning, "gpu, cpu, dq, rigid or lbs",
+           "gpu (or lbs): linear blend skinning in the shader (default); cpu: linear\n"
            "blend skinning on the CPU, uploaded each frame; dq: dual quaternion\n"
            "skinning in the shader; rigid: each vertex follows its heaviest joint\n"
-           "only (the joints crack). --screenshot, --export-pose and --verify follow it"),
+           "only (the joints crack). --screenshot, --export-pose and --verify follow it;\n"
+           "--export-gltf too: dq / rigid as LBS + corrective morph targets, lbs plain"),
     FLAG("--reference", aids.reference, "run the functions docs/skinning.md teaches (clip_sample,\n"
                                         "pose_local_to_model, skin_palette, skin_vertices_lbs) instead of the\n"
                                         "fast path (packed keys, SIMD); the window, --screenshot, --export-pose,\n"
@@ -509,7 +513,7 @@ const char *cli_usage(void)
         "                [--bake-vat OUTDIR [--fps N] [--clips A,B|all] [--precision 16|float]\n"
         "                                   [--max-texture N] [--quiet]]\n"
         "                [--export-gltf OUT.glb|OUT.gltf [--clips A,B|all] [--fps N] [--compress meshopt]\n"
-        "                                   [--max-influences 4|8] [--check-export] [--quiet]]\n"
+        "                                   [--max-influences 4|8] [--skinning dq|lbs|rigid] [--check-export] [--quiet]]\n"
         "       skinview --vat OUTDIR [--instances N] [--clip ...] [--time ...] [--speed X]\n"
         "                [--screenshot OUT.png | --export-pose OUT.obj | --verify] [--size WxH]\n"
         "       skinview MODEL --against OTHER [--report [--tolerance X] | --screenshot OUT.png]\n"

@@ -5,6 +5,14 @@
 
 #include <stdio.h>
 
+bool app_opens_window(const Options *options)
+{
+    return !options->export_gltf_path && !options->info && !options->json && !options->screenshot_path &&
+           !options->export_pose_path && !options->verify && !options->vat_dir && !options->bake_vat_dir &&
+           !options->thumbnail_in && !options->inspect_vertex && !options->record_path && !options->against_report &&
+           !options->help && !options->version;
+}
+
 bool cli_check(Options *options, char *error, size_t error_size)
 {
     options->aids.grid = !options->no_grid;
@@ -48,9 +56,14 @@ bool cli_check(Options *options, char *error, size_t error_size)
                                     "(--clips and --quiet also with --export-gltf)");
         return false;
     }
-    if ((options->check_export || options->compress_meshopt || options->max_influences) && !options->export_gltf_path) {
-        snprintf(error, error_size, "%s only goes with --export-gltf",
-                 options->check_export ? "--check-export" : options->compress_meshopt ? "--compress" : "--max-influences");
+    if (options->check_export && !options->export_gltf_path) {
+        snprintf(error, error_size, "--check-export only goes with --export-gltf");
+        return false;
+    }
+    /* the window's Ctrl+E exports with them too */
+    if ((options->compress_meshopt || options->max_influences) && !options->export_gltf_path && !app_opens_window(options)) {
+        snprintf(error, error_size, "%s only goes with --export-gltf or the window (its Ctrl+E)",
+                 options->compress_meshopt ? "--compress" : "--max-influences");
         return false;
     }
     if (options->export_gltf_path && options->precision_or_texture) {

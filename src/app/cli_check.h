@@ -10,4 +10,8 @@
  * line in `error`. */
 bool cli_check(Options *options, char *error, size_t error_size);
 
+/* True when `options` ask for the window (no mode that writes, prints or plays something and exits: --info,
+ * --screenshot, --export-gltf, ...). */
+bool app_opens_window(const Options *options);
+
 #endif

@@ -144,10 +144,12 @@ int app_select_clips(const Model *model, const char *list, int *selected, char *
  * (export_gltf_cmd.c): the model as glTF 2.0; with --check-export read back and compared. */
 int command_export_gltf(const Options *options, const char *model_path);
 
-/* The window's Ctrl+E (export_gltf_cmd.c): `model` written to `path` (GLB, default options), read back and checked
+/* The window's Ctrl+E (export_gltf_cmd.c): `model` written to `path` (GLB, with the command line's --max-influences and
+ * --compress from `options`, skinned as `method`: the window's K), read back and checked
  * as --check-export does; summary: the worst distance over the model's size per clip and the verdict ("rest 1.6e-07,
  * Idle 3.3e-07, ... (ok, within 1e-04)"), or the cause of a failure. True when written and within the tolerance. */
-bool app_export_gltf_checked(const Model *model, const char *path, char *summary, size_t summary_size);
+bool app_export_gltf_checked(const Model *model, const char *path, const Options *options, SkinningMethod method,
+                             char *summary, size_t summary_size);
 
 /* --bake-vat OUTDIR (vat_bake.c): vertex animation textures of the model's clips. */
 int command_bake_vat(const Options *options, const char *model_path);

@@ -22,6 +22,9 @@
 #include <unistd.h>
 
 #define EXPORT_CHECK_TOLERANCE 1e-4   /* of the bind-pose diagonal */
+#define EXPORT_CHECK_BETWEEN_TOLERANCE 1e-4   /* halfway between keys, when a mesh carries corrective targets: LBS plus the
+                                                 linear interpolation of the keys' corrections, refined by the export to
+                                                 5e-5 where GLTF_CORRECTIVE_DEPTH allows (gltf_write_dq.c) */
 
 static double seconds_now(void)
 {
@@ -51,18 +54,23 @@ static int compare_floats(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Playback times to check clip c at: 0, 1/3, 2/3, the end, every key (from the start) and every midpoint. */
-static int check_times(const Clip *clip, float **out)
+/* Playback times to check clip c at: every key (of every channel, from the start; with --fps N also its grid, which
+ * the export writes as keys; the weight keys of the export's clip `back`), 0 and the end first (*keys of them), then
+ * every midpoint between consecutive keys and 1/3, 2/3 of the clip. */
+static int check_times(const Clip *clip, const Clip *back, float fps, float **out, int *keys_out)
 {
     int keys = 0;
+    for (int i = 0; i < back->morph_track_count; i++) keys += back->morph_tracks[i].key_count;
     for (int i = 0; i < clip->track_count; i++)
         keys += clip->tracks[i].translation_count + clip->tracks[i].rotation_count + clip->tracks[i].scale_count;
     for (int i = 0; i < clip->morph_track_count; i++) keys += clip->morph_tracks[i].key_count;
-    float *times = malloc(sizeof(float) * (size_t)(2 * keys + 8));
+    int grid = fps > 0 ? (int)fminf(clip->duration * fps + 2.0f, 1e7f) : 0;
+    float *times = malloc(sizeof(float) * (size_t)(2 * (keys + grid) + 8));
     if (!times) return -1;
     int n = 0;
     float d = clip->duration;
-    times[n++] = 0, times[n++] = d / 3, times[n++] = 2 * d / 3, times[n++] = d;
+    times[n++] = 0, times[n++] = d;
+    for (int f = 1; f < grid; f++) times[n++] = (float)f / fps;
     for (int i = 0; i < clip->track_count; i++) {
         const JointTrack *t = &clip->tracks[i];
         for (int k = 0; k < t->translation_count; k++) times[n++] = t->translation_times[k] - clip->start;
@@ -71,27 +79,34 @@ static int check_times(const Clip *clip, float **out)
     }
     for (int i = 0; i < clip->morph_track_count; i++)
         for (int k = 0; k < clip->morph_tracks[i].key_count; k++) times[n++] = clip->morph_tracks[i].times[k] - clip->start;
+    /* the export's weight keys (read back): corrective keys added between the clip's own (gltf_write_dq.c) */
+    for (int i = 0; i < back->morph_track_count; i++)
+        for (int k = 0; k < back->morph_tracks[i].key_count; k++) times[n++] = back->morph_tracks[i].times[k] - back->start;
     qsort(times, (size_t)n, sizeof(float), compare_floats);
     int unique = 0;
     for (int i = 0; i < n; i++)
         if (times[i] >= 0 && times[i] <= d && (unique == 0 || times[i] > times[unique - 1])) times[unique++] = times[i];
     int keys_unique = unique;
     for (int i = 0; i + 1 < keys_unique; i++) times[unique++] = 0.5f * (times[i] + times[i + 1]);
+    times[unique++] = d / 3, times[unique++] = 2 * d / 3;
     *out = times;
+    *keys_out = keys_unique;
     return unique;
 }
 
-/* Worst distance between the posed vertices of the two models (mesh m of a = mesh order[m] of b), a's placed
- * in glTF's axes and unit by to_gltf (gltf_export_axes). */
+/* Worst distance between the posed vertices of the two models (mesh m of a = mesh order[m] of b), a's skinned by
+ * `method` (skinview's view of it: dq_pose updated here for SKINNING_GPU_DQ) and placed in glTF's axes and unit by
+ * to_gltf (gltf_export_axes), b's by LBS (glTF's). */
 static double pose_distance(Animator *a, int clip_a, Animator *b, int clip_b, float time, const int *order, vec3 *pa, vec3 *pb,
-                            mat4 to_gltf)
+                            mat4 to_gltf, SkinningMethod method, SkinDqPose *dq_pose)
 {
     animator_evaluate(a, clip_a, time);
     animator_evaluate(b, clip_b, time);
+    if (method == SKINNING_GPU_DQ) skin_dq_pose_update(dq_pose, a);
     double worst = 0;
     for (int m = 0; m < a->model->mesh_count; m++) {
         int n = a->model->meshes[m].vertex_count;
-        animator_skin_mesh(a, m, pa, NULL);
+        skin_mesh_by_method(method, dq_pose, a, m, pa, NULL);
         animator_skin_mesh(b, order[m], pb, NULL);
         for (int v = 0; v < n; v++) {
             glm_mat4_mulv3(to_gltf, pa[v], 1.0f, pa[v]);
@@ -116,8 +131,8 @@ static void summary_add(char *summary, size_t summary_size, const char *name, do
 
 /* The check: prints its table when `print`; summary (may be NULL): "(rest pose) 0.0e+00, CLIP 1.2e-07, ..." (what
  * fits), the window's message. 0 when every pose is within the tolerance, else 1. */
-static int check_export(const Model *model, const char *path, const GltfExportReport *report, bool progress_on, bool print,
-                        char *summary, size_t summary_size)
+static int check_export(const Model *model, const char *path, const GltfExportReport *report, SkinningMethod method, float fps,
+                        bool progress_on, bool print, char *summary, size_t summary_size)
 {
     if (summary && summary_size) summary[0] = '\0';
     Model back = {0};
@@ -145,10 +160,13 @@ static int check_export(const Model *model, const char *path, const GltfExportRe
         if (model->meshes[m].vertex_count > largest) largest = model->meshes[m].vertex_count;
     }
     Animator a, b;
+    SkinDqPose dq_pose;
     vec3 *pa = malloc(sizeof(vec3) * (size_t)largest), *pb = malloc(sizeof(vec3) * (size_t)largest);
     bool a_ok = animator_init(&a, model), b_ok = a_ok && animator_init(&b, &back);
-    if (!pa || !pb || !a_ok || !b_ok) {
+    bool dq_ok = b_ok && skin_dq_pose_init(&dq_pose, model);
+    if (!pa || !pb || !a_ok || !b_ok || !dq_ok) {
         fprintf(stderr, "skinview: %s: out of memory\n", path);
+        if (dq_ok) skin_dq_pose_free(&dq_pose);
         if (b_ok) animator_free(&b);
         if (a_ok) animator_free(&a);
         free(pa), free(pb);
@@ -158,12 +176,22 @@ static int check_export(const Model *model, const char *path, const GltfExportRe
     mat4 to_gltf;
     gltf_export_axes(model, to_gltf);
     double diagonal = model_bind_diagonal(model) * glm_vec3_norm(to_gltf[0]), limit = EXPORT_CHECK_TOLERANCE * diagonal;
-    if (print)
-        printf("check-export: %s read back by skinview's glTF reader; worst vertex distance / bind-pose diagonal (%.6g), "
-               "tolerance %.0e\n", path, diagonal, EXPORT_CHECK_TOLERANCE);
-    double worst_rest = pose_distance(&a, ANIMATOR_REST_POSE, &b, ANIMATOR_REST_POSE, 0, report->mesh_order, pa, pb, to_gltf);
+    /* between keys a corrected mesh (DQ, blended, rigid: gltf_write_dq.c) shows LBS plus the linear interpolation of
+     * the corrections at the keys around: its own bound there */
+    bool corrected = report->meshes_corrected > 0;
+    double between_tolerance = corrected ? EXPORT_CHECK_BETWEEN_TOLERANCE : EXPORT_CHECK_TOLERANCE;
+    double between_limit = between_tolerance * diagonal;
+    if (print) {
+        printf("check-export: %s read back by skinview's glTF reader against MODEL skinned by %s; worst vertex distance / "
+               "bind-pose diagonal (%.6g), tolerance %.0e at keys, %.0e between\n", path,
+               method == SKINNING_GPU_DQ ? "dual quaternions" : method == SKINNING_RIGID ? "rigid skinning" : "LBS",
+               diagonal, EXPORT_CHECK_TOLERANCE, between_tolerance);
+        printf("  %-40s %6s        %-9s  %s\n", "clip", "poses", "at keys", "halfway between keys");
+    }
+    double worst_rest = pose_distance(&a, ANIMATOR_REST_POSE, &b, ANIMATOR_REST_POSE, 0, report->mesh_order, pa, pb, to_gltf,
+                                      method, &dq_pose);
     bool rest_ok = worst_rest <= limit;
-    if (print) printf("  %-40s %6d poses  %.3e  %s\n", "(rest pose)", 1, worst_rest / diagonal, rest_ok ? "ok" : "FAILED");
+    if (print) printf("  %-40s %6d poses  %.3e  %-9s  %s\n", "(rest pose)", 1, worst_rest / diagonal, "-", rest_ok ? "ok" : "FAILED");
     summary_add(summary, summary_size, "rest", worst_rest / diagonal);
     if (!rest_ok) status = 1;
     int written = 0;
@@ -179,29 +207,33 @@ static int check_export(const Model *model, const char *path, const GltfExportRe
             break;
         }
         float *times = NULL;
-        int count = check_times(&model->clips[c], &times);
+        int keys = 0, count = check_times(&model->clips[c], &back.clips[animation], fps, &times, &keys);
         if (count < 0) {
             fprintf(stderr, "skinview: %s: out of memory\n", path);
             status = 1;
             break;
         }
-        double worst = 0;
-        float worst_time = 0;
+        double worst_keys = 0, worst_between = 0;
+        float worst_time = 0, worst_between_time = 0;
         for (int i = 0; i < count; i++) {
-            double d = pose_distance(&a, c, &b, animation, times[i], report->mesh_order, pa, pb, to_gltf);
-            if (!(d <= worst)) worst = d, worst_time = times[i];
+            double d = pose_distance(&a, c, &b, animation, times[i], report->mesh_order, pa, pb, to_gltf, method, &dq_pose);
+            if (i < keys && !(d <= worst_keys)) worst_keys = d, worst_time = times[i];
+            if (i >= keys && !(d <= worst_between)) worst_between = d, worst_between_time = times[i];
         }
         free(times);
-        bool ok = worst <= limit;
-        if (!ok) status = 1;
+        bool keys_ok = worst_keys <= limit, between_ok = worst_between <= between_limit;
+        if (!keys_ok || !between_ok) status = 1;
         progress_line(&progress, ++done, written);
         const char *name = model->clips[c].name[0] ? model->clips[c].name : "(unnamed)";
-        summary_add(summary, summary_size, name, worst / diagonal);
+        summary_add(summary, summary_size, name, fmax(worst_keys, worst_between) / diagonal);
         if (!print) continue;
-        printf("  %-40.40s %6d poses  %.3e  %s", name, count, worst / diagonal, ok ? "ok" : "FAILED");
-        if (!ok) printf(" (worst at %.4g s)", worst_time);
+        printf("  %-40.40s %6d poses  %.3e  %.3e  %s", name, count, worst_keys / diagonal, worst_between / diagonal,
+               keys_ok && between_ok ? "ok" : "FAILED");
+        if (!keys_ok) printf(" (worst key at %.4g s)", worst_time);
+        if (!between_ok) printf(" (worst between keys at %.4g s)", worst_between_time);
         printf("\n");
     }
+    skin_dq_pose_free(&dq_pose);
     animator_free(&b);
     animator_free(&a);
     free(pa), free(pb);
@@ -211,20 +243,25 @@ static int check_export(const Model *model, const char *path, const GltfExportRe
     return status;
 }
 
-bool app_export_gltf_checked(const Model *model, const char *path, char *summary, size_t summary_size)
+bool app_export_gltf_checked(const Model *model, const char *path, const Options *options, SkinningMethod method,
+                             char *summary, size_t summary_size)
 {
     GltfExportReport report = {0};
     report.clip_animation = malloc(sizeof(int) * ((size_t)model->clip_count + 1));
     report.mesh_order = malloc(sizeof(int) * ((size_t)model->mesh_count + 1));
     char error[512];
-    GltfExportOptions export_options = {0};
+    /* the command line's export options (the window's model was imported with its --max-influences and kept the
+     * images' bytes: app_import_options) */
+    GltfExportOptions export_options = {.skinning = method,
+                                        .max_influences = options ? options->max_influences : 0,
+                                        .meshopt = options && options->compress_meshopt};
     bool ok = report.clip_animation && report.mesh_order;
     if (!ok) snprintf(summary, summary_size, "out of memory");
     else if (!(ok = gltf_export(model, path, &export_options, &report, error, sizeof error)))
         snprintf(summary, summary_size, "%.400s", error);
     else {
         char table[1024];
-        int status = check_export(model, path, &report, false, false, table, sizeof table);
+        int status = check_export(model, path, &report, method, 0.0f, false, false, table, sizeof table);
         snprintf(summary, summary_size, "%s (%s %.0e)", table[0] ? table : "does not read back",
                  status == 0 ? "ok, within" : "FAILED: above", EXPORT_CHECK_TOLERANCE);
         ok = status == 0;
@@ -271,11 +308,16 @@ int command_export_gltf(const Options *options, const char *model_path)
     }
     for (int i = 0; i < count; i++) selected[list[i]] = true;
     bool terminal = !options->quiet && isatty(STDERR_FILENO);
+    /* what skinview shows: --skinning, else dual quaternions when the file asks them for every skinned mesh */
+    SkinningMethod skinning = options->skinning_given            ? options->aids.skinning
+                              : model_asks_dual_quaternion(&model) ? SKINNING_GPU_DQ
+                                                                   : SKINNING_GPU_LBS;
     ExportProgress progress = {terminal, "exporting"};
     GltfExportOptions export_options = {.clip_selected = selected,
                                         .fps = options->fps_given ? options->fps : 0.0f,
                                         .meshopt = options->compress_meshopt,
                                         .max_influences = options->max_influences,
+                                        .skinning = skinning,
                                         .progress = progress_line,
                                         .progress_user = &progress};
     double start = seconds_now();
@@ -286,9 +328,21 @@ int command_export_gltf(const Options *options, const char *model_path)
     }
     double elapsed = seconds_now() - start;
     if (!options->quiet) {
-        if (report.meshes_lbs_for_dq)
-            fprintf(stderr, "skinview: %s: %d mesh(es) the file skins by dual quaternions: glTF has only linear blend "
-                            "skinning, written as LBS\n", out, report.meshes_lbs_for_dq);
+        if (report.meshes_lbs_for_dq && report.meshes_over_cap)
+            fprintf(stderr, "skinview: %s: %d mesh(es) skinned by %s written as plain LBS (glTF has only linear blend "
+                            "skinning): their corrective morph targets would take %.1f MiB, over the cap of %zu MiB\n",
+                    out, report.meshes_lbs_for_dq, skinning == SKINNING_RIGID ? "rigid skinning" : "dual quaternions",
+                    (double)report.over_cap_bytes / 1048576.0, GLTF_CORRECTIVE_MAX_BYTES >> 20);
+        else if (report.meshes_lbs_for_dq)
+            fprintf(stderr, "skinview: %s: %d mesh(es) the file skins by dual quaternions written as LBS, as skinview "
+                            "shows them %s (--skinning dq: corrective morph targets)\n", out, report.meshes_lbs_for_dq,
+                    options->skinning_given ? "with --skinning lbs/gpu/cpu" : "(not every skinned mesh asks for DQ)");
+        if (report.meshes_corrected)
+            fprintf(stderr, "skinview: %s: %d mesh(es) skinned by %s: written as LBS + %d corrective morph target(s) "
+                            "(%ld keys, %.1f KiB), exact at every key, interpolated between (docs/export.md)%s\n",
+                    out, report.meshes_corrected, skinning == SKINNING_RIGID ? "rigid skinning" : "dual quaternions",
+                    report.corrective_targets, report.corrective_keys, (double)report.corrective_bytes / 1024.0,
+                    report.corrective_singular ? "; some vertices left LBS where their blended matrix is singular" : "");
         if (report.meshes_follow_node)
             fprintf(stderr, "skinview: %s: %d skinned mesh(es) follow their node's motion since binding (Maya): written "
                             "with a copy of their joints under the mesh node (docs/export.md)\n", out, report.meshes_follow_node);
@@ -311,7 +365,7 @@ int command_export_gltf(const Options *options, const char *model_path)
                report.animations, report.channels, report.keys, report.bytes, elapsed);
     if (options->check_export) {
         fflush(stdout);
-        status = check_export(&model, out, &report, terminal, true, NULL, 0);
+        status = check_export(&model, out, &report, skinning, export_options.fps, terminal, true, NULL, 0);
     }
 done:
     free(report.clip_animation);

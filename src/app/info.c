@@ -156,8 +156,10 @@ static int print_text(const Model *model, bool verbose)
                mesh_primitive_plural(mesh->primitive), mesh->bone_count, mesh->skinned ? "skinned" : "static");
         if (mesh->morph_target_count > 0) printf(", %d morph targets", mesh->morph_target_count);
         if (mesh->skinned && mesh->skinning_in_file != MESH_SKINNING_LINEAR)   /* FBX SkinningType */
-            printf(", the file asks for %s skinning",
-                   mesh->skinning_in_file == MESH_SKINNING_DUAL_QUATERNION ? "dual quaternion" : "blended (LBS/DQ per vertex)");
+            printf(", the file asks for %s skinning (%s)",
+                   mesh->skinning_in_file == MESH_SKINNING_DUAL_QUATERNION ? "dual quaternion" : "blended (LBS/DQ per vertex)",
+                   model_asks_dual_quaternion(model) ? "--export-gltf: LBS + corrective morph targets"
+                                                     : "shown and exported as LBS: not every skinned mesh asks for it");
         putchar('\n');
         for (int t = 0; t < mesh->morph_target_count; t++) {
             printf("      morph target [%d] ", t);

@@ -1,5 +1,6 @@
 /* load.c — model loading with uniform error messages, clip lookup, data files. */
 #include "commands.h"
+#include "cli_check.h"
 #include "anim/animator.h"
 #include "io/import.h"
 
@@ -18,7 +19,8 @@ ImportOptions app_import_options(const Options *options)
     import.measure_key_error = options->info;          /* --info reports the optimiser's error */
     import.hold_end_keys = options->no_extrapolation;  /* --no-extrapolation */
     import.max_influences = options->max_influences;   /* --max-influences 8: JOINTS_1 / WEIGHTS_1 */
-    import.keep_image_bytes = options->export_gltf_path != NULL;   /* --export-gltf copies PNG / JPEG bytes */
+    /* --export-gltf copies PNG / JPEG bytes, and so does the window's Ctrl+E: the window keeps them too */
+    import.keep_image_bytes = options->export_gltf_path != NULL || app_opens_window(options);
     return import;
 }
 

@@ -307,7 +307,9 @@ static void export_gltf_checked(Viewer *viewer, Player *player)
         player_message(player, "export: no free file name next to the model");
         return;
     }
-    bool ok = app_export_gltf_checked(&viewer->loaded->model, path, summary, sizeof summary);
+    /* the skinning method the window shows now (key K): DQ (rigid) gets corrective morph targets */
+    bool ok = app_export_gltf_checked(&viewer->loaded->model, path, viewer->options, viewer->loaded->teaching.shown.skinning,
+                                      summary, sizeof summary);
     if (ok) printf("skinview: exported %s: worst distance / size: %s\n", path, summary);
     else fprintf(stderr, "skinview: %s: export: %s\n", path, summary);
     fflush(stdout);

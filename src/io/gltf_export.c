@@ -3,6 +3,7 @@
  * each, sharing gltf_write_internal.h:
  *   gltf_write_buffer.c    the binary buffer, bufferViews (EXT_meshopt_compression), accessors (leaf helpers)
  *   gltf_write_nodes.c     the node tree: joints, mesh nodes, helpers; units and axes (gltf_export_axes)
+ *   gltf_write_dq.c        corrective morph targets for meshes skinview skins by DQ (blended, rigid)
  *   gltf_write_mesh.c      meshes and skins
  *   gltf_write_material.c  materials and textures
  *   gltf_write_anim.c      clips
@@ -122,6 +123,7 @@ bool gltf_export(const Model *model, const char *path, const GltfExportOptions *
     cJSON *extensions_used = cJSON_CreateArray();
     w.buffer_views = cJSON_CreateArray();
     w.accessors = cJSON_CreateArray();
+    if (!gltf_writer_correctives(&w)) goto done;   /* DQ / blended / rigid skins: corrective morph targets */
     if (!gltf_writer_build_tree(&w, &tree)) goto done;
     /* meshes first (their accessors), then the nodes that name them */
     for (int m = 0; m < model->mesh_count; m++) w.mesh_node[m] = -1;
@@ -191,6 +193,7 @@ done:
     cJSON_Delete(w.root);
     free(files.paths);
     gltf_writer_tree_free(&tree, model->mesh_count);
+    gltf_writer_correctives_free(&w);
     free(w.copy_joint);
     free(w.copy_node);
     free(mesh_index);

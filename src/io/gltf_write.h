@@ -13,6 +13,10 @@
  *   - every clip -> one animation: the JointTracks' keys as they are (skinview's LINEAR / STEP /
  *     CUBICSPLINE are glTF's; FBX curves were resampled to keys at import), times from 0 (Clip.start
  *     subtracted); morph weights one sampler per mesh node over all its targets;
+ *   - a mesh skinview skins otherwise than by LBS (dual quaternions, blended per vertex, rigid: options->skinning)
+ *     -> the same skin plus corrective morph targets, one per key time where the pose differs from LBS, whose
+ *     weights are 1 at their key and fall linearly to 0 at the neighbouring keys: glTF's LBS shows skinview's
+ *     pose exactly at every key, the linear interpolation of the correction between keys (gltf_write_dq.c);
  *   - materials as the renderer draws them; textures as the file's own PNG / JPEG bytes when the import kept them
  *     (Texture.encoded), else PNG from the decoded RGBA the renderer uses.
  * Written atomically (atomic_file.h): a failure leaves nothing behind. */
@@ -20,6 +24,7 @@
 #define SKINVIEW_GLTF_WRITE_H
 
 #include "../anim/model.h"
+#include "../anim/skin_dq.h"   /* SkinningMethod */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -31,6 +36,10 @@ typedef struct GltfExportOptions {
     bool        meshopt;         /* EXT_meshopt_compression on every bufferView */
     int         max_influences;  /* 8: JOINTS_1 / WEIGHTS_1 for meshes that kept a 5th influence (Mesh.weights_more,
                                     ImportOptions.max_influences 8); else the 4 the renderer draws */
+    SkinningMethod skinning;     /* how skinview shows the skinned meshes: SKINNING_GPU_DQ (or SKINNING_RIGID) adds
+                                    corrective morph targets so that glTF's LBS shows that pose at every written key
+                                    (gltf_write_dq.c); SKINNING_GPU_LBS / SKINNING_CPU_LBS (0, the default): plain LBS */
+    size_t      corrective_max_bytes; /* a mesh's corrections may take at most this; 0: GLTF_CORRECTIVE_MAX_BYTES */
     /* called after each clip is written (may be NULL) */
     void      (*progress)(void *user, int done, int total);
     void       *progress_user;
@@ -47,7 +56,15 @@ typedef struct GltfExportReport {
     int    clips_without_keys;   /* selected clips with no channel (glTF needs one): not written */
     int    morph_samplers_resampled; /* weight samplers whose targets mixed interpolations: resampled LINEAR */
     int    meshes_eight_influences; /* meshes written with JOINTS_1 / WEIGHTS_1 (--max-influences 8) */
-    int    meshes_lbs_for_dq;    /* meshes the file skins by dual quaternions / blend: written as LBS */
+    int    meshes_lbs_for_dq;    /* meshes the file skins by dual quaternions / blend written as plain LBS (skinning LBS
+                                    asked, or over the corrective cap) */
+    int    meshes_corrected;     /* skinned meshes written with corrective morph targets (options->skinning) */
+    int    meshes_over_cap;      /* of meshes_lbs_for_dq: their correctives would pass GLTF_CORRECTIVE_MAX_BYTES */
+    size_t over_cap_bytes;       /* the largest such mesh's corrective bytes */
+    int    corrective_targets;   /* corrective morph targets written, over every mesh */
+    long   corrective_keys;      /* (mesh, clip key) pairs whose pose differs from LBS (the rest pose counted as one) */
+    size_t corrective_bytes;     /* their sparse data and weight keys, bytes */
+    long   corrective_singular;  /* (vertex, key) pairs left uncorrected: the blended matrix A near-singular */
     int    meshes_follow_node;   /* FBX (Maya) meshes whose skin follows the mesh node: written with a copy of their
                                     joints under a frame node below the mesh node (gltf_write_nodes.c) */
     int    sheared_joints;       /* joints whose rest matrix is no T*R*S (shear): written as the nearest TRS */
@@ -66,6 +83,15 @@ bool gltf_export_axes(const Model *model, mat4 to_gltf);
 
 /* Writes `model` to `path` (.glb: one binary file, textures embedded; .gltf: JSON with NAME.bin and
  * NAME_imageN.png / .jpg beside it). False with a one-line cause in error (nothing is left behind). */
+/* Corrective morph targets of one mesh may take at most this many bytes (sparse deltas and the weight keys they
+ * add); a mesh past it is written as plain LBS, with the reason in the report. */
+#define GLTF_CORRECTIVE_MAX_BYTES ((size_t)64 << 20)
+
+/* Between two written keys glTF shows LBS plus the linear interpolation of their corrections; where that is, halfway,
+ * more than 5e-5 of the diagonal from skinview's pose the export adds a corrective key in the middle, and so on, at
+ * most this many times (2^6 = 64 corrective keys per key interval at most; 4 left Male_Casual's RunningJump at 1.02e-4 with --skinning dq). */
+#define GLTF_CORRECTIVE_DEPTH 6
+
 bool gltf_export(const Model *model, const char *path, const GltfExportOptions *options, GltfExportReport *report,
                  char *error, size_t error_size);
 

@@ -82,8 +82,11 @@ static void keys_extend(SamplerKeys *keys, float end)
 {
     if (keys->count == 0 || !(end > keys->times[keys->count - 1])) return;
     int c = keys->components;
-    float zero[64] = {0}, last[64];
-    if (c > 64) return;
+    float *zero = calloc((size_t)c, sizeof(float)), *last = malloc(sizeof(float) * (size_t)c);
+    if (!zero || !last) {   /* the clip then ends at its last key; out of memory shows up in the next step */
+        free(zero), free(last);
+        return;
+    }
     if (keys->kind == INTERPOLATION_CUBICSPLINE) {
         float *prev = &keys->values[(size_t)(keys->count - 1) * 3 * (size_t)c];
         memcpy(last, prev + c, sizeof(float) * (size_t)c);
@@ -91,6 +94,7 @@ static void keys_extend(SamplerKeys *keys, float end)
     } else
         memcpy(last, &keys->values[(size_t)(keys->count - 1) * (size_t)c], sizeof(float) * (size_t)c);
     keys_push(keys, end, zero, last, zero);
+    free(zero), free(last);
 }
 
 static const char *interpolation_keyword(Interpolation kind)
@@ -98,7 +102,29 @@ static const char *interpolation_keyword(Interpolation kind)
     return kind == INTERPOLATION_STEP ? "STEP" : kind == INTERPOLATION_CUBICSPLINE ? "CUBICSPLINE" : "LINEAR";
 }
 
-/* One sampler + one channel targeting node.path (node: joint `joint`'s, or -1 for weights). */
+/* A weights sampler's output (count floats). A mesh with corrective targets (gltf_write_dq.c, `mesh` >= 0) has mostly
+ * zero weights (one-hot at each key): written as a sparse accessor when under a third are not zero, else plain. */
+static int weights_output(GltfWriter *w, int mesh, const float *values, int count)
+{
+    int nonzero = 0;
+    for (int i = 0; i < count; i++) nonzero += values[i] != 0.0f;
+    bool corrected = mesh >= 0 && w->correctives && w->correctives->meshes[mesh].count > 0;
+    if (!corrected || nonzero == 0 || nonzero * 3 >= count) return gltf_writer_floats(w, values, count, 1, GW_VIEW_DATA, false);
+    uint32_t *indices = malloc(sizeof(uint32_t) * (size_t)nonzero);
+    float *kept = malloc(sizeof(float) * (size_t)nonzero);
+    if (!indices || !kept) {
+        free(indices), free(kept);
+        return gltf_writer_fail(w, "out of memory"), -1;
+    }
+    int n = 0;
+    for (int i = 0; i < count; i++)
+        if (values[i] != 0.0f) indices[n] = (uint32_t)i, kept[n++] = values[i];
+    int accessor = gltf_writer_sparse_floats(w, count, 1, nonzero, indices, kept, false);
+    free(indices), free(kept);
+    return accessor;
+}
+
+/* One sampler + one channel targeting node.path (node: joint `joint`'s; for weights `joint` is the mesh). */
 static bool write_channel(GltfWriter *w, cJSON *samplers, cJSON *channels, int node, int joint, const char *path,
                           const SamplerKeys *keys)
 {
@@ -109,7 +135,7 @@ static bool write_channel(GltfWriter *w, cJSON *samplers, cJSON *channels, int n
     if (keys->components <= 4 && strcmp(path, "weights") != 0)
         output = gltf_writer_floats(w, keys->values, values, keys->components, GW_VIEW_DATA, false);
     else   /* weights: SCALAR, targets x keys */
-        output = gltf_writer_floats(w, keys->values, values * keys->components, 1, GW_VIEW_DATA, false);
+        output = weights_output(w, joint, keys->values, values * keys->components);
     if (w->failed) return false;
     cJSON *sampler = cJSON_CreateObject(), *channel = cJSON_CreateObject();
     if (!sampler || !channel) {
@@ -166,22 +192,6 @@ static TrackChannel track_channel(const JointTrack *track, int which)
                           (const float *)track->scale_tangents, track->scale_interpolation, 3, "scale"};
 }
 
-/* The --fps grid plus the channel's own key times, sorted, from 0 to the clip's duration. */
-static int resample_times(const Clip *clip, const float *key_times, int key_count, float fps, float *out, int capacity)
-{
-    int frames = (int)floorf(clip->duration * fps + 1e-4f);
-    int n = 0, k = 0;
-    for (int f = 0; f <= frames + 1 && n < capacity; f++) {
-        float t = f <= frames ? (float)f / fps : clip->duration;
-        if (t > clip->duration) t = clip->duration;
-        while (k < key_count && key_times[k] - clip->start < t && n < capacity) {
-            float key = key_times[k++] - clip->start;
-            if (key >= 0 && (n == 0 || key > out[n - 1])) out[n++] = key;
-        }
-        if (n < capacity && (n == 0 || t > out[n - 1])) out[n++] = t;
-    }
-    return n;
-}
 
 static bool write_joint_channel(GltfWriter *w, const Clip *clip, const JointTrack *track, int which, cJSON *samplers,
                                 cJSON *channels, float *extend_to)
@@ -200,7 +210,7 @@ static bool write_joint_channel(GltfWriter *w, const Clip *clip, const JointTrac
             free(times);
             return gltf_writer_fail(w, "out of memory");
         }
-        int n = resample_times(clip, ch.times, ch.count, fps, times, capacity);
+        int n = gltf_writer_resample_times(clip, ch.times, ch.count, fps, times, capacity);
         int cursor = 0;
         for (int i = 0; i < n; i++) {
             float value[4], file_time = clip->start + times[i];
@@ -257,14 +267,19 @@ static bool write_morph_channel(GltfWriter *w, const Clip *clip, int mesh_index,
                                 float *extend_to)
 {
     const Mesh *mesh = &w->model->meshes[mesh_index];
-    int targets = mesh->morph_target_count;
+    /* the mesh's own targets, then its corrections' (gltf_write_dq.c), with their LINEAR tracks */
+    int own = mesh->morph_target_count, targets = gltf_writer_target_count(w, mesh_index);
+    const GltfCorrectives *correctives = w->correctives;
+    int clip_index = (int)(clip - w->model->clips);
+    int corrective_tracks = correctives ? correctives->track_count[clip_index] : 0;
     const MorphTrack **by_target = calloc((size_t)targets, sizeof *by_target);
     if (!by_target) return gltf_writer_fail(w, "out of memory");
     int tracks = 0, key_total = 0;
     bool all_linear = true, all_step = true, all_cubic_same = true;
     const MorphTrack *first_cubic = NULL;
-    for (int i = 0; i < clip->morph_track_count; i++) {
-        const MorphTrack *track = &clip->morph_tracks[i];
+    for (int i = 0; i < clip->morph_track_count + corrective_tracks; i++) {
+        const MorphTrack *track = i < clip->morph_track_count ? &clip->morph_tracks[i]
+                                                               : &correctives->tracks[clip_index][i - clip->morph_track_count];
         if (track->mesh != mesh_index || track->target < 0 || track->target >= targets || track->key_count <= 0) continue;
         by_target[track->target] = track;
         tracks++;
@@ -290,7 +305,9 @@ static bool write_morph_channel(GltfWriter *w, const Clip *clip, int mesh_index,
         free(by_target);
         return gltf_writer_fail(w, "out of memory");
     }
-    for (int t = 0; t < targets; t++) defaults[t] = mesh->morph_default_weights ? mesh->morph_default_weights[t] : 0.0f;
+    for (int t = 0; t < targets; t++)
+        defaults[t] = t < own ? (mesh->morph_default_weights ? mesh->morph_default_weights[t] : 0.0f)
+                              : (t - own == correctives->meshes[mesh_index].rest ? 1.0f : 0.0f);
     bool ok = true;
     if (all_cubic_same && w->options->fps <= 0 && tracks > 0) {
         /* every track CUBICSPLINE on the same times: written with their tangents (untracked targets: constant) */
@@ -325,7 +342,7 @@ static bool write_morph_channel(GltfWriter *w, const Clip *clip, int mesh_index,
             float *merged = malloc(sizeof(float) * (size_t)(key_total + grid + 1));
             if (!merged) ok = gltf_writer_fail(w, "out of memory");
             else {
-                n = resample_times(clip, times, n, fps, merged, key_total + grid + 1);
+                n = gltf_writer_resample_times(clip, times, n, fps, merged, key_total + grid + 1);
                 free(times);
                 times = merged;
             }
@@ -356,7 +373,7 @@ static bool write_morph_channel(GltfWriter *w, const Clip *clip, int mesh_index,
         keys_extend(&keys, *extend_to);
         *extend_to = 0;
     }
-    if (ok) ok = write_channel(w, samplers, channels, node, -1, "weights", &keys);
+    if (ok) ok = write_channel(w, samplers, channels, node, mesh_index, "weights", &keys);   /* joint: the mesh */
     keys_free(&keys);
     free(times);
     free(defaults);
@@ -412,7 +429,7 @@ bool gltf_write_animations(GltfWriter *w)
                 if (!write_joint_channel(w, clip, track, which, samplers, channels, &extend_to)) return false;
         }
         for (int m = 0; m < model->mesh_count && !w->failed; m++)
-            if (model->meshes[m].morph_target_count > 0 && w->mesh_node[m] >= 0)
+            if (gltf_writer_target_count(w, m) > 0 && w->mesh_node[m] >= 0)
                 if (!write_morph_channel(w, clip, m, samplers, channels, &extend_to)) return false;
         if (cJSON_GetArraySize(channels) == 0) {   /* glTF needs at least one channel */
             cJSON_Delete(animation);

@@ -1,7 +1,8 @@
 /* gltf_write_buffer.c — the writer's leaf helpers, which every step calls and which call no step: the one
  * binary buffer and its bufferViews (EXT_meshopt_compression through meshoptimizer's encoders, by what a
- * view holds: gltf_write_internal.h's GltfViewKind), accessors (min / max where glTF wants them), names as
- * valid UTF-8, the one-line failure. */
+ * view holds: gltf_write_internal.h's GltfViewKind), accessors (min / max where glTF wants them; sparse), names as
+ * valid UTF-8, the one-line failure; and the pure helpers two steps share (influences as written, the --fps
+ * grid, a mesh's target count with its corrections). */
 #include "gltf_write_internal.h"
 
 #include <meshoptimizer.h>
@@ -148,4 +149,138 @@ int gltf_writer_floats(GltfWriter *w, const float *data, int count, int componen
     const char *type = components == 16 ? "MAT4" : types[components];
     int view = gltf_writer_view(w, data, (size_t)count, sizeof(float) * (size_t)components, kind, NULL);
     return gltf_writer_accessor(w, view, GW_FLOAT, count, type, components, data, with_bounds);
+}
+
+/* min / max of `count` elements of `components` floats into the accessor (zeros: one more element of zeros) */
+static void add_bounds(cJSON *accessor, const float *data, int count, int components, bool zeros)
+{
+    float lo[16], hi[16];
+    for (int k = 0; k < components; k++) lo[k] = hi[k] = count > 0 ? data[k] : 0.0f;
+    for (int i = 0; i < count; i++)
+        for (int k = 0; k < components; k++) {
+            float v = data[(size_t)i * (size_t)components + (size_t)k];
+            lo[k] = v < lo[k] ? v : lo[k];
+            hi[k] = v > hi[k] ? v : hi[k];
+        }
+    for (int k = 0; zeros && k < components; k++) lo[k] = lo[k] < 0 ? lo[k] : 0.0f, hi[k] = hi[k] > 0 ? hi[k] : 0.0f;
+    cJSON_AddItemToObject(accessor, "min", cJSON_CreateFloatArray(lo, components));
+    cJSON_AddItemToObject(accessor, "max", cJSON_CreateFloatArray(hi, components));
+}
+
+static const char *accessor_type(int components)
+{
+    static const char *const types[] = {NULL, "SCALAR", "VEC2", "VEC3", "VEC4"};
+    return components == 16 ? "MAT4" : types[components];
+}
+
+int gltf_writer_zero_floats(GltfWriter *w, int count, int components, bool with_bounds)
+{
+    if (w->failed) return -1;
+    cJSON *accessor = cJSON_CreateObject();
+    if (!accessor) return gltf_writer_fail(w, "out of memory"), -1;
+    cJSON_AddItemToArray(w->accessors, accessor);
+    cJSON_AddNumberToObject(accessor, "componentType", GW_FLOAT);
+    cJSON_AddNumberToObject(accessor, "count", count);
+    cJSON_AddStringToObject(accessor, "type", accessor_type(components));
+    if (with_bounds) add_bounds(accessor, NULL, 0, components, true);
+    return w->accessor_count++;
+}
+
+int gltf_writer_sparse_floats(GltfWriter *w, int count, int components, int nonzero, const uint32_t *indices,
+                              const float *values, bool with_bounds)
+{
+    if (w->failed) return -1;
+    if (nonzero <= 0) return gltf_writer_zero_floats(w, count, components, with_bounds);
+    /* 16-bit indices when they fit (EXT_meshopt_compression's attribute stream wants 4-byte elements: 32-bit then) */
+    bool shorts = count <= 65535 && !w->options->meshopt;
+    int index_view;
+    if (shorts) {
+        uint16_t *small = malloc(sizeof(uint16_t) * (size_t)nonzero);
+        if (!small) return gltf_writer_fail(w, "out of memory"), -1;
+        for (int i = 0; i < nonzero; i++) small[i] = (uint16_t)indices[i];
+        index_view = gltf_writer_view(w, small, (size_t)nonzero, 2, GW_VIEW_DATA, NULL);
+        free(small);
+    } else
+        index_view = gltf_writer_view(w, indices, (size_t)nonzero, 4, GW_VIEW_DATA, NULL);
+    int value_view = gltf_writer_view(w, values, (size_t)nonzero, sizeof(float) * (size_t)components, GW_VIEW_DATA, NULL);
+    if (w->failed || index_view < 0 || value_view < 0) return -1;
+    cJSON *accessor = cJSON_CreateObject(), *sparse = cJSON_CreateObject();
+    if (!accessor || !sparse) {
+        cJSON_Delete(accessor), cJSON_Delete(sparse);
+        return gltf_writer_fail(w, "out of memory"), -1;
+    }
+    cJSON_AddItemToArray(w->accessors, accessor);
+    cJSON_AddNumberToObject(accessor, "componentType", GW_FLOAT);
+    cJSON_AddNumberToObject(accessor, "count", count);
+    cJSON_AddStringToObject(accessor, "type", accessor_type(components));
+    if (with_bounds) add_bounds(accessor, values, nonzero, components, nonzero < count);
+    cJSON_AddItemToObject(accessor, "sparse", sparse);
+    cJSON_AddNumberToObject(sparse, "count", nonzero);
+    cJSON *index_info = cJSON_AddObjectToObject(sparse, "indices"), *value_info = cJSON_AddObjectToObject(sparse, "values");
+    cJSON_AddNumberToObject(index_info, "bufferView", index_view);
+    cJSON_AddNumberToObject(index_info, "componentType", shorts ? GW_UNSIGNED_SHORT : GW_UNSIGNED_INT);
+    cJSON_AddNumberToObject(value_info, "bufferView", value_view);
+    return w->accessor_count++;
+}
+
+/* ---- pure helpers the steps share ----------------------------------------------------------------------------- */
+
+/* One vertex's `slots` (joint, weight) pairs (4, or 8 with --max-influences 8) as glTF wants them: duplicates
+ * merged, zero slots on joint 0, the float sum 1 (w_k / sum_j w_j; the rounding left goes to the largest). */
+void gltf_writer_clean_influences(const uint16_t *joints_in, const float *weights_in, int slots, uint16_t *joints, float *weights)
+{
+    double w[SV_MAX_INFLUENCES_KEPT] = {0};
+    uint16_t j[SV_MAX_INFLUENCES_KEPT] = {0};
+    int n = 0;
+    for (int k = 0; k < slots; k++) {
+        if (!(weights_in[k] > 0)) continue;
+        int at = 0;
+        while (at < n && j[at] != joints_in[k]) at++;
+        if (at == n) j[n++] = joints_in[k];
+        w[at] += weights_in[k];
+    }
+    double sum = 0;
+    for (int k = 0; k < n; k++) sum += w[k];
+    if (!(sum > 0)) {   /* cannot happen after the import's rule; keep the vertex on its first slot */
+        n = 1, j[0] = joints_in[0], w[0] = 1, sum = 1;
+    }
+    int largest = 0;
+    float total = 0;
+    for (int k = 0; k < slots; k++) {
+        joints[k] = k < n ? j[k] : 0;
+        weights[k] = k < n ? (float)(w[k] / sum) : 0.0f;
+        if (weights[k] > weights[largest]) largest = k;
+    }
+    for (int k = 0; k < slots; k++) total += weights[k];
+    weights[largest] += 1.0f - total;
+}
+
+int gltf_writer_influence_slots(const GltfWriter *w, const Mesh *mesh)
+{
+    return w->options->max_influences == SV_MAX_INFLUENCES_KEPT && mesh->joint_indices_more && mesh->weights_more
+               ? SV_MAX_INFLUENCES_KEPT
+               : SV_MAX_INFLUENCES;
+}
+
+/* The --fps grid plus the channel's own key times, sorted, from 0 to the clip's duration. */
+int gltf_writer_resample_times(const Clip *clip, const float *key_times, int key_count, float fps, float *out, int capacity)
+{
+    int frames = (int)floorf(clip->duration * fps + 1e-4f);
+    int n = 0, k = 0;
+    for (int f = 0; f <= frames + 1 && n < capacity; f++) {
+        float t = f <= frames ? (float)f / fps : clip->duration;
+        if (t > clip->duration) t = clip->duration;
+        while (k < key_count && key_times[k] - clip->start < t && n < capacity) {
+            float key = key_times[k++] - clip->start;
+            if (key >= 0 && (n == 0 || key > out[n - 1])) out[n++] = key;
+        }
+        if (n < capacity && (n == 0 || t > out[n - 1])) out[n++] = t;
+    }
+    return n;
+}
+
+int gltf_writer_target_count(const GltfWriter *w, int mesh)
+{
+    int own = w->model->meshes[mesh].morph_target_count;
+    return own + (w->correctives ? w->correctives->meshes[mesh].count : 0);
 }

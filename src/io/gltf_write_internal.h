@@ -24,6 +24,8 @@ typedef enum GltfViewKind {
     GW_VIEW_INDICES,    /* line / point indices: INDICES */
 } GltfViewKind;
 
+struct GltfCorrectives;
+
 typedef struct GltfWriter {
     const Model             *model;
     const GltfExportOptions *options;
@@ -38,6 +40,8 @@ typedef struct GltfWriter {
     int     *mesh_node;            /* [mesh_count]: glTF node index holding each mesh */
     int      copy_count;           /* joints copied for skins that follow their mesh node (gltf_write_nodes.c) */
     int     *copy_joint, *copy_node; /* [copy_count]: the joint and its copy's node: it gets the joint's channels */
+    struct GltfCorrectives *correctives; /* corrective morph targets of meshes skinned otherwise than by LBS
+                                            (gltf_write_dq.c), NULL: none */
     bool     plain_views;          /* the next views go to buffer 0 as they are, even with meshopt (images) */
     bool     failed;               /* out of memory or an encoder failure (error set) */
     char    *error;
@@ -60,6 +64,15 @@ int gltf_writer_view(GltfWriter *w, const void *data, size_t count, size_t eleme
 int gltf_writer_accessor(GltfWriter *w, int view, int component_type, int count, const char *type, int components,
                          const float *float_data, bool with_bounds);
 
+/* A float accessor whose elements are zero but for `nonzero` of them (glTF sparse accessor: no bufferView, the
+ * indices (increasing) and their `components` floats each in two views); min / max over every element, the
+ * zeros included, when with_bounds. Returns its index or -1. */
+int gltf_writer_sparse_floats(GltfWriter *w, int count, int components, int nonzero, const uint32_t *indices,
+                              const float *values, bool with_bounds);
+
+/* A float accessor with no data: `count` zero elements (min / max 0 when with_bounds). */
+int gltf_writer_zero_floats(GltfWriter *w, int count, int components, bool with_bounds);
+
 /* A float accessor in one call: view + accessor. */
 int gltf_writer_floats(GltfWriter *w, const float *data, int count, int components, GltfViewKind kind, bool with_bounds);
 
@@ -68,6 +81,18 @@ void gltf_writer_name(cJSON *object, const char *name);
 
 /* pads buffer 0 to a multiple of 4 bytes */
 void gltf_writer_align(GltfWriter *w);
+
+/* One vertex's `slots` (joint, weight) pairs (4, or 8 with --max-influences 8) as glTF wants them: duplicates
+ * merged, zero slots on joint 0, the float sum 1 (gltf_write_buffer.c). */
+void gltf_writer_clean_influences(const uint16_t *joints_in, const float *weights_in, int slots, uint16_t *joints,
+                                  float *weights);
+
+/* How many influence slots mesh `mesh` is written with: 8 with --max-influences 8 and a 5th influence kept, else 4. */
+int gltf_writer_influence_slots(const GltfWriter *w, const Mesh *mesh);
+
+/* The --fps grid plus `key_times` (file time, sorted), from 0 to the clip's duration, sorted (gltf_write_buffer.c). */
+int gltf_writer_resample_times(const Clip *clip, const float *key_times, int key_count, float fps, float *out,
+                               int capacity);
 
 /* ---- gltf_write_nodes.c: the node tree ---- */
 
@@ -122,6 +147,38 @@ typedef struct ImageFiles {
 /* root.materials, textures, images, samplers (glb: images in the buffer; else files beside `path`, listed in
  * files); extension names go to extensions_used */
 bool gltf_writer_materials(GltfWriter *w, bool glb, const char *path, ImageFiles *files, cJSON *extensions_used);
+
+/* ---- gltf_write_dq.c: corrective morph targets for DQ / blended / rigid skinning ---- */
+
+/* One corrective target: a sparse bind-space delta (vertices with none left out). */
+typedef struct CorrectiveTarget {
+    int       count;          /* vertices listed */
+    uint32_t *vertices;       /* [count], increasing */
+    float    *positions;      /* [3 * count] position deltas, mesh (bind) space */
+    float    *normals;        /* [3 * count] normal deltas, NULL when the mesh has no normals */
+    char      name[SV_NAME_MAX + 40];   /* "skinview_dq_CLIP_K" ("skinview_dq_rest": the rest pose) */
+} CorrectiveTarget;
+
+typedef struct MeshCorrectives {
+    int               count;      /* corrective targets; they follow the mesh's own morph_target_count */
+    CorrectiveTarget *targets;
+    int               rest;       /* the rest pose's target (default weight 1, 0 in every clip), -1: none */
+} MeshCorrectives;
+
+typedef struct GltfCorrectives {
+    MeshCorrectives *meshes;      /* [mesh_count] */
+    MorphTrack     **tracks;      /* [clip_count]: each clip's corrective weight tracks (LINEAR, target indices
+                                     counted after the mesh's own targets), file time */
+    int             *track_count; /* [clip_count] */
+} GltfCorrectives;
+
+/* With options->skinning other than LBS: w->correctives for every skinned mesh whose skinview pose differs from
+ * LBS (the report's counts set). False with the cause set (out of memory). */
+bool gltf_writer_correctives(GltfWriter *w);
+void gltf_writer_correctives_free(GltfWriter *w);
+
+/* The mesh's targets as written: its own morph targets, then its corrective targets (gltf_write_buffer.c). */
+int gltf_writer_target_count(const GltfWriter *w, int mesh);
 
 /* ---- gltf_write_anim.c ---- */
 

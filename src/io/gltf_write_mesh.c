@@ -30,35 +30,7 @@ static void unit3(const float *in, float *out, const float *fallback)
     out[0] = (float)(x / length), out[1] = (float)(y / length), out[2] = (float)(z / length);
 }
 
-/* One vertex's `slots` (joint, weight) pairs (4, or 8 with --max-influences 8) as glTF wants them: duplicates
- * merged, zero slots on joint 0, the float sum 1 (w_k / sum_j w_j; the rounding left goes to the largest). */
-static void clean_influences(const uint16_t *joints_in, const float *weights_in, int slots, uint16_t *joints, float *weights)
-{
-    double w[SV_MAX_INFLUENCES_KEPT] = {0};
-    uint16_t j[SV_MAX_INFLUENCES_KEPT] = {0};
-    int n = 0;
-    for (int k = 0; k < slots; k++) {
-        if (!(weights_in[k] > 0)) continue;
-        int at = 0;
-        while (at < n && j[at] != joints_in[k]) at++;
-        if (at == n) j[n++] = joints_in[k];
-        w[at] += weights_in[k];
-    }
-    double sum = 0;
-    for (int k = 0; k < n; k++) sum += w[k];
-    if (!(sum > 0)) {   /* cannot happen after the import's rule; keep the vertex on its first slot */
-        n = 1, j[0] = joints_in[0], w[0] = 1, sum = 1;
-    }
-    int largest = 0;
-    float total = 0;
-    for (int k = 0; k < slots; k++) {
-        joints[k] = k < n ? j[k] : 0;
-        weights[k] = k < n ? (float)(w[k] / sum) : 0.0f;
-        if (weights[k] > weights[largest]) largest = k;
-    }
-    for (int k = 0; k < slots; k++) total += weights[k];
-    weights[largest] += 1.0f - total;
-}
+
 
 static int write_indices(GltfWriter *w, const Mesh *mesh)
 {
@@ -88,8 +60,9 @@ static int write_uvs(GltfWriter *w, const vec2 *uvs, int count)
     return accessor;
 }
 
-static bool write_mesh(GltfWriter *w, cJSON *meshes, const Mesh *mesh)
+static bool write_mesh(GltfWriter *w, cJSON *meshes, int mesh_index)
 {
+    const Mesh *mesh = &w->model->meshes[mesh_index];
     int n = mesh->vertex_count;
     cJSON *json = cJSON_CreateObject(), *primitives = cJSON_CreateArray(), *primitive = cJSON_CreateObject(),
           *attributes = cJSON_CreateObject();
@@ -127,9 +100,7 @@ static bool write_mesh(GltfWriter *w, cJSON *meshes, const Mesh *mesh)
     if (mesh_is_skinned(mesh)) {
         /* --max-influences 8 and a vertex with a 5th influence (Mesh.weights_more): JOINTS_1 / WEIGHTS_1 too, the 8
          * weights normalised together (glTF: the sum over every set is 1) */
-        int slots = w->options->max_influences == SV_MAX_INFLUENCES_KEPT && mesh->joint_indices_more && mesh->weights_more
-                        ? SV_MAX_INFLUENCES_KEPT
-                        : SV_MAX_INFLUENCES;
+        int slots = gltf_writer_influence_slots(w, mesh);
         uint16_t *joints = malloc(sizeof(uint16_t) * 8 * (size_t)(n + 1));
         float *weights = malloc(sizeof(float) * 8 * (size_t)(n + 1));
         if (!joints || !weights) {
@@ -145,14 +116,14 @@ static bool write_mesh(GltfWriter *w, cJSON *meshes, const Mesh *mesh)
                 memcpy(joints_in + 4, mesh->joint_indices_more[v], sizeof mesh->joint_indices_more[v]);
                 memcpy(weights_in + 4, mesh->weights_more[v], sizeof mesh->weights_more[v]);
             }
-            clean_influences(joints_in, weights_in, slots, joints_out, weights_out);
+            gltf_writer_clean_influences(joints_in, weights_in, slots, joints_out, weights_out);
             for (int set = 0; set < slots / 4; set++) {   /* set s: slots 4s .. 4s+3, at [set][v] */
                 memcpy(&joints[4 * ((size_t)set * (size_t)n + (size_t)v)], joints_out + 4 * set, sizeof(uint16_t) * 4);
                 memcpy(&weights[4 * ((size_t)set * (size_t)n + (size_t)v)], weights_out + 4 * set, sizeof(float) * 4);
             }
         }
         for (int set = 0; set < slots / 4; set++) {
-            char joints_name[16], weights_name[16];
+            char joints_name[24], weights_name[24];   /* room for any int: the compiler cannot see slots <= 8 */
             snprintf(joints_name, sizeof joints_name, "JOINTS_%d", set);
             snprintf(weights_name, sizeof weights_name, "WEIGHTS_%d", set);
             int view = gltf_writer_view(w, &joints[4 * (size_t)set * (size_t)n], (size_t)n, 8, GW_VIEW_VERTEX, NULL);
@@ -169,28 +140,55 @@ static bool write_mesh(GltfWriter *w, cJSON *meshes, const Mesh *mesh)
     if (mesh->primitive != MESH_TRIANGLES) cJSON_AddNumberToObject(primitive, "mode", mesh->primitive == MESH_LINES ? 1 : 0);
     if (mesh->material >= 0 && mesh->material < w->model->material_count)
         cJSON_AddNumberToObject(primitive, "material", mesh->material);
-    if (mesh->morph_target_count > 0) {
+    const MeshCorrectives *correctives = w->correctives ? &w->correctives->meshes[mesh_index] : NULL;
+    int own = mesh->morph_target_count, total = gltf_writer_target_count(w, mesh_index);
+    if (total > 0) {
         cJSON *targets = cJSON_AddArrayToObject(primitive, "targets");
-        bool normals = mesh->morph_normal_deltas &&
-                       any_nonzero((const float *)mesh->morph_normal_deltas, 3 * (size_t)n * (size_t)mesh->morph_target_count);
+        /* every target has the same attributes: NORMAL on all when the file's or the corrections have normal deltas
+         * (a target without gets an all-zero accessor) */
+        bool normals = (own > 0 && mesh->morph_normal_deltas &&
+                        any_nonzero((const float *)mesh->morph_normal_deltas, 3 * (size_t)n * (size_t)own)) ||
+                       (total > own && mesh->normals);
         cJSON *names = cJSON_CreateArray();
-        for (int t = 0; t < mesh->morph_target_count; t++) {
+        for (int t = 0; t < own; t++) {
             cJSON *target = cJSON_CreateObject();
             cJSON_AddItemToArray(targets, target);
             cJSON_AddNumberToObject(target, "POSITION",
                                     gltf_writer_floats(w, (const float *)&mesh->morph_position_deltas[(size_t)t * (size_t)n], n,
                                                        3, GW_VIEW_VERTEX, true));
-            if (normals)
+            if (normals && mesh->morph_normal_deltas)
                 cJSON_AddNumberToObject(target, "NORMAL",
                                         gltf_writer_floats(w, (const float *)&mesh->morph_normal_deltas[(size_t)t * (size_t)n],
                                                            n, 3, GW_VIEW_VERTEX, false));
+            else if (normals)
+                cJSON_AddNumberToObject(target, "NORMAL", gltf_writer_zero_floats(w, n, 3, false));
             char valid[4 * SV_NAME_MAX];
             const char *name = mesh->morph_target_names ? mesh->morph_target_names[t] : "";
             utf8_copy_valid(valid, sizeof valid, name, strlen(name));
             cJSON_AddItemToArray(names, cJSON_CreateString(valid));
         }
-        if (mesh->morph_default_weights)
-            cJSON_AddItemToObject(json, "weights", cJSON_CreateFloatArray(mesh->morph_default_weights, mesh->morph_target_count));
+        for (int j = 0; j < total - own; j++) {   /* the corrections (gltf_write_dq.c): sparse, only the vertices they move */
+            const CorrectiveTarget *c = &correctives->targets[j];
+            cJSON *target = cJSON_CreateObject();
+            cJSON_AddItemToArray(targets, target);
+            cJSON_AddNumberToObject(target, "POSITION", gltf_writer_sparse_floats(w, n, 3, c->count, c->vertices, c->positions, true));
+            if (normals && c->normals)
+                cJSON_AddNumberToObject(target, "NORMAL", gltf_writer_sparse_floats(w, n, 3, c->count, c->vertices, c->normals, false));
+            else if (normals)
+                cJSON_AddNumberToObject(target, "NORMAL", gltf_writer_zero_floats(w, n, 3, false));
+            char valid[4 * SV_NAME_MAX + 160];
+            utf8_copy_valid(valid, sizeof valid, c->name, strlen(c->name));
+            cJSON_AddItemToArray(names, cJSON_CreateString(valid));
+        }
+        if (mesh->morph_default_weights || total > own) {   /* the rest pose's correction is on by default */
+            float *defaults = malloc(sizeof(float) * (size_t)total);
+            if (!defaults) return gltf_writer_fail(w, "out of memory");
+            for (int t = 0; t < total; t++)
+                defaults[t] = t < own ? (mesh->morph_default_weights ? mesh->morph_default_weights[t] : 0.0f)
+                                      : (t - own == correctives->rest ? 1.0f : 0.0f);
+            cJSON_AddItemToObject(json, "weights", cJSON_CreateFloatArray(defaults, total));
+            free(defaults);
+        }
         cJSON *extras = cJSON_AddObjectToObject(json, "extras");
         cJSON_AddItemToObject(extras, "targetNames", names);
     }
@@ -207,9 +205,8 @@ bool gltf_writer_meshes_and_skins(GltfWriter *w, const NodeTree *t, int *mesh_in
         const Mesh *mesh = &model->meshes[m];
         mesh_index[m] = m;
         skin_index[m] = -1;
-        if (!write_mesh(w, meshes, mesh)) return false;
+        if (!write_mesh(w, meshes, m)) return false;
         if (mesh_is_skinned(mesh) && mesh->skin_follows_node) w->report->meshes_follow_node++;
-        if (mesh->skinned && mesh->skinning_in_file != MESH_SKINNING_LINEAR) w->report->meshes_lbs_for_dq++;
         if (!mesh_is_skinned(mesh)) continue;
         if (!skins) skins = cJSON_AddArrayToObject(w->root, "skins");
         cJSON *skin = cJSON_CreateObject();

@@ -36,6 +36,16 @@ int main(void)
     CHECK(parse(&o, error, 4, "m.glb", "--verify", "--max-bones", "16"), "%s", error);
     CHECK(o.verify && o.max_bones == 16, "verify, max bones");
 
+    /* --skinning lbs is gpu (linear blend skinning): --export-gltf's plain LBS */
+    CHECK(parse(&o, error, 5, "m.fbx", "--export-gltf", "o.glb", "--skinning", "lbs") && o.skinning_given &&
+              o.aids.skinning == SKINNING_GPU_LBS, "--skinning lbs: %s", error);
+    CHECK(parse(&o, error, 5, "m.fbx", "--export-gltf", "o.glb", "--skinning", "dq") && o.aids.skinning == SKINNING_GPU_DQ,
+          "--skinning dq with --export-gltf: %s", error);
+    /* --max-influences / --compress: with --export-gltf or the window (Ctrl+E), not with another mode */
+    CHECK(parse(&o, error, 5, "m.fbx", "--max-influences", "8", "--compress", "meshopt") && o.max_influences == 8 &&
+              o.compress_meshopt, "the window's export options: %s", error);
+    CHECK(!parse(&o, error, 4, "m.fbx", "--info", "--max-influences", "8"), "--max-influences with --info accepted");
+
     CHECK(parse(&o, error, 2, "m.glb", "--verify") && !o.aids.reference, "the fast path by default");
     CHECK(parse(&o, error, 3, "m.glb", "--verify", "--reference") && o.aids.reference, "--reference: %s", error);
 

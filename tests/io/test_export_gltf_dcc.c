@@ -10,9 +10,10 @@
  * OBJ by io_fbx_dcc's rule (dcc_common.c: symmetric Hausdorff distance over
  * the reference's diagonal <= 1e-3).
  *
- * Open rows (printed with their error, not failing): the Maya files whose mesh the tool skins by dual
- * quaternions, alone or blended per vertex (FBX SkinningType DualQuaternion / Blend): glTF has only linear
- * blend skinning, and the export says so in one line. (max_transformed_skin is SkinningType Blend too, but
+ * The Maya files whose mesh the tool skins by dual quaternions, alone or blended per vertex (FBX SkinningType
+ * DualQuaternion / Blend), are no open rows: glTF has only linear blend skinning, and the export adds corrective
+ * morph targets (gltf_write_dq.c) so that the GLB's LBS is skinview's DQ pose at every key; the manifest's moments
+ * are keys (frames 10 and 18, the rest pose). (max_transformed_skin is SkinningType Blend too, but
  * its blend weights are 0: linear blend skinning is what 3ds Max shows, and the row matches.) */
 #include "dcc_common.h"
 #include "export_glb.h"
@@ -23,12 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static const OpenRow open_rows[] = {
-    {"maya_dq_weights", NULL, "Maya dual quaternion / blend skinning: glTF has only linear blend skinning"},
-    {"maya_dual_quaternion", NULL, "Maya dual quaternion skinning: glTF has only linear blend skinning"},
-    {NULL, NULL, NULL},
-};
 
 /* SKINVIEW_DCC_CONVERTER="COMMAND" (e.g. FBX2glTF -b --input %1$s --output %2$s): that converter instead,
  * report only, with unit and axis differences forgiven (the comparison in docs/export.md); %1$s is the FBX,
@@ -64,6 +59,6 @@ int main(void)
         DccRun other = {.convert = export_other, .forgive_axes = true, .report_only = true};
         return dcc_run_manifest(&other);
     }
-    DccRun run = {.open_rows = open_rows, .convert = export_glb, .forgive_axes = getenv("SKINVIEW_DCC_FORGIVE") != NULL};
+    DccRun run = {.convert = export_glb, .forgive_axes = getenv("SKINVIEW_DCC_FORGIVE") != NULL};
     return dcc_run_manifest(&run);
 }

@@ -5,7 +5,8 @@
  *   - a clip filter that matches nothing (--clips nosuchclip)               -> 2
  *   - --clips on a model without clips                                      -> 2
  *   - a model with nothing to read (a text file)                            -> 1
- *   - --check-export / --compress / --max-influences without --export-gltf, --compress zstd,
+ *   - --check-export without --export-gltf, --compress / --max-influences with another mode (--info, --export-pose;
+ *     the window takes them for Ctrl+E), --compress zstd,
  *     --max-influences 6                                                     -> 2
  *   - --export-gltf with another mode (--info)                              -> 2
  * and a good export: --quiet prints nothing; without it, off a terminal, one "wrote" line and no progress line. */
@@ -75,8 +76,10 @@ int main(void)
     fclose(f);
     expect("a file that is no model", "static.obj --export-gltf out.glb", 1, "static.obj");
     expect("--check-export alone", "static.obj --check-export", 2, "--check-export only goes with --export-gltf");
-    expect("--compress alone", "static.obj --compress meshopt", 2, "--compress only goes with --export-gltf");
-    expect("--max-influences alone", "static.obj --max-influences 8", 2, "--max-influences only goes with --export-gltf");
+    /* --compress and --max-influences go with the window too (its Ctrl+E), not with another mode */
+    expect("--compress with --info", "static.obj --info --compress meshopt", 2, "--compress only goes with --export-gltf or the window");
+    expect("--max-influences with --export-pose", "static.obj --export-pose x.obj --max-influences 8", 2,
+           "--max-influences only goes with --export-gltf or the window");
     expect("--max-influences 6", "static.obj --export-gltf out.glb --max-influences 6", 2, "4 or 8");
     expect("--compress zstd", "static.obj --export-gltf out.glb --compress zstd", 2, "zstd");
     expect("with another mode", "static.obj --export-gltf out.glb --info", 2, "mode of its own");

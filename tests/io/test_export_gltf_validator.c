@@ -4,7 +4,9 @@
  * tools/web/package.json; tools/web/validate_gltf.js runs it). The exports: every FBX of
  * ../shared/models/ufbx-dcc and every model of io_export_gltf_roundtrip's shared list as GLB, a few also as
  * meshopt-compressed GLB and as .gltf (+ .bin + PNG images), two with --max-influences 8 (JOINTS_1 / WEIGHTS_1),
- * and some assimp-testmodels. One node process
+ * dual quaternion skins with corrective morph targets (sparse accessors: maya_dq_weights also meshopt-compressed
+ * and as .gltf; --skinning dq on cesium_man, SimpleSkin and Male_Casual with 8 influences), and some
+ * assimp-testmodels. One node process
  * validates them all; one line per file. */
 #include "testutil.h"
 
@@ -70,6 +72,13 @@ int main(void)
         if (test_run_capture(command, output, sizeof output) != 0) continue;
         snprintf(name, sizeof name, "%.*s.glb", (int)(n - 4), e->d_name);
         export(path, name, "");
+        if (strncmp(e->d_name, "maya_dq_weights_7500_binary", 27) == 0) {
+            /* dual quaternion / blended: corrective morph targets (sparse accessors), meshopt-compressed and as .gltf */
+            snprintf(name, sizeof name, "%.*s_meshopt.glb", (int)(n - 4), e->d_name);
+            export(path, name, "--compress meshopt");
+            snprintf(name, sizeof name, "%.*s.gltf", (int)(n - 4), e->d_name);
+            export(path, name, "--fps 60");
+        }
     }
     if (d) closedir(d);
     static const char *const shared[] = {
@@ -86,6 +95,12 @@ int main(void)
         if (i == 11) {   /* Male_Casual: 40 vertices with more than four influences, JOINTS_1 / WEIGHTS_1 */
             snprintf(name, sizeof name, "shared_%zu_8.glb", i);
             export(path, name, "--max-influences 8");
+            snprintf(name, sizeof name, "shared_%zu_8_dq.glb", i);   /* with DQ corrections over 8 influences */
+            export(path, name, "--max-influences 8 --skinning dq");
+        }
+        if (i == 0 || i == 4) {   /* --skinning dq on an LBS file: corrective targets beside none of the file's */
+            snprintf(name, sizeof name, "shared_%zu_dq.glb", i);
+            export(path, name, "--skinning dq");
         }
         if (i < 3 || i == 12) {   /* meshopt and .gltf of a few (Wizard: textures) */
             snprintf(name, sizeof name, "shared_%zu_meshopt.glb", i);

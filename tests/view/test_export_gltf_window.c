@@ -4,6 +4,10 @@
  * size: rest 0.0e+00, Idle 1.2e-07, ... (ok, within 1e-04)") and to the message line. Checked: the line, every
  * number in it <= 1e-4, one entry per clip of the demo, the file reads back (--info), the message line shows it
  * (the window's pixels at the bottom left change, grabbed with Xlib, paused); a second Ctrl+E writes -002.
+ * Then a second viewer, started with --skinning dq --max-influences 8 --compress meshopt: its Ctrl+E export uses them
+ * (the window's method as corrective morph targets, the command line's export options) and is byte for byte the
+ * GLB the command line writes with the same options (skinview model.fbx --skinning dq --max-influences 8 --compress
+ * meshopt --export-gltf), checked within 1e-4 against the demo skinned by DQS.
  * Skipped (77) without a display or xdotool. */
 #define _DEFAULT_SOURCE   /* usleep, kill */
 #include "testutil.h"
@@ -93,6 +97,75 @@ static long changed_pixels(const unsigned char *a, const unsigned char *b, int w
     return changed;
 }
 #endif
+
+/* the whole file into a malloc'ed buffer (*size bytes), NULL when it cannot be read */
+static unsigned char *read_all(const char *path, long *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    *size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *bytes = malloc((size_t)*size + 1);
+    if (bytes && fread(bytes, 1, (size_t)*size, f) != (size_t)*size) free(bytes), bytes = NULL;
+    fclose(f);
+    return bytes;
+}
+
+/* The second viewer: --skinning dq --max-influences 8 --compress meshopt, one Ctrl+E, its GLB against the command
+ * line's with the same options. */
+static void window_with_export_options(const char *model, const char *out, const char *err)
+{
+    const char *options[] = {"--skinning", "dq", "--max-influences", "8", "--compress", "meshopt"};
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr)) _exit(126);
+        execl(SKINVIEW_BINARY, SKINVIEW_BINARY, model, "--size", "640x360", options[0], options[1], options[2], options[3],
+              options[4], options[5], (char *)NULL);
+        _exit(127);
+    }
+    CHECK(pid > 0, "fork: %s", strerror(errno));
+    if (pid <= 0) return;
+    char window[64] = "", arguments[256], line[4096] = "", expected[800], command[4096];
+    test_find_window((int)pid, window, sizeof window, 30.0);
+    CHECK(window[0] != '\0', "the second viewer's window did not appear within 30 s");
+    if (window[0]) {
+        usleep(1500000);
+        snprintf(arguments, sizeof arguments, "mousemove --window %s 40 40", window);
+        test_xdotool(arguments, NULL, 0);
+        test_xdotool("key ctrl+e", NULL, 0);
+        snprintf(expected, sizeof expected, "skinview: exported %s/model-export-003.glb: ", folder);
+        bool exported = wait_for_line(out, expected, line, sizeof line, 180.0);
+        CHECK(exported, "Ctrl+E (dq): no \"%s\" on stdout", expected);
+        if (exported) {
+            printf("Ctrl+E with --skinning dq --max-influences 8 --compress meshopt: %s", line);
+            CHECK(strstr(line, "(ok, within 1e-04)") != NULL, "the DQ export's check: %s", line);
+            char window_glb[800], cli_glb[800];
+            snprintf(window_glb, sizeof window_glb, "%s/model-export-003.glb", folder);
+            snprintf(cli_glb, sizeof cli_glb, "%s/cli.glb", folder);
+            snprintf(command, sizeof command, "'%s' '%s' %s %s %s %s %s %s --export-gltf '%s' --quiet 2>&1", SKINVIEW_BINARY,
+                     model, options[0], options[1], options[2], options[3], options[4], options[5], cli_glb);
+            CHECK(system(command) == 0, "the command line's export failed");
+            long window_size = 0, cli_size = 0;
+            unsigned char *a = read_all(window_glb, &window_size), *b = read_all(cli_glb, &cli_size);
+            bool same = a && b && window_size == cli_size && memcmp(a, b, (size_t)cli_size) == 0;
+            printf("window GLB %ld bytes, command line GLB %ld bytes: %s\n", window_size, cli_size,
+                   same ? "the same bytes" : "different");
+            CHECK(same, "the window's export (%ld bytes) is not the command line's (%ld bytes)", window_size, cli_size);
+            CHECK(a && strstr((const char *)a + 20, "skinview_dq_") && strstr((const char *)a + 20, "EXT_meshopt_compression"),
+                  "the window's GLB has no corrective targets or no meshopt");
+            free(a), free(b);
+        }
+        test_xdotool("key q", NULL, 0);
+    }
+    int status = 0;
+    for (int i = 0; i < 100 && waitpid(pid, &status, WNOHANG) == 0; i++) usleep(100000);
+    if (waitpid(pid, &status, WNOHANG) == 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        CHECK(false, "Q did not quit the second viewer");
+    }
+}
 
 int main(void)
 {
@@ -194,6 +267,7 @@ int main(void)
         waitpid(pid, &status, 0);
         CHECK(false, "Q did not quit the viewer");
     }
+    window_with_export_options(model, out, err);
     if (!getenv("SKINVIEW_KEEP_TEST_FILES")) {
         snprintf(command, sizeof command, "rm -rf '%s'", folder);
         if (system(command) != 0) printf("could not remove %s\n", folder);
