@@ -29,7 +29,7 @@
  * side. The first frame was framed on the clip's 8 sample times alone, and in a window narrower
  * than the towers' sweep that sweep, not the towers, set the distance: before
  * view_frame_clip_points' start-pose share (src/view/framing.c) 78.3 %, 62.0 %, 47.4 % and 36.5 %;
- * now 78.3 %, 62.0 %, 61.1 % and 61.1 % (the towers at rest; at t = 1 the widest arch leaves the
+ * now 78.3 %, 62.0 %, 61.3 % and 61.3 % (the towers at rest; at t = 1 the widest arch leaves the
  * square window a little). The 45 % reported at 1280x720 does not reproduce (78.3 % at b3e9234,
  * before the issue-29 work, too): this reconstruction's only unknowns are the .bin's bytes, and the
  * key order identity, turn, identity is the one SharpGLTF's InfiniteSkinnedTentacle example, the
