@@ -93,7 +93,7 @@ static int vat_screenshot(const Options *options, const LoadedBake *bake, int cl
         hud_reserved_bands(width, height, true, &hud_top, &hud_bottom);
         const VatClip *c = &bake->manifest.clips[clip];
         if (c->frame_point_count > 0) {   /* the very points the skinned viewer fits */
-            view_frame_point_array((const vec3 *)c->frame_points, c->frame_point_count, c->front_yaw, aspect, true, hud_top,
+            view_frame_clip_points((const vec3 *)c->frame_points, c->frame_point_count, c->front_yaw, aspect, true, hud_top,
                                   hud_bottom, &camera);
         } else if (!frame_baked_vertices(bake, clip, c->front_yaw, aspect, hud_top, hud_bottom, &camera)) {
             fprintf(stderr, "skinview: %s: out of memory\n", dir);

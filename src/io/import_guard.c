@@ -8,7 +8,8 @@
  *   3. for programs (ImportOptions.guard): a few corrupt files still make it abort (a debug
  *      assertion in its FBX converter, on a damaged cluster index) or loop forever (a Collada index
  *      list with a stray byte). So while one is imported, fatal signals and a watchdog alarm print
- *      one line naming the file and exit 1. Only async-signal-safe calls in the handler: the
+ *      one line naming the file and exit 1 (under a sanitizer, its death callback too: a double free
+ *      is its report, not a signal). Only async-signal-safe calls in the handler: the
  *      messages are formatted before the import starts. The alternate signal stack of (2) lets even
  *      a stack overflow inside Assimp reach the handler.
  */
@@ -189,6 +190,20 @@ static FILE *capture;
 
 int import_guard_error_fd(void) { return import_stderr; }
 
+/* Under AddressSanitizer / UndefinedBehaviorSanitizer, a memory error inside the importer (Assimp
+ * freeing a block twice on a damaged FBX) is no signal: the sanitizer prints its report on fd 2 --
+ * the capture -- and exits. Its death callback is where the one line goes to the real stderr.
+ * Declared weak: a build without a sanitizer runtime links with the symbol absent (NULL) and
+ * registers nothing. Sanitizer tests that want the report itself set ASAN_OPTIONS=log_path=... */
+void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+
+static void import_guard_sanitizer_death(void)
+{
+    ssize_t ignored = write(import_stderr, import_crash_message, import_crash_length);
+    (void)ignored;
+    _exit(1);   /* the release build's exit code; and no second line from an abort_on_error SIGABRT */
+}
+
 static void import_guard_handler(int signal_number)
 {
     if (signal_number == SIGALRM) {
@@ -231,12 +246,14 @@ void import_guard_begin(const char *name, unsigned long long file_size)
     real_stderr = dup(STDERR_FILENO);
     capture = real_stderr >= 0 ? tmpfile() : NULL;
     if (capture && dup2(fileno(capture), STDERR_FILENO) >= 0) import_stderr = real_stderr;
+    if (__sanitizer_set_death_callback) __sanitizer_set_death_callback(import_guard_sanitizer_death);
     alarm(timeout);
 }
 
 void import_guard_end(void)
 {
     alarm(0);
+    if (__sanitizer_set_death_callback) __sanitizer_set_death_callback(NULL);   /* later reports: as they are */
     fflush(stderr);
     if (import_stderr != STDERR_FILENO) {   /* back to the real stderr, with skinview's own lines */
         dup2(real_stderr, STDERR_FILENO);

@@ -6,7 +6,8 @@
  *     otherwise reach the OOM killer);
  *   - with ImportOptions.guard (the programs set it; tests of the import itself do not), a fatal
  *     signal or the watchdog's alarm prints one line "skinview: FILE: ..." and exits 1, and what
- *     the importer prints on stderr meanwhile is dropped (skinview's own lines are kept).
+ *     the importer prints on stderr meanwhile is dropped (skinview's own lines are kept); under a
+ *     sanitizer, its death callback (an error it reports inside the import) prints the same line.
  * The files' own pre-checks (formats that take Assimp out of bounds) are stage 1's
  * (import_assimp.c). */
 #ifndef SKINVIEW_IMPORT_GUARD_H

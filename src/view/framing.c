@@ -432,11 +432,115 @@ void view_frame_point_array(const vec3 *points, int count, float front_yaw, floa
                      reserved_bottom, camera);
 }
 
+/* The start pose's least share of the first frame, against framing it alone: with CAMERA_MARGIN and
+ * the HUD's bands a pose framed alone spans ~76 % of a 720-pixel-high window, so 0.8 keeps it at
+ * ~61 %. */
+#define START_POSE_SHARE_MIN 0.8f
+
+/* The box of one sample's VIEW_FRAME_DIRECTIONS points. */
+static void sample_box(const vec3 *sample, vec3 lo, vec3 hi)
+{
+    glm_vec3_copy((float *)sample[0], lo);
+    glm_vec3_copy((float *)sample[0], hi);
+    for (int d = 1; d < VIEW_FRAME_DIRECTIONS; d++) {
+        glm_vec3_minv(lo, (float *)sample[d], lo);
+        glm_vec3_maxv(hi, (float *)sample[d], hi);
+    }
+}
+
+/* Whether the clip carries the body away (view_frame_clip_points' points, `samples` of
+ * VIEW_FRAME_DIRECTIONS): the start pose's centre on the ground plane (x, z) lies outside a later
+ * sample's box. A walk with root motion leaves it behind; limbs or towers that only reach out
+ * (RecursiveSkeletons' bending) keep it inside, for their feet or bases stay. */
+static bool clip_points_travel(const vec3 *points, int samples)
+{
+    vec3 lo, hi;
+    sample_box(points, lo, hi);
+    float centre_x = 0.5f * (lo[0] + hi[0]), centre_z = 0.5f * (lo[2] + hi[2]);
+    for (int s = 1; s < samples; s++) {
+        sample_box(points + s * VIEW_FRAME_DIRECTIONS, lo, hi);
+        if (centre_x < lo[0] || centre_x > hi[0] || centre_z < lo[2] || centre_z > hi[2]) return true;
+    }
+    return false;
+}
+
+/* The points' box on screen (NDC, -1..1) as `camera` shows them; false when none is in front. */
+static bool points_screen_box(const Camera *camera, const vec3 *points, int count, float aspect, vec2 lo, vec2 hi)
+{
+    ViewFit fit = {.camera = camera, .aspect = aspect, .x_min = INFINITY, .x_max = -INFINITY,
+                  .y_min = INFINITY, .y_max = -INFINITY, .distance = camera->distance, .pass = 3};
+    camera_basis(camera, fit.back, fit.right, fit.up);
+    for (int i = 0; i < count; i++) view_fit_point(&fit, points[i]);
+    lo[0] = fit.x_min, lo[1] = fit.y_min, hi[0] = fit.x_max, hi[1] = fit.y_max;
+    return fit.x_min <= fit.x_max && fit.y_min <= fit.y_max;
+}
+
+/* The share of the window the points span (NDC extent / 2, the larger of height and width: what
+ * the first frame's fill is measured by); 0 when none is in front. */
+static float points_screen_share(const Camera *camera, const vec3 *points, int count, float aspect)
+{
+    vec2 lo, hi;
+    if (!points_screen_box(camera, points, count, aspect, lo, hi)) return 0.0f;
+    return 0.5f * fmaxf(hi[0] - lo[0], hi[1] - lo[1]);
+}
+
+void view_frame_clip_points(const vec3 *points, int count, float front_yaw, float aspect, bool reset_angle,
+                           float reserved_top, float reserved_bottom, Camera *camera)
+{
+    Camera start_alone = *camera;   /* the same angle when reset_angle is false */
+    view_frame_point_array(points, count, front_yaw, aspect, reset_angle, reserved_top, reserved_bottom, camera);
+    int samples = count / VIEW_FRAME_DIRECTIONS;
+    if (samples < 2 || count % VIEW_FRAME_DIRECTIONS != 0 || clip_points_travel(points, samples)) return;
+    view_frame_point_array(points, VIEW_FRAME_DIRECTIONS, front_yaw, aspect, reset_angle, reserved_top, reserved_bottom,
+                          &start_alone);
+    float share_alone = points_screen_share(&start_alone, points, VIEW_FRAME_DIRECTIONS, aspect);
+    float share_framed = points_screen_share(camera, points, VIEW_FRAME_DIRECTIONS, aspect);
+    float wanted = START_POSE_SHARE_MIN * share_alone;
+    if (!(share_framed < wanted)) return;
+    /* from the start pose's own framing, back off until it spans `wanted`; a picture shrinks about
+     * as 1 / distance, perspective makes it not quite: three corrections */
+    vec3 clip_target;
+    glm_vec3_copy(camera->target, clip_target);
+    glm_vec3_copy(start_alone.target, camera->target);   /* the clip's box still sizes the scene (near, far) */
+    camera->distance = start_alone.distance;
+    for (int round = 0; round < 3; round++) {
+        float share = round == 0 ? share_alone : points_screen_share(camera, points, VIEW_FRAME_DIRECTIONS, aspect);
+        if (!(share > 0.0f)) break;
+        camera->distance *= share / wanted;
+    }
+    /* Then slide the target from the start pose's centre towards the whole clip's, as far as the
+     * start pose stays inside the free band with CAMERA_MARGIN (bisection, 10 halvings): a reach
+     * to one side (a morph growing upwards) keeps more of itself in view. The band in NDC: y from
+     * -1 + 2 reserved_bottom to 1 - 2 reserved_top. */
+    float band_middle = reserved_bottom - reserved_top, band_half = 1.0f - reserved_top - reserved_bottom;
+    float limit_x = 1.0f / CAMERA_MARGIN, limit_y = band_half / CAMERA_MARGIN;
+    vec3 start_target, toward;
+    glm_vec3_copy(camera->target, start_target);
+    glm_vec3_sub(clip_target, start_target, toward);
+    vec3 back, right, up;   /* across the view only: along it the eye would move and the pose shrink */
+    camera_basis(camera, back, right, up);
+    glm_vec3_muladds(back, -glm_vec3_dot(toward, back), toward);
+    float inside = 0.0f, outside = 1.0f;
+    for (int halving = 0; halving < 11; halving++) {
+        float along = halving == 0 ? 1.0f : 0.5f * (inside + outside);
+        glm_vec3_copy(start_target, camera->target);
+        glm_vec3_muladds(toward, along, camera->target);
+        vec2 lo, hi;
+        bool fits = points_screen_box(camera, points, VIEW_FRAME_DIRECTIONS, aspect, lo, hi) && lo[0] >= -limit_x &&
+                    hi[0] <= limit_x && lo[1] >= band_middle - limit_y && hi[1] <= band_middle + limit_y;
+        if (fits) inside = along;
+        else outside = along;
+        if (fits && halving == 0) break;
+    }
+    glm_vec3_copy(start_target, camera->target);
+    glm_vec3_muladds(toward, inside, camera->target);
+}
+
 void view_frame_clip(const Model *model, Animator *animator, int clip, float aspect, bool reset_angle,
                     float reserved_top, float reserved_bottom, Camera *camera)
 {
     float front_yaw = view_front_yaw(model, animator, clip);
     vec3 points[VIEW_FRAME_POINTS_MAX];
     int count = view_clip_frame_points(model, animator, clip, points);
-    view_frame_point_array(points, count, front_yaw, aspect, reset_angle, reserved_top, reserved_bottom, camera);
+    view_frame_clip_points(points, count, front_yaw, aspect, reset_angle, reserved_top, reserved_bottom, camera);
 }

@@ -79,9 +79,22 @@ int view_clip_frame_points(const Model *model, Animator *animator, int clip, vec
 void view_frame_point_array(const vec3 *points, int count, float front_yaw, float aspect, bool reset_angle,
                            float reserved_top, float reserved_bottom, Camera *camera);
 
+/* The first frame for the points of view_clip_frame_points() (`count` of them: samples of
+ * VIEW_FRAME_DIRECTIONS, the start pose first): framed as view_frame_point_array() frames them all,
+ * unless that leaves the start pose less than 80 % of the size it has framed alone and the clip
+ * does not travel (the start pose's ground centre stays inside every later sample's box): then
+ * the eye comes that close, centred on the start pose and slid across the view towards the
+ * clip's centre as far as the start pose stays in the free band. A clip that only reaches out
+ * (Khronos' RecursiveSkeletons bending its towers over: 47 % of a square window, now 61 %) so
+ * fills the first frame as a character does, its widest reach may leave the frame; one that walks
+ * away is still framed over its path. --vat frames a bake's stored points through it too. */
+void view_frame_clip_points(const vec3 *points, int count, float front_yaw, float aspect, bool reset_angle,
+                           float reserved_top, float reserved_bottom, Camera *camera);
+
 /* The first frame and F: the camera framed on clip `clip` for this aspect — every skinned
- * vertex at the 8 times view_clip_bounds() samples (through view_clip_frame_points), centred and
- * as close as they all fit —
+ * vertex at the 8 times view_clip_bounds() samples (through view_clip_frame_points and
+ * view_frame_clip_points), centred and as close as they all fit, the start pose at least 80 % of
+ * its own framing unless the clip travels —
  * front_yaw from view_front_yaw(); with reset_angle the three-quarter front view
  * (camera_reset_angle), else the current angle kept. reserved_top / reserved_bottom: fractions
  * of the window height the HUD covers (status line, timeline), kept free of the model.
