@@ -120,7 +120,7 @@ bool scene_init(TeachingAids *scene, const Model *model, Renderer *renderer, Ani
     /* the second path, timed beside the drawn one while the HUD shows (allocated once; without it the
      * HUD shows one time) */
     scene->other_path_ready = animator_init(&scene->other_path, model);
-    scene->other_anim_us = -1.0;
+    scene->other_anim_us = scene->shown_us[2] = -1.0;
     scene->size = glm_vec3_distance((float *)min, (float *)max);
     if (!(scene->size > 0.0f)) scene->size = 1.0f;
     vec3 bind_lo, bind_hi;
@@ -295,6 +295,30 @@ void scene_set_against(TeachingAids *scene, struct Against *against)
     scene->shown.compare = against != NULL;
 }
 
+/* The HUD's timings: the means of the frames of the last half second, published twice a second (a number
+ * that changes every frame cannot be read, and the aids panel's rows would re-wrap as its width changes). */
+static void publish_timings(TeachingAids *scene, double now)
+{
+    const double sample[3] = {scene->anim_us, scene->skin_us, scene->other_anim_us};
+    int mode = (int)scene->hud | (int)scene->shown.reference << 1;
+    bool first = scene->timing_start == 0.0 || mode != scene->timing_mode;   /* what is timed changed: start over */
+    if (first) {
+        memset(scene->timing_sum, 0, sizeof scene->timing_sum);
+        scene->timing_frames = scene->timing_other_frames = 0;
+        scene->timing_start = now;
+        scene->timing_mode = mode;
+    }
+    for (int i = 0; i < 2; i++) scene->timing_sum[i] += sample[i];
+    scene->timing_frames++;
+    if (sample[2] >= 0.0) scene->timing_sum[2] += sample[2], scene->timing_other_frames++;
+    if (!first && now - scene->timing_start < 0.5e6) return;
+    for (int i = 0; i < 2; i++) scene->shown_us[i] = scene->timing_sum[i] / scene->timing_frames;
+    scene->shown_us[2] = scene->timing_other_frames ? scene->timing_sum[2] / scene->timing_other_frames : -1.0;
+    memset(scene->timing_sum, 0, sizeof scene->timing_sum);
+    scene->timing_frames = scene->timing_other_frames = 0;
+    scene->timing_start = now;
+}
+
 void scene_evaluate(TeachingAids *scene, Animator *animator, int clip, float time)
 {
     scene_evaluate_fade(scene, animator, clip, time, NULL);
@@ -323,6 +347,7 @@ void scene_evaluate_fade(TeachingAids *scene, Animator *animator, int clip, floa
                                       fade ? fade->from_time : 0.0f, fade ? fade->weight : 1.0f);
     scene->anim_us = evaluated - start;
     scene->skin_us = prepared - evaluated;
+    publish_timings(scene, prepared);
 }
 
 void ground_grid_draw(const GroundGrid *g, Lines *lines, LineVertex *vertices, int capacity, const mat4 view,
@@ -634,11 +659,11 @@ void scene_format_method(const TeachingAids *scene, char *out, size_t out_size)
     /* Shift+R: which functions evaluate the pose, and (HUD shown, a clip playing) the other's time */
     const char *path = scene->shown.reference ? "reference" : "fast path";
     char other[64] = "";
-    if (scene->other_anim_us >= 0.0)
+    if (scene->shown_us[2] >= 0.0)
         snprintf(other, sizeof other, " (%s %.1f us)", scene->shown.reference ? "fast path" : "reference",
-                 scene->other_anim_us);
+                 scene->shown_us[2]);
     snprintf(out, out_size, "K: %s   Shift+R: %s   CPU per frame: animation %.1f us%s, skinning %.1f us%s",
-             skinning_method_label(renderer->method), path, scene->anim_us, other, scene->skin_us, fallback);
+             skinning_method_label(renderer->method), path, scene->shown_us[0], other, scene->shown_us[1], fallback);
 }
 
 void scene_format_shown(const TeachingAids *scene, char *out, size_t out_size)

@@ -85,6 +85,11 @@ typedef struct TeachingAids {
     Animator       other_path;     /* the pose evaluated the other way (reference <-> fast), only to time it */
     bool           other_path_ready;
     double         other_anim_us;  /* its time in the last scene_evaluate with the HUD shown; < 0: not measured */
+    double         timing_sum[3];  /* anim_us, skin_us, other_anim_us summed since timing_start (publish_timings) */
+    int            timing_frames, timing_other_frames;
+    double         timing_start;   /* now_us() of the first summed frame; 0: none yet */
+    int            timing_mode;    /* hud | reference << 1 of the frames summed: a change publishes at once */
+    double         shown_us[3];    /* what the HUD prints: the last half second's means; [2] < 0: not measured */
     NameLabel     *labels;         /* [joint_count] scratch of scene_place_names */
     int           *label_order;    /* [joint_count] scratch: dots in placement order */
     MorphOverride  morph_override; /* hand-set morph weights (--morph, the sliders) over the clip's */

@@ -196,13 +196,13 @@ static bool xdnd_drop(const char *window_id, const char *path)
 }
 
 /* Share of pixels that differ (by more than 30 in r + g + b) between two grabs, inside the
- * panels' band: x in [3 %, 40 %] of the width, y in [25 %, 75 %] of the height (below the status
+ * panels' band: x in [3 %, 40 %] of the width, y in [17 %, 50 %] of the height (below the status
  * line, whose frame rate changes, above the timeline). -1 when a grab failed. */
 static double panel_change(const unsigned char *a, const unsigned char *b, int width, int height)
 {
     if (!a || !b) return -1.0;
     long changed = 0, total = 0;
-    for (int y = height / 4; y < height * 3 / 4; y++)
+    for (int y = height / 6; y < height / 2; y++)   /* above the aids panel (its timings change while paused) */
         for (int x = width * 3 / 100; x < width * 40 / 100; x++, total++) {
             const unsigned char *p = a + 3 * ((size_t)y * (size_t)width + (size_t)x);
             const unsigned char *q = b + 3 * ((size_t)y * (size_t)width + (size_t)x);
