@@ -437,6 +437,33 @@ void view_frame_point_array(const vec3 *points, int count, float front_yaw, floa
  * ~61 %. */
 #define START_POSE_SHARE_MIN 0.8f
 
+/* The box of one sample's VIEW_FRAME_DIRECTIONS points. */
+static void sample_box(const vec3 *sample, vec3 lo, vec3 hi)
+{
+    glm_vec3_copy((float *)sample[0], lo);
+    glm_vec3_copy((float *)sample[0], hi);
+    for (int d = 1; d < VIEW_FRAME_DIRECTIONS; d++) {
+        glm_vec3_minv(lo, (float *)sample[d], lo);
+        glm_vec3_maxv(hi, (float *)sample[d], hi);
+    }
+}
+
+/* Whether the clip carries the body away (view_frame_clip_points' points, `samples` of
+ * VIEW_FRAME_DIRECTIONS): the start pose's centre on the ground plane (x, z) lies outside a later
+ * sample's box. A walk with root motion leaves it behind; limbs or towers that only reach out
+ * (RecursiveSkeletons' bending) keep it inside, for their feet or bases stay. */
+static bool clip_points_travel(const vec3 *points, int samples)
+{
+    vec3 lo, hi;
+    sample_box(points, lo, hi);
+    float centre_x = 0.5f * (lo[0] + hi[0]), centre_z = 0.5f * (lo[2] + hi[2]);
+    for (int s = 1; s < samples; s++) {
+        sample_box(points + s * VIEW_FRAME_DIRECTIONS, lo, hi);
+        if (centre_x < lo[0] || centre_x > hi[0] || centre_z < lo[2] || centre_z > hi[2]) return true;
+    }
+    return false;
+}
+
 /* The points' box on screen (NDC, -1..1) as `camera` shows them; false when none is in front. */
 static bool points_screen_box(const Camera *camera, const vec3 *points, int count, float aspect, vec2 lo, vec2 hi)
 {
@@ -463,7 +490,7 @@ void view_frame_clip_points(const vec3 *points, int count, float front_yaw, floa
     Camera start_alone = *camera;   /* the same angle when reset_angle is false */
     view_frame_point_array(points, count, front_yaw, aspect, reset_angle, reserved_top, reserved_bottom, camera);
     int samples = count / VIEW_FRAME_DIRECTIONS;
-    if (samples < 2 || count % VIEW_FRAME_DIRECTIONS != 0) return;
+    if (samples < 2 || count % VIEW_FRAME_DIRECTIONS != 0 || clip_points_travel(points, samples)) return;
     view_frame_point_array(points, VIEW_FRAME_DIRECTIONS, front_yaw, aspect, reset_angle, reserved_top, reserved_bottom,
                           &start_alone);
     float share_alone = points_screen_share(&start_alone, points, VIEW_FRAME_DIRECTIONS, aspect);

@@ -81,13 +81,13 @@ void view_frame_point_array(const vec3 *points, int count, float front_yaw, floa
 
 /* The first frame for the points of view_clip_frame_points() (`count` of them: samples of
  * VIEW_FRAME_DIRECTIONS, the start pose first): framed as view_frame_point_array() frames them all,
- * unless that leaves the start pose less than 80 % of the size it has framed alone: then the eye
- * comes that close, centred on the start pose and slid across the view towards the clip's centre
- * as far as the start pose stays in the free band. A clip that only reaches out (Khronos'
- * RecursiveSkeletons bending its towers over: 47 % of a square window, now 61 %) or walks away
- * (CMU 01_01 on Xbot: 31.9 % of a 640x360 window, now 60 %) so fills the first frame as a
- * character standing does; its widest reach or the rest of its path may leave the frame (the
- * root-motion key M follows the walk). --vat frames a bake's stored points through it too. */
+ * unless that leaves the start pose less than 80 % of the size it has framed alone and the clip
+ * does not travel (the start pose's ground centre stays inside every later sample's box): then
+ * the eye comes that close, centred on the start pose and slid across the view towards the
+ * clip's centre as far as the start pose stays in the free band. A clip that only reaches out
+ * (Khronos' RecursiveSkeletons bending its towers over: 47 % of a square window, now 61 %) so
+ * fills the first frame as a character does, its widest reach may leave the frame; one that walks
+ * away is still framed over its path. --vat frames a bake's stored points through it too. */
 void view_frame_clip_points(const vec3 *points, int count, float front_yaw, float aspect, bool reset_angle,
                            float reserved_top, float reserved_bottom, Camera *camera);
 
