@@ -154,7 +154,7 @@ static void read_path(const char *path, int depth)
     while (dir && (e = readdir(dir)) != NULL) {
         if (e->d_name[0] == '.') continue;
         char child[4096];
-        snprintf(child, sizeof child, "%s/%s", path, e->d_name);
+        if (snprintf(child, sizeof child, "%s/%s", path, e->d_name) >= (int)sizeof child) continue;   /* too long */
         read_path(child, depth + 1);
     }
     if (dir) closedir(dir);

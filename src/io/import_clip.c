@@ -105,7 +105,7 @@ static bool build_track(Importer *im, const struct aiNodeAnim *channel, double t
     int *count_of[3] = {&track->translation_count, &track->rotation_count, &track->scale_count};
     for (int c = 0; ok && c < 3; c++) {
         int n = (int)counts[c];
-        if (n == 0) continue;
+        if (n <= 0) continue;
         for (int k = 0; k < n; k++)
             ticks[k] = c == 0 ? channel->mPositionKeys[k].mTime : c == 1 ? channel->mRotationKeys[k].mTime
                                                                        : channel->mScalingKeys[k].mTime;

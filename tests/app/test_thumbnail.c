@@ -58,8 +58,9 @@ static int run_thumbnail(const char *model, const char *out, int size, const cha
                          size_t errors_size, double *seconds)
 {
     char command[4096];
-    snprintf(command, sizeof command, "'%s' --thumbnail '%s' '%s' %d%s %s 2>&1 >/dev/null", SKINVIEW_BINARY, model,
-             out, size, BUDGET_FLAG, extra);
+    int length = snprintf(command, sizeof command, "'%s' --thumbnail '%s' '%s' %d%s %s 2>&1 >/dev/null", SKINVIEW_BINARY,
+                          model, out, size, BUDGET_FLAG, extra);
+    if (length < 0 || length >= (int)sizeof command) return -1;   /* the command would be cut */
     double start = now_seconds();
     int status = test_run_capture(command, errors, errors_size);
     *seconds = now_seconds() - start;
