@@ -52,16 +52,22 @@ static void fuzz_animate(const Model *model)
     animator_free(&animator);
 }
 
-/* The glTF export of whatever validation let through (issue 26): written (GLB, then meshopt GLB), read
+/* The glTF export of whatever validation let through (issue 26): written (GLB, meshopt GLB, DQ correctives), read
  * back by skinview's own reader and animated like the original. A file the writer wrote that the reader
  * refuses, or a non-finite number after the round trip, is a bug: abort. */
 static void fuzz_export(const Model *model)
 {
     char path[64], error[512];
     snprintf(path, sizeof path, "/tmp/skinview_fuzz_export_%d.glb", (int)getpid());
-    for (int meshopt = 0; meshopt < 2; meshopt++) {
+    int vertices = 0;
+    for (int m = 0; m < model->mesh_count; m++) vertices += model->meshes[m].vertex_count;
+    /* pass 0: GLB; 1: meshopt GLB; 2: dual-quaternion skinning written as LBS + corrective morph targets
+     * (gltf_write_dq.c), on models small enough for the fuzzer's pace */
+    for (int pass = 0; pass < 3; pass++) {
+        if (pass == 2 && vertices > 4096) break;
         GltfExportReport report = {0};
-        GltfExportOptions options = {.meshopt = meshopt == 1, .max_influences = SV_MAX_INFLUENCES_KEPT};
+        GltfExportOptions options = {.meshopt = pass == 1, .max_influences = SV_MAX_INFLUENCES_KEPT,
+                                     .skinning = pass == 2 ? SKINNING_GPU_DQ : SKINNING_GPU_LBS};
         if (!gltf_export(model, path, &options, &report, error, sizeof error)) return;   /* refused with a line: fine */
         Model back = {0};
         ImportOptions import_options = {.quiet = true, .keep_vertex_order = true, .max_influences = SV_MAX_INFLUENCES_KEPT};
