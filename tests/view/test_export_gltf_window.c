@@ -54,6 +54,18 @@ static void write_ppm(const char *path, const unsigned char *rgb, int width, int
 }
 
 /* pixels that differ (> 30 in r+g+b) between two grabs */
+/* Waits up to 10 s for the viewer `pid` to end after Q; kills it and fails when it does not. */
+static void wait_for_quit(pid_t pid, const char *which)
+{
+    int status = 0;
+    for (int i = 0; i < 100 && waitpid(pid, &status, WNOHANG) == 0; i++) usleep(100000);
+    if (waitpid(pid, &status, WNOHANG) == 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        CHECK(false, "Q did not quit %s", which);
+    }
+}
+
 /* The aids panel (K: method, CPU per frame; shown: ...) stands above the timeline: in the timeline's text row (just
  * above the first row of the bar's progress colour), right of the timeline's own text (x > 60 % of the width), no
  * white text. Before, the panel sat at the window's bottom and its first line ran through that row. Returns the
@@ -158,13 +170,7 @@ static void window_with_export_options(const char *model, const char *out, const
         }
         test_xdotool("key q", NULL, 0);
     }
-    int status = 0;
-    for (int i = 0; i < 100 && waitpid(pid, &status, WNOHANG) == 0; i++) usleep(100000);
-    if (waitpid(pid, &status, WNOHANG) == 0) {
-        kill(pid, SIGKILL);
-        waitpid(pid, &status, 0);
-        CHECK(false, "Q did not quit the second viewer");
-    }
+    wait_for_quit(pid, "the second viewer");
 }
 
 int main(void)
@@ -260,13 +266,7 @@ int main(void)
         CHECK(wait_for_line(out, expected, line, sizeof line, 120.0), "a second Ctrl+E: no \"%s\"", expected);
         test_xdotool("key q", NULL, 0);
     }
-    int status = 0;
-    for (int i = 0; i < 100 && waitpid(pid, &status, WNOHANG) == 0; i++) usleep(100000);
-    if (waitpid(pid, &status, WNOHANG) == 0) {
-        kill(pid, SIGKILL);
-        waitpid(pid, &status, 0);
-        CHECK(false, "Q did not quit the viewer");
-    }
+    wait_for_quit(pid, "the viewer");
     window_with_export_options(model, out, err);
     if (!getenv("SKINVIEW_KEEP_TEST_FILES")) {
         snprintf(command, sizeof command, "rm -rf '%s'", folder);
